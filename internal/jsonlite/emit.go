@@ -1,0 +1,29 @@
+// Package jsonlite is a small reflection-free JSON toolkit for the core:
+// a pull scanner for decoding and an Emitter interface with a JSON writer
+// for encoding. Values produced by the core (catalog, decoded responses,
+// field errors) describe themselves to an Emitter, so the same code writes
+// JSON natively and builds plain JavaScript objects in the browser module.
+package jsonlite
+
+// Emitter receives a JSON-shaped value as a stream of events. Inside an
+// object every value is preceded by Key. Implementations: Writer (JSON
+// text) and, in the browser module, a builder of JavaScript values.
+type Emitter interface {
+	BeginObject()
+	EndObject()
+	BeginArray()
+	EndArray()
+	Key(k string)
+	String(s string)
+	Int(n int64)
+	Float(f float64)
+	Bool(b bool)
+	Null()
+	// Raw emits a value that is already JSON text (schemas kept verbatim).
+	Raw(json []byte)
+}
+
+// Value is anything that can describe itself to an Emitter.
+type Value interface {
+	EmitTo(e Emitter)
+}

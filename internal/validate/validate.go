@@ -1,0 +1,360 @@
+// Package validate checks a request against the operation catalog the way
+// the edge does before anything is forwarded: required fields (with the
+// rules feature and the conditional rules), lengths in characters, country
+// and postal codes, e-mail and phone plausibility, calendar dates, hours
+// and hour windows, service types and parcel numbers. It returns every
+// field error at once, each with the field's wire name, the spec's error
+// code and a message a shop can show to a shopper.
+//
+// Validating a valid request does not allocate.
+package validate
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/country"
+	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/postal"
+)
+
+// Options are the client facts validation depends on.
+type Options struct {
+	// Rules is true for a client with the carrier-selection rules feature.
+	Rules bool
+	// Today, as YYYY-MM-DD, makes booking dates (shipping_date,
+	// collection_date) before it invalid. Empty: no such check.
+	Today string
+}
+
+// CodeFormat is the spec's generic code for a value in an incorrect format.
+const CodeFormat = 400
+
+// Request validates r for op and appends one FieldError per invalid field
+// to dst, in catalog order (top-level fields, parcels, rules, then unknown
+// fields). Values are judged as Normalize would leave them (trimmed, codes
+// uppercased, postal codes normalized); r is not modified.
+func Request(op *catalog.Operation, r *form.Request, opt Options, dst []FieldError) []FieldError {
+	for i := range op.Params {
+		p := &op.Params[i]
+		dst = checkParam(op, r, p, strings.TrimSpace(r.Get(p.Name)), p.Name, opt, dst)
+	}
+	dst = checkParcels(op, r, opt, dst)
+	dst = checkRules(op, r, dst)
+	return checkUnknown(op, r, dst)
+}
+
+// Field validates the named field of r in the context of the others (for
+// feedback while the shopper types): it returns the errors Request reports
+// for that field, including those of the rules it takes part in.
+func Field(op *catalog.Operation, r *form.Request, name string, opt Options) []FieldError {
+	var scratch [16]FieldError
+	all := Request(op, r, opt, scratch[:0])
+	var out []FieldError
+	for _, e := range all {
+		if e.Field == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Normalize rewrites r's values into the form that is forwarded upstream:
+// surrounding spaces trimmed, country codes uppercased, postal codes in the
+// country's canonical form, hours as HH:MM. Values that are invalid are
+// only trimmed.
+func Normalize(op *catalog.Operation, r *form.Request) {
+	for i := range r.Fields {
+		f := &r.Fields[i]
+		f.Value = strings.TrimSpace(f.Value)
+		p := op.Param(f.Name)
+		if p == nil {
+			continue
+		}
+		switch p.Kind {
+		case catalog.Country:
+			f.Value = country.Normalize(f.Value)
+		case catalog.Hour:
+			if _, ok := parseHour(f.Value); ok && len(f.Value) == 4 {
+				f.Value = "0" + f.Value // H:MM -> HH:MM
+			}
+		}
+	}
+	// Postal codes after every country code is normalized.
+	for i := range r.Fields {
+		f := &r.Fields[i]
+		p := op.Param(f.Name)
+		if p == nil || p.Kind != catalog.Zip {
+			continue
+		}
+		if res, msg := postal.Check(country.Normalize(r.Get(p.Country)), f.Value); msg == "" {
+			f.Value = res.Normalized
+		}
+	}
+	for i := range r.Parcels {
+		pc := &r.Parcels[i]
+		for _, name := range form.ParcelFieldNames {
+			v, _ := pc.Get(name)
+			pc.Set(name, strings.TrimSpace(v))
+		}
+	}
+}
+
+func fieldErr(dst []FieldError, name string, code int, msg string) []FieldError {
+	return append(dst, FieldError{Field: name, Code: code, Message: msg})
+}
+
+// checkParam validates one value v (already trimmed) of parameter p,
+// reported under the wire name.
+func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, name string, opt Options, dst []FieldError) []FieldError {
+	if v == "" {
+		if p.Need.IsRequired(opt.Rules) {
+			return fieldErr(dst, name, p.Code, msgRequired)
+		}
+		return dst
+	}
+	if !utf8.ValidString(v) {
+		return fieldErr(dst, name, p.Code, msgUTF8)
+	}
+	if hasControl(v) {
+		return fieldErr(dst, name, p.Code, msgControl)
+	}
+	if p.MaxLen > 0 && p.Kind != catalog.Zip && p.Kind != catalog.Country && utf8.RuneCountInString(v) > p.MaxLen {
+		return fieldErr(dst, name, p.Code, tooLong(p.MaxLen))
+	}
+	msg := ""
+	switch p.Kind {
+	case catalog.Code:
+		if !isCode(v) {
+			msg = msgCode
+		}
+	case catalog.Country:
+		if !country.Valid(country.Normalize(v)) {
+			msg = msgCountry
+		}
+	case catalog.Zip:
+		_, msg = postal.Check(countryOf(r, p), v)
+	case catalog.Phone:
+		msg = checkPhone(v)
+	case catalog.Email:
+		if !isEmail(v) {
+			msg = msgEmail
+		}
+	case catalog.Date:
+		msg = checkDate(v, p.Code == 402, opt.Today)
+	case catalog.Hour:
+		if _, ok := parseHour(v); !ok {
+			msg = msgHour
+		}
+	case catalog.Decimal:
+		msg = checkDecimal(v)
+	case catalog.Count, catalog.Positive:
+		msg = checkWhole(v, p)
+	case catalog.ServiceType:
+		msg = checkServiceType(v, opt.Rules)
+	case catalog.Flag:
+		if v != "0" && v != "1" {
+			msg = msgFlag
+		}
+	}
+	if msg != "" {
+		dst = fieldErr(dst, name, p.Code, msg)
+	}
+	return dst
+}
+
+// countryOf returns the normalized country code a postal code is checked
+// against, or "" when it is missing or invalid (then only the generic
+// rule applies).
+func countryOf(r *form.Request, p *catalog.Param) string {
+	c := country.Normalize(r.Get(p.Country))
+	if !country.Valid(c) {
+		return ""
+	}
+	return c
+}
+
+func checkParcels(op *catalog.Operation, r *form.Request, opt Options, dst []FieldError) []FieldError {
+	if !op.TakesParcels() {
+		if len(r.Parcels) > 0 {
+			dst = fieldErr(dst, "parcels", CodeFormat, msgNoParcels)
+		}
+		return dst
+	}
+	if len(r.Parcels) == 0 {
+		if op.Parcels == catalog.Required {
+			dst = fieldErr(dst, "parcels", CodeFormat, msgParcelsRequired)
+		}
+		return dst
+	}
+	if len(r.Parcels) > catalog.MaxParcels {
+		return fieldErr(dst, "parcels", CodeFormat, "At most "+strconv.Itoa(catalog.MaxParcels)+" parcels per request.")
+	}
+	for i := range r.Parcels {
+		pc := &r.Parcels[i]
+		for j := range op.ParcelParams {
+			p := &op.ParcelParams[j]
+			v, _ := pc.Get(p.Name)
+			n := len(dst)
+			dst = checkParam(op, r, p, strings.TrimSpace(v), "", opt, dst)
+			if len(dst) > n {
+				// Name the field only on the error path.
+				dst[n].Field = ParcelField(i, p.Name)
+			}
+		}
+	}
+	return dst
+}
+
+// ParcelField returns the wire name of a parcel field: parcels[i][name].
+func ParcelField(i int, name string) string {
+	return "parcels[" + strconv.Itoa(i) + "][" + name + "]"
+}
+
+func checkRules(op *catalog.Operation, r *form.Request, dst []FieldError) []FieldError {
+	for ri := range op.Rules {
+		rule := &op.Rules[ri]
+		f := rule.Fields
+		switch rule.Kind {
+		case catalog.OneOf:
+			found := false
+			for _, name := range f {
+				if present(r, name) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				dst = fieldErr(dst, f[0], rule.Code, "Give "+orList(f)+".")
+			}
+		case catalog.RequiredWith:
+			if present(r, f[1]) && !present(r, f[0]) {
+				dst = fieldErr(dst, f[0], rule.Code, "Required together with "+f[1]+".")
+			}
+		case catalog.RequiredUnless:
+			if !present(r, f[0]) && !present(r, f[1]) {
+				dst = fieldErr(dst, f[0], rule.Code, "Required unless "+f[1]+" is given.")
+			}
+		case catalog.Together:
+			n := 0
+			for _, name := range f {
+				if present(r, name) {
+					n++
+				}
+			}
+			if n > 0 && n < len(f) {
+				for _, name := range f {
+					if !present(r, name) {
+						dst = fieldErr(dst, name, rule.Code, "Required together with "+orList(others(f, name))+".")
+					}
+				}
+			}
+		case catalog.Before, catalog.NotAfter:
+			a, b := strings.TrimSpace(r.Get(f[0])), strings.TrimSpace(r.Get(f[1]))
+			ka, oka := orderKey(op, f[0], a)
+			kb, okb := orderKey(op, f[1], b)
+			if !oka || !okb {
+				continue // missing or already reported as invalid
+			}
+			if ka > kb || (rule.Kind == catalog.Before && ka == kb) {
+				msg := "Must be later than " + f[0] + "."
+				if rule.Kind == catalog.NotAfter {
+					msg = "Must not be earlier than " + f[0] + "."
+				}
+				dst = fieldErr(dst, f[1], rule.Code, msg)
+			}
+		}
+	}
+	return dst
+}
+
+// orderKey returns a comparable key for an hour (minutes) or a date
+// (yyyymmdd) value, and whether the value is valid.
+func orderKey(op *catalog.Operation, name, v string) (int, bool) {
+	p := op.Param(name)
+	if p == nil || v == "" {
+		return 0, false
+	}
+	switch p.Kind {
+	case catalog.Hour:
+		return parseHour(v)
+	case catalog.Date:
+		y, m, d, ok := parseDate(v)
+		return y*10000 + m*100 + d, ok
+	}
+	return 0, false
+}
+
+func present(r *form.Request, name string) bool {
+	return strings.TrimSpace(r.Get(name)) != ""
+}
+
+func others(f []string, name string) []string {
+	out := make([]string, 0, len(f)-1)
+	for _, g := range f {
+		if g != name {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func orList(f []string) string {
+	s := ""
+	for i, name := range f {
+		switch {
+		case i == 0:
+		case i == len(f)-1:
+			s += " or "
+		default:
+			s += ", "
+		}
+		s += name
+	}
+	return s
+}
+
+// checkUnknown reports top-level fields the catalog does not list, unless
+// the operation takes carrier-specific extra fields; those are only
+// checked to be clean text.
+func checkUnknown(op *catalog.Operation, r *form.Request, dst []FieldError) []FieldError {
+	for i := range r.Fields {
+		f := &r.Fields[i]
+		if op.Param(f.Name) != nil {
+			continue
+		}
+		switch {
+		case !op.Extra:
+			dst = fieldErr(dst, f.Name, CodeFormat, msgUnknown)
+		case !utf8.ValidString(f.Value):
+			dst = fieldErr(dst, f.Name, CodeFormat, msgUTF8)
+		case hasControl(f.Value):
+			dst = fieldErr(dst, f.Name, CodeFormat, msgControl)
+		}
+	}
+	return dst
+}
+
+// Canonicalize orders r's top-level fields as the catalog lists them for
+// op, with fields the catalog does not list (carrier-specific extras) last
+// in name order, so that an encoded request is deterministic. It does not
+// allocate.
+func Canonicalize(op *catalog.Operation, r *form.Request) {
+	f := r.Fields
+	less := func(a, b *form.Field) bool {
+		ia, ib := op.Index(a.Name), op.Index(b.Name)
+		if ia != ib {
+			return ia < ib
+		}
+		return ia == len(op.Params) && a.Name < b.Name
+	}
+	// Insertion sort: requests have a few dozen fields at most and are
+	// usually nearly ordered.
+	for i := 1; i < len(f); i++ {
+		for j := i; j > 0 && less(&f[j], &f[j-1]); j-- {
+			f[j], f[j-1] = f[j-1], f[j]
+		}
+	}
+}

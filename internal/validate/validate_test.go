@@ -1,0 +1,216 @@
+package validate
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/form"
+)
+
+// vector is one case of testdata/requests/*.json (see its README).
+type vector struct {
+	Name      string `json:"name"`
+	Operation string `json:"operation"`
+	Options   struct {
+		Rules bool   `json:"rules"`
+		Today string `json:"today"`
+	} `json:"options"`
+	Request struct {
+		Fields  [][2]string         `json:"fields"`
+		Parcels []map[string]string `json:"parcels"`
+	} `json:"request"`
+	Errors []struct {
+		Field   string `json:"field"`
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"errors"`
+	Body *string `json:"body"`
+}
+
+func loadVectors(t testing.TB) []vector {
+	files, err := filepath.Glob("../../testdata/requests/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var all []vector
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		var vs []vector
+		require.NoError(t, json.Unmarshal(b, &vs), f)
+		all = append(all, vs...)
+	}
+	return all
+}
+
+func (v *vector) request(t testing.TB) *form.Request {
+	r := &form.Request{}
+	for _, f := range v.Request.Fields {
+		r.Fields = append(r.Fields, form.Field{Name: f[0], Value: f[1]})
+	}
+	for _, p := range v.Request.Parcels {
+		var pc form.Parcel
+		for k, val := range p {
+			require.True(t, pc.Set(k, val), "parcel field %s", k)
+		}
+		r.Parcels = append(r.Parcels, pc)
+	}
+	return r
+}
+
+func TestVectors(t *testing.T) {
+	for _, v := range loadVectors(t) {
+		t.Run(v.Name, func(t *testing.T) {
+			op := catalog.Lookup(v.Operation)
+			require.NotNil(t, op, v.Operation)
+			r := v.request(t)
+			opt := Options{Rules: v.Options.Rules, Today: v.Options.Today}
+			got := Request(op, r, opt, nil)
+			want := make([]FieldError, 0, len(v.Errors))
+			for _, e := range v.Errors {
+				want = append(want, FieldError{Field: e.Field, Code: e.Code, Message: e.Message})
+			}
+			if len(want) == 0 {
+				assert.Empty(t, got)
+			} else {
+				assert.Equal(t, want, got)
+			}
+			// Field reports the same errors, one field at a time.
+			for _, e := range want {
+				assert.Contains(t, Field(op, r, e.Field, opt), e)
+			}
+			if v.Body != nil {
+				Normalize(op, r)
+				Canonicalize(op, r)
+				assert.Equal(t, *v.Body, string(form.Encode(r)))
+				// The normalized request is still valid and stable.
+				assert.Empty(t, Request(op, r, opt, nil))
+				before := string(form.Encode(r))
+				Normalize(op, r)
+				assert.Equal(t, before, string(form.Encode(r)))
+			}
+		})
+	}
+}
+
+func TestEveryOperationHasVectors(t *testing.T) {
+	seen := map[string]bool{}
+	for _, v := range loadVectors(t) {
+		seen[v.Operation] = true
+	}
+	for i := range catalog.Operations {
+		assert.True(t, seen[catalog.Operations[i].Name], "no request vector for %s", catalog.Operations[i].Name)
+	}
+}
+
+func TestDates(t *testing.T) {
+	cases := []struct {
+		in   string
+		want string
+	}{
+		{"2024-02-29", ""},
+		{"2023-02-29", msgDateCalendar},
+		{"2100-02-29", msgDateCalendar},
+		{"2000-02-29", ""},
+		{"2026-04-31", msgDateCalendar},
+		{"2026-12-31", ""},
+		{"2026-00-10", msgDateCalendar},
+		{"2026-1-10", msgDate},
+		{"2026/01/10", msgDate},
+		{"２０２６-01-10", msgDate},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, checkDate(c.in, false, ""), c.in)
+	}
+	assert.Equal(t, msgDatePast, checkDate("2026-11-19", true, "2026-11-20"))
+	assert.Equal(t, "", checkDate("2026-11-20", true, "2026-11-20"))
+	assert.Equal(t, "", checkDate("2026-11-19", false, "2026-11-20"), "only booking dates are checked against today")
+}
+
+func TestEmail(t *testing.T) {
+	good := []string{"a@b.es", "first.last+tag@sub.example.com", "josé@correo.españa.es", "x_y-z@a-b.co"}
+	bad := []string{"", "@b.es", "a@", "a@b", "a@b.c", "a b@c.es", "a@@b.es", "a@b..es", ".a@b.es", "a.@b.es", "a..b@c.es", "a@-b.es", "a@b-.es", "a@b.e5", "a@b.es.", "a<b>@c.es"}
+	for _, s := range good {
+		assert.True(t, isEmail(s), s)
+	}
+	for _, s := range bad {
+		assert.False(t, isEmail(s), s)
+	}
+}
+
+func TestPhone(t *testing.T) {
+	assert.Equal(t, "", checkPhone("+34 600 000 000"))
+	assert.Equal(t, "", checkPhone("(91) 555-12.34"))
+	assert.Equal(t, msgPhoneDigits, checkPhone("12345"))
+	assert.Equal(t, msgPhoneDigits, checkPhone("1234567890123456"))
+	assert.Equal(t, msgPhoneChars, checkPhone("600+000000"))
+	assert.Equal(t, msgPhoneChars, checkPhone("tel 600000000"))
+}
+
+func TestHours(t *testing.T) {
+	for in, want := range map[string]int{"00:00": 0, "9:05": 545, "23:59": 1439} {
+		got, ok := parseHour(in)
+		assert.True(t, ok, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"24:00", "12:60", "123:00", "12:5", "1200", ":30", "ab:cd", ""} {
+		_, ok := parseHour(in)
+		assert.False(t, ok, in)
+	}
+}
+
+func TestDecimal(t *testing.T) {
+	for _, s := range []string{"1", "0.5", "10.25", "1234567", "0.001"} {
+		assert.Equal(t, "", checkDecimal(s), s)
+	}
+	for s, want := range map[string]string{
+		"1,5": msgDecimalComma, "0": msgDecimalZero, "0.0": msgDecimalZero, "-1": msgDecimal, "1e3": msgDecimal,
+		".5": msgDecimal, "5.": msgDecimal, "1.2.3": msgDecimal, "12345678": msgDecimalHuge, "NaN": msgDecimal, "": msgDecimal,
+	} {
+		assert.Equal(t, want, checkDecimal(s), s)
+	}
+}
+
+func TestCanonicalizeDoesNotLoseFields(t *testing.T) {
+	op := catalog.Lookup("new-shipment")
+	r := &form.Request{Fields: []form.Field{{"z_extra", "1"}, {"to_name", "a"}, {"a_extra", "2"}, {"shipping_date", "d"}}}
+	Canonicalize(op, r)
+	assert.Equal(t, []form.Field{{"shipping_date", "d"}, {"to_name", "a"}, {"a_extra", "2"}, {"z_extra", "1"}}, r.Fields)
+}
+
+// TestValidRequestDoesNotAllocate guards the zero-allocation promise of the
+// valid path (measured, not timed).
+func TestValidRequestDoesNotAllocate(t *testing.T) {
+	op := catalog.Lookup("new-shipment")
+	r := benchShipment()
+	Normalize(op, r)
+	require.Empty(t, Request(op, r, Options{}, nil))
+	allocs := testing.AllocsPerRun(100, func() {
+		if len(Request(op, r, Options{Today: "2026-11-20"}, nil)) != 0 {
+			t.Fatal("invalid")
+		}
+	})
+	assert.Zero(t, allocs)
+}
+
+func benchShipment() *form.Request {
+	return &form.Request{
+		Fields: []form.Field{
+			{"shipping_date", "2026-11-23"}, {"service_type", "custom"}, {"carrier_code", "rapido"}, {"service_code", "rapido-48h"},
+			{"shipping_client_ref", "ORD-1001"}, {"from_name", "Tienda Ñandú S.L."}, {"from_address", "Calle de Alcalá 1"},
+			{"from_city", "Madrid"}, {"from_zip_code", "28014"}, {"from_country_code", "ES"}, {"from_phone", "+34 910 000 000"},
+			{"from_email", "envios@tienda.example"}, {"to_name", "José Álvarez"}, {"to_address", "Rua Augusta 10"},
+			{"to_city", "Lisboa"}, {"to_zip_code", "1100-053"}, {"to_country_code", "PT"}, {"to_phone", "912345678"},
+			{"to_email", "jose@example.pt"},
+		},
+		Parcels: []form.Parcel{
+			{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"},
+			{Weight: "0.75", Width: "15.5", Height: "5", Length: "20", Volume: "1550"},
+		},
+	}
+}
