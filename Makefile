@@ -8,13 +8,20 @@ PKGS     := ./...
 # Fuzz targets run by `make fuzz`: package:Target.
 FUZZ_TIME ?= 30s
 
-.PHONY: test test-go vet fmt-check bench fuzz clean
+# Each part adds its own targets and its steps of `make test` / `make bench`
+# in its .mk file (TEST_STEPS, BENCH_STEPS).
+TEST_STEPS  := fmt-check vet test-go test-browser
+BENCH_STEPS := bench-go
+-include wasm/wasm.mk
+-include worker/worker.mk
 
-## test: everything (formatting, vet, native Go tests).
-test: fmt-check vet test-go
+.PHONY: test test-go vet fmt-check bench bench-go fuzz clean tinygo browser-tools test-browser
+
+## test: everything (formatting, vet, native Go tests, in-browser Go tests, ...).
+test: $(TEST_STEPS)
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.toolchain/*')); \
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.toolchain/*' -not -path './node_modules/*' -not -path './build/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
@@ -23,9 +30,24 @@ vet:
 test-go:
 	$(GO) test -count=1 $(PKGS)
 
-## bench: benchmarks of the core against net/url, encoding/json and regexp baselines.
-bench:
+## bench: every benchmark (see BENCH_STEPS).
+bench: $(BENCH_STEPS)
+
+## bench-go: the core against net/url, encoding/json and regexp baselines.
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./internal/...
+
+## tinygo: TinyGo 0.39.0 (Debian LLVM 19 + Go module proxy) into .toolchain/ unless present.
+tinygo:
+	@bash wasm/toolchain/tinygo.sh
+
+## browser-tools: Debian chromium + wasmbrowsertest as .toolchain/bin/go_js_wasm_exec.
+browser-tools:
+	@bash wasm/toolchain/browser.sh
+
+## test-browser: the core's Go tests compiled to wasm, inside headless Chromium.
+test-browser:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$(bash wasm/toolchain/browser.sh)" ./internal/...
 
 ## fuzz: run every fuzz target for FUZZ_TIME each.
 fuzz:

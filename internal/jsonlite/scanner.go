@@ -1,0 +1,831 @@
+package jsonlite
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Kind is the kind of the next JSON value seen by a Scanner.
+type Kind uint8
+
+// Kinds of JSON values. Invalid means the next byte cannot start a value
+// (or the input ended).
+const (
+	Invalid Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Object
+	Array
+)
+
+// String returns the lowercase JSON name of the kind ("object", "number", ...).
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Object:
+		return "object"
+	case Array:
+		return "array"
+	}
+	return "invalid value"
+}
+
+// DefaultMaxDepth is the nesting limit of a Scanner unless SetMaxDepth
+// changes it.
+const DefaultMaxDepth = 64
+
+// SyntaxError reports malformed JSON at a byte offset of the input.
+type SyntaxError struct {
+	Offset int    // byte offset of the offending byte in the scanned input
+	Msg    string // what was wrong
+}
+
+// Error implements error.
+func (e *SyntaxError) Error() string {
+	return "json: " + e.Msg + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// TypeError reports well-formed JSON whose value has the wrong kind or an
+// unusable content for what the caller asked (for example a string where a
+// number was expected, or a number too large for an int64).
+type TypeError struct {
+	Offset int    // byte offset where the value starts
+	Want   string // what the caller asked for ("number", "string", "object", ...)
+	Got    string // what was there (a Kind name or a short description)
+}
+
+// Error implements error.
+func (e *TypeError) Error() string {
+	return "expected " + e.Want + ", got " + e.Got + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// Scanner is a pull decoder over one JSON text. It never allocates for
+// structure, object keys or strings without escapes: the input is held as
+// one immutable string and string results are substrings of it.
+//
+// Methods read the next value. Syntax errors, and any error returned from
+// inside an Object or Array callback, are sticky: every later call returns
+// them. A TypeError from a scalar read at the current position is not:
+// the value is still unread and may be skipped. A Scanner never panics,
+// whatever the input.
+type Scanner struct {
+	src      string
+	pos      int
+	depth    int
+	maxDepth int
+	err      error
+}
+
+// NewScanner returns a Scanner over a copy of b (one allocation; later
+// changes to b do not affect the Scanner or the strings it returned).
+func NewScanner(b []byte) *Scanner {
+	s := &Scanner{}
+	s.Reset(b)
+	return s
+}
+
+// NewScannerString returns a Scanner over s without copying.
+func NewScannerString(src string) *Scanner {
+	s := &Scanner{}
+	s.ResetString(src)
+	return s
+}
+
+// Reset makes the Scanner read a copy of b from the start.
+func (s *Scanner) Reset(b []byte) { s.ResetString(string(b)) }
+
+// ResetString makes the Scanner read src from the start, without copying.
+func (s *Scanner) ResetString(src string) {
+	md := s.maxDepth
+	*s = Scanner{src: src, maxDepth: md}
+}
+
+// SetMaxDepth sets the nesting limit for objects and arrays (values < 1
+// restore DefaultMaxDepth).
+func (s *Scanner) SetMaxDepth(n int) { s.maxDepth = n }
+
+// Source returns the whole input as a string.
+func (s *Scanner) Source() string { return s.src }
+
+// Offset returns the byte offset of the next unread byte.
+func (s *Scanner) Offset() int { return s.pos }
+
+// Err returns the sticky error, if any.
+func (s *Scanner) Err() error { return s.err }
+
+// Seek moves the Scanner to byte offset off and clears the sticky error;
+// the nesting depth is kept. It is meant for re-reading a value whose
+// offset was recorded earlier (see Offset after Peek), at the same depth.
+func (s *Scanner) Seek(off int) {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(s.src) {
+		off = len(s.src)
+	}
+	s.pos, s.err = off, nil
+}
+
+func (s *Scanner) limit() int {
+	if s.maxDepth < 1 {
+		return DefaultMaxDepth
+	}
+	return s.maxDepth
+}
+
+func (s *Scanner) fail(off int, msg string) error {
+	if s.err == nil {
+		s.err = &SyntaxError{Offset: off, Msg: msg}
+	}
+	return s.err
+}
+
+// stick records err as the sticky error (an object or array left half
+// read cannot be resumed) and returns it.
+func (s *Scanner) stick(err error) error {
+	if s.err == nil {
+		s.err = err
+	}
+	return err
+}
+
+func (s *Scanner) typeErr(want string, got Kind) error {
+	// A type error is not sticky: the value is well formed and the caller
+	// may Skip it and go on.
+	return &TypeError{Offset: s.pos, Want: want, Got: got.String()}
+}
+
+func (s *Scanner) ws() {
+	for s.pos < len(s.src) {
+		switch s.src[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// Peek skips white space and returns the kind of the next value without
+// consuming it. After Peek, Offset is the offset where the value starts.
+// It returns Invalid at the end of input, on a byte that cannot start a
+// value, or when an error is pending.
+func (s *Scanner) Peek() Kind {
+	if s.err != nil {
+		return Invalid
+	}
+	s.ws()
+	if s.pos >= len(s.src) {
+		return Invalid
+	}
+	switch c := s.src[s.pos]; c {
+	case '{':
+		return Object
+	case '[':
+		return Array
+	case '"':
+		return String
+	case 't', 'f':
+		return Bool
+	case 'n':
+		return Null
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return Number
+		}
+	}
+	return Invalid
+}
+
+// peekOrFail is Peek that turns Invalid into a sticky syntax error.
+func (s *Scanner) peekOrFail() (Kind, error) {
+	if s.err != nil {
+		return Invalid, s.err
+	}
+	k := s.Peek()
+	if k == Invalid {
+		if s.pos >= len(s.src) {
+			return k, s.fail(s.pos, "unexpected end of input")
+		}
+		return k, s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" looking for a value")
+	}
+	return k, nil
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f && c != '\'' {
+		return "'" + string(rune(c)) + "'"
+	}
+	const hex = "0123456789abcdef"
+	return "0x" + string(hex[c>>4]) + string(hex[c&15])
+}
+
+// End checks that only white space remains after the value just read.
+func (s *Scanner) End() error {
+	if s.err != nil {
+		return s.err
+	}
+	s.ws()
+	if s.pos < len(s.src) {
+		return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after top-level value")
+	}
+	return nil
+}
+
+// Object reads an object, calling fn for each member with its key. The
+// Scanner is positioned at the member's value when fn runs: fn reads the
+// value with any method, or returns nil without reading it and the value
+// is skipped. The key is a substring of the input when it has no escapes
+// (no allocation). An error from fn stops the iteration and is returned.
+func (s *Scanner) Object(fn func(key string) error) error {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return err
+	}
+	if k != Object {
+		return s.typeErr("object", k)
+	}
+	if s.depth >= s.limit() {
+		return s.fail(s.pos, "nesting too deep")
+	}
+	s.depth++
+	s.pos++ // '{'
+	s.ws()
+	if s.pos < len(s.src) && s.src[s.pos] == '}' {
+		s.pos++
+		s.depth--
+		return nil
+	}
+	for {
+		s.ws()
+		if s.pos >= len(s.src) {
+			return s.fail(s.pos, "unexpected end of input in object")
+		}
+		if s.src[s.pos] != '"' {
+			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" looking for an object key")
+		}
+		key, err := s.readString()
+		if err != nil {
+			return err
+		}
+		s.ws()
+		if s.pos >= len(s.src) {
+			return s.fail(s.pos, "unexpected end of input after object key")
+		}
+		if s.src[s.pos] != ':' {
+			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after object key")
+		}
+		s.pos++
+		if _, err := s.peekOrFail(); err != nil {
+			return err
+		}
+		start := s.pos
+		if err := fn(key); err != nil {
+			return s.stick(err)
+		}
+		if s.err != nil {
+			return s.err
+		}
+		if s.pos == start {
+			if err := s.Skip(); err != nil {
+				return err
+			}
+		}
+		s.ws()
+		if s.pos >= len(s.src) {
+			return s.fail(s.pos, "unexpected end of input in object")
+		}
+		switch s.src[s.pos] {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			s.depth--
+			return nil
+		default:
+			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after object member")
+		}
+	}
+}
+
+// Array reads an array, calling fn with the index of each element. As in
+// Object, fn either reads the element or returns nil and it is skipped.
+func (s *Scanner) Array(fn func(i int) error) error {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return err
+	}
+	if k != Array {
+		return s.typeErr("array", k)
+	}
+	if s.depth >= s.limit() {
+		return s.fail(s.pos, "nesting too deep")
+	}
+	s.depth++
+	s.pos++ // '['
+	s.ws()
+	if s.pos < len(s.src) && s.src[s.pos] == ']' {
+		s.pos++
+		s.depth--
+		return nil
+	}
+	for i := 0; ; i++ {
+		if _, err := s.peekOrFail(); err != nil {
+			return err
+		}
+		start := s.pos
+		if err := fn(i); err != nil {
+			return s.stick(err)
+		}
+		if s.err != nil {
+			return s.err
+		}
+		if s.pos == start {
+			if err := s.Skip(); err != nil {
+				return err
+			}
+		}
+		s.ws()
+		if s.pos >= len(s.src) {
+			return s.fail(s.pos, "unexpected end of input in array")
+		}
+		switch s.src[s.pos] {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			s.depth--
+			return nil
+		default:
+			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after array element")
+		}
+	}
+}
+
+// String reads a string value. Escapes are decoded (including \uXXXX
+// surrogate pairs; a lone surrogate becomes U+FFFD) and invalid UTF-8 is
+// replaced by U+FFFD. Without escapes or invalid bytes the result is a
+// substring of the input and nothing is allocated.
+func (s *Scanner) String() (string, error) {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return "", err
+	}
+	if k != String {
+		return "", s.typeErr("string", k)
+	}
+	return s.readString()
+}
+
+// readString reads a string starting at the opening quote.
+func (s *Scanner) readString() (string, error) {
+	start := s.pos + 1
+	i := start
+	src := s.src
+	// Fast path: printable ASCII up to the closing quote.
+	for i < len(src) {
+		c := src[i]
+		if c == '"' {
+			s.pos = i + 1
+			return src[start:i], nil
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+		i++
+	}
+	// Slow path: find the end, validate, and see whether a rewrite is needed.
+	rewrite := false
+	for {
+		if i >= len(src) {
+			return "", s.fail(len(src), "unexpected end of input in string")
+		}
+		c := src[i]
+		switch {
+		case c == '"':
+			if !rewrite {
+				s.pos = i + 1
+				return src[start:i], nil
+			}
+			out, err := s.unescape(start, i)
+			if err != nil {
+				return "", err
+			}
+			s.pos = i + 1
+			return out, nil
+		case c == '\\':
+			rewrite = true
+			if i+1 >= len(src) {
+				return "", s.fail(len(src), "unexpected end of input in string escape")
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(src) {
+					return "", s.fail(len(src), "unexpected end of input in \\u escape")
+				}
+				for j := i + 2; j < i+6; j++ {
+					if hexVal(src[j]) < 0 {
+						return "", s.fail(j, "invalid character "+quoteByte(src[j])+" in \\u escape")
+					}
+				}
+				i += 6
+			default:
+				return "", s.fail(i+1, "invalid escape character "+quoteByte(src[i+1]))
+			}
+		case c < 0x20:
+			return "", s.fail(i, "control character "+quoteByte(c)+" in string")
+		case c < 0x80:
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				rewrite = true
+			}
+			i += size
+		}
+	}
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+func hex4(s string) rune {
+	var r rune
+	for i := 0; i < 4; i++ {
+		r = r<<4 | rune(hexVal(s[i]))
+	}
+	return r
+}
+
+// unescape decodes src[start:end], already validated by readString.
+func (s *Scanner) unescape(start, end int) (string, error) {
+	src := s.src
+	b := make([]byte, 0, end-start)
+	for i := start; i < end; {
+		c := src[i]
+		if c == '\\' {
+			switch src[i+1] {
+			case '"':
+				b = append(b, '"')
+			case '\\':
+				b = append(b, '\\')
+			case '/':
+				b = append(b, '/')
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := hex4(src[i+2:])
+				i += 6
+				if r >= 0xD800 && r < 0xDC00 {
+					// High surrogate: a low one must follow as \uXXXX.
+					if i+6 <= end && src[i] == '\\' && src[i+1] == 'u' {
+						r2 := hex4(src[i+2:])
+						if r2 >= 0xDC00 && r2 < 0xE000 {
+							r = (r-0xD800)<<10 | (r2 - 0xDC00) + 0x10000
+							i += 6
+						} else {
+							r = utf8.RuneError
+						}
+					} else {
+						r = utf8.RuneError
+					}
+				} else if r >= 0xDC00 && r < 0xE000 {
+					r = utf8.RuneError
+				}
+				b = utf8.AppendRune(b, r)
+				continue
+			}
+			i += 2
+			continue
+		}
+		if c < 0x80 {
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(src[i:end])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, "\uFFFD"...)
+		} else {
+			b = append(b, src[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b), nil
+}
+
+// scanNumber validates a number at s.pos (strict JSON grammar) and returns
+// its text; isInt reports no fraction and no exponent.
+func (s *Scanner) scanNumber() (text string, isInt bool, err error) {
+	src := s.src
+	start := s.pos
+	i := start
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	if i >= len(src) {
+		return "", false, s.fail(i, "unexpected end of input in number")
+	}
+	switch c := src[i]; {
+	case c == '0':
+		i++
+	case c >= '1' && c <= '9':
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	default:
+		return "", false, s.fail(i, "invalid character "+quoteByte(c)+" in number")
+	}
+	isInt = true
+	if i < len(src) && src[i] == '.' {
+		isInt = false
+		i++
+		d := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		if i == d {
+			if i >= len(src) {
+				return "", false, s.fail(i, "unexpected end of input in number")
+			}
+			return "", false, s.fail(i, "invalid character "+quoteByte(src[i])+" after decimal point")
+		}
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		isInt = false
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		if i == d {
+			if i >= len(src) {
+				return "", false, s.fail(i, "unexpected end of input in number")
+			}
+			return "", false, s.fail(i, "invalid character "+quoteByte(src[i])+" in exponent")
+		}
+	}
+	s.pos = i
+	return src[start:i], isInt, nil
+}
+
+// NumberText reads a number and returns its literal text (a substring of
+// the input, no allocation).
+func (s *Scanner) NumberText() (string, error) {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return "", err
+	}
+	if k != Number {
+		return "", s.typeErr("number", k)
+	}
+	t, _, err := s.scanNumber()
+	return t, err
+}
+
+// Float reads a number as a float64.
+func (s *Scanner) Float() (float64, error) {
+	if _, err := s.peekOrFail(); err != nil {
+		return 0, err
+	}
+	off := s.pos
+	t, err := s.NumberText()
+	if err != nil {
+		return 0, err
+	}
+	f, perr := strconv.ParseFloat(t, 64)
+	if perr != nil {
+		s.pos = off
+		return 0, &TypeError{Offset: off, Want: "number within float64 range", Got: short(t)}
+	}
+	return f, nil
+}
+
+// Int reads a number as an int64. A number written with a fraction or an
+// exponent is accepted when its value is a whole number in range (2.0, 1e3).
+func (s *Scanner) Int() (int64, error) {
+	if _, err := s.peekOrFail(); err != nil {
+		return 0, err
+	}
+	off := s.pos
+	t, err := s.NumberText()
+	if err != nil {
+		return 0, err
+	}
+	n, ok := parseIntText(t)
+	if !ok {
+		s.pos = off
+		return 0, &TypeError{Offset: off, Want: "integer", Got: short(t)}
+	}
+	return n, nil
+}
+
+// parseIntText parses a JSON number text as an int64, accepting integral
+// values written with a fraction or exponent.
+func parseIntText(t string) (int64, bool) {
+	if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f != math.Trunc(f) || f < -9.2e18 || f > 9.2e18 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// Bool reads true or false.
+func (s *Scanner) Bool() (bool, error) {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return false, err
+	}
+	if k != Bool {
+		return false, s.typeErr("boolean", k)
+	}
+	if s.literal("true") {
+		return true, nil
+	}
+	if s.literal("false") {
+		return false, nil
+	}
+	return false, s.fail(s.pos, "invalid literal")
+}
+
+// Null reads null.
+func (s *Scanner) Null() error {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return err
+	}
+	if k != Null {
+		return s.typeErr("null", k)
+	}
+	if s.literal("null") {
+		return nil
+	}
+	return s.fail(s.pos, "invalid literal")
+}
+
+func (s *Scanner) literal(lit string) bool {
+	if len(s.src)-s.pos >= len(lit) && s.src[s.pos:s.pos+len(lit)] == lit {
+		s.pos += len(lit)
+		return true
+	}
+	return false
+}
+
+// Skip reads and discards the next value, validating it fully.
+func (s *Scanner) Skip() error {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return err
+	}
+	switch k {
+	case Object:
+		return s.Object(func(string) error { return s.Skip() })
+	case Array:
+		return s.Array(func(int) error { return s.Skip() })
+	case String:
+		return s.skipString()
+	case Number:
+		_, _, err := s.scanNumber()
+		return err
+	case Bool:
+		_, err := s.Bool()
+		return err
+	default:
+		return s.Null()
+	}
+}
+
+// skipString validates a string without decoding it.
+func (s *Scanner) skipString() error {
+	src := s.src
+	for i := s.pos + 1; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '"':
+			s.pos = i + 1
+			return nil
+		case c == '\\':
+			if i+1 >= len(src) {
+				return s.fail(len(src), "unexpected end of input in string escape")
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(src) {
+					return s.fail(len(src), "unexpected end of input in \\u escape")
+				}
+				for j := i + 2; j < i+6; j++ {
+					if hexVal(src[j]) < 0 {
+						return s.fail(j, "invalid character "+quoteByte(src[j])+" in \\u escape")
+					}
+				}
+				i += 6
+			default:
+				return s.fail(i+1, "invalid escape character "+quoteByte(src[i+1]))
+			}
+		case c < 0x20:
+			return s.fail(i, "control character "+quoteByte(c)+" in string")
+		default:
+			i++
+		}
+	}
+	return s.fail(len(src), "unexpected end of input in string")
+}
+
+// RawText reads the next value, validating it, and returns its JSON text
+// exactly as in the input (a substring, no allocation).
+func (s *Scanner) RawText() (string, error) {
+	if _, err := s.peekOrFail(); err != nil {
+		return "", err
+	}
+	start := s.pos
+	if err := s.Skip(); err != nil {
+		return "", err
+	}
+	return s.src[start:s.pos], nil
+}
+
+// Transcode reads the next value and replays it to e as events. Strings
+// are decoded (so e sees valid UTF-8) and numbers are passed as Raw with
+// their literal text, which keeps their precision.
+func (s *Scanner) Transcode(e Emitter) error {
+	k, err := s.peekOrFail()
+	if err != nil {
+		return err
+	}
+	switch k {
+	case Object:
+		e.BeginObject()
+		err := s.Object(func(key string) error {
+			e.Key(key)
+			return s.Transcode(e)
+		})
+		e.EndObject()
+		return err
+	case Array:
+		e.BeginArray()
+		err := s.Array(func(int) error { return s.Transcode(e) })
+		e.EndArray()
+		return err
+	case String:
+		v, err := s.readString()
+		if err != nil {
+			return err
+		}
+		e.String(v)
+	case Number:
+		t, _, err := s.scanNumber()
+		if err != nil {
+			return err
+		}
+		e.Raw([]byte(t))
+	case Bool:
+		v, err := s.Bool()
+		if err != nil {
+			return err
+		}
+		e.Bool(v)
+	default:
+		if err := s.Null(); err != nil {
+			return err
+		}
+		e.Null()
+	}
+	return nil
+}
