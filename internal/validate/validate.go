@@ -342,19 +342,10 @@ func checkUnknown(op *catalog.Operation, r *form.Request, dst []FieldError) []Fi
 // in name order, so that an encoded request is deterministic. It does not
 // allocate.
 func Canonicalize(op *catalog.Operation, r *form.Request) {
-	f := r.Fields
-	less := func(a, b *form.Field) bool {
-		ia, ib := op.Index(a.Name), op.Index(b.Name)
-		if ia != ib {
-			return ia < ib
+	r.SortFields(func(name string) int {
+		if i := op.Index(name); i < len(op.Params) {
+			return i
 		}
-		return ia == len(op.Params) && a.Name < b.Name
-	}
-	// Insertion sort: requests have a few dozen fields at most and are
-	// usually nearly ordered.
-	for i := 1; i < len(f); i++ {
-		for j := i; j > 0 && less(&f[j], &f[j-1]); j-- {
-			f[j], f[j-1] = f[j-1], f[j]
-		}
-	}
+		return -1
+	})
 }
