@@ -80,7 +80,7 @@ func (p *Parcel) ref(name string) *string {
 
 // Request is the operation-independent form of a request: its top-level
 // fields in order and its parcels. A name appears at most once in Fields.
-// Encode writes the fields in the order they are held; Canonical orders
+// Encode writes the fields in the order they are held; SortFields orders
 // them the way the catalog lists them.
 type Request struct {
 	Fields  []Field
