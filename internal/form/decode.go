@@ -101,12 +101,16 @@ func withNumber(msg string, n int) string {
 // found by a linear scan (no allocation); past it Decode uses a set.
 const linearFields = 64
 
-// parcelEntry records one decoded parcel value until the parcel count is
-// known: the value is s[start:end] of the decoder's string.
+// span is buf[start:end] of the decoder's buffer.
+type span struct{ start, end int }
+
+// fieldEntry and parcelEntry record decoded pairs until the final string
+// exists and the parcel count is known.
+type fieldEntry struct{ key, val span }
+
 type parcelEntry struct {
-	idx        int
-	field      int
-	start, end int
+	idx, field int
+	val        span
 }
 
 // Decode parses an application/x-www-form-urlencoded body, or a query
@@ -121,7 +125,7 @@ func Decode(body []byte, lim Limits) (*Request, error) {
 }
 
 // DecodeInto is Decode into an existing Request, reusing the memory of its
-// Fields and Parcels. On error r holds a partial result.
+// Fields and Parcels. On error r is left empty.
 //
 // Grammar: pairs separated by '&'; empty pairs are skipped; a pair without
 // '=' is a field with an empty value; '+' is a space and %XX a byte, in
@@ -135,9 +139,11 @@ func Decode(body []byte, lim Limits) (*Request, error) {
 //
 // Every error is an *Error, for the first problem in body order; gaps in
 // the parcel indices are reported after the whole body is read. Memory use
-// is bounded by the input length: all decoded keys and values share one
-// allocation of at most len(body) bytes, and the parcel list is allocated
-// once its length is known, never in proportion to an index value.
+// is bounded by the input length: all decoded names and values share one
+// string of at most len(body) bytes (the only allocation when r's slices
+// are large enough and the body is at most 1 KiB; a larger body also needs
+// a scratch buffer), and the parcel list is allocated once its length is
+// known, never in proportion to an index value.
 func DecodeInto(r *Request, body []byte, lim Limits) error {
 	lim = lim.withDefaults()
 	r.Fields = r.Fields[:0]
@@ -151,20 +157,23 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 	if len(body) == 0 {
 		return nil
 	}
-	pairs := bytes.Count(body, []byte{'&'}) + 1
-	if cap(r.Fields) == 0 {
-		r.Fields = make([]Field, 0, min(pairs, lim.MaxFields))
+
+	// Decoded keys and values go to buf; decoding never lengthens, so
+	// len(body) bytes always suffice.
+	var bufArr [1024]byte
+	buf := bufArr[:0]
+	if len(body) > len(bufArr) {
+		buf = make([]byte, 0, len(body))
 	}
-
-	var sb strings.Builder
-	sb.Grow(len(body)) // every decoded key and value fits: decoding never lengthens
-
-	var maskBuf [64]uint8
-	var mask []uint8 // bit j of mask[i]: parcels[i][ParcelFieldNames[j]] seen
-	var entBuf [64]parcelEntry
-	ents := entBuf[:0]
+	var fieldArr [48]fieldEntry
+	fields := fieldArr[:0]
+	var entArr [32]parcelEntry
+	ents := entArr[:0]
+	var maskArr [64]uint8
+	var mask []uint8             // bit j of mask[i]: parcels[i][ParcelFieldNames[j]] seen
+	var seen map[string]struct{} // top-level names, past linearFields of them
+	pairs := bytes.Count(body, []byte{'&'}) + 1
 	maxIdx := -1
-	var seen map[string]struct{} // top-level names, once there are linearFields
 	indexDigits := decimalLen(lim.MaxParcels - 1)
 
 	for pos := 0; pos < len(body); {
@@ -185,82 +194,71 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 		}
 
 		// The key.
-		start := sb.Len()
-		if !unescape(&sb, rawKey) {
+		ks := len(buf)
+		var ok bool
+		if buf, ok = appendUnescape(buf, rawKey); !ok {
 			return &Error{Message: msgKeyEscape}
 		}
-		key := sb.String()[start:]
-		if key == "" {
+		key := buf[ks:]
+		if len(key) == 0 {
 			return &Error{Message: msgEmptyName}
 		}
-		br := strings.IndexByte(key, '[')
-		name := key
-		if br >= 0 {
-			name = key[:br]
+		br := nameEnd(key)
+		if br <= 0 {
+			return keyError(key, msgBadName)
 		}
-		if !validName(name) {
-			if !utf8.ValidString(key) {
-				return &Error{Message: msgKeyUTF8}
-			}
-			return &Error{Field: key, Message: msgBadName}
-		}
+		name := key[:br]
 
-		if br < 0 {
+		if br == len(key) {
 			// A top-level field.
-			if name == "parcels" {
-				return &Error{Field: key, Message: msgParcelsShape}
+			if string(key) == "parcels" {
+				return keyError(key, msgParcelsShape)
 			}
 			if seen != nil {
-				if _, dup := seen[key]; dup {
-					return &Error{Field: key, Message: msgRepeated}
+				if _, dup := seen[string(key)]; dup {
+					return keyError(key, msgRepeated)
 				}
 			} else {
-				for i := range r.Fields {
-					if r.Fields[i].Name == key {
-						return &Error{Field: key, Message: msgRepeated}
+				for _, f := range fields {
+					if string(buf[f.key.start:f.key.end]) == string(key) {
+						return keyError(key, msgRepeated)
 					}
 				}
 			}
-			if len(r.Fields) >= lim.MaxFields {
+			if len(fields) >= lim.MaxFields {
 				return &Error{Message: withNumber(msgTooManyFields, lim.MaxFields)}
 			}
-			v, msg := value(&sb, rawVal, lim.MaxValueRunes)
-			if msg != "" {
-				return &Error{Field: key, Message: msg}
+			vs := len(buf)
+			var msg string
+			if buf, msg = appendValue(buf, rawVal, lim.MaxValueRunes); msg != "" {
+				return keyError(key, msg)
 			}
-			r.Fields = append(r.Fields, Field{Name: key, Value: v})
+			fields = append(fields, fieldEntry{key: span{ks, ks + len(key)}, val: span{vs, len(buf)}})
 			if seen != nil {
-				seen[key] = struct{}{}
-			} else if len(r.Fields) == linearFields {
-				// Past a few dozen fields, a set keeps the repeat check linear.
+				seen[string(key)] = struct{}{}
+			} else if len(fields) == linearFields {
 				seen = make(map[string]struct{}, 2*linearFields)
-				for i := range r.Fields {
-					seen[r.Fields[i].Name] = struct{}{}
+				for _, f := range fields {
+					seen[string(buf[f.key.start:f.key.end])] = struct{}{}
 				}
 			}
 			continue
 		}
 
 		// parcels[<i>][<field>]
-		if name != "parcels" {
-			if !utf8.ValidString(key) {
-				return &Error{Message: msgKeyUTF8}
-			}
-			return &Error{Field: key, Message: msgBrackets}
+		if string(name) != "parcels" {
+			return keyError(key, msgBrackets)
 		}
 		idx, field, msg := parseParcelKey(key[br:], indexDigits, lim.MaxParcels)
 		if msg != "" {
-			if !utf8.ValidString(key) {
-				return &Error{Message: msgKeyUTF8}
-			}
 			if msg == msgTooManyParc {
 				msg = withNumber(msg, lim.MaxParcels)
 			}
-			return &Error{Field: key, Message: msg}
+			return keyError(key, msg)
 		}
 		if mask == nil {
-			if n := min(lim.MaxParcels, pairs); n <= len(maskBuf) {
-				mask = maskBuf[:n]
+			if n := min(lim.MaxParcels, pairs); n <= len(maskArr) {
+				mask = maskArr[:n]
 			} else {
 				mask = make([]uint8, n)
 			}
@@ -268,29 +266,27 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 		bit := uint8(1) << field
 		if idx < len(mask) {
 			if mask[idx]&bit != 0 {
-				return &Error{Field: key, Message: msgRepeated}
+				return keyError(key, msgRepeated)
 			}
 			mask[idx] |= bit
 		} else {
-			// Only possible when the index exceeds the number of pairs,
-			// which leaves a gap anyway; still report repeats in order.
+			// Only possible when the index is at least the number of
+			// pairs, which leaves a gap anyway; still report repeats in
+			// body order.
 			for _, e := range ents {
 				if e.idx == idx && e.field == field {
-					return &Error{Field: key, Message: msgRepeated}
+					return keyError(key, msgRepeated)
 				}
 			}
 		}
-		vstart := sb.Len()
-		if _, msg := value(&sb, rawVal, lim.MaxValueRunes); msg != "" {
-			return &Error{Field: key, Message: msg}
+		vs := len(buf)
+		if buf, msg = appendValue(buf, rawVal, lim.MaxValueRunes); msg != "" {
+			return keyError(key, msg)
 		}
-		ents = append(ents, parcelEntry{idx: idx, field: field, start: vstart, end: sb.Len()})
+		ents = append(ents, parcelEntry{idx: idx, field: field, val: span{vs, len(buf)}})
 		maxIdx = max(maxIdx, idx)
 	}
 
-	if maxIdx < 0 {
-		return nil
-	}
 	n := maxIdx + 1
 	for i := 0; i < n; i++ {
 		// When n > len(mask) some index below len(mask) is missing (there
@@ -300,46 +296,67 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 			return &Error{Field: m[:strings.IndexByte(m, ']')+1], Message: m}
 		}
 	}
-	if cap(r.Parcels) >= n {
-		r.Parcels = r.Parcels[:n]
-		clear(r.Parcels)
-	} else {
-		r.Parcels = make([]Parcel, n)
+
+	s := string(buf)
+	if cap(r.Fields) < len(fields) {
+		r.Fields = make([]Field, 0, len(fields))
 	}
-	s := sb.String()
-	for _, e := range ents {
-		r.Parcels[e.idx].setAt(e.field, s[e.start:e.end])
+	for _, f := range fields {
+		r.Fields = append(r.Fields, Field{Name: s[f.key.start:f.key.end], Value: s[f.val.start:f.val.end]})
+	}
+	if n > 0 {
+		if cap(r.Parcels) >= n {
+			r.Parcels = r.Parcels[:n]
+			clear(r.Parcels)
+		} else {
+			r.Parcels = make([]Parcel, n)
+		}
+		for _, e := range ents {
+			r.Parcels[e.idx].setAt(e.field, s[e.val.start:e.val.end])
+		}
 	}
 	return nil
 }
 
-// validName reports whether s is a non-empty run of [A-Za-z0-9_-].
-func validName(s string) bool {
-	if s == "" {
-		return false
+// keyError reports msg for the decoded key, or that the key is not UTF-8
+// (then without naming it, as it cannot be shown).
+func keyError(key []byte, msg string) error {
+	if !utf8.Valid(key) {
+		return &Error{Message: msgKeyUTF8}
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
+	return &Error{Field: string(key), Message: msg}
+}
+
+// nameEnd returns the length of the name that starts key: the position
+// of the first '[', or len(key). It returns -1 when a byte before that is
+// not one of [A-Za-z0-9_-], and 0 for an empty name.
+func nameEnd(key []byte) int {
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if 'a' <= c && c <= 'z' || c == '_' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || c == '-' {
+			continue
 		}
+		if c == '[' {
+			return i
+		}
+		return -1
 	}
-	return true
+	return len(key)
 }
 
 // parseParcelKey parses "[<i>][<field>]" (the key after "parcels") and
 // returns the index, the field's position in ParcelFieldNames, or an error
 // message (msgTooManyParc still holding its %d).
-func parseParcelKey(s string, indexDigits, maxParcels int) (idx, field int, msg string) {
+func parseParcelKey(s []byte, indexDigits, maxParcels int) (idx, field int, msg string) {
 	// s[0] == '['
-	end := strings.IndexByte(s, ']')
+	end := bytes.IndexByte(s, ']')
 	if end < 0 {
 		return 0, 0, msgUnclosed
 	}
 	digits := s[1:end]
 	s = s[end+1:]
 	switch {
-	case digits == "":
+	case len(digits) == 0:
 		return 0, 0, msgNoIndex
 	case !allDigits(digits):
 		return 0, 0, msgBadIndex
@@ -358,36 +375,36 @@ func parseParcelKey(s string, indexDigits, maxParcels int) (idx, field int, msg 
 	}
 	idx = int(u)
 
-	if s == "" {
+	if len(s) == 0 {
 		return 0, 0, msgNoField
 	}
 	if s[0] != '[' {
 		return 0, 0, msgJunk
 	}
-	end = strings.IndexByte(s, ']')
+	end = bytes.IndexByte(s, ']')
 	if end < 0 {
 		return 0, 0, msgUnclosed
 	}
 	name := s[1:end]
 	s = s[end+1:]
-	if s != "" {
+	if len(s) != 0 {
 		if s[0] == '[' {
 			return 0, 0, msgTooDeep
 		}
 		return 0, 0, msgJunk
 	}
-	if name == "" {
+	if len(name) == 0 {
 		return 0, 0, msgNoField
 	}
 	for j, n := range ParcelFieldNames {
-		if n == name {
+		if n == string(name) {
 			return idx, j, ""
 		}
 	}
 	return 0, 0, msgUnknownParcel
 }
 
-func allDigits(s string) bool {
+func allDigits(s []byte) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -409,57 +426,56 @@ func unhex(c byte) int {
 	return -1
 }
 
-// unescape writes raw to sb with '+' as a space and %XX as a byte. It
-// reports false for a '%' not followed by two hex digits.
-func unescape(sb *strings.Builder, raw []byte) bool {
+// appendUnescape appends raw to dst with '+' as a space and %XX as a byte.
+// It reports false for a '%' not followed by two hex digits.
+func appendUnescape(dst, raw []byte) ([]byte, bool) {
 	if bytes.IndexByte(raw, '%') < 0 && bytes.IndexByte(raw, '+') < 0 {
-		sb.Write(raw) // the common case: nothing to decode
-		return true
+		return append(dst, raw...), true // the common case: nothing to decode
 	}
 	run := 0
 	for i := 0; i < len(raw); {
 		switch raw[i] {
 		case '+':
-			sb.Write(raw[run:i])
-			sb.WriteByte(' ')
+			dst = append(dst, raw[run:i]...)
+			dst = append(dst, ' ')
 			i++
 			run = i
 		case '%':
 			if i+2 >= len(raw) {
-				return false
+				return dst, false
 			}
 			hi, lo := unhex(raw[i+1]), unhex(raw[i+2])
 			if hi < 0 || lo < 0 {
-				return false
+				return dst, false
 			}
-			sb.Write(raw[run:i])
-			sb.WriteByte(byte(hi<<4 | lo))
+			dst = append(dst, raw[run:i]...)
+			dst = append(dst, byte(hi<<4|lo))
 			i += 3
 			run = i
 		default:
 			i++
 		}
 	}
-	sb.Write(raw[run:])
-	return true
+	return append(dst, raw[run:]...), true
 }
 
-// value decodes raw into sb and returns it as a string, or an error
-// message for a bad escape, invalid UTF-8, or more than maxRunes runes.
-func value(sb *strings.Builder, raw []byte, maxRunes int) (string, string) {
-	start := sb.Len()
-	if !unescape(sb, raw) {
-		return "", msgEscape
+// appendValue appends raw decoded to dst, or returns an error message for
+// a bad escape, invalid UTF-8, or more than maxRunes runes.
+func appendValue(dst, raw []byte, maxRunes int) ([]byte, string) {
+	start := len(dst)
+	dst, ok := appendUnescape(dst, raw)
+	if !ok {
+		return dst, msgEscape
 	}
-	v := sb.String()[start:]
-	if !utf8.ValidString(v) {
-		return "", msgUTF8
+	v := dst[start:]
+	if !utf8.Valid(v) {
+		return dst, msgUTF8
 	}
 	// A rune takes at least one byte: count only when the bytes exceed.
-	if len(v) > maxRunes && utf8.RuneCountInString(v) > maxRunes {
-		return "", withNumber(msgTooLong, maxRunes)
+	if len(v) > maxRunes && utf8.RuneCount(v) > maxRunes {
+		return dst, withNumber(msgTooLong, maxRunes)
 	}
-	return v, ""
+	return dst, ""
 }
 
 // setAt sets the i-th field in ParcelFieldNames order.

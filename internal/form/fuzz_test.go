@@ -34,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("limits exceeded: %d fields, %d parcels", len(r.Fields), len(r.Parcels))
 		}
 		for _, fl := range r.Fields {
-			if !validName(fl.Name) || fl.Name == "parcels" || !utf8.ValidString(fl.Value) {
+			if nameEnd([]byte(fl.Name)) != len(fl.Name) || fl.Name == "" || fl.Name == "parcels" || !utf8.ValidString(fl.Value) {
 				t.Fatalf("accepted bad field %q=%q", fl.Name, fl.Value)
 			}
 		}

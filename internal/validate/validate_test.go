@@ -178,9 +178,9 @@ func TestDecimal(t *testing.T) {
 
 func TestCanonicalizeDoesNotLoseFields(t *testing.T) {
 	op := catalog.Lookup("new-shipment")
-	r := &form.Request{Fields: []form.Field{{"z_extra", "1"}, {"to_name", "a"}, {"a_extra", "2"}, {"shipping_date", "d"}}}
+	r := &form.Request{Fields: []form.Field{{Name: "z_extra", Value: "1"}, {Name: "to_name", Value: "a"}, {Name: "a_extra", Value: "2"}, {Name: "shipping_date", Value: "d"}}}
 	Canonicalize(op, r)
-	assert.Equal(t, []form.Field{{"shipping_date", "d"}, {"to_name", "a"}, {"a_extra", "2"}, {"z_extra", "1"}}, r.Fields)
+	assert.Equal(t, []form.Field{{Name: "shipping_date", Value: "d"}, {Name: "to_name", Value: "a"}, {Name: "a_extra", Value: "2"}, {Name: "z_extra", Value: "1"}}, r.Fields)
 }
 
 // TestValidRequestDoesNotAllocate guards the zero-allocation promise of the
@@ -201,12 +201,12 @@ func TestValidRequestDoesNotAllocate(t *testing.T) {
 func benchShipment() *form.Request {
 	return &form.Request{
 		Fields: []form.Field{
-			{"shipping_date", "2026-11-23"}, {"service_type", "custom"}, {"carrier_code", "rapido"}, {"service_code", "rapido-48h"},
-			{"shipping_client_ref", "ORD-1001"}, {"from_name", "Tienda Ñandú S.L."}, {"from_address", "Calle de Alcalá 1"},
-			{"from_city", "Madrid"}, {"from_zip_code", "28014"}, {"from_country_code", "ES"}, {"from_phone", "+34 910 000 000"},
-			{"from_email", "envios@tienda.example"}, {"to_name", "José Álvarez"}, {"to_address", "Rua Augusta 10"},
-			{"to_city", "Lisboa"}, {"to_zip_code", "1100-053"}, {"to_country_code", "PT"}, {"to_phone", "912345678"},
-			{"to_email", "jose@example.pt"},
+			{Name: "shipping_date", Value: "2026-11-23"}, {Name: "service_type", Value: "custom"}, {Name: "carrier_code", Value: "rapido"}, {Name: "service_code", Value: "rapido-48h"},
+			{Name: "shipping_client_ref", Value: "ORD-1001"}, {Name: "from_name", Value: "Tienda Ñandú S.L."}, {Name: "from_address", Value: "Calle de Alcalá 1"},
+			{Name: "from_city", Value: "Madrid"}, {Name: "from_zip_code", Value: "28014"}, {Name: "from_country_code", Value: "ES"}, {Name: "from_phone", Value: "+34 910 000 000"},
+			{Name: "from_email", Value: "envios@tienda.example"}, {Name: "to_name", Value: "José Álvarez"}, {Name: "to_address", Value: "Rua Augusta 10"},
+			{Name: "to_city", Value: "Lisboa"}, {Name: "to_zip_code", Value: "1100-053"}, {Name: "to_country_code", Value: "PT"}, {Name: "to_phone", Value: "912345678"},
+			{Name: "to_email", Value: "jose@example.pt"},
 		},
 		Parcels: []form.Parcel{
 			{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"},

@@ -1,0 +1,229 @@
+package parcelgatejs
+
+// Hand-written parts of index.d.ts (the API of src/*.js); the generator
+// adds the catalog-derived types between them.
+
+const dtsHead = `
+/** A request as the core takes it: fields as an object or [name, value] pairs, plus parcels. */
+export interface RequestObject {
+  fields?: Record<string, string | number | boolean | null | undefined> | Array<[string, string | number | boolean | null | undefined]>;
+  parcels?: Array<Partial<Record<string, string | number | null | undefined>>>;
+}
+
+/** A request: {fields, parcels} or flat ({name: value, ..., parcels}). */
+export type RequestInput = RequestObject | Record<string, unknown>;
+
+/** Validation options. */
+export interface ValidateOptions {
+  /** The client has the carrier-selection rules feature enabled. */
+  rules?: boolean;
+  /** "YYYY-MM-DD", a Date, or true for the local date today: booking dates before it are invalid. */
+  today?: string | Date | boolean;
+}
+
+/** One invalid field: its wire name (parcels as parcels[i][field]), the spec's error code and a message for shoppers. */
+export interface FieldError {
+  field: string;
+  code: number;
+  message: string;
+}
+
+/** The result of a postal-code check. */
+export interface PostalResult {
+  valid: boolean;
+  /** The code as it is sent upstream ("1012 ab" -> "1012-AB"); "" when invalid. */
+  normalized: string;
+  /** Spanish province number 1-52; 0 otherwise. */
+  province: number;
+  /** Spanish zone: "peninsular", "balearic", "canary", "ceuta", "melilla"; "" otherwise. */
+  zone: string;
+  /** Why the code is invalid; "" when valid. */
+  message: string;
+}
+
+/** A tracking code of the spec's Events table. */
+export interface TrackingInfo {
+  code: string;
+  meaning: string;
+  label: string;
+  category: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned";
+  final: boolean;
+}
+
+/** A decoding failure: type "api" (status err), "unexpected" (not an envelope) or "shape" (data of the wrong shape). */
+export interface DecodeError {
+  type: "api" | "unexpected" | "shape";
+  class: string;
+  message: string;
+  description: string;
+  http_status: number;
+  code?: number;
+  meaning?: string;
+  carrier_code?: string;
+  carrier_message?: string;
+  reason?: string;
+  snippet?: string;
+  path?: string;
+  operation?: string;
+}
+
+/** The result of decode(). */
+export type DecodeResult = { ok: true; data: any } | { ok: false; error: DecodeError };
+
+/** The operation catalog (the JSON form of internal/catalog). */
+export interface Catalog {
+  version: string;
+  max_parcels: number;
+  operations: Array<{
+    name: OperationName;
+    doc: string;
+    methods: string[];
+    read: boolean;
+    books: boolean;
+    extra_fields: boolean;
+    params: CatalogParam[];
+    parcels?: string;
+    parcel_params?: CatalogParam[];
+    rules: Array<{ kind: string; fields: string[]; code: number; doc: string }>;
+  }>;
+}
+
+/** One parameter in the catalog. */
+export interface CatalogParam {
+  name: string;
+  kind: string;
+  type: "string" | "number" | "integer";
+  need: "optional" | "required" | "required_unless_rules";
+  code: number;
+  max_length?: number;
+  country_field?: string;
+  default?: number;
+  maximum?: number;
+  doc: string;
+}
+
+/** The WebAssembly core: the edge's own validation, postal codes, form encoding and response decoding. */
+export interface Core {
+  readonly version: string;
+  validate<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput, options?: ValidateOptions): FieldError[];
+  validateField<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput, field: string, options?: ValidateOptions): FieldError[];
+  postal(country: string, input: string): PostalResult;
+  encode<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput): string;
+  /** The form body of a request exactly as held: no operation, no normalization, the given order. */
+  encodeForm(request: RequestInput): string;
+  decode(operation: OperationName, httpStatus: number, body: string): DecodeResult;
+  describeTracking(code: string | number): TrackingInfo | null;
+  catalog(): Catalog;
+}
+
+/** Where the .wasm comes from: a URL (http(s), file: or a path in Node), bytes, a Response or a compiled module. */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module;
+
+/** Options of load(). */
+export interface LoadOptions {
+  /** Default: the parcelgate.wasm shipped next to the package (dist/). */
+  wasm?: WasmSource;
+  /** The instance is replaced after this many bytes of wasm memory (default 16 MiB). */
+  maxMemory?: number;
+}
+
+/** Loads the WebAssembly core (once per wasm source; the default is shared). */
+export function load(options?: LoadOptions): Promise<Core>;
+
+/** The core loaded by load() without options, or null while it is not loaded. */
+export function loaded(): Core | null;
+
+/** Local date today as "YYYY-MM-DD". */
+export function today(date?: Date): string;
+
+/** The category of a ParcelgateError. */
+export type ErrorCategory =
+  | "validation"
+  | "carrier_rejected"
+  | "carrier_communication"
+  | "unexpected"
+  | "unknown"
+  | "unauthorized"
+  | "upstream_unavailable"
+  | "unexpected_response"
+  | "network"
+  | "timeout"
+  | "aborted";
+
+/** Every failure of the Client. */
+export class ParcelgateError extends Error {
+  readonly name: "ParcelgateError";
+  /** The spec's error code (errorCode, or the first field error's code); 0 when there is none. */
+  readonly code: number;
+  readonly category: ErrorCategory;
+  /** Same as category. */
+  readonly class: ErrorCategory;
+  /** Invalid fields (client-side validation or the edge's HTTP 400). */
+  readonly fieldErrors: FieldError[];
+  /** HTTP status; 0 when no response was received. */
+  readonly status: number;
+  readonly operation: string;
+  readonly carrierCode: string;
+  readonly carrierMessage: string;
+  /** The decoded error details, when there were any. */
+  readonly details: unknown;
+}
+`
+
+const dtsClientHead = `
+/** Options of the Client. */
+export interface ClientOptions {
+  /** The edge worker, e.g. "https://ship.example.com" ("/v1" is appended unless the URL ends with it). */
+  baseUrl: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Milliseconds before a request is aborted (default 30000; 0 = none). */
+  timeout?: number;
+  /** Aborts every request of this client. */
+  signal?: AbortSignal;
+  /** Proxy token for booking operations: sent as Authorization: Bearer <token>. */
+  token?: string;
+  /** The core to validate and decode with; default: the one load() loaded, when loaded. */
+  core?: Core | null;
+  /** Validate before sending when a core is available (default true). */
+  validate?: boolean;
+  /** Validation options (rules feature; today). */
+  validateOptions?: ValidateOptions;
+  /** fetch implementation (default globalThis.fetch). */
+  fetch?: typeof fetch;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  headers?: Record<string, string>;
+}
+
+/** A label as PDF. */
+export interface Label {
+  bytes: Uint8Array;
+  /** The PDF as a Blob (type application/pdf). */
+  blob(): Blob;
+  /** The other fields of the response (references). */
+  data: any;
+}
+
+/** Client of the edge worker: one method per operation. */
+export class Client {
+  constructor(options: ClientOptions);
+  /** Calls an operation by name. */
+  call<K extends OperationName>(operation: K, params?: OperationParams[K], options?: CallOptions): Promise<any>;
+  /** Pages of get-shipments, from params.page (default 1) until a short or empty page. */
+  shipmentPages(params?: GetShipmentsParams, options?: CallOptions): AsyncIterableIterator<any>;
+  /** Every shipment of every page of get-shipments. */
+  shipments(params?: GetShipmentsParams, options?: CallOptions): AsyncIterableIterator<any>;
+  /** get-shipment-label with the PDF decoded. */
+  label(params: GetShipmentLabelParams, options?: CallOptions): Promise<Label>;
+`
+
+const dtsClientTail = `}
+
+/** The operations, in the spec's order, with their Client method names. */
+export const OPERATIONS: ReadonlyArray<{ name: OperationName; method: string; read: boolean; books: boolean; parcels: boolean }>;
+`

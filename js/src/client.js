@@ -1,0 +1,296 @@
+// Client of the edge worker: one method per operation (see OPERATIONS),
+// validation with the WebAssembly core before anything is sent (when a
+// core is loaded), one error class, get-shipments pagination and a label
+// helper.
+
+import { OPERATIONS } from './operations.js';
+import { ParcelgateError } from './errors.js';
+import { loaded } from './core.js';
+
+const BY_NAME = new Map(OPERATIONS.map((op) => [op.name, op]));
+
+/** Client of the edge worker. */
+export class Client {
+  /**
+   * @param {{baseUrl: string, headers?: Record<string, string>, timeout?: number, signal?: AbortSignal,
+   *   token?: string, core?: any, validate?: boolean, validateOptions?: object, fetch?: typeof fetch}} options
+   */
+  constructor(options) {
+    if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') {
+      throw new TypeError('parcelgate: new Client({baseUrl}) needs the URL of the edge worker');
+    }
+    let base = options.baseUrl.replace(/\/+$/, '');
+    if (!/\/v1$/.test(base)) base += '/v1';
+    this.baseUrl = base;
+    this.headers = { ...(options.headers || {}) };
+    this.timeout = options.timeout === undefined ? 30000 : options.timeout;
+    this.signal = options.signal || null;
+    this.token = options.token || '';
+    this.core = options.core;
+    this.validate = options.validate !== false;
+    this.validateOptions = options.validateOptions || {};
+    this.fetch = options.fetch || ((...a) => globalThis.fetch(...a));
+  }
+
+  #core() {
+    return this.core === undefined ? loaded() : this.core;
+  }
+
+  /**
+   * Calls an operation by name and resolves with the response's data.
+   * @param {string} operation
+   * @param {object} [params]
+   * @param {{signal?: AbortSignal, timeout?: number, headers?: Record<string, string>}} [options]
+   */
+  async call(operation, params = {}, options = {}) {
+    const op = BY_NAME.get(operation);
+    if (!op) throw new TypeError(`parcelgate: unknown operation "${operation}"`);
+    const core = this.#core();
+    let body;
+    if (core) {
+      if (this.validate) {
+        const errors = core.validate(operation, params, this.validateOptions);
+        if (errors.length > 0) {
+          throw new ParcelgateError(`${operation}: ${errors[0].field}: ${errors[0].message}`, {
+            code: errors[0].code,
+            category: 'validation',
+            fieldErrors: errors,
+            operation,
+          });
+        }
+      }
+      body = core.encode(operation, params);
+    } else {
+      body = encodeParams(params);
+    }
+
+    const headers = { Accept: 'application/json', ...this.headers, ...(options.headers || {}) };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    let url = `${this.baseUrl}/${operation}`;
+    const init = { headers, redirect: 'error' };
+    if (op.read) {
+      init.method = 'GET';
+      if (body) url += `?${body}`;
+    } else {
+      init.method = 'POST';
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      init.body = body;
+    }
+
+    const { status, text } = await this.#send(operation, url, init, options);
+    return decodeResponse(core, operation, status, text);
+  }
+
+  async #send(operation, url, init, options) {
+    const ctrl = new AbortController();
+    const cleanup = [];
+    for (const s of [this.signal, options.signal]) {
+      if (!s) continue;
+      if (s.aborted) {
+        throw new ParcelgateError(`${operation}: aborted`, { category: 'aborted', operation, cause: s.reason });
+      }
+      const onAbort = () => ctrl.abort(s.reason);
+      s.addEventListener('abort', onAbort, { once: true });
+      cleanup.push(() => s.removeEventListener('abort', onAbort));
+    }
+    const timeout = options.timeout === undefined ? this.timeout : options.timeout;
+    let timedOut = false;
+    const timer =
+      timeout > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            ctrl.abort();
+          }, timeout)
+        : null;
+    try {
+      const res = await this.fetch(url, { ...init, signal: ctrl.signal });
+      const text = await res.text();
+      return { status: res.status, text };
+    } catch (err) {
+      if (timedOut) {
+        throw new ParcelgateError(`${operation}: no response within ${timeout} ms`, { category: 'timeout', operation, cause: err });
+      }
+      if (ctrl.signal.aborted) {
+        throw new ParcelgateError(`${operation}: aborted`, { category: 'aborted', operation, cause: err });
+      }
+      throw new ParcelgateError(`${operation}: network error: ${err && err.message}`, { category: 'network', operation, cause: err });
+    } finally {
+      if (timer) clearTimeout(timer);
+      for (const f of cleanup) f();
+    }
+  }
+
+  /**
+   * Pages of get-shipments from params.page (default 1) until a page is
+   * shorter than n_items (default 10) or empty.
+   */
+  async *shipmentPages(params = {}, options = {}) {
+    const size = Number(params.n_items) || 10;
+    for (let page = Number(params.page) || 1; ; page++) {
+      const data = await this.call('get-shipments', { ...params, page }, options);
+      yield data;
+      const n = Array.isArray(data && data.shipments) ? data.shipments.length : 0;
+      if (n === 0 || n < size) return;
+    }
+  }
+
+  /** Every shipment of every page of get-shipments. */
+  async *shipments(params = {}, options = {}) {
+    for await (const page of this.shipmentPages(params, options)) {
+      yield* page.shipments || [];
+    }
+  }
+
+  /** get-shipment-label with the PDF decoded: {bytes, blob(), data}. */
+  async label(params, options = {}) {
+    const data = await this.call('get-shipment-label', params, options);
+    const raw = data && data.label_raw;
+    if (typeof raw !== 'string' || raw === '') {
+      throw new ParcelgateError('get-shipment-label: the response has no label_raw', {
+        category: 'unexpected_response',
+        operation: 'get-shipment-label',
+        details: data,
+      });
+    }
+    const bytes = base64Bytes(raw);
+    return {
+      bytes,
+      blob: () => new Blob([bytes], { type: 'application/pdf' }),
+      data,
+    };
+  }
+}
+
+for (const op of OPERATIONS) {
+  Object.defineProperty(Client.prototype, op.method, {
+    value: function (params, options) {
+      return this.call(op.name, params, options);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+function decodeResponse(core, operation, status, text) {
+  if (core) {
+    const r = core.decode(operation, status, text);
+    if (r.ok) return r.data;
+    const e = r.error;
+    if (e.type === 'api') {
+      const fieldErrors = fieldErrorsOf(text);
+      throw new ParcelgateError(`${operation}: ${e.description}`, {
+        code: e.code,
+        category: categoryOf(status, e.class, fieldErrors),
+        fieldErrors,
+        status,
+        operation,
+        carrierCode: e.carrier_code,
+        carrierMessage: e.carrier_message,
+        details: e,
+      });
+    }
+    throw new ParcelgateError(`${operation}: ${e.description}`, {
+      category: e.type === 'shape' ? 'unexpected_response' : e.class,
+      status,
+      operation,
+      details: e,
+    });
+  }
+  // Without the core: the envelope only.
+  let env;
+  try {
+    env = JSON.parse(text);
+  } catch {
+    env = null;
+  }
+  if (env && typeof env === 'object' && env.status === 'ok' && 'data' in env) return env.data;
+  if (env && typeof env === 'object' && env.status === 'err') {
+    const d = env.data && typeof env.data === 'object' ? env.data : {};
+    const code = Number(d.errorCode) || 0;
+    const fieldErrors = Array.isArray(d.errors) ? d.errors : [];
+    const msg = d.errorMessage || d.message || 'upstream error';
+    throw new ParcelgateError(`${operation}: ${code ? `error ${code}: ` : ''}${msg}`, {
+      code,
+      category: categoryOf(status, classOf(code), fieldErrors),
+      fieldErrors,
+      status,
+      operation,
+      carrierCode: d.carrierErrorCode === undefined ? '' : String(d.carrierErrorCode),
+      carrierMessage: d.carrierErrorMessage || '',
+      details: d,
+    });
+  }
+  const category =
+    status === 401 || status === 403 ? 'unauthorized' : status >= 502 && status <= 504 ? 'upstream_unavailable' : 'unexpected_response';
+  throw new ParcelgateError(`${operation}: unexpected response (HTTP ${status})`, { category, status, operation, details: text.slice(0, 200) });
+}
+
+function categoryOf(status, cls, fieldErrors) {
+  if (fieldErrors.length > 0) return 'validation';
+  if (status === 401 || status === 403) return 'unauthorized';
+  return cls;
+}
+
+// classOf approximates the core's classes when no core is loaded.
+function classOf(code) {
+  if (code >= 101 && code <= 488) return 'carrier_rejected';
+  if (code >= 994 && code <= 998) return 'carrier_communication';
+  if (code === 999) return 'unexpected';
+  return 'unknown';
+}
+
+// fieldErrorsOf reads data.errors of the edge's HTTP 400 envelope.
+function fieldErrorsOf(text) {
+  try {
+    const env = JSON.parse(text);
+    const list = env && env.data && env.data.errors;
+    if (Array.isArray(list)) {
+      return list
+        .filter((e) => e && typeof e.field === 'string')
+        .map((e) => ({ field: e.field, code: Number(e.code) || 0, message: String(e.message || '') }));
+    }
+  } catch {
+    // not JSON: no field errors
+  }
+  return [];
+}
+
+// encodeParams is the form encoding used without the core (no
+// normalization, the caller's order).
+export function encodeParams(params) {
+  const out = [];
+  const add = (k, v) => {
+    if (v === undefined || v === null) return;
+    out.push(`${k}=${esc(typeof v === 'number' ? numberText(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v))}`);
+  };
+  const fields = params && params.fields !== undefined && params.fields !== null ? params.fields : params || {};
+  if (Array.isArray(fields)) {
+    for (const [k, v] of fields) add(k, v);
+  } else {
+    for (const k of Object.keys(fields)) if (k !== 'parcels' && k !== 'fields') add(k, fields[k]);
+  }
+  const parcels = (params && params.parcels) || [];
+  parcels.forEach((p, i) => {
+    for (const k of Object.keys(p || {})) add(`parcels[${i}][${k}]`, p[k]);
+  });
+  return out.join('&');
+}
+
+function esc(s) {
+  return encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function numberText(n) {
+  const s = String(n);
+  if (!/e/i.test(s)) return s;
+  return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}
+
+function base64Bytes(b64) {
+  let s = b64.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
+  while (s.length % 4 !== 0) s += '=';
+  const bin = atob(s);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}

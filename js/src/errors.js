@@ -1,0 +1,29 @@
+/**
+ * Every failure of the Client: client-side validation, an error envelope
+ * from the edge or the upstream, an unexpected response, a network error,
+ * a timeout or an abort.
+ */
+export class ParcelgateError extends Error {
+  /**
+   * @param {string} message
+   * @param {{code?: number, category: string, fieldErrors?: Array<{field: string, code: number, message: string}>,
+   *   status?: number, operation?: string, carrierCode?: string, carrierMessage?: string, details?: unknown, cause?: unknown}} info
+   */
+  constructor(message, info) {
+    super(message, info.cause === undefined ? undefined : { cause: info.cause });
+    this.name = 'ParcelgateError';
+    this.code = info.code || 0;
+    this.category = info.category;
+    this.fieldErrors = info.fieldErrors || [];
+    this.status = info.status || 0;
+    this.operation = info.operation || '';
+    this.carrierCode = info.carrierCode || '';
+    this.carrierMessage = info.carrierMessage || '';
+    this.details = info.details;
+  }
+
+  /** Same as category. */
+  get class() {
+    return this.category;
+  }
+}

@@ -1,0 +1,488 @@
+//go:build !(js && wasm)
+
+// Package e2e runs the built worker (build/worker) under real workerd with
+// wrangler dev: all thirteen operations against the embedded sandbox (KV
+// persisted), then against a recording fake upstream on 127.0.0.1.
+//
+// Run with `make test-worker-e2e` (builds first), or
+// PARCELGATE_E2E=1 go test ./worker/e2e/ after `make worker`. Without
+// PARCELGATE_E2E=1 the tests are skipped.
+package e2e
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/holidays"
+	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
+)
+
+const (
+	user  = "e2e-user"
+	key   = "e2e-SECRET-key-do-not-leak"
+	token = "e2e-proxy-token"
+	shop  = "https://shop.example"
+)
+
+func skipUnlessE2E(t *testing.T) {
+	if os.Getenv("PARCELGATE_E2E") != "1" {
+		t.Skip("set PARCELGATE_E2E=1 (make test-worker-e2e) to run the worker under workerd")
+	}
+}
+
+func start(t *testing.T, o wranglerdev.Options) *wranglerdev.Server {
+	t.Helper()
+	s, err := wranglerdev.Start(o)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		s.Stop()
+		if t.Failed() {
+			t.Logf("wrangler output:\n%s", s.Logs())
+		}
+	})
+	return s
+}
+
+type result struct {
+	Code   int
+	Header http.Header
+	Raw    string
+	Status string
+	Data   map[string]any
+	List   []any
+}
+
+var client = &http.Client{Timeout: 30 * time.Second}
+
+// call sends a request; params are form-encoded into the query (GET) or
+// the body (POST).
+func call(t *testing.T, base, method, op string, params url.Values, hdr ...string) *result {
+	t.Helper()
+	target := base + "/v1/" + op
+	var body io.Reader
+	enc := params.Encode()
+	if method == http.MethodGet && enc != "" {
+		target += "?" + enc
+	} else if method == http.MethodPost {
+		body = strings.NewReader(enc)
+	}
+	req, err := http.NewRequest(method, target, body)
+	require.NoError(t, err)
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	r := &result{Code: res.StatusCode, Header: res.Header, Raw: string(b)}
+	assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"), "%s %s", method, op)
+	assert.NotEmpty(t, res.Header.Get("X-Request-Id"))
+	assert.Contains(t, res.Header.Get("Server-Timing"), "edge;dur=")
+	assert.NotContains(t, r.Raw, key)
+	var env struct {
+		Status string          `json:"status"`
+		Data   json.RawMessage `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(b, &env), "%s %s: %s", method, op, r.Raw)
+	r.Status = env.Status
+	_ = json.Unmarshal(env.Data, &r.Data)
+	_ = json.Unmarshal(env.Data, &r.List)
+	return r
+}
+
+func bearer() []string { return []string{"Authorization", "Bearer " + token} }
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// nextWorkingDay is the first Spanish working day after today (Madrid).
+func nextWorkingDay() string {
+	madrid := time.FixedZone("CET", 3600)
+	return holidays.NextWorkingDay(time.Now().In(madrid).AddDate(0, 0, 1)).Format("2006-01-02")
+}
+
+func route(v url.Values) url.Values {
+	v.Set("from_country_code", "ES")
+	v.Set("from_zip_code", "28014")
+	v.Set("to_country_code", "ES")
+	v.Set("to_zip_code", "08001")
+	return v
+}
+
+func parcel(v url.Values) url.Values {
+	v.Set("parcels[0][parcel_weight]", "2.5")
+	v.Set("parcels[0][parcel_width]", "20")
+	v.Set("parcels[0][parcel_height]", "10")
+	v.Set("parcels[0][parcel_length]", "30")
+	v.Set("parcels[0][parcel_volume]", "6000")
+	return v
+}
+
+func parties(v url.Values) url.Values {
+	for k, val := range map[string]string{
+		"from_name": "Tienda Ñandú", "from_address": "Calle de Alcalá 1", "from_city": "Madrid",
+		"from_phone": "910000000", "to_name": "Ana & Co", "to_address": "Carrer de Pau Claris 1",
+		"to_city": "Barcelona", "to_phone": "600000000",
+	} {
+		v.Set(k, val)
+	}
+	return route(v)
+}
+
+// TestSandboxFlow walks all thirteen operations against the embedded
+// sandbox, then restarts wrangler on the same state and finds the
+// shipment again.
+func TestSandboxFlow(t *testing.T) {
+	skipUnlessE2E(t)
+	persist := t.TempDir()
+	opts := wranglerdev.Options{KV: true, PersistDir: persist, Vars: map[string]string{
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "ALLOWED_ORIGINS": shop,
+	}}
+	s := start(t, opts)
+	B := s.URL
+
+	r := call(t, B, "GET", "healthz", nil)
+	assert.Equal(t, 404, r.Code, "healthz is not an operation")
+	res, err := client.Get(B + "/healthz")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, 200, res.StatusCode)
+
+	// 1-2 catalog.
+	r = call(t, B, "GET", "get-client-carriers", nil)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Contains(t, r.Data, "rayo")
+	r = call(t, B, "GET", "get-client-services", url.Values{"carrier_code": {"rayo"}, "status": {"1"}})
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.NotEmpty(t, r.List)
+
+	// 3-7 quotes and information (public, no token).
+	r = call(t, B, "POST", "get-shipments-rates", parcel(route(url.Values{})), "Origin", shop)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, shop, r.Header.Get("Access-Control-Allow-Origin"))
+	assert.NotNil(t, r.Data["best_price_service"])
+	day := nextWorkingDay()
+	r = call(t, B, "GET", "get-shipment-time-arrival-estimation", route(url.Values{"shipping_date": {day}}))
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.NotNil(t, r.Data["bestArrivalTime"])
+	r = call(t, B, "GET", "get-service-info", route(url.Values{"carrier_code": {"rayo"}, "service_code": {"rayo-48"}}))
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.NotNil(t, r.Data["schemas"])
+	r = call(t, B, "GET", "get-drop-points", url.Values{"country_code": {"es"}, "zip_code": {"28014"}})
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.NotEmpty(t, r.Data["drop_points"])
+	r = call(t, B, "GET", "get-collection-cutoff-hour", url.Values{"country_code": {"ES"}, "zip_code": {"28014"},
+		"to_country_code": {"ES"}, "to_zip_code": {"08001"}, "carrier_code": {"rayo"}})
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Regexp(t, `^\d\d:\d\d$`, r.Data["cutoff"])
+
+	// Validation at the edge.
+	r = call(t, B, "GET", "get-drop-points", url.Values{"country_code": {"ES"}, "zip_code": {"99999"}})
+	assert.Equal(t, 400, r.Code)
+	assert.Contains(t, str(r.Data, "errorMessage"), "zip_code")
+
+	// 8 booking: token required.
+	ref := "E2E-" + strconv.FormatInt(time.Now().Unix(), 36)
+	ship := parcel(parties(url.Values{"shipping_date": {day}, "service_type": {"custom"}, "carrier_code": {"rayo"},
+		"service_code": {"rayo-48"}, "shipping_client_ref": {ref}}))
+	r = call(t, B, "POST", "new-shipment", ship)
+	assert.Equal(t, 401, r.Code)
+	r = call(t, B, "POST", "new-shipment", ship, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	dlvr := str(r.Data, "shipping_dlvr_ref")
+	require.NotEmpty(t, dlvr)
+	assert.Equal(t, ref, str(r.Data, "shipping_client_ref"))
+
+	// 9-12 label, shipment, list, tracking.
+	r = call(t, B, "GET", "get-shipment-label", url.Values{"dlvr_ref": {dlvr}}, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	pdf, err := base64.StdEncoding.DecodeString(str(r.Data, "label_raw"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(pdf), "%PDF-"))
+	r = call(t, B, "GET", "get-shipment", url.Values{"dlvr_ref": {dlvr}}, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, dlvr, str(r.Data["shipping_data"].(map[string]any), "shipping_dlvr_ref"))
+	r = call(t, B, "GET", "get-shipments", url.Values{"filter_shipping_client_ref": {ref}}, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.EqualValues(t, 1, r.Data["n_shipments"])
+	r = call(t, B, "GET", "get-shipment-tracking", url.Values{"dlvr_ref": {dlvr}}, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, dlvr, str(r.Data, "shipping_dlvr_ref"))
+
+	// 13 collection for the shipment.
+	col := parties(url.Values{"collection_date": {day}, "hour_start_1": {"10:00"}, "hour_end_1": {"14:00"},
+		"carrier_code": {"rayo"}, "service_code": {"rayo-48"}, "shipping_dlvr_ref": {dlvr}, "collection_client_ref": {ref + "C"}})
+	col.Del("from_phone")
+	r = call(t, B, "POST", "new-collection", col, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.NotEmpty(t, str(r.Data, "collection_dlvr_ref"))
+
+	// An unknown reference is the sandbox's refusal, relayed.
+	r = call(t, B, "GET", "get-shipment", url.Values{"dlvr_ref": {"SBX0000000000"}}, bearer()...)
+	assert.Equal(t, "err", r.Status)
+	assert.Equal(t, 404, r.Code)
+
+	// The worker's log: one JSON line per request, no secrets, no personal data.
+	logs := s.Logs()
+	assert.NotContains(t, logs, key)
+	assert.NotContains(t, logs, "Ñandú")
+	assert.NotContains(t, logs, "Barcelona")
+	assert.Contains(t, logs, `"op":"new-collection"`)
+
+	// The README's curl examples (worker/examples.sh) all succeed.
+	cmd := exec.Command("bash", "../examples.sh", B, token)
+	cmd.Env = append(os.Environ(), "DAY="+day)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Equal(t, 13, strings.Count(string(out), `{"status":"ok"`), "%s", out)
+	assert.NotContains(t, string(out), `"status":"err"`)
+
+	// State survives a restart of wrangler (KV under the persist folder).
+	s.Stop()
+	s2 := start(t, opts)
+	r = call(t, s2.URL, "GET", "get-shipment-tracking", url.Values{"client_ref": {ref}}, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, dlvr, str(r.Data, "shipping_dlvr_ref"))
+}
+
+// upstream is a recording fake of the shipping service.
+type upstream struct {
+	mu   sync.Mutex
+	reqs []recorded
+	srv  *httptest.Server
+}
+
+type recorded struct {
+	Method, Path, Body string
+	Header             http.Header
+	ContentLength      int64
+	TransferEncoding   []string
+}
+
+func (u *upstream) count() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return len(u.reqs)
+}
+
+func (u *upstream) last() recorded {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.reqs[len(u.reqs)-1]
+}
+
+// newUpstream answers by the carrier_code of the request: slow, html-503,
+// text-500, empty, hangup, refuse-401, reject-108; anything else gets ok.
+func newUpstream(t *testing.T) *upstream {
+	u := &upstream{}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	u.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		u.mu.Lock()
+		u.reqs = append(u.reqs, recorded{r.Method, r.URL.Path, string(b), r.Header.Clone(), r.ContentLength, r.TransferEncoding})
+		u.mu.Unlock()
+		q, _ := url.ParseQuery(string(b))
+		w.Header().Set("Set-Cookie", "upstream=1")
+		w.Header().Set("X-Upstream-Secret", "internal")
+		switch q.Get("carrier_code") {
+		case "slow":
+			select {
+			case <-time.After(3 * time.Second):
+			case <-r.Context().Done():
+			}
+			return
+		case "html-503":
+			w.WriteHeader(503)
+			_, _ = io.WriteString(w, "<html><body>Service Unavailable</body></html>")
+		case "text-500":
+			w.WriteHeader(500)
+			_, _ = io.WriteString(w, "Internal Server Error")
+		case "empty":
+		case "hangup":
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		case "refuse-401":
+			w.WriteHeader(401)
+			_, _ = io.WriteString(w, `{"status":"err","data":{"errorCode":401,"errorMessage":"bad credentials"}}`)
+		case "reject-108":
+			w.WriteHeader(400)
+			_, _ = io.WriteString(w, `{"status":"err","data":{"errorCode":108,"errorMessage":"The service is not contracted"}}`)
+		default:
+			_, _ = io.WriteString(w, `{"status":"ok","data":{"echo":"fine"}}`)
+		}
+	}))
+	u.srv.Listener = l
+	u.srv.Start()
+	t.Cleanup(u.srv.Close)
+	return u
+}
+
+// TestFakeUpstream proves what the worker sends and how it maps failures.
+func TestFakeUpstream(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	s := start(t, wranglerdev.Options{Vars: map[string]string{
+		"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "UPSTREAM_TIMEOUT_MS": "700",
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "ALLOWED_ORIGINS": shop,
+	}})
+	B := s.URL
+	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+key))
+
+	// Exact form body, injected Authorization, stripped client headers.
+	n := up.count()
+	form := "carrier_code=rayo&service_code=rayo-48&from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001"
+	req, _ := http.NewRequest("POST", B+"/v1/get-service-info",
+		strings.NewReader("to_zip_code=+08001+&to_country_code=es&from_zip_code=28014&from_country_code=ES&service_code=rayo-48&carrier_code=rayo"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for k, v := range map[string]string{"Authorization": "Bearer client-token", "Cookie": "sid=shopper",
+		"X-Forwarded-For": "203.0.113.7", "X-Real-Ip": "203.0.113.7", "Origin": shop, "Referer": shop + "/checkout",
+		"User-Agent": "shopper-browser", "X-Custom": "leak", "Accept-Language": "es"} {
+		req.Header.Set(k, v)
+	}
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, 200, res.StatusCode, string(b))
+	assert.Equal(t, `{"status":"ok","data":{"echo":"fine"}}`, string(b), "the envelope is relayed verbatim")
+	assert.Empty(t, res.Header.Get("Set-Cookie"), "upstream headers are not copied")
+	assert.Empty(t, res.Header.Get("X-Upstream-Secret"))
+	assert.Equal(t, shop, res.Header.Get("Access-Control-Allow-Origin"))
+	assert.Regexp(t, `upstream;dur=`, res.Header.Get("Server-Timing"))
+	require.Equal(t, n+1, up.count())
+	got := up.last()
+	assert.Equal(t, "POST", got.Method)
+	assert.Equal(t, "/v1/get-service-info", got.Path)
+	assert.Equal(t, form, got.Body)
+	assert.Equal(t, wantAuth, got.Header.Get("Authorization"))
+	assert.Equal(t, "application/x-www-form-urlencoded", got.Header.Get("Content-Type"))
+	assert.Equal(t, res.Header.Get("X-Request-Id"), got.Header.Get("X-Request-Id"))
+	assert.Equal(t, "parcelgate-edge/1", got.Header.Get("User-Agent"))
+	for name := range got.Header {
+		l := strings.ToLower(name)
+		assert.False(t, l == "cookie" || l == "origin" || l == "referer" || l == "x-custom" || l == "accept-language" ||
+			strings.HasPrefix(l, "x-forwarded") || l == "x-real-ip" || strings.HasPrefix(l, "cf-") && l != "cf-worker",
+			"forwarded client header %s", name)
+	}
+	// workerd itself adds CF-Worker (the zone of the calling worker) to every
+	// subrequest; nothing else is added.
+	assert.Equal(t, int64(len(form)), got.ContentLength, "fixed-length body, not chunked")
+	t.Logf("forwarded body framing: Content-Length=%d Transfer-Encoding=%v; headers %v", got.ContentLength, got.TransferEncoding, got.Header)
+
+	// GET of a read is forwarded as the same POST form.
+	r := call(t, B, "GET", "get-collection-cutoff-hour", url.Values{"zip_code": {"28014"}, "country_code": {"ES"},
+		"to_country_code": {"ES"}, "to_zip_code": {"08001"}, "carrier_code": {"rayo"}})
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, "country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo", up.last().Body)
+
+	// Invalid input never reaches the upstream.
+	n = up.count()
+	r = call(t, B, "POST", "get-service-info", url.Values{"carrier_code": {"rayo"}, "from_country_code": {"XX"}})
+	assert.Equal(t, 400, r.Code)
+	assert.NotEmpty(t, r.Data["errors"])
+	assert.Equal(t, n, up.count())
+
+	// The token rule.
+	ship := parcel(parties(url.Values{"shipping_date": {nextWorkingDay()}, "service_type": {"custom"}, "carrier_code": {"rayo"},
+		"service_code": {"rayo-48"}, "shipping_client_ref": {"E2E-FAKE-1"}}))
+	n = up.count()
+	r = call(t, B, "POST", "new-shipment", ship)
+	assert.Equal(t, 401, r.Code)
+	r = call(t, B, "POST", "new-shipment", ship, "Authorization", "Bearer wrong")
+	assert.Equal(t, 401, r.Code)
+	assert.Equal(t, n, up.count())
+	r = call(t, B, "POST", "new-shipment", ship, bearer()...)
+	assert.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, n+1, up.count())
+	assert.Equal(t, wantAuth, up.last().Header.Get("Authorization"), "the proxy token is replaced by the upstream's Basic auth")
+
+	// Failure mapping (reads are retried: 3 attempts; bookings are not).
+	info := func(mode string) url.Values {
+		return route(url.Values{"carrier_code": {mode}, "service_code": {"x-1"}})
+	}
+	cases := []struct {
+		mode     string
+		status   int
+		calls    int
+		contains string
+	}{
+		{"slow", 504, 1, "did not answer within 700 ms"},
+		{"html-503", 502, 3, "HTTP 503 with an HTML page"},
+		{"text-500", 502, 3, "HTTP 500"},
+		{"empty", 502, 1, "empty body"},
+		{"hangup", 502, 3, "could not be reached"},
+		{"refuse-401", 502, 1, "API_USER and API_KEY"},
+		{"reject-108", 400, 1, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			n := up.count()
+			r := call(t, B, "GET", "get-service-info", info(c.mode))
+			assert.Equal(t, c.status, r.Code, r.Raw)
+			assert.Equal(t, "err", r.Status)
+			assert.Contains(t, str(r.Data, "errorMessage"), c.contains)
+			assert.Equal(t, c.calls, up.count()-n, "upstream attempts")
+		})
+	}
+	n = up.count()
+	ship.Set("carrier_code", "html-503")
+	ship.Set("shipping_client_ref", "E2E-FAKE-2")
+	r = call(t, B, "POST", "new-shipment", ship, bearer()...)
+	assert.Equal(t, 502, r.Code)
+	assert.Equal(t, false, r.Data["retryable"])
+	assert.Contains(t, str(r.Data, "hint"), "filter_shipping_client_ref=E2E-FAKE-2")
+	assert.Equal(t, 1, up.count()-n, "a booking is never retried")
+
+	// CORS: preflight for the allowed origin only.
+	pre := func(origin string) *http.Response {
+		req, _ := http.NewRequest("OPTIONS", B+"/v1/new-shipment", nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type")
+		res, err := client.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		return res
+	}
+	res = pre(shop)
+	assert.Equal(t, 200, res.StatusCode)
+	assert.Equal(t, shop, res.Header.Get("Access-Control-Allow-Origin"))
+	assert.Contains(t, res.Header.Get("Access-Control-Allow-Headers"), "Authorization")
+	res = pre("https://evil.example")
+	assert.Equal(t, 403, res.StatusCode)
+	assert.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
+	r = call(t, B, "GET", "get-client-carriers", nil, "Origin", "https://evil.example")
+	assert.Equal(t, 403, r.Code)
+	assert.Empty(t, r.Header.Get("Access-Control-Allow-Origin"))
+
+	// Body limit on the bytes read, under workerd.
+	r = call(t, B, "POST", "get-client-services", url.Values{"carrier_code": {strings.Repeat("a", 70000)}})
+	assert.Equal(t, 413, r.Code)
+
+	assert.NotContains(t, s.Logs(), key)
+}

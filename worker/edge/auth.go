@@ -1,0 +1,26 @@
+package edge
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"strings"
+)
+
+// bearerOK reports whether an Authorization header carries the proxy
+// token. Both sides are hashed first so that the comparison takes the same
+// time whatever the lengths, then compared in constant time.
+func bearerOK(header, token string) bool {
+	const prefix = "bearer "
+	if len(header) < len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(header[len(prefix):])))
+	want := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+}
+
+// basicAuth is the upstream's Authorization header value.
+func basicAuth(user, key string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+key))
+}

@@ -1,0 +1,237 @@
+package edge
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+)
+
+// Names of the worker's environment variables and secrets.
+const (
+	EnvUpstreamBaseURL   = "UPSTREAM_BASE_URL"
+	EnvAPIUser           = "API_USER"
+	EnvAPIKey            = "API_KEY"
+	EnvAllowedOrigins    = "ALLOWED_ORIGINS"
+	EnvPublicOperations  = "PUBLIC_OPERATIONS"
+	EnvProxyToken        = "PROXY_TOKEN"
+	EnvUpstreamTimeoutMS = "UPSTREAM_TIMEOUT_MS"
+	EnvMaxBodyBytes      = "MAX_BODY_BYTES"
+	EnvRulesFeature      = "RULES_FEATURE"
+	EnvSandboxTimeScale  = "SANDBOX_TIME_SCALE"
+)
+
+// Defaults of the optional settings.
+const (
+	DefaultTimeout      = 10 * time.Second
+	DefaultMaxBodyBytes = 64 << 10
+	// MaxUpstreamBody bounds what is read of an upstream response (a label
+	// is a base64 PDF of a few hundred KB at most).
+	MaxUpstreamBody = 8 << 20
+	// SandboxBaseURL is the base URL requests to the embedded sandbox
+	// carry; they never leave the worker.
+	SandboxBaseURL = "http://sandbox.internal/v1"
+)
+
+// DefaultPublicOperations are the operations callable without the proxy
+// token: catalog, prices, estimates, drop points and cut-off hours.
+var DefaultPublicOperations = []string{
+	"get-client-carriers", "get-client-services", "get-shipments-rates",
+	"get-shipment-time-arrival-estimation", "get-service-info", "get-drop-points",
+	"get-collection-cutoff-hour",
+}
+
+// Config is the worker's configuration, read from its environment on
+// every request (each request runs in a fresh instance).
+type Config struct {
+	// UpstreamBase is the upstream base URL ending in /v1, without a
+	// trailing slash; empty means the embedded sandbox.
+	UpstreamBase   string
+	APIUser        string
+	APIKey         string
+	AllowedOrigins []string // exact origins; "*" allows any
+	PublicOps      []string
+	ProxyToken     string
+	Timeout        time.Duration
+	MaxBodyBytes   int
+	Rules          bool
+	// SandboxTimeScale makes the embedded sandbox's tracking advance
+	// faster (1 = real time, 3600 = a day in 24 seconds).
+	SandboxTimeScale float64
+}
+
+// ConfigError is a configuration problem: the variable and what is wrong.
+type ConfigError struct {
+	Var     string
+	Problem string
+}
+
+func (e ConfigError) Error() string { return e.Var + ": " + e.Problem }
+
+// LoadConfig reads the configuration through getenv. It returns every
+// problem found; secrets that are missing are problems only where they
+// are needed (PROXY_TOKEN is checked when a protected operation is
+// called), so that the checks name exactly what is missing.
+func LoadConfig(getenv func(string) string) (Config, []ConfigError) {
+	var c Config
+	var errs []ConfigError
+	bad := func(v, p string) { errs = append(errs, ConfigError{v, p}) }
+
+	if base := strings.TrimSpace(getenv(EnvUpstreamBaseURL)); base != "" {
+		if p := checkBaseURL(base); p != "" {
+			bad(EnvUpstreamBaseURL, p)
+		} else {
+			c.UpstreamBase = strings.TrimSuffix(base, "/")
+		}
+	}
+	c.APIUser = getenv(EnvAPIUser)
+	c.APIKey = getenv(EnvAPIKey)
+	if c.APIUser == "" {
+		bad(EnvAPIUser, "secret is not set")
+	} else if strings.ContainsAny(c.APIUser, ":\r\n") {
+		bad(EnvAPIUser, "must not contain ':' or line breaks")
+	}
+	if c.APIKey == "" {
+		bad(EnvAPIKey, "secret is not set")
+	}
+	c.ProxyToken = getenv(EnvProxyToken)
+	c.AllowedOrigins = splitList(getenv(EnvAllowedOrigins))
+	for _, o := range c.AllowedOrigins {
+		if o != "*" && !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {
+			bad(EnvAllowedOrigins, "origin "+strconv.Quote(o)+" must be * or start with https:// or http://")
+		}
+	}
+	if v, ok := lookup(getenv, EnvPublicOperations); ok {
+		c.PublicOps = splitList(v)
+		for _, name := range c.PublicOps {
+			if catalog.Lookup(name) == nil {
+				bad(EnvPublicOperations, "unknown operation "+strconv.Quote(name))
+			}
+		}
+	} else {
+		c.PublicOps = DefaultPublicOperations
+	}
+	c.Timeout = DefaultTimeout
+	if v := strings.TrimSpace(getenv(EnvUpstreamTimeoutMS)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 300000 {
+			bad(EnvUpstreamTimeoutMS, "must be a whole number of milliseconds from 1 to 300000")
+		} else {
+			c.Timeout = time.Duration(n) * time.Millisecond
+		}
+	}
+	c.MaxBodyBytes = DefaultMaxBodyBytes
+	if v := strings.TrimSpace(getenv(EnvMaxBodyBytes)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 256 || n > 1<<20 {
+			bad(EnvMaxBodyBytes, "must be a whole number of bytes from 256 to 1048576")
+		} else {
+			c.MaxBodyBytes = n
+		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvRulesFeature))); v {
+	case "", "0", "false", "no", "off":
+	case "1", "true", "yes", "on":
+		c.Rules = true
+	default:
+		bad(EnvRulesFeature, "must be true or false")
+	}
+	c.SandboxTimeScale = 1
+	if v := strings.TrimSpace(getenv(EnvSandboxTimeScale)); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f >= 1 && f <= 1e6) {
+			bad(EnvSandboxTimeScale, "must be a number from 1 to 1000000")
+		} else {
+			c.SandboxTimeScale = f
+		}
+	}
+	return c, errs
+}
+
+// lookup distinguishes a variable set to "" from an unset one where the
+// platform allows it; an empty value counts as unset.
+func lookup(getenv func(string) string, name string) (string, bool) {
+	v := getenv(name)
+	return v, strings.TrimSpace(v) != ""
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkBaseURL returns "" for a usable upstream base URL: https (plain
+// http only for loopback hosts), no credentials, query or fragment, and a
+// path ending in /v1.
+func checkBaseURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return "must be an absolute URL such as https://api.example.com/v1"
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !isLoopback(u.Hostname()) {
+			return "must use https (plain http is allowed only for loopback addresses)"
+		}
+	default:
+		return "must use https"
+	}
+	if u.User != nil {
+		return "must not carry credentials (use the API_USER and API_KEY secrets)"
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return "must not have a query or fragment"
+	}
+	if !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/v1") {
+		return "must end with /v1"
+	}
+	return ""
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" || host == "::1" {
+		return true
+	}
+	if !strings.HasPrefix(host, "127.") {
+		return false
+	}
+	parts := strings.Split(host, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 255 || len(p) > 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// Public reports whether the operation is callable without the token.
+func (c *Config) Public(op string) bool {
+	for _, p := range c.PublicOps {
+		if p == op {
+			return true
+		}
+	}
+	return false
+}
+
+// OriginAllowed reports whether a browser origin may call the worker.
+func (c *Config) OriginAllowed(origin string) bool {
+	for _, o := range c.AllowedOrigins {
+		if o == "*" || o == origin {
+			return true
+		}
+	}
+	return false
+}

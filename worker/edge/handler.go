@@ -1,0 +1,337 @@
+// Package edge is the platform-independent HTTP handler of the parcelgate
+// edge worker: routing, configuration, CORS, the proxy token, decoding and
+// validation with the core, forwarding with Basic auth to the upstream (or
+// the embedded sandbox), failure mapping, request ids, Server-Timing and
+// one structured log line per request.
+//
+// It runs unchanged under workerd (worker/, built with GOOS=js) and
+// natively (tests, `go run ./worker`); the platform supplies the
+// environment, the outbound transport (Doer) and the sandbox's store.
+//
+// Each request of the deployed worker runs in a fresh Go instance, so
+// nothing here is cached between requests: configuration is read per
+// request and all state lives in the store.
+package edge
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/sandbox"
+)
+
+// Doer sends one HTTP request. The worker's transport under workerd is
+// syumai/workers' fetch client (Go's http.Client panics there); natively
+// it is net/http. A Doer must honour the request's context deadline.
+type Doer interface {
+	Do(req *http.Request) (*http.Response, error)
+}
+
+// DoerFunc adapts a function to Doer.
+type DoerFunc func(req *http.Request) (*http.Response, error)
+
+// Do implements Doer.
+func (f DoerFunc) Do(req *http.Request) (*http.Response, error) { return f(req) }
+
+// Deps are what the platform provides.
+type Deps struct {
+	// Getenv reads a variable or secret; "" when unset.
+	Getenv func(string) string
+	// Upstream sends requests to UPSTREAM_BASE_URL when it is set.
+	Upstream Doer
+	// Store opens the embedded sandbox's state (a KV namespace under
+	// workerd); used when UPSTREAM_BASE_URL is empty. Nil: no embedded
+	// sandbox.
+	Store func(ctx context.Context) (sandbox.Store, error)
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// Sleep waits between retries of read operations (a context-aware
+	// timer when nil).
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Log receives one JSON line per request (nothing when nil).
+	Log io.Writer
+	// NewID makes request ids (16 random bytes in hex when nil).
+	NewID func() string
+}
+
+// Handler is the edge worker's http.Handler.
+type Handler struct {
+	d Deps
+}
+
+// New returns the handler.
+func New(d Deps) *Handler {
+	if d.Getenv == nil {
+		d.Getenv = func(string) string { return "" }
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Sleep == nil {
+		d.Sleep = sleep
+	}
+	if d.NewID == nil {
+		d.NewID = randomID
+	}
+	return &Handler{d: d}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func randomID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "req-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// exchange is the state of one request, for the response headers and the
+// log line.
+type exchange struct {
+	h        *Handler
+	w        http.ResponseWriter
+	r        *http.Request
+	id       string
+	start    time.Time
+	op       string
+	status   int
+	class    string
+	upstream struct {
+		status   int
+		attempts int
+		dur      time.Duration
+	}
+	bytesIn  int
+	bytesOut int
+	origin   string // allowed origin echoed in CORS headers ("" = none)
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{h: h, w: w, r: r, start: h.d.Now()}
+	x.id = requestID(r.Header.Get("X-Request-Id"), h.d.NewID)
+	hdr := w.Header()
+	hdr.Set("X-Request-Id", x.id)
+	hdr.Set("Cache-Control", "no-store")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	defer func() {
+		if v := recover(); v != nil {
+			x.fail(&edgeError{status: 500, code: CodeMisconfigured, class: "internal",
+				message: "internal error in the edge worker (request " + x.id + ")"})
+		}
+		x.log()
+	}()
+	x.serve()
+}
+
+// requestID keeps a client's X-Request-Id when it is a plain token of at
+// most 64 characters, else makes a new one.
+func requestID(in string, gen func() string) string {
+	if n := len(in); n > 0 && n <= 64 {
+		ok := true
+		for i := 0; i < n && ok; i++ {
+			c := in[i]
+			ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+		}
+		if ok {
+			return in
+		}
+	}
+	return gen()
+}
+
+func (x *exchange) serve() {
+	r := x.r
+	path := r.URL.Path
+	cfg, cfgErrs := LoadConfig(x.h.d.Getenv)
+
+	// CORS: only allowed origins get CORS headers; a browser request from
+	// any other origin is refused (an Origin header is set by browsers
+	// and cannot be forged by a page's scripts).
+	if origin := r.Header.Get("Origin"); origin != "" && origin != selfOrigin(r) {
+		if !cfg.OriginAllowed(origin) {
+			x.fail(&edgeError{status: http.StatusForbidden, code: CodeOriginForbidden, class: "origin_forbidden",
+				message: "origin " + strconv.Quote(origin) + " is not allowed (ALLOWED_ORIGINS)"})
+			return
+		}
+		x.origin = origin
+	}
+
+	var op *catalog.Operation
+	switch {
+	case path == "/healthz":
+		x.op = "healthz"
+		if r.Method != http.MethodGet && r.Method != http.MethodOptions {
+			x.methodNotAllowed("GET")
+			return
+		}
+	case strings.HasPrefix(path, "/v1/"):
+		name := path[len("/v1/"):]
+		if op = catalog.Lookup(name); op == nil {
+			x.fail(&edgeError{status: http.StatusNotFound, code: CodeNotFound, class: "unknown_operation",
+				message: "unknown operation " + strconv.Quote(clip(name, 64)) + "; see GET /healthz for the list"})
+			return
+		}
+		x.op = op.Name
+	default:
+		x.fail(&edgeError{status: http.StatusNotFound, code: CodeNotFound, class: "not_found",
+			message: "not found: operations are at /v1/<operation>, probes at /healthz"})
+		return
+	}
+
+	allow := "GET"
+	if op != nil {
+		allow = strings.Join(op.Methods(), ", ")
+	}
+	if r.Method == http.MethodOptions {
+		x.preflight(allow)
+		return
+	}
+	if op == nil { // healthz
+		x.health(&cfg, cfgErrs)
+		return
+	}
+	if !methodAllowed(op, r.Method) {
+		x.methodNotAllowed(allow)
+		return
+	}
+	if len(cfgErrs) > 0 {
+		x.misconfigured(cfgErrs)
+		return
+	}
+	if !cfg.Public(op.Name) {
+		if cfg.ProxyToken == "" {
+			x.misconfigured([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}})
+			return
+		}
+		if !bearerOK(r.Header.Get("Authorization"), cfg.ProxyToken) {
+			x.w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate"`)
+			x.fail(&edgeError{status: http.StatusUnauthorized, code: CodeUnauthorized, class: "unauthorized",
+				message: op.Name + " requires Authorization: Bearer <PROXY_TOKEN>"})
+			return
+		}
+	}
+	x.proxy(&cfg, op)
+}
+
+// selfOrigin is the worker's own origin as the request addressed it; a
+// same-origin page (the demo served as assets) needs no CORS.
+func selfOrigin(r *http.Request) string {
+	host := r.URL.Host
+	if host == "" {
+		host = r.Host
+	}
+	scheme := r.URL.Scheme
+	if scheme == "" {
+		scheme = "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+	}
+	return scheme + "://" + host
+}
+
+func methodAllowed(op *catalog.Operation, m string) bool {
+	for _, a := range op.Methods() {
+		if a == m {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *exchange) methodNotAllowed(allow string) {
+	x.w.Header().Set("Allow", allow+", OPTIONS")
+	x.fail(&edgeError{status: http.StatusMethodNotAllowed, code: CodeMethodNotAllowed, class: "method_not_allowed",
+		message: "method " + clip(x.r.Method, 16) + " is not allowed for " + x.op + "; use " + allow})
+}
+
+func (x *exchange) misconfigured(errs []ConfigError) {
+	msg := "worker misconfigured: "
+	for i, e := range errs {
+		if i > 0 {
+			msg += "; "
+		}
+		msg += e.Error()
+	}
+	x.fail(&edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured", message: msg})
+}
+
+// preflight answers OPTIONS. The origin was already checked; without an
+// Origin (not a browser) it just lists the methods.
+func (x *exchange) preflight(allow string) {
+	h := x.w.Header()
+	h.Set("Allow", allow+", OPTIONS")
+	if x.origin != "" {
+		h.Set("Access-Control-Allow-Methods", allow+", OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id")
+		h.Set("Access-Control-Max-Age", "600")
+	}
+	x.respond(http.StatusOK, okBody("allow", allow+", OPTIONS"))
+}
+
+func (x *exchange) health(cfg *Config, errs []ConfigError) {
+	if len(errs) > 0 {
+		x.misconfigured(errs)
+		return
+	}
+	upstream := "sandbox"
+	if cfg.UpstreamBase != "" {
+		upstream = "remote"
+	}
+	x.respond(http.StatusOK, okBody("service", "parcelgate-edge", "upstream", upstream))
+}
+
+// fail answers with an edge envelope.
+func (x *exchange) fail(e *edgeError) {
+	x.class = e.class
+	x.respond(e.status, e.body(x.id))
+}
+
+// respond writes the final response with the CORS and timing headers.
+func (x *exchange) respond(status int, body []byte) {
+	h := x.w.Header()
+	if x.origin != "" {
+		h.Set("Access-Control-Allow-Origin", x.origin)
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Server-Timing")
+	}
+	h.Add("Vary", "Origin")
+	total := x.h.d.Now().Sub(x.start)
+	st := "edge;dur=" + ms(total)
+	if x.upstream.attempts > 0 {
+		st += ", upstream;dur=" + ms(x.upstream.dur)
+	}
+	h.Set("Server-Timing", st)
+	x.status = status
+	x.bytesOut = len(body)
+	write(x.w, status, body)
+}
+
+// ms formats a duration in milliseconds with one decimal.
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64)
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}

@@ -1,0 +1,340 @@
+package edge
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/sandbox"
+	"github.com/parcelgate/parcelgate/internal/validate"
+)
+
+// Retries of read operations: after a transport failure or an upstream
+// 5xx, wait then try again, at most len(readBackoff) more times.
+var readBackoff = [...]time.Duration{100 * time.Millisecond, 400 * time.Millisecond}
+
+// proxy decodes, validates and forwards one operation call.
+func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
+	raw, e := x.readInput(cfg)
+	if e != nil {
+		x.fail(e)
+		return
+	}
+	req, fe := decodeForm(raw, cfg)
+	if fe != nil {
+		x.fail(invalid([]validate.FieldError{*fe}))
+		return
+	}
+	today := x.h.d.Now().UTC().Add(-12 * time.Hour).Format("2006-01-02")
+	if errs := validate.Request(op, req, validate.Options{Rules: cfg.Rules, Today: today}, nil); len(errs) > 0 {
+		x.fail(invalid(errs))
+		return
+	}
+	validate.Normalize(op, req)
+	validate.Canonicalize(op, req)
+	body := form.Encode(req)
+	x.forward(cfg, op, req, body)
+}
+
+// invalid is the 400 answer to a request that failed decoding or
+// validation: the first error as errorCode/errorMessage, all in errors.
+func invalid(errs []validate.FieldError) *edgeError {
+	first := errs[0]
+	msg := first.Message
+	if first.Field != "" {
+		msg = first.Field + ": " + first.Message
+	}
+	return &edgeError{status: http.StatusBadRequest, code: first.Code, class: "invalid_request",
+		message: msg, fieldErrors: errs}
+}
+
+// readInput returns the form-encoded input: the query string of a GET,
+// the body of a POST, both bounded by MAX_BODY_BYTES on the bytes
+// actually read (Content-Length is only used to refuse early).
+func (x *exchange) readInput(cfg *Config) ([]byte, *edgeError) {
+	r := x.r
+	tooLarge := &edgeError{status: http.StatusRequestEntityTooLarge, code: CodeTooLarge, class: "too_large",
+		message: "request larger than MAX_BODY_BYTES (" + strconv.Itoa(cfg.MaxBodyBytes) + " bytes)"}
+	if r.Method == http.MethodGet {
+		q := r.URL.RawQuery
+		x.bytesIn = len(q)
+		if len(q) > cfg.MaxBodyBytes {
+			return nil, tooLarge
+		}
+		return []byte(q), nil
+	}
+	if r.ContentLength > int64(cfg.MaxBodyBytes) {
+		return nil, tooLarge
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/x-www-form-urlencoded" {
+			return nil, &edgeError{status: http.StatusUnsupportedMediaType, code: CodeUnsupportedType, class: "unsupported_media_type",
+				message: "send the parameters as application/x-www-form-urlencoded (got " + strconv.Quote(clip(ct, 64)) + ")"}
+		}
+	}
+	if r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, int64(cfg.MaxBodyBytes)+1))
+	x.bytesIn = len(b)
+	if err != nil {
+		return nil, &edgeError{status: http.StatusBadRequest, code: CodeBadRequest, class: "bad_body",
+			message: "could not read the request body"}
+	}
+	if len(b) > cfg.MaxBodyBytes {
+		return nil, tooLarge
+	}
+	return b, nil
+}
+
+// attempt is the outcome of one upstream call.
+type attempt struct {
+	status  int
+	body    []byte
+	err     error // transport failure
+	timeout bool
+}
+
+// forward sends the encoded request upstream (retrying reads) and relays
+// or maps the answer.
+func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request, body []byte) {
+	base := cfg.UpstreamBase
+	doer := x.h.d.Upstream
+	if base == "" {
+		base = SandboxBaseURL
+		if x.h.d.Store == nil {
+			x.misconfigured([]ConfigError{{EnvUpstreamBaseURL, "not set and this build has no embedded sandbox"}})
+			return
+		}
+		store, err := x.h.d.Store(x.r.Context())
+		if err != nil {
+			x.fail(&edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured",
+				message: "embedded sandbox unavailable: " + err.Error()})
+			return
+		}
+		doer = HandlerDoer{sandbox.New(
+			sandbox.WithStore(store),
+			sandbox.WithCredentials(cfg.APIUser, cfg.APIKey),
+			sandbox.WithRules(cfg.Rules),
+			sandbox.WithTimeScale(cfg.SandboxTimeScale),
+			sandbox.WithClock(x.h.d.Now),
+		)}
+	} else if doer == nil {
+		x.misconfigured([]ConfigError{{EnvUpstreamBaseURL, "set, but this build has no HTTP transport"}})
+		return
+	}
+	url := base + "/" + op.Name
+
+	var a attempt
+	for i := 0; ; i++ {
+		a = x.call(cfg, doer, url, body)
+		if op.Books || i >= len(readBackoff) || !retryable(&a) {
+			break
+		}
+		if x.h.d.Sleep(x.r.Context(), readBackoff[i]) != nil {
+			break
+		}
+	}
+	x.relay(cfg, op, req, &a)
+}
+
+// retryable: transport failures other than a timeout (which already used
+// the time budget), and 5xx answers.
+func retryable(a *attempt) bool {
+	if a.err != nil {
+		return !a.timeout
+	}
+	return a.status >= 500
+}
+
+// call makes one upstream request under the timeout.
+func (x *exchange) call(cfg *Config, doer Doer, url string, body []byte) attempt {
+	ctx, cancel := context.WithTimeout(x.r.Context(), cfg.Timeout)
+	defer cancel()
+	t0 := x.h.d.Now()
+	defer func() { x.upstream.dur += x.h.d.Now().Sub(t0) }()
+	x.upstream.attempts++
+
+	up, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return attempt{err: err}
+	}
+	// Only what the upstream needs: never the client's headers.
+	up.Header.Set("Authorization", basicAuth(cfg.APIUser, cfg.APIKey))
+	up.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	up.Header.Set("Accept", "application/json")
+	up.Header.Set("User-Agent", "parcelgate-edge/1")
+	up.Header.Set("X-Request-Id", x.id)
+	up.ContentLength = int64(len(body))
+
+	res, err := doer.Do(up)
+	if err != nil {
+		return attempt{err: err, timeout: isTimeout(ctx, err)}
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, MaxUpstreamBody+1))
+	x.upstream.status = res.StatusCode
+	if err != nil {
+		return attempt{status: res.StatusCode, err: err, timeout: isTimeout(ctx, err)}
+	}
+	if len(b) > MaxUpstreamBody {
+		return attempt{status: res.StatusCode, err: errors.New("response larger than " + strconv.Itoa(MaxUpstreamBody) + " bytes")}
+	}
+	return attempt{status: res.StatusCode, body: b}
+}
+
+func isTimeout(ctx context.Context, err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return true
+	}
+	var te interface{ Timeout() bool }
+	return errors.As(err, &te) && te.Timeout()
+}
+
+// relay answers the client from the upstream's answer.
+func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, a *attempt) {
+	retry := 1
+	hint := ""
+	if op.Books {
+		retry = 2
+		hint = bookingHint(op, req)
+	}
+	if a.err != nil {
+		if a.timeout {
+			x.fail(&edgeError{status: http.StatusGatewayTimeout, code: CodeGatewayTimeout, class: "upstream_timeout",
+				message:        "the upstream did not answer within " + strconv.FormatInt(cfg.Timeout.Milliseconds(), 10) + " ms (UPSTREAM_TIMEOUT_MS)",
+				upstreamStatus: a.status, retryable: retry, hint: hint})
+			return
+		}
+		msg := "the upstream could not be reached: " + clip(a.err.Error(), 200)
+		if a.status != 0 {
+			msg = "the upstream's response (HTTP " + strconv.Itoa(a.status) + ") could not be read: " + clip(a.err.Error(), 200)
+		}
+		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_unreachable",
+			message: msg, upstreamStatus: a.status, retryable: retry, hint: hint})
+		return
+	}
+	status, data, reason := sniffEnvelope(a.body)
+	st := strconv.Itoa(a.status)
+	switch {
+	case reason != "":
+		class := "upstream_bad_response"
+		if a.status >= 500 {
+			class = "upstream_error"
+		}
+		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: class,
+			message:        "the upstream answered HTTP " + st + " with " + reason + " instead of a {status, data} envelope",
+			upstreamStatus: a.status, retryable: retry, hint: hint})
+	case status == "ok":
+		x.respond(http.StatusOK, a.body)
+	case a.status == 401 || a.status == 403 || a.status == 407:
+		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_auth",
+			message:        "the upstream refused the worker's credentials (HTTP " + st + "): check the API_USER and API_KEY secrets",
+			upstreamStatus: a.status, upstreamData: data})
+	case a.status >= 500:
+		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_error",
+			message:        "the upstream failed (HTTP " + st + ")" + upstreamMessage(data),
+			upstreamStatus: a.status, upstreamData: data, retryable: retry, hint: hint})
+	default:
+		// A refusal by the service (status "err"): relayed as is, with the
+		// upstream's status (200 when it used a 1xx/3xx one).
+		code := a.status
+		if code < 200 || code >= 300 && code < 400 {
+			code = http.StatusOK
+		}
+		x.respond(code, a.body)
+	}
+}
+
+// bookingHint tells the client what to do when a booking's answer was
+// lost: it may have been made.
+func bookingHint(op *catalog.Operation, req *form.Request) string {
+	if op.Name == "new-shipment" {
+		return "do not resend blindly: the shipment may have been booked; look it up with get-shipments?filter_shipping_client_ref=" +
+			req.Get("shipping_client_ref") + " (or get-shipment-tracking?client_ref=...) and book again only if it is not there; resending the same shipping_client_ref with the same data is answered with the first booking"
+	}
+	return "do not resend blindly: the collection may have been booked; resending the same collection_client_ref with the same data is answered with the first booking, a different reference may book a second pickup"
+}
+
+// upstreamMessage formats the upstream's errorCode/errorMessage, if any.
+func upstreamMessage(data []byte) string {
+	if data == nil {
+		return ""
+	}
+	var code, msg string
+	s := jsonlite.NewScanner(data)
+	_ = s.Object(func(key string) error {
+		switch key {
+		case "errorCode":
+			t, err := s.LooseString()
+			code = t
+			return err
+		case "errorMessage":
+			t, err := s.LooseString()
+			msg = t
+			return err
+		}
+		return s.Skip()
+	})
+	switch {
+	case code != "" && msg != "":
+		return ": " + clip(code, 16) + " " + clip(msg, 200)
+	case msg != "":
+		return ": " + clip(msg, 200)
+	case code != "":
+		return ": error " + clip(code, 16)
+	}
+	return ""
+}
+
+// sniffEnvelope checks cheaply that body is a {status, data} envelope
+// and returns its status and the raw JSON of data; reason says what is
+// wrong otherwise ("an empty body", "an HTML page", ...).
+func sniffEnvelope(body []byte) (status string, data []byte, reason string) {
+	t := bytes.TrimLeft(body, " \t\r\n\xef\xbb\xbf")
+	if len(t) == 0 {
+		return "", nil, "an empty body"
+	}
+	switch t[0] {
+	case '{':
+	case '<':
+		return "", nil, "an HTML page"
+	default:
+		return "", nil, "a body that is not a JSON object"
+	}
+	s := jsonlite.NewScanner(t)
+	err := s.Object(func(key string) error {
+		switch key {
+		case "status":
+			v, err := s.String()
+			status = v
+			return err
+		case "data":
+			v, err := s.RawText()
+			data = []byte(v)
+			return err
+		}
+		return s.Skip()
+	})
+	if err == nil {
+		err = s.End()
+	}
+	switch {
+	case err != nil:
+		return "", nil, "malformed JSON"
+	case status != "ok" && status != "err":
+		return "", nil, "JSON without a status of ok or err"
+	case data == nil:
+		return "", nil, "JSON without data"
+	}
+	return status, data, ""
+}

@@ -1,0 +1,127 @@
+package edge
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/validate"
+)
+
+// Error codes of the envelopes the edge writes itself. They are outside
+// the spec's table (101-999) so that a client never confuses an edge
+// failure with a carrier's or the service's code; each is 1000 plus the
+// HTTP status it comes with. Validation failures use the spec's codes of
+// the first invalid field instead.
+const (
+	CodeBadRequest       = 1400 // body or query that cannot be decoded
+	CodeUnauthorized     = 1401 // missing or wrong proxy token
+	CodeOriginForbidden  = 1403 // Origin not in ALLOWED_ORIGINS
+	CodeNotFound         = 1404 // unknown path or operation
+	CodeMethodNotAllowed = 1405 // method the operation does not accept
+	CodeTooLarge         = 1413 // body or query above MAX_BODY_BYTES
+	CodeUnsupportedType  = 1415 // POST body that is not a form
+	CodeMisconfigured    = 1500 // missing secret or invalid setting
+	CodeBadGateway       = 1502 // upstream unreachable, 5xx, not an envelope, refused credentials
+	CodeGatewayTimeout   = 1504 // upstream did not answer in time
+)
+
+// ContentType is the Content-Type of every response.
+const ContentType = "application/json; charset=utf-8"
+
+// edgeError is a failure answered by the edge with its own envelope.
+type edgeError struct {
+	status  int
+	code    int
+	message string
+	// Optional details.
+	fieldErrors    []validate.FieldError
+	upstreamStatus int    // 0: none
+	upstreamData   []byte // raw JSON of the upstream's data, when it sent an envelope
+	retryable      int    // 0 unset, 1 true, 2 false
+	hint           string
+	class          string // short machine-readable kind for logs and clients
+}
+
+// body renders {"status":"err","data":{...}}.
+func (e *edgeError) body(requestID string) []byte {
+	w := jsonlite.NewWriter()
+	w.BeginObject()
+	w.Key("status")
+	w.String("err")
+	w.Key("data")
+	w.BeginObject()
+	w.Key("errorCode")
+	w.Int(int64(e.code))
+	w.Key("errorMessage")
+	w.String(e.message)
+	w.Key("source")
+	w.String("edge")
+	if e.class != "" {
+		w.Key("errorClass")
+		w.String(e.class)
+	}
+	if e.fieldErrors != nil {
+		w.Key("errors")
+		w.BeginArray()
+		for _, fe := range e.fieldErrors {
+			w.BeginObject()
+			w.Key("field")
+			w.String(fe.Field)
+			w.Key("code")
+			w.Int(int64(fe.Code))
+			w.Key("message")
+			w.String(fe.Message)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	if e.upstreamStatus != 0 {
+		w.Key("upstreamStatus")
+		w.Int(int64(e.upstreamStatus))
+	}
+	if e.upstreamData != nil {
+		w.Key("upstream")
+		w.Raw(e.upstreamData)
+	}
+	if e.retryable != 0 {
+		w.Key("retryable")
+		w.Bool(e.retryable == 1)
+	}
+	if e.hint != "" {
+		w.Key("hint")
+		w.String(e.hint)
+	}
+	w.Key("requestId")
+	w.String(requestID)
+	w.EndObject()
+	w.EndObject()
+	return w.Bytes()
+}
+
+// okBody renders {"status":"ok","data":{...}} from key/value string pairs.
+func okBody(kv ...string) []byte {
+	w := jsonlite.NewWriter()
+	w.BeginObject()
+	w.Key("status")
+	w.String("ok")
+	w.Key("data")
+	w.BeginObject()
+	for i := 0; i+1 < len(kv); i += 2 {
+		w.Key(kv[i])
+		w.String(kv[i+1])
+	}
+	w.EndObject()
+	w.EndObject()
+	return w.Bytes()
+}
+
+// write sends a JSON body with the given status; the common headers are
+// already set.
+func write(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", ContentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

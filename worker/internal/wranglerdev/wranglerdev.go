@@ -1,0 +1,232 @@
+//go:build !(js && wasm)
+
+// Package wranglerdev starts and stops `wrangler dev` (workerd) for the
+// worker's end-to-end tests and benchmark: a generated wrangler.toml and
+// .dev.vars in a temporary folder, a free 127.0.0.1 port, offline settings,
+// bounded waits, and SIGTERM to stop.
+package wranglerdev
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Options describe one worker to run.
+type Options struct {
+	// Root is the repository root (found from the working directory when
+	// empty).
+	Root string
+	// Main is the worker's entry module; default <Root>/build/worker/worker.mjs.
+	Main string
+	// Vars are written to .dev.vars (variables and secrets).
+	Vars map[string]string
+	// KV adds the SANDBOX_KV namespace binding.
+	KV bool
+	// PersistDir keeps KV state (a new temporary folder when empty).
+	PersistDir string
+	// StartTimeout bounds the wait for the first answer (default 90 s).
+	StartTimeout time.Duration
+	// ReadyPath is requested until it answers (default /healthz; any
+	// HTTP status counts as up).
+	ReadyPath string
+}
+
+// Server is a running wrangler dev.
+type Server struct {
+	URL        string
+	PersistDir string
+	cmd        *exec.Cmd
+	dir        string
+	out        *syncBuffer
+	done       chan struct{}
+	waitErr    error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// FindRoot walks up from the working directory to the folder holding go.mod.
+func FindRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// FreePort returns a TCP port free on 127.0.0.1 at the time of the call.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Start runs wrangler dev and waits until the worker answers.
+func Start(o Options) (*Server, error) {
+	if o.Root == "" {
+		root, err := FindRoot()
+		if err != nil {
+			return nil, err
+		}
+		o.Root = root
+	}
+	if o.Main == "" {
+		o.Main = filepath.Join(o.Root, "build", "worker", "worker.mjs")
+	}
+	if _, err := os.Stat(o.Main); err != nil {
+		return nil, fmt.Errorf("worker not built (%v): run `make worker`", err)
+	}
+	wrangler := filepath.Join(o.Root, "node_modules", "wrangler", "bin", "wrangler.js")
+	if _, err := os.Stat(wrangler); err != nil {
+		return nil, fmt.Errorf("wrangler not installed (%v): run `npm ci`", err)
+	}
+	if o.StartTimeout == 0 {
+		o.StartTimeout = 90 * time.Second
+	}
+	if o.ReadyPath == "" {
+		o.ReadyPath = "/healthz"
+	}
+	dir, err := os.MkdirTemp("", "parcelgate-wrangler-")
+	if err != nil {
+		return nil, err
+	}
+	if o.PersistDir == "" {
+		o.PersistDir = filepath.Join(dir, "state")
+	}
+	var toml strings.Builder
+	fmt.Fprintf(&toml, "name = %q\nmain = %q\ncompatibility_date = \"2026-04-01\"\nsend_metrics = false\n", "parcelgate-e2e", o.Main)
+	if o.KV {
+		toml.WriteString("\n[[kv_namespaces]]\nbinding = \"SANDBOX_KV\"\nid = \"parcelgate-e2e\"\n")
+	}
+	var vars strings.Builder
+	keys := make([]string, 0, len(o.Vars))
+	for k := range o.Vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&vars, "%s=%q\n", k, o.Vars[k])
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wrangler.toml"), []byte(toml.String()), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".dev.vars"), []byte(vars.String()), 0o600); err != nil {
+		return nil, err
+	}
+	port, err := FreePort()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		URL:        fmt.Sprintf("http://127.0.0.1:%d", port),
+		PersistDir: o.PersistDir,
+		dir:        dir,
+		out:        &syncBuffer{},
+		done:       make(chan struct{}),
+	}
+	s.cmd = exec.Command("node", wrangler, "dev", "--config", filepath.Join(dir, "wrangler.toml"),
+		"--local", "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
+		"--inspector-port", fmt.Sprint(mustPort()),
+		"--show-interactive-dev-session=false", "--persist-to", o.PersistDir)
+	s.cmd.Dir = dir
+	s.cmd.Env = append(os.Environ(),
+		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1",
+		"WRANGLER_LOG_PATH="+filepath.Join(dir, "logs"))
+	s.cmd.Stdout = s.out
+	s.cmd.Stderr = s.out
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		s.waitErr = s.cmd.Wait()
+		close(s.done)
+	}()
+
+	// The first request compiles the wasm: allow it time.
+	client := &http.Client{Timeout: 60 * time.Second}
+	deadline := time.Now().Add(o.StartTimeout)
+	for {
+		select {
+		case <-s.done:
+			return nil, fmt.Errorf("wrangler dev exited early (%v):\n%s", s.waitErr, s.Logs())
+		default:
+		}
+		if res, err := client.Get(s.URL + o.ReadyPath); err == nil {
+			res.Body.Close()
+			return s, nil
+		}
+		if time.Now().After(deadline) {
+			s.Stop()
+			return nil, fmt.Errorf("wrangler dev did not answer within %v:\n%s", o.StartTimeout, s.Logs())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func mustPort() int {
+	p, err := FreePort()
+	if err != nil {
+		return 0
+	}
+	return p
+}
+
+// Logs returns wrangler's output so far (worker log lines included).
+func (s *Server) Logs() string { return s.out.String() }
+
+// Stop sends SIGTERM to wrangler and waits up to 15 s, then kills the
+// process group it started; the temporary folder is removed (the persist
+// folder too when it is inside it).
+func (s *Server) Stop() {
+	if s.cmd.Process != nil {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(15 * time.Second):
+			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+			<-s.done
+		}
+		// workerd children of this wrangler, if any survived.
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	_ = os.RemoveAll(s.dir)
+}

@@ -1,0 +1,81 @@
+# Edge worker (worker/, wrangler.toml): build, `make dev`, end-to-end tests
+# under workerd and the latency/size benchmark. Included by the root Makefile.
+
+TEST_STEPS  += test-worker-e2e
+BENCH_STEPS += bench-worker
+
+.PHONY: worker worker-assets npm-tools dev test-worker-e2e bench-worker
+
+WORKER_OUT    := build/worker
+WORKER_ASSETS := build/assets
+# Folder served as static assets (the demo shop lives in js/demo when present).
+WORKER_ASSETS_SRC ?= js
+DEV_HOST ?= 127.0.0.1
+DEV_PORT ?= 8787
+# Offline wrangler: no metrics, no error reports, no Cloudflare lookups.
+WRANGLER_ENV := WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false \
+	CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true
+WRANGLER := node node_modules/wrangler/bin/wrangler.js
+
+# npm-tools (the pinned wrangler and playwright-core, `npm ci` when node_modules is
+# missing or older than the lock) is shared with wasm/wasm.mk; defined here only
+# when that file is absent.
+ifeq ($(wildcard wasm/wasm.mk),)
+npm-tools: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+endif
+
+## worker: build/worker/{worker.mjs,runtime.mjs,wasm_exec.js,app.wasm}. Built in a
+## temp folder and moved in, so a running `wrangler dev` picks it up without wedging.
+worker: worker-assets
+	@mkdir -p build $(WORKER_OUT)
+	@tmp=$$(mktemp -d build/.worker-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$$tmp"; \
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o "$$tmp/app.wasm" ./worker; \
+	for f in "$$tmp"/*; do mv -f "$$f" $(WORKER_OUT)/; done; \
+	echo "built $(WORKER_OUT)/app.wasm ($$(stat -c %s $(WORKER_OUT)/app.wasm) bytes)"
+
+## worker-assets: build/assets from the web files of $(WORKER_ASSETS_SRC) (html, js, mjs, css,
+## wasm, images; no sources, tests or package files) plus a small index page; never fails
+## when the folder is missing.
+worker-assets:
+	@mkdir -p build
+	@tmp=$$(mktemp -d build/.assets-XXXXXX); \
+	if [ -d "$(WORKER_ASSETS_SRC)" ]; then \
+	  (cd $(WORKER_ASSETS_SRC) && find . \( -name node_modules -o -name test -o -name bench -o -name gen -o -name '.*' ! -name . \) -prune -o \
+	    -type f \( -name '*.html' -o -name '*.js' -o -name '*.mjs' -o -name '*.css' -o -name '*.wasm' \
+	    -o -name '*.svg' -o -name '*.png' -o -name '*.ico' -o -name '*.map' \) -print) | \
+	  while read -r f; do mkdir -p "$$tmp/$$(dirname "$$f")"; cp "$(WORKER_ASSETS_SRC)/$$f" "$$tmp/$$f"; done; \
+	fi; \
+	if [ ! -e "$$tmp/index.html" ]; then \
+	  printf '%s\n' '<!doctype html><meta charset="utf-8"><title>parcelgate</title>' \
+	  '<h1>parcelgate edge worker</h1><ul><li><a href="/demo/">demo shop</a> (when js/demo exists)</li>' \
+	  '<li><a href="/healthz">/healthz</a></li><li>operations: POST /v1/&lt;operation&gt; (see README)</li></ul>' > "$$tmp/index.html"; \
+	fi; \
+	rm -rf $(WORKER_ASSETS) && mv "$$tmp" $(WORKER_ASSETS)
+
+.dev.vars:
+	cp .dev.vars.example .dev.vars
+
+## dev: build and run the worker under wrangler dev (workerd), offline, with the
+## embedded sandbox, on http://$(DEV_HOST):$(DEV_PORT). Ctrl-C stops it.
+dev: npm-tools worker .dev.vars
+	@echo ""
+	@echo "  parcelgate edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"
+	@echo ""
+	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --local --ip $(DEV_HOST) --port $(DEV_PORT) \
+	  --show-interactive-dev-session=false
+
+## test-worker-e2e: the worker under real workerd (wrangler dev on a free port),
+## against the embedded sandbox and a recording fake upstream.
+test-worker-e2e: npm-tools worker
+	PARCELGATE_E2E=1 $(GO) test -count=1 -timeout 600s ./worker/e2e/
+
+## bench-worker: latency through the worker vs direct vs a hand-written JS proxy
+## worker, wasm size raw/gzip, and the `wrangler deploy --dry-run` upload size.
+bench-worker: npm-tools worker
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./worker/edge/
+	$(GO) run ./worker/bench
