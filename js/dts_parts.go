@@ -41,6 +41,24 @@ export interface PostalResult {
   message: string;
 }
 
+/** A point in decimal degrees (numeric strings are accepted, as the edge sends coordinates without a core). */
+export interface GeoPoint {
+  lat: number | string;
+  lon: number | string;
+}
+
+/**
+ * The approximate location of a postal code (core.locate): the capital of
+ * the Spanish province ("province") or of a small country such as Andorra,
+ * Luxembourg or Malta ("country").
+ */
+export interface Located {
+  city: string;
+  lat: number;
+  lon: number;
+  precision: "province" | "country";
+}
+
 /** A tracking code of the spec's Events table. */
 export interface TrackingInfo {
   code: string;
@@ -108,6 +126,8 @@ export interface Core {
   validate<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput, options?: ValidateOptions): FieldError[];
   validateField<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput, field: string, options?: ValidateOptions): FieldError[];
   postal(country: string, input: string): PostalResult;
+  /** Approximate location of a valid postal code; null when unknown (outside Spain and a few small countries, or an invalid code). */
+  locate(country: string, zip: string): Located | null;
   encode<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput): string;
   /** The form body of a request exactly as held: no operation, no normalization, the given order. */
   encodeForm(request: RequestInput): string;
@@ -135,6 +155,9 @@ export function loaded(): Core | null;
 
 /** Local date today as "YYYY-MM-DD". */
 export function today(date?: Date): string;
+
+/** Great-circle distance in km between two points (haversine); NaN when a coordinate is missing. */
+export function distanceKm(a: GeoPoint, b: GeoPoint): number;
 
 /** The category of a ParcelgateError. */
 export type ErrorCategory =

@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/geo"
 	"github.com/parcelgate/parcelgate/internal/postal"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
@@ -46,6 +47,7 @@ func setup() {
 	export(api, "validate", jsValidate)
 	export(api, "validateField", jsValidateField)
 	export(api, "postal", jsPostal)
+	export(api, "locate", jsLocate)
 	export(api, "encode", jsEncode)
 	export(api, "encodeForm", jsEncodeForm)
 	export(api, "decode", jsDecode)
@@ -168,6 +170,26 @@ func jsPostal(args []js.Value) js.Value {
 	o.Set("province", res.Province)
 	o.Set("zone", res.Zone.String())
 	o.Set("message", msg)
+	return o
+}
+
+// jsLocate: locate(country, zip) -> {city, lat, lon, precision} (precision
+// "province" or "country"), or null when the location of that postal code
+// is not known (geo.Locate).
+func jsLocate(args []js.Value) js.Value {
+	c, z := arg(args, 0), arg(args, 1)
+	if c.Type() != js.TypeString || z.Type() != js.TypeString {
+		return usage("locate(country, zip) takes two strings")
+	}
+	p, prec := geo.Locate(c.String(), z.String())
+	if prec == geo.PrecisionUnknown {
+		return js.Null()
+	}
+	o := jsObject.New()
+	o.Set("city", p.City)
+	o.Set("lat", p.Lat)
+	o.Set("lon", p.Lon)
+	o.Set("precision", prec.String())
 	return o
 }
 

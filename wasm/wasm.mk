@@ -21,6 +21,8 @@ TINYGO_FLAGS := -target wasm -opt=z -no-debug -panic=trap -gc=leaking -scheduler
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
 # Budget of `make size`: gzip bytes of the .wasm + wasm_exec.js + the package's JS.
 WASM_BUDGET_GZIP ?= 98304
+# Budget of the four checkout widgets (js/src/widgets/*.js, unminified), gzip bytes.
+WIDGETS_BUDGET_GZIP ?= 24576
 WASM_GO_SRC  := go.mod $(wildcard wasm/*.go) $(shell find internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
 JS_SRC       := $(wildcard js/src/*.js)
 
@@ -82,6 +84,9 @@ test-wasm-go:
 ## size: raw and gzip sizes of the shipped module and its glue, against the budget.
 size: wasm wasm-go
 	@node js/bench/size.mjs $(WASM_BUDGET_GZIP) $(JS_DIST)/parcelgate.wasm $(JS_DIST)/wasm_exec.js $(JS_SRC) -- $(WASM_GO_OUT)
+	@echo ""
+	@echo "checkout widgets (@parcelgate/js/widgets, loaded on top of the module):"
+	@node js/bench/size.mjs $(WIDGETS_BUDGET_GZIP) $(wildcard js/src/widgets/*.js)
 
 ## bench-wasm: startup and per-call costs in headless Chromium (not a test).
 bench-wasm: wasm npm-tools

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/parcelgate/parcelgate/internal/geo"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/postal"
 )
@@ -80,7 +81,7 @@ var (
 )
 
 // dropPoint generates point i (0-based) of carrier k at country/zip.
-func dropPoint(k *carrier, country, zip string, at place, i int) DropPointRec {
+func dropPoint(k *carrier, country, zip string, at geo.Place, i int) DropPointRec {
 	h := fnv64(0, "droppoint", k.Code, country, zip, strconv.Itoa(i))
 	locker := i == 1
 	d := DropPointRec{CarrierCode: k.Code, Key: k.DPPrefix + "-" + country + "-" + zip + "-" + strconv.Itoa(i+1), ZipCode: zip, City: at.City}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/geo"
 	"github.com/parcelgate/parcelgate/internal/postal"
 )
 
@@ -74,70 +75,19 @@ func atMadrid(day time.Time, minutes int) time.Time {
 	return guess
 }
 
-// place is a city with coordinates, used for drop points.
-type place struct {
-	City     string
-	Lat, Lon float64
-}
-
-// provinces are Spain's province capitals by province number (index 0
-// unused).
-var provinces = [53]place{
-	{},
-	{"Vitoria-Gasteiz", 42.8467, -2.6716}, {"Albacete", 38.9943, -1.8585}, {"Alicante", 38.3452, -0.4810},
-	{"Almería", 36.8340, -2.4637}, {"Ávila", 40.6565, -4.6818}, {"Badajoz", 38.8794, -6.9707},
-	{"Palma", 39.5696, 2.6502}, {"Barcelona", 41.3874, 2.1686}, {"Burgos", 42.3439, -3.6969},
-	{"Cáceres", 39.4753, -6.3724}, {"Cádiz", 36.5271, -6.2886}, {"Castellón de la Plana", 39.9864, -0.0513},
-	{"Ciudad Real", 38.9848, -3.9274}, {"Córdoba", 37.8882, -4.7794}, {"A Coruña", 43.3623, -8.4115},
-	{"Cuenca", 40.0704, -2.1374}, {"Girona", 41.9794, 2.8214}, {"Granada", 37.1773, -3.5986},
-	{"Guadalajara", 40.6337, -3.1674}, {"Donostia-San Sebastián", 43.3183, -1.9812}, {"Huelva", 37.2614, -6.9447},
-	{"Huesca", 42.1401, -0.4089}, {"Jaén", 37.7796, -3.7849}, {"León", 42.5987, -5.5671},
-	{"Lleida", 41.6176, 0.6200}, {"Logroño", 42.4627, -2.4450}, {"Lugo", 43.0097, -7.5568},
-	{"Madrid", 40.4168, -3.7038}, {"Málaga", 36.7213, -4.4214}, {"Murcia", 37.9922, -1.1307},
-	{"Pamplona", 42.8125, -1.6458}, {"Ourense", 42.3358, -7.8639}, {"Oviedo", 43.3619, -5.8494},
-	{"Palencia", 42.0095, -4.5288}, {"Las Palmas de Gran Canaria", 28.1235, -15.4363}, {"Pontevedra", 42.4310, -8.6444},
-	{"Salamanca", 40.9701, -5.6635}, {"Santa Cruz de Tenerife", 28.4636, -16.2518}, {"Santander", 43.4623, -3.8100},
-	{"Segovia", 40.9429, -4.1088}, {"Sevilla", 37.3891, -5.9845}, {"Soria", 41.7636, -2.4649},
-	{"Tarragona", 41.1189, 1.2445}, {"Teruel", 40.3457, -1.1065}, {"Toledo", 39.8628, -4.0273},
-	{"Valencia", 39.4699, -0.3763}, {"Valladolid", 41.6523, -4.7245}, {"Bilbao", 43.2630, -2.9350},
-	{"Zamora", 41.5034, -5.7467}, {"Zaragoza", 41.6488, -0.8891}, {"Ceuta", 35.8894, -5.3213},
-	{"Melilla", 35.2923, -2.9381},
-}
-
-// capitals are the other EU capitals (and Andorra's), by country code.
-var capitals = [...]struct {
-	Country string
-	place
-}{
-	{"AD", place{"Andorra la Vella", 42.5063, 1.5218}}, {"AT", place{"Wien", 48.2082, 16.3738}},
-	{"BE", place{"Bruxelles", 50.8503, 4.3517}}, {"BG", place{"Sofia", 42.6977, 23.3219}},
-	{"CY", place{"Nicosia", 35.1856, 33.3823}}, {"CZ", place{"Praha", 50.0755, 14.4378}},
-	{"DE", place{"Berlin", 52.5200, 13.4050}}, {"DK", place{"København", 55.6761, 12.5683}},
-	{"EE", place{"Tallinn", 59.4370, 24.7536}}, {"FI", place{"Helsinki", 60.1699, 24.9384}},
-	{"FR", place{"Paris", 48.8566, 2.3522}}, {"GR", place{"Athína", 37.9838, 23.7275}},
-	{"HR", place{"Zagreb", 45.8150, 15.9819}}, {"HU", place{"Budapest", 47.4979, 19.0402}},
-	{"IE", place{"Dublin", 53.3498, -6.2603}}, {"IT", place{"Roma", 41.9028, 12.4964}},
-	{"LT", place{"Vilnius", 54.6872, 25.2797}}, {"LU", place{"Luxembourg", 49.6116, 6.1319}},
-	{"LV", place{"Rīga", 56.9496, 24.1052}}, {"MT", place{"Valletta", 35.8989, 14.5146}},
-	{"NL", place{"Amsterdam", 52.3676, 4.9041}}, {"PL", place{"Warszawa", 52.2297, 21.0122}},
-	{"PT", place{"Lisboa", 38.7223, -9.1393}}, {"RO", place{"București", 44.4268, 26.1025}},
-	{"SE", place{"Stockholm", 59.3293, 18.0686}}, {"SI", place{"Ljubljana", 46.0569, 14.5058}},
-	{"SK", place{"Bratislava", 48.1486, 17.1077}},
-}
-
 // placeOf returns the city a postal code belongs to, approximately: the
-// province capital in Spain, the capital elsewhere in the EU.
-func placeOf(country, zip string) (place, bool) {
+// province capital in Spain, the capital elsewhere in the EU and in
+// Andorra (the coordinates are internal/geo's; geo knows a few more
+// capitals, which the sandbox does not serve).
+func placeOf(country, zip string) (geo.Place, bool) {
 	if country == "ES" {
-		if r, msg := postal.Check("ES", zip); msg == "" && r.Province > 0 && r.Province < len(provinces) {
-			return provinces[r.Province], true
+		if r, msg := postal.Check("ES", zip); msg == "" {
+			return geo.Province(r.Province)
 		}
-		return place{}, false
+		return geo.Place{}, false
 	}
-	for _, c := range capitals {
-		if c.Country == country {
-			return c.place, true
-		}
+	if !inEU(country) && country != "AD" {
+		return geo.Place{}, false
 	}
-	return place{}, false
+	return geo.Capital(country)
 }

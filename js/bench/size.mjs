@@ -25,7 +25,7 @@ for (const f of shipped) {
   gz += g;
   row(f, r, g);
 }
-row('total shipped (wasm + glue)', raw, gz);
+row('total shipped', raw, gz);
 console.log(`budget: ${kb(budget)} gzip (${((gz / budget) * 100).toFixed(0)}% used)`);
 for (const f of reference) {
   if (!fs.existsSync(f)) continue;

@@ -47,6 +47,25 @@ export function today(date = new Date()) {
   return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}`;
 }
 
+// A coordinate as a number: numbers and numeric strings ("40.4168", as
+// the edge sends them without a core); anything else (null, "") is NaN.
+const coord = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
+
+/**
+ * Great-circle distance in km between two {lat, lon} points in degrees
+ * (haversine, as the core's geo.DistanceKm); NaN when a coordinate is
+ * missing or not a number.
+ */
+export function distanceKm(a, b) {
+  const r = Math.PI / 180;
+  const la1 = coord(a && a.lat) * r;
+  const la2 = coord(b && b.lat) * r;
+  const sLat = Math.sin((la2 - la1) / 2);
+  const sLon = Math.sin(((coord(b && b.lon) - coord(a && a.lon)) * r) / 2);
+  const h = sLat * sLat + Math.cos(la1) * Math.cos(la2) * sLon * sLon;
+  return 2 * 6371 * Math.asin(Math.sqrt(Math.min(1, h)));
+}
+
 function loadExec() {
   if (typeof globalThis.Go === 'function') return Promise.resolve();
   if (!execLoading) {
@@ -209,6 +228,11 @@ export class Core {
   /** Checks and normalizes a postal code of a country (uppercase ISO code). */
   postal(country, input) {
     return this.#call('postal', [country, input]);
+  }
+
+  /** Approximate location of a postal code: {city, lat, lon, precision} or null when unknown. */
+  locate(country, zip) {
+    return this.#call('locate', [country, zip]);
   }
 
   /** The form body the edge forwards: values normalized, canonical order. */

@@ -1,6 +1,7 @@
 // The TinyGo module in headless Chromium, loaded by the package's loader:
 // every vector of testdata/requests, testdata/forms (encode),
-// testdata/responses and testdata/postal.json gives the Go tests' answers.
+// testdata/responses, testdata/postal.json and testdata/geo.json gives the
+// Go tests' answers.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,6 +109,30 @@ test('postal vectors', async (t) => {
       }
     });
   }
+});
+
+test('geo vectors: locate and distanceKm', async (t) => {
+  const { 'geo.json': geo } = await readVectors('.');
+  assert.ok(geo.locate.length >= 30 && geo.distance.length >= 5);
+  const got = await page.evaluate((g) => window.runGeo(g), geo);
+  for (const [i, v] of geo.locate.entries()) {
+    await t.test(`locate ${JSON.stringify(v.country)} ${JSON.stringify(v.zip)}`, () => {
+      const want = v.city === undefined ? null : { city: v.city, lat: v.lat, lon: v.lon, precision: v.precision };
+      assert.deepEqual(got.locate[i], want);
+    });
+  }
+  for (const [i, v] of geo.distance.entries()) {
+    await t.test(`distanceKm ${v.note}`, () => assert.ok(Math.abs(got.distance[i] - v.km) <= 0.001, `${got.distance[i]} vs ${v.km}`));
+  }
+  const misuse = await page.evaluate(() => {
+    try {
+      core.locate('ES');
+      return 'no error';
+    } catch (e) {
+      return `${e.name}: ${e.message}`;
+    }
+  });
+  assert.equal(misuse, 'TypeError: parcelgate.locate: locate(country, zip) takes two strings');
 });
 
 test('tracking codes and the catalog', async () => {

@@ -22,10 +22,13 @@ const TYPES = {
 /**
  * Serves ROOT on 127.0.0.1 (a free port). Paths under /wrong-type/ serve
  * the same files as application/octet-stream (the loader's fallback).
+ * options.handler(req, res, url) runs first and returns true when it
+ * answered (e.g. a fake edge under /v1/ on the same origin as the pages).
  */
-export async function startServer() {
+export async function startServer(options = {}) {
   const server = http.createServer(async (req, res) => {
     try {
+      if (options.handler && (await options.handler(req, res, new URL(req.url, 'http://127.0.0.1')))) return;
       let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       let wrong = false;
       if (p.startsWith('/wrong-type/')) {

@@ -1,0 +1,248 @@
+// Shared plumbing of the parcelgate checkout widgets: how a widget finds
+// its Client and core, the shared style sheet (themable through CSS custom
+// properties), events, texts and a few small helpers. No framework, no
+// runtime dependency: standard custom elements with an open shadow root.
+
+import { Client } from '../client.js';
+import { load, loaded } from '../core.js';
+
+/**
+ * Theme variables every widget reads (set them on the element or any
+ * ancestor, e.g. `pg-rate-selector { --pg-accent: #0a7; }`).
+ */
+export const THEME_VARIABLES = [
+  '--pg-font',
+  '--pg-text',
+  '--pg-muted',
+  '--pg-bg',
+  '--pg-surface',
+  '--pg-border',
+  '--pg-accent',
+  '--pg-accent-text',
+  '--pg-error',
+  '--pg-ok',
+  '--pg-badge-cheapest',
+  '--pg-badge-fastest',
+  '--pg-radius',
+  '--pg-gap',
+  '--pg-focus',
+];
+
+/** The style sheet shared by every widget's shadow root. */
+export const BASE_CSS = `
+:host {
+  display: block;
+  font: var(--pg-font, 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
+  color: var(--pg-text, #1d2330);
+  --_gap: var(--pg-gap, 0.75rem);
+  --_radius: var(--pg-radius, 8px);
+  --_border: var(--pg-border, #ccd2dc);
+  --_accent: var(--pg-accent, #2456d6);
+  --_muted: var(--pg-muted, #5d6677);
+  --_error: var(--pg-error, #b3261e);
+  --_ok: var(--pg-ok, #1e7a3c);
+  --_surface: var(--pg-surface, #ffffff);
+}
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+.pg-root { background: var(--pg-bg, transparent); }
+.pg-status { color: var(--_muted); margin: 0.25rem 0; min-height: 1.45em; }
+.pg-status.pg-error, .pg-field-error { color: var(--_error); }
+.pg-field-error { font-size: 0.875em; min-height: 1.3em; margin: 0.15rem 0 0; }
+.pg-hint { color: var(--_muted); font-size: 0.875em; margin: 0.15rem 0 0; min-height: 1.3em; }
+.pg-ok { color: var(--_ok); }
+.pg-list { list-style: none; margin: 0; padding: 0; display: grid; gap: calc(var(--_gap) / 2); }
+.pg-option {
+  display: grid; grid-template-columns: auto 1fr auto; gap: 0.25rem 0.75rem; align-items: start;
+  padding: 0.65rem 0.8rem; border: 1px solid var(--_border); border-radius: var(--_radius);
+  background: var(--_surface); cursor: pointer;
+}
+.pg-option:hover { border-color: var(--_accent); }
+.pg-option:has(input:checked) { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
+.pg-option input { margin: 0.2rem 0 0; accent-color: var(--_accent); }
+.pg-option input:focus-visible { outline: 2px solid var(--pg-focus, var(--_accent)); outline-offset: 2px; }
+.pg-title { font-weight: 600; }
+.pg-sub { color: var(--_muted); font-size: 0.875em; }
+.pg-right { text-align: right; white-space: nowrap; }
+.pg-badge {
+  display: inline-block; font-size: 0.75em; font-weight: 600; padding: 0.05rem 0.45rem; margin-left: 0.35rem;
+  border-radius: 999px; color: var(--pg-accent-text, #fff); background: var(--_accent); vertical-align: 0.1em;
+}
+.pg-badge.pg-cheapest { background: var(--pg-badge-cheapest, #1e7a3c); }
+.pg-badge.pg-fastest { background: var(--pg-badge-fastest, #8a4baf); }
+label { display: block; font-weight: 500; margin-bottom: 0.2rem; }
+input[type=text], input[type=email], input[type=tel], input:not([type]), select {
+  font: inherit; color: inherit; width: 100%; padding: 0.45rem 0.6rem;
+  border: 1px solid var(--_border); border-radius: calc(var(--_radius) * 0.75); background: var(--_surface);
+}
+input:focus-visible, select:focus-visible, button:focus-visible {
+  outline: 2px solid var(--pg-focus, var(--_accent)); outline-offset: 1px;
+}
+input[aria-invalid=true] { border-color: var(--_error); }
+button {
+  font: inherit; padding: 0.4rem 0.9rem; border-radius: calc(var(--_radius) * 0.75);
+  border: 1px solid var(--_accent); background: var(--_accent); color: var(--pg-accent-text, #fff); cursor: pointer;
+}
+button[disabled] { opacity: 0.6; cursor: default; }
+.pg-visually-hidden {
+  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+}
+`;
+
+let sheet = null;
+
+/** Adopts the shared sheet plus the widget's own CSS into a shadow root. */
+export function adoptStyles(root, css) {
+  if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root) {
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(BASE_CSS);
+    }
+    const own = new CSSStyleSheet();
+    own.replaceSync(css || '');
+    root.adoptedStyleSheets = [sheet, own];
+    return;
+  }
+  const style = document.createElement('style');
+  style.textContent = BASE_CSS + (css || '');
+  root.appendChild(style);
+}
+
+/** Escapes text for HTML. */
+export function esc(value) {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Dispatches a bubbling, composed CustomEvent from el and returns it.
+ * @param {HTMLElement} el
+ * @param {string} type
+ * @param {any} detail
+ */
+export function emit(el, type, detail) {
+  const ev = new CustomEvent(type, { detail, bubbles: true, composed: true });
+  el.dispatchEvent(ev);
+  return ev;
+}
+
+let counter = 0;
+/** A document-unique id for label/aria wiring. */
+export function uid(prefix) {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+/**
+ * Base class of the widgets: shadow root, client and core resolution,
+ * overridable texts.
+ *
+ * A widget finds its Client in this order: the `client` property (a
+ * configured `Client`, e.g. with a token), then a Client for the
+ * `endpoint` attribute (the edge worker's URL; the page's origin when
+ * absent) carrying the `token` property when set. The core is the shared
+ * one (`load()` with the package's default module) unless the `core`
+ * property is set.
+ */
+export class PgElement extends HTMLElement {
+  /** Default texts; subclasses override. Shops replace any of them with the `texts` property. */
+  static texts = {};
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this._client = null;
+    this._core = null;
+    this._token = '';
+    this._texts = null;
+  }
+
+  /** The Client used for calls (see the class comment). */
+  get client() {
+    if (this._client) return this._client;
+    const base = this.getAttribute('endpoint') || globalThis.location?.origin || '';
+    return new Client({ baseUrl: base, token: this._token || undefined });
+  }
+
+  set client(c) {
+    this._client = c || null;
+  }
+
+  /** Bearer token for protected operations when no `client` is given (a property, never an attribute). */
+  get token() {
+    return this._token;
+  }
+
+  set token(t) {
+    this._token = t || '';
+  }
+
+  /** The loaded core, or null until it is loaded. */
+  get core() {
+    return this._core || loaded();
+  }
+
+  set core(c) {
+    this._core = c || null;
+  }
+
+  /** Resolves the core, loading the shared one when needed. */
+  async ensureCore() {
+    if (this._core) return this._core;
+    return loaded() || load();
+  }
+
+  /** The texts in use: the class defaults merged with the `texts` property. */
+  get texts() {
+    return { ...this.constructor.texts, ...(this._texts || {}) };
+  }
+
+  set texts(t) {
+    this._texts = t || null;
+    if (this.isConnected && typeof this.render === 'function') this.render();
+  }
+
+  /** One text, with {name} placeholders filled from vars. */
+  t(key, vars) {
+    let s = this.texts[key] ?? key;
+    if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
+    return s;
+  }
+}
+
+/**
+ * Registers a custom element unless the name is taken (so that loading a
+ * widget twice, e.g. through the bundle and one file, is harmless).
+ */
+export function define(name, cls) {
+  if (typeof customElements !== 'undefined' && !customElements.get(name)) customElements.define(name, cls);
+}
+
+/** Formats an amount with its currency in the page's language. */
+export function money(amount, currency) {
+  const n = typeof amount === 'number' ? amount : Number(amount);
+  if (!Number.isFinite(n)) return String(amount ?? '');
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency || 'EUR' }).format(n);
+  } catch {
+    return `${n.toFixed(2)} ${currency || ''}`.trim();
+  }
+}
+
+/** Formats a YYYY-MM-DD date (or a Date) for people, in the page's language. */
+export function formatDate(value, options = { weekday: 'short', day: 'numeric', month: 'short' }) {
+  if (!value) return '';
+  const m = typeof value === 'string' && /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
+  const d = m ? new Date(+m[1], +m[2] - 1, +m[3], +(m[4] || 0), +(m[5] || 0), +(m[6] || 0)) : new Date(value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  return new Intl.DateTimeFormat(undefined, options).format(d);
+}
+
+/** A short message for an error thrown by the Client (or anything else). */
+export function errorText(err) {
+  if (!err) return '';
+  if (err.fieldErrors && err.fieldErrors.length) {
+    return err.fieldErrors.map((e) => `${e.field}: ${e.message}`).join(' ');
+  }
+  return err.message || String(err);
+}

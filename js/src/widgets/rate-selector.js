@@ -1,0 +1,485 @@
+// <pg-rate-selector>: the services for a route with price and estimated
+// arrival, the cheapest and the fastest marked, one chosen with native
+// radios (arrow keys move and select).
+//
+//   <pg-rate-selector from-country="ES" from-zip="28014" to-country="ES" to-zip="08001"></pg-rate-selector>
+//   <script type="module">
+//     const rates = document.querySelector('pg-rate-selector');
+//     rates.parcels = [{ parcel_weight: 2, parcel_width: 20, parcel_height: 10, parcel_length: 30, parcel_volume: 6000 }];
+//     rates.addEventListener('pg-select', (e) => console.log(e.detail.service));
+//   </script>
+//
+// It calls get-shipments-rates and get-shipment-time-arrival-estimation in
+// parallel (public operations, no token) and joins them by
+// carrier_code + service_code.
+
+import { PgElement, adoptStyles, define, emit, esc, uid, money, formatDate, errorText } from './base.js';
+
+const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
+const DEBOUNCE_MS = 30;
+
+const CSS = `
+fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+.pg-list[aria-busy=true] { opacity: 0.55; transition: opacity 0.2s; }
+.pg-price { font-weight: 600; }
+.pg-arrival { display: block; color: var(--_muted); font-size: 0.875em; }
+.pg-note { display: inline-block; margin-top: 0.15rem; font-size: 0.8125em; color: var(--_muted); }
+.pg-notice { color: var(--_muted); font-size: 0.875em; margin: 0.25rem 0 0; }
+`;
+
+/** Rate selector: services for a route, cheapest and fastest marked. */
+export class PgRateSelector extends PgElement {
+  static observedAttributes = [...INPUTS, 'carrier', 'filter', 'value', 'endpoint', 'parcels'];
+
+  /** Texts; override any with the `texts` property. */
+  static texts = {
+    legend: 'Delivery service',
+    cheapest: 'Cheapest',
+    fastest: 'Fastest',
+    dropPoint: 'Delivered to a drop point',
+    arrival: 'Arrives {date}',
+    arrivalUnknown: 'Arrival unknown',
+    loading: 'Loading delivery services…',
+    loaded: '{count} delivery services available.',
+    loadedOne: '1 delivery service available.',
+    empty: 'No service for this route.',
+    emptyFiltered: 'No service of this kind for this route.',
+    missing: 'To see the delivery services, enter: {list}.',
+    'missing-from-country': 'the origin country',
+    'missing-from-zip': 'the origin postal code',
+    'missing-to-country': 'the destination country',
+    'missing-to-zip': 'the destination postal code',
+    'missing-parcels': 'the parcels',
+    error: 'The delivery services could not be loaded: {message}',
+    estimationFailed: 'Delivery dates are not available right now; prices are.',
+    field_from_zip_code: 'Origin postal code',
+    field_to_zip_code: 'Destination postal code',
+    field_from_country_code: 'Origin country',
+    field_to_country_code: 'Destination country',
+    field_shipping_date: 'Shipping date',
+  };
+
+  constructor() {
+    super();
+    adoptStyles(this.shadowRoot, CSS);
+    this._parcels = null;
+    this._value = '';
+    this._all = []; // joined services of the last successful fetch
+    this._state = 'idle';
+    this._message = '';
+    this._notice = '';
+    this._seq = 0;
+    this._ctrl = null;
+    this._timer = null;
+    this._name = uid('pg-rate');
+    this._loadedOnce = false;
+    this._onChange = (ev) => {
+      const input = ev.target;
+      if (!(input instanceof HTMLInputElement) || input.type !== 'radio') return;
+      this._choose(input.value);
+    };
+  }
+
+  connectedCallback() {
+    if (!this._rendered) {
+      this.shadowRoot.innerHTML =
+        `<div class="pg-root" part="root">` +
+        `<fieldset><legend class="pg-visually-hidden">${esc(this.t('legend'))}</legend>` +
+        `<ul class="pg-list" part="list" aria-busy="false"></ul></fieldset>` +
+        `<p class="pg-notice" part="notice" hidden></p>` +
+        `<p class="pg-status" part="status" role="status" aria-live="polite"></p>` +
+        `</div>`;
+      this.shadowRoot.querySelector('.pg-list').addEventListener('change', this._onChange);
+      this._rendered = true;
+    }
+    this._schedule();
+  }
+
+  disconnectedCallback() {
+    clearTimeout(this._timer);
+    if (this._ctrl) this._ctrl.abort();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    if (name === 'value') {
+      if (this._reflecting) return;
+      this._setValue(newValue || '', false);
+      return;
+    }
+    if (name === 'parcels') {
+      try {
+        this._parcels = newValue ? JSON.parse(newValue) : null;
+      } catch {
+        this._parcels = null;
+      }
+    }
+    if (name === 'carrier' || name === 'filter') {
+      if (this._rendered) this.render();
+      this._keepOrClear();
+      return;
+    }
+    this._schedule();
+  }
+
+  // ---- inputs ---------------------------------------------------------------
+
+  /** The parcels (array of {parcel_weight, parcel_width, parcel_height, parcel_length, parcel_volume}). */
+  get parcels() {
+    return this._parcels;
+  }
+
+  set parcels(list) {
+    this._parcels = Array.isArray(list) ? list.map((p) => ({ ...p })) : null;
+    this._schedule();
+  }
+
+  /** The dispatch date: the `shipping-date` attribute or the next working day (Mon-Fri). */
+  get shippingDate() {
+    return this.getAttribute('shipping-date') || nextWorkingDay(new Date());
+  }
+
+  /** The selected `carrier_code/service_code`, or ''. */
+  get value() {
+    return this._value;
+  }
+
+  set value(v) {
+    this._setValue(v || '', false);
+  }
+
+  /** The selected service (as in pg-select's detail), or null. */
+  get selected() {
+    return this._visible().find((s) => key(s) === this._value) || null;
+  }
+
+  /** Every service of the last successful fetch (before `filter` and `carrier`). */
+  get services() {
+    return this._all.map((s) => ({ ...s }));
+  }
+
+  /** idle, loading, ready, empty or error. */
+  get state() {
+    return this._state;
+  }
+
+  /** Fetches again now (e.g. after a failure). */
+  refresh() {
+    clearTimeout(this._timer);
+    return this._fetch();
+  }
+
+  /** Focuses the selected option, else the first. */
+  focus(options) {
+    const radio =
+      this.shadowRoot.querySelector('input[type=radio]:checked') || this.shadowRoot.querySelector('input[type=radio]');
+    if (radio) radio.focus(options);
+    else super.focus(options);
+  }
+
+  _missing() {
+    const out = [];
+    for (const a of ['from-country', 'from-zip', 'to-country', 'to-zip']) {
+      if (!(this.getAttribute(a) || '').trim()) out.push(a);
+    }
+    if (!Array.isArray(this._parcels) || this._parcels.length === 0) out.push('parcels');
+    return out;
+  }
+
+  _schedule() {
+    if (!this.isConnected) return;
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => this._fetch(), DEBOUNCE_MS);
+  }
+
+  // ---- fetching -------------------------------------------------------------
+
+  async _fetch() {
+    const seq = ++this._seq;
+    if (this._ctrl) this._ctrl.abort();
+    this._ctrl = null;
+    const missing = this._missing();
+    if (missing.length > 0) {
+      this._state = 'idle';
+      this._message = this.t('missing', { list: missing.map((m) => this.t(`missing-${m}`)).join(', ') });
+      this._notice = '';
+      this._all = [];
+      this.render();
+      this._keepOrClear();
+      return;
+    }
+    const ctrl = new AbortController();
+    this._ctrl = ctrl;
+    const route = {
+      from_country_code: this.getAttribute('from-country').trim(),
+      from_zip_code: this.getAttribute('from-zip').trim(),
+      to_country_code: this.getAttribute('to-country').trim(),
+      to_zip_code: this.getAttribute('to-zip').trim(),
+    };
+    this._state = 'loading';
+    this._message = this.t('loading');
+    this.render();
+
+    let client;
+    try {
+      // The core validates requests in the Client; wait for it so the
+      // shopper gets the edge's messages before anything is sent.
+      await this.ensureCore().catch(() => null);
+      client = this.client;
+    } catch (err) {
+      if (seq === this._seq) this._fail(err);
+      return;
+    }
+    if (seq !== this._seq) return;
+    const [rates, estimation] = await Promise.allSettled([
+      client.call('get-shipments-rates', { ...route, parcels: this._parcels }, { signal: ctrl.signal }),
+      client.call('get-shipment-time-arrival-estimation', { ...route, shipping_date: this.shippingDate }, { signal: ctrl.signal }),
+    ]);
+    if (seq !== this._seq) return; // a newer request owns the widget
+    this._ctrl = null;
+    if (rates.status === 'rejected') {
+      this._fail(rates.reason);
+      return;
+    }
+    const estimates = new Map();
+    let estimationOk = estimation.status === 'fulfilled';
+    if (estimationOk) {
+      const list = estimation.value && Array.isArray(estimation.value.services) ? estimation.value.services : null;
+      if (list) for (const e of list) if (e) estimates.set(key(e), e);
+      else estimationOk = false;
+    }
+    const services = (rates.value && Array.isArray(rates.value.services) ? rates.value.services : [])
+      .filter(Boolean)
+      .map((r) => normalize(r, estimates.get(key(r))));
+    sortServices(services);
+    this._all = services;
+    this._notice = estimationOk ? '' : this.t('estimationFailed');
+    this._state = services.length ? 'ready' : 'empty';
+    this._message = '';
+    this.render();
+    emit(this, 'pg-load', { services: this.services });
+    this._keepOrClear(true);
+  }
+
+  _fail(err) {
+    this._ctrl = null;
+    this._state = 'error';
+    this._all = [];
+    this._notice = '';
+    this._message = this.t('error', { message: this._errorMessage(err) });
+    this.render();
+    emit(this, 'pg-error', { error: err });
+    this._keepOrClear();
+  }
+
+  _errorMessage(err) {
+    if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
+      return err.fieldErrors
+        .map((e) => {
+          const label = this.texts[`field_${e.field}`];
+          return `${label || e.field}: ${e.message}`;
+        })
+        .join(' ');
+    }
+    const text = errorText(err);
+    return err && err.operation && text.startsWith(`${err.operation}: `) ? text.slice(err.operation.length + 2) : text;
+  }
+
+  // ---- selection ------------------------------------------------------------
+
+  _visible() {
+    const filter = this.getAttribute('filter');
+    const carrier = (this.getAttribute('carrier') || '').trim();
+    return this._all.filter(
+      (s) =>
+        (filter === 'drop-point' ? s.is_drop_point : filter === 'home' ? !s.is_drop_point : true) &&
+        (!carrier || s.carrier_code === carrier),
+    );
+  }
+
+  _reflect() {
+    this._reflecting = true;
+    if (this._value) this.setAttribute('value', this._value);
+    else this.removeAttribute('value');
+    this._reflecting = false;
+  }
+
+  _choose(k) {
+    if (k === this._value) return;
+    this._value = k;
+    this._reflect();
+    this._lastSelected = this.selected;
+    emit(this, 'pg-select', { service: this.selected });
+  }
+
+  _setValue(v, emitEvent) {
+    this._value = v;
+    this._reflect();
+    const radio = [...this.shadowRoot.querySelectorAll('input[type=radio]')].find((r) => r.value === v);
+    for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = r === radio;
+    this._lastSelected = this.selected;
+    if (emitEvent) emit(this, 'pg-select', { service: this.selected });
+  }
+
+  // After new results or a filter change: keep the selection when still
+  // offered (announcing it again when its price or date changed), else
+  // clear it and emit pg-select {service: null}.
+  _keepOrClear(fresh) {
+    if (!this._value) {
+      this._lastSelected = null;
+      return;
+    }
+    // While loading, the old list stays on screen and the selection with it.
+    if (this._state === 'loading') return;
+    const now = this.selected;
+    if (!now) {
+      if (this._state === 'idle' && !this._loadedOnce) return; // a preset value waits for the first list
+      this._value = '';
+      this._reflect();
+      this._lastSelected = null;
+      emit(this, 'pg-select', { service: null });
+      return;
+    }
+    const before = this._lastSelected;
+    this._lastSelected = now;
+    if (fresh && before && (before.price !== now.price || before.estimated_delivery_date !== now.estimated_delivery_date)) {
+      emit(this, 'pg-select', { service: now });
+    }
+  }
+
+  // ---- rendering ------------------------------------------------------------
+
+  render() {
+    if (!this._rendered) return;
+    const list = this.shadowRoot.querySelector('.pg-list');
+    const status = this.shadowRoot.querySelector('.pg-status');
+    const notice = this.shadowRoot.querySelector('.pg-notice');
+    this.shadowRoot.querySelector('legend').textContent = this.t('legend');
+    if (this._state === 'ready' || this._state === 'empty') this._loadedOnce = true;
+    list.setAttribute('aria-busy', String(this._state === 'loading'));
+    this.toggleAttribute('data-loading', this._state === 'loading');
+    this.setAttribute('data-state', this._state);
+    if (this._state === 'loading') {
+      status.classList.remove('pg-error');
+      status.setAttribute('part', 'status');
+      status.textContent = this._message;
+      return; // keep the previous options visible (dimmed) while loading
+    }
+    notice.hidden = !this._notice;
+    notice.textContent = this._notice;
+    const shown = this._visible();
+    const isError = this._state === 'error';
+    status.classList.toggle('pg-error', isError);
+    status.setAttribute('part', isError ? 'status error' : 'status');
+    if (this._state === 'ready' || this._state === 'empty') {
+      this._message =
+        shown.length === 0
+          ? this.t(this._all.length ? 'emptyFiltered' : 'empty')
+          : shown.length === 1
+            ? this.t('loadedOne')
+            : this.t('loaded', { count: shown.length });
+    }
+    status.textContent = this._message;
+
+    const cheapest = minKeys(shown, (s) => (Number.isFinite(s.price) ? s.price : null));
+    const fastest = minKeys(shown, (s) => s.estimated_delivery_date || null);
+    const focusedKey = this.shadowRoot.activeElement?.value;
+    list.innerHTML = shown
+      .map((s) => {
+        const k = key(s);
+        const id = `${this._name}-${k.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+        const badges =
+          (cheapest.has(k) ? `<span class="pg-badge pg-cheapest" part="badge badge-cheapest">${esc(this.t('cheapest'))}</span>` : '') +
+          (fastest.has(k) ? `<span class="pg-badge pg-fastest" part="badge badge-fastest">${esc(this.t('fastest'))}</span>` : '');
+        const arrival = s.estimated_delivery_date
+          ? this.t('arrival', { date: formatDate(s.estimated_delivery_date) })
+          : this.t('arrivalUnknown');
+        return (
+          `<li><label class="pg-option" part="option" for="${esc(id)}" data-key="${esc(k)}">` +
+          `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(k)}"${k === this._value ? ' checked' : ''}>` +
+          `<span><span class="pg-title" part="service">${esc(s.service_name || s.service_code)}</span>${badges}<br>` +
+          `<span class="pg-sub" part="carrier">${esc(s.carrier_name || s.carrier_code)}</span>` +
+          (s.is_drop_point ? `<br><span class="pg-note" part="drop-point">${esc(this.t('dropPoint'))}</span>` : '') +
+          `</span>` +
+          `<span class="pg-right"><span class="pg-price" part="price">${esc(money(s.price, s.currency))}</span>` +
+          `<span class="pg-arrival" part="arrival">${esc(arrival)}</span></span>` +
+          `</label></li>`
+        );
+      })
+      .join('');
+    if (focusedKey) list.querySelector(`input[value="${cssEscape(focusedKey)}"]`)?.focus();
+  }
+}
+
+function key(s) {
+  return `${s.carrier_code}/${s.service_code}`;
+}
+
+function flag(v) {
+  return v === true || v === 1 || v === '1' || v === 'true';
+}
+
+function num(v) {
+  if (v === null || v === undefined || v === '') return null;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+// One service of pg-select / pg-load: the rate joined with its estimate;
+// numbers as numbers whether or not the core decoded the answer.
+function normalize(rate, est) {
+  return {
+    carrier_code: String(rate.carrier_code ?? ''),
+    carrier_name: String(rate.carrier_name ?? ''),
+    service_code: String(rate.service_code ?? ''),
+    service_name: String(rate.service_name ?? ''),
+    service_type: String(rate.service_type ?? ''),
+    price: num(rate.price),
+    currency: String(rate.currency || 'EUR'),
+    is_drop_point: flag(rate.is_drop_point),
+    estimated_delivery_date: est && est.estimated_delivery_date ? String(est.estimated_delivery_date) : '',
+    transit_hours: est ? num(est.transit_hours) : null,
+  };
+}
+
+// Cheapest first; equal prices: earliest arrival, then names.
+function sortServices(list) {
+  list.sort((a, b) => {
+    const pa = a.price ?? Infinity;
+    const pb = b.price ?? Infinity;
+    if (pa !== pb) return pa - pb;
+    const da = a.estimated_delivery_date || '9999';
+    const db = b.estimated_delivery_date || '9999';
+    if (da !== db) return da < db ? -1 : 1;
+    return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+  });
+}
+
+// The keys of every service sharing the lowest measure (null: not ranked).
+function minKeys(list, measure) {
+  let best = null;
+  for (const s of list) {
+    const m = measure(s);
+    if (m !== null && (best === null || m < best)) best = m;
+  }
+  const out = new Set();
+  if (best === null) return out;
+  for (const s of list) if (measure(s) === best) out.add(key(s));
+  return out;
+}
+
+function cssEscape(s) {
+  return globalThis.CSS && typeof globalThis.CSS.escape === 'function'
+    ? globalThis.CSS.escape(s)
+    : String(s).replace(/["\\]/g, '\\$&');
+}
+
+/** The next working day (Mon-Fri) after date, as YYYY-MM-DD in local time. */
+export function nextWorkingDay(date) {
+  const d = new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1);
+  while (d.getDay() === 0 || d.getDay() === 6) d.setDate(d.getDate() + 1);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+define('pg-rate-selector', PgRateSelector);
