@@ -51,7 +51,7 @@ test-browser:
 
 ## fuzz: run every fuzz target for FUZZ_TIME each.
 fuzz:
-	@for pkg in $$($(GO) list ./internal/...); do \
+	@for pkg in $$($(GO) list ./internal/... ./worker/edge); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_TIME) $$pkg; \
 	  done; \

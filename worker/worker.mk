@@ -1,10 +1,10 @@
 # Edge worker (worker/, wrangler.toml): build, `make dev`, end-to-end tests
 # under workerd and the latency/size benchmark. Included by the root Makefile.
 
-TEST_STEPS  += test-worker-e2e
+TEST_STEPS  += test-worker-e2e test-e2e
 BENCH_STEPS += bench-worker
 
-.PHONY: worker worker-assets npm-tools dev test-worker-e2e bench-worker
+.PHONY: worker worker-assets npm-tools dev test-worker-e2e test-e2e screenshot bench-worker
 
 WORKER_OUT    := build/worker
 WORKER_ASSETS := build/assets
@@ -40,8 +40,9 @@ worker: worker-assets
 
 ## worker-assets: build/assets from the web files of $(WORKER_ASSETS_SRC) (html, js, mjs, css,
 ## wasm, images; no sources, tests or package files) plus a small index page; never fails
-## when the folder is missing.
-worker-assets:
+## when the folder is missing. The browser module (make wasm) is built first: the demo
+## shop and the widgets load js/dist/parcelgate.wasm.
+worker-assets: $(if $(wildcard wasm/wasm.mk),wasm)
 	@mkdir -p build
 	@tmp=$$(mktemp -d build/.assets-XXXXXX); \
 	if [ -d "$(WORKER_ASSETS_SRC)" ]; then \
@@ -52,7 +53,7 @@ worker-assets:
 	fi; \
 	if [ ! -e "$$tmp/index.html" ]; then \
 	  printf '%s\n' '<!doctype html><meta charset="utf-8"><title>parcelgate</title>' \
-	  '<h1>parcelgate edge worker</h1><ul><li><a href="/demo/">demo shop</a> (when js/demo exists)</li>' \
+	  '<h1>parcelgate edge worker</h1><ul><li><a href="/demo/">demo shop</a> (a checkout with the widgets)</li>' \
 	  '<li><a href="/healthz">/healthz</a></li><li>operations: POST /v1/&lt;operation&gt; (see README)</li></ul>' > "$$tmp/index.html"; \
 	fi; \
 	rm -rf $(WORKER_ASSETS) && mv "$$tmp" $(WORKER_ASSETS)
@@ -64,7 +65,8 @@ worker-assets:
 ## embedded sandbox, on http://$(DEV_HOST):$(DEV_PORT). Ctrl-C stops it.
 dev: npm-tools worker .dev.vars
 	@echo ""
-	@echo "  parcelgate edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"
+	@echo "  demo shop:   http://$(DEV_HOST):$(DEV_PORT)/demo/"
+	@echo "  edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"
 	@echo ""
 	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --local --ip $(DEV_HOST) --port $(DEV_PORT) \
 	  --show-interactive-dev-session=false
@@ -73,6 +75,19 @@ dev: npm-tools worker .dev.vars
 ## against the embedded sandbox and a recording fake upstream.
 test-worker-e2e: npm-tools worker
 	PARCELGATE_E2E=1 $(GO) test -count=1 -timeout 600s ./worker/e2e/
+
+## test-e2e: the demo shop in headless Chromium (playwright-core + Debian's chromium)
+## against make dev's stack (the built worker and assets under wrangler dev, a fresh
+## sandbox): address validation, rates, drop points, booking, label PDF, tracking; a
+## real upstream configured means no demo token. Writes build/e2e/checkout.png.
+test-e2e: npm-tools worker
+	@bash wasm/toolchain/browser.sh >/dev/null
+	node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs
+
+## screenshot: test-e2e, then the checkout screenshot the README shows (js/demo/checkout.png).
+screenshot: npm-tools worker
+	@bash wasm/toolchain/browser.sh >/dev/null
+	PARCELGATE_SCREENSHOT=js/demo/checkout.png node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs
 
 ## bench-worker: latency through the worker vs direct vs a hand-written JS proxy
 ## worker, wasm size raw/gzip, and the `wrangler deploy --dry-run` upload size.

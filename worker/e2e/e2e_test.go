@@ -110,6 +110,23 @@ func call(t *testing.T, base, method, op string, params url.Values, hdr ...strin
 	return r
 }
 
+// demoToken calls /demo/token and returns the status and decoded body.
+func demoToken(t *testing.T, base, method string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+"/demo/token", nil)
+	require.NoError(t, err)
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), key)
+	assert.NotContains(t, string(b), token)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out), string(b))
+	return res.StatusCode, out
+}
+
 func bearer() []string { return []string{"Authorization", "Bearer " + token} }
 
 func str(m map[string]any, k string) string {
@@ -197,6 +214,20 @@ func TestSandboxFlow(t *testing.T) {
 		"to_country_code": {"ES"}, "to_zip_code": {"08001"}, "carrier_code": {"rayo"}})
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Regexp(t, `^\d\d:\d\d$`, r.Data["cutoff"])
+
+	// The demo shop's token (embedded sandbox only): never the secrets, and
+	// enough to book.
+	code, dt := demoToken(t, B, "POST")
+	require.Equal(t, 200, code, "%v", dt)
+	tok := str(dt["data"].(map[string]any), "token")
+	require.True(t, strings.HasPrefix(tok, "pgdemo."), "%v", dt)
+	assert.NotContains(t, tok, token)
+	r = call(t, B, "POST", "new-shipment", parcel(route(parties(url.Values{"shipping_date": {day}, "service_type": {"custom"},
+		"carrier_code": {"rayo"}, "service_code": {"rayo-48"}, "shipping_client_ref": {"DEMO-E2E"}}))), "Authorization", "Bearer "+tok)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.NotEmpty(t, r.Data["shipping_dlvr_ref"])
+	r = call(t, B, "GET", "get-shipments", url.Values{"filter_shipping_client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok+"x")
+	assert.Equal(t, 401, r.Code, "a tampered demo token is refused")
 
 	// Validation at the edge.
 	r = call(t, B, "GET", "get-drop-points", url.Values{"country_code": {"ES"}, "zip_code": {"99999"}})
@@ -352,6 +383,13 @@ func TestFakeUpstream(t *testing.T) {
 	}})
 	B := s.URL
 	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+key))
+
+	// A real upstream configured: no demo token endpoint.
+	for _, m := range []string{"GET", "POST"} {
+		code, body := demoToken(t, B, m)
+		assert.Equal(t, 404, code, "%s /demo/token: %v", m, body)
+		assert.Equal(t, "err", body["status"])
+	}
 
 	// Exact form body, injected Authorization, stripped client headers.
 	n := up.count()

@@ -4,18 +4,17 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"strings"
 )
 
 // bearerOK reports whether an Authorization header carries the proxy
 // token. Both sides are hashed first so that the comparison takes the same
 // time whatever the lengths, then compared in constant time.
 func bearerOK(header, token string) bool {
-	const prefix = "bearer "
-	if len(header) < len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+	t, ok := bearerToken(header)
+	if !ok {
 		return false
 	}
-	got := sha256.Sum256([]byte(strings.TrimSpace(header[len(prefix):])))
+	got := sha256.Sum256([]byte(t))
 	want := sha256.Sum256([]byte(token))
 	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
 }

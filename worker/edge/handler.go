@@ -176,6 +176,17 @@ func (x *exchange) serve() {
 
 	var op *catalog.Operation
 	switch {
+	case path == DemoTokenPath && x.h.demoMode():
+		x.op = "demo-token"
+		switch r.Method {
+		case http.MethodOptions:
+			x.preflight("GET, POST")
+		case http.MethodGet, http.MethodPost:
+			x.demoToken(&cfg, cfgErrs)
+		default:
+			x.methodNotAllowed("GET, POST")
+		}
+		return
 	case path == "/healthz":
 		x.op = "healthz"
 		if r.Method != http.MethodGet && r.Method != http.MethodOptions {
@@ -221,7 +232,7 @@ func (x *exchange) serve() {
 			x.misconfigured([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}})
 			return
 		}
-		if !bearerOK(r.Header.Get("Authorization"), cfg.ProxyToken) {
+		if !x.authorized(&cfg) {
 			x.w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate"`)
 			x.fail(&edgeError{status: http.StatusUnauthorized, code: CodeUnauthorized, class: "unauthorized",
 				message: op.Name + " requires Authorization: Bearer <PROXY_TOKEN>"})
@@ -229,6 +240,19 @@ func (x *exchange) serve() {
 		}
 	}
 	x.proxy(&cfg, op)
+}
+
+// authorized reports whether the request carries the proxy token, or a
+// demo token while the upstream is the embedded sandbox.
+func (x *exchange) authorized(cfg *Config) bool {
+	header := x.r.Header.Get("Authorization")
+	if bearerOK(header, cfg.ProxyToken) {
+		return true
+	}
+	if t, ok := bearerToken(header); ok && cfg.UpstreamBase == "" && x.h.demoMode() {
+		return demoTokenOK(cfg, t, x.h.d.Now())
+	}
+	return false
 }
 
 // selfOrigin is the worker's own origin as the request addressed it; a
