@@ -1,0 +1,302 @@
+// Tienda Demo: a checkout wired to the parcelgate widgets and the edge
+// worker that serves this page. Everything a real shop would do is here,
+// except one thing: the booking token. A real shop keeps PROXY_TOKEN on its
+// server and books from there (or hands its pages a token of its own); this
+// demo asks the worker's /demo/token endpoint, which exists only while the
+// worker's upstream is the embedded sandbox.
+
+import { Client, ParcelgateError, load } from '../src/index.js';
+
+const $ = (id) => document.getElementById(id);
+const endpoint = location.origin;
+
+// The shop: who ships, what is in the cart, how it is packed.
+const SHOP = {
+  from_name: 'Tienda Demo',
+  from_address: 'Calle de Alcalá 1',
+  from_city: 'Madrid',
+  from_zip_code: '28014',
+  from_country_code: 'ES',
+  from_phone: '910000000',
+  from_email: 'envios@tienda-demo.example',
+};
+const CART = [
+  { name: 'Stoneware mug, terracotta', qty: 2, price: 18.5, weight: 0.45 },
+  { name: 'Serving bowl, 24 cm', qty: 1, price: 42, weight: 1.1 },
+];
+const BOX = { parcel_width: 30, parcel_height: 20, parcel_length: 40, packing: 0.35 };
+
+const state = {
+  mode: 'home',
+  service: null,
+  dropPoint: null,
+  orderRef: newOrderRef(),
+  booking: null,
+  upstream: 'unknown',
+};
+
+function newOrderRef() {
+  // At most 15 characters (the spec's limit for shipping_client_ref). Kept
+  // for every attempt of this checkout, so a retry after a lost answer is
+  // answered with the first booking instead of booking twice.
+  return `WEB-${Date.now().toString(36).toUpperCase()}`.slice(0, 15);
+}
+
+function parcel() {
+  const weight = CART.reduce((s, i) => s + i.qty * i.weight, 0) + BOX.packing;
+  return {
+    parcel_weight: Math.round(weight * 100) / 100,
+    parcel_width: BOX.parcel_width,
+    parcel_height: BOX.parcel_height,
+    parcel_length: BOX.parcel_length,
+    parcel_volume: BOX.parcel_width * BOX.parcel_height * BOX.parcel_length,
+  };
+}
+
+/** The next working day (Mon-Fri) as YYYY-MM-DD, local time. */
+function nextWorkingDay(from = new Date()) {
+  const d = new Date(from.getFullYear(), from.getMonth(), from.getDate() + 1);
+  while (d.getDay() === 0 || d.getDay() === 6) d.setDate(d.getDate() + 1);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+const eur = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' });
+const subtotal = () => CART.reduce((s, i) => s + i.qty * i.price, 0);
+
+function renderCart() {
+  $('items').innerHTML = '';
+  for (const item of CART) {
+    const li = document.createElement('li');
+    const name = document.createElement('span');
+    name.textContent = `${item.qty} × ${item.name}`;
+    const small = document.createElement('small');
+    small.textContent = `${item.weight} kg each`;
+    name.append(small);
+    const price = document.createElement('span');
+    price.textContent = eur.format(item.qty * item.price);
+    li.append(name, price);
+    $('items').append(li);
+  }
+  const p = parcel();
+  $('parcel-note').textContent =
+    `Packed in one box: ${p.parcel_length}×${p.parcel_width}×${p.parcel_height} cm, ${p.parcel_weight} kg.`;
+  renderTotals();
+}
+
+function renderTotals() {
+  const s = state.service;
+  const shipping = s && Number.isFinite(Number(s.price)) ? Number(s.price) : null;
+  $('subtotal').textContent = eur.format(subtotal());
+  $('shipping-cost').textContent = shipping === null ? 'choose a service' : eur.format(shipping);
+  $('total').textContent = eur.format(subtotal() + (shipping || 0));
+}
+
+const address = $('address');
+const rates = $('rates');
+const dropPoints = $('drop-points');
+const shippingDate = nextWorkingDay();
+
+function setupWidgets() {
+  rates.parcels = [parcel()];
+  rates.setAttribute('shipping-date', shippingDate);
+  for (const [k, v] of Object.entries({ 'from-country': SHOP.from_country_code, 'from-zip': SHOP.from_zip_code })) {
+    rates.setAttribute(k, v);
+  }
+
+  // The destination follows the address form once its postal code and
+  // country are valid.
+  address.addEventListener('pg-change', (ev) => {
+    const { value, errors } = ev.detail;
+    const bad = new Set((errors || []).map((e) => e.field));
+    const zip = value.to_zip_code;
+    const country = value.to_country_code;
+    if (!zip || !country || bad.has('to_zip_code') || bad.has('to_country_code')) return;
+    if (rates.getAttribute('to-zip') === zip && rates.getAttribute('to-country') === country) return;
+    rates.setAttribute('to-country', country);
+    rates.setAttribute('to-zip', zip);
+    dropPoints.setAttribute('country', country);
+    dropPoints.setAttribute('zip-code', zip);
+    $('route-hint').textContent = `Services from Madrid to ${zip} (${country}), dispatch on ${shippingDate}.`;
+  });
+
+  for (const radio of document.querySelectorAll('input[name=mode]')) {
+    radio.addEventListener('change', () => setMode(radio.value));
+  }
+
+  rates.addEventListener('pg-select', (ev) => {
+    state.service = ev.detail.service || null;
+    if (state.mode === 'drop-point') {
+      if (state.service) dropPoints.setAttribute('carrier', state.service.carrier_code);
+      else dropPoints.removeAttribute('carrier');
+    }
+    clearError();
+    renderTotals();
+  });
+  dropPoints.addEventListener('pg-select', (ev) => {
+    state.dropPoint = ev.detail.dropPoint || null;
+    clearError();
+  });
+}
+
+function setMode(mode) {
+  state.mode = mode;
+  state.service = null;
+  state.dropPoint = null;
+  rates.setAttribute('filter', mode);
+  $('drop-point-step').hidden = mode !== 'drop-point';
+  renderTotals();
+}
+
+function clearError() {
+  $('order-error').textContent = '';
+}
+
+function fail(message) {
+  $('order-error').textContent = message;
+}
+
+/** Asks the worker for a short-lived booking token (sandbox only). */
+async function demoToken() {
+  const res = await fetch('/demo/token', { method: 'POST', headers: { Accept: 'application/json' } });
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    // handled below
+  }
+  if (res.status === 404) {
+    throw new Error('This worker has a real upstream configured, so the demo cannot book: its token endpoint exists only with the embedded sandbox.');
+  }
+  if (!res.ok || !body || body.status !== 'ok') {
+    throw new Error(body?.data?.errorMessage || `the token endpoint answered HTTP ${res.status}`);
+  }
+  return body.data.token;
+}
+
+let placing = false;
+
+async function placeOrder(ev) {
+  ev.preventDefault();
+  if (placing) return; // one booking at a time, whatever the clicks
+  clearError();
+  if (!address.validate()) {
+    fail('Please check the delivery address.');
+    return;
+  }
+  if (!state.service) {
+    fail('Please choose a delivery service.');
+    rates.focus?.();
+    return;
+  }
+  if (state.mode === 'drop-point' && !state.dropPoint) {
+    fail('Please choose a drop point.');
+    return;
+  }
+
+  placing = true;
+  const button = $('place-order');
+  button.disabled = true;
+  button.textContent = 'Booking…';
+  try {
+    const token = await demoToken();
+    const client = new Client({ baseUrl: endpoint, token, validateOptions: { today: true } });
+    const request = {
+      shipping_date: shippingDate,
+      service_type: 'custom',
+      carrier_code: state.service.carrier_code,
+      service_code: state.service.service_code,
+      shipping_client_ref: state.orderRef,
+      ...SHOP,
+      ...address.value,
+      parcels: [parcel()],
+    };
+    if (state.mode === 'drop-point') request.drop_point_key = state.dropPoint.drop_point_key;
+    const booked = await client.newShipment(request);
+    state.booking = { client, ref: booked.shipping_dlvr_ref, data: booked };
+    showConfirmation();
+  } catch (err) {
+    if (err instanceof ParcelgateError) {
+      const hint = err.details?.hint ? ` ${err.details.hint}` : '';
+      fail(`${err.message}${hint}`);
+    } else {
+      fail(err.message || String(err));
+    }
+  } finally {
+    placing = false;
+    button.disabled = false;
+    button.textContent = 'Place order';
+  }
+}
+
+function showConfirmation() {
+  const { ref, client, data } = state.booking;
+  const s = state.service;
+  $('order-ref').textContent = state.orderRef;
+  $('dlvr-ref').textContent = ref;
+  $('booked-carrier').textContent = `${s.carrier_name || s.carrier_code} · ${s.service_name || s.service_code}`;
+  $('booked-delivery').textContent = state.mode === 'drop-point'
+    ? `Drop point: ${state.dropPoint.name}, ${state.dropPoint.address}, ${state.dropPoint.city}`
+    : `Home: ${address.value.to_address}, ${address.value.to_zip_code} ${address.value.to_city}`;
+  if (data.advance_tracking_url) $('booked-delivery').title = data.advance_tracking_url;
+  $('checkout').hidden = true;
+  const box = $('confirmation');
+  box.hidden = false;
+  const timeline = $('tracking');
+  timeline.client = client;
+  timeline.setAttribute('reference', ref);
+  box.focus();
+}
+
+async function downloadLabel() {
+  const { client, ref } = state.booking;
+  const button = $('download-label');
+  $('label-error').textContent = '';
+  button.disabled = true;
+  try {
+    const label = await client.label({ dlvr_ref: ref });
+    const url = URL.createObjectURL(label.blob());
+    const a = $('label-link');
+    a.href = url;
+    a.download = `label-${ref}.pdf`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (err) {
+    $('label-error').textContent = `The label could not be downloaded: ${err.message}`;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function newOrder() {
+  state.orderRef = newOrderRef();
+  state.booking = null;
+  $('tracking').removeAttribute('reference');
+  $('confirmation').hidden = true;
+  $('checkout').hidden = false;
+}
+
+async function showMode() {
+  $('endpoint').textContent = endpoint;
+  try {
+    const res = await fetch('/healthz');
+    const body = await res.json();
+    state.upstream = body?.data?.upstream || 'unknown';
+  } catch {
+    state.upstream = 'unreachable';
+  }
+  if (state.upstream === 'remote') {
+    $('mode-note').textContent = 'This worker forwards to a real shipping service: the demo shows rates and drop points, but cannot book.';
+  } else if (state.upstream === 'unreachable') {
+    $('mode-note').textContent = 'The edge worker did not answer /healthz.';
+  }
+}
+
+renderCart();
+setupWidgets();
+$('order-form').addEventListener('submit', placeOrder);
+$('download-label').addEventListener('click', downloadLabel);
+$('new-order').addEventListener('click', newOrder);
+showMode();
+// Start fetching and compiling the core while the shopper reads the page.
+load().catch((err) => fail(`The validation module did not load: ${err.message}`));

@@ -1,0 +1,237 @@
+// End to end: the demo shop (js/demo, served as assets by the worker) in
+// headless Chromium against `make dev`'s stack (the built worker under
+// wrangler dev with the embedded sandbox). A shopper types an invalid then
+// a valid postal code, chooses a rate and a drop point, books, downloads
+// the label and sees tracking advance. A second stack with a real upstream
+// configured must not hand out demo tokens.
+//
+// Run: make test-e2e (builds what it needs). PARCELGATE_SCREENSHOT=<path>
+// also writes the checkout screenshot there (make screenshot).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { ROOT, launchBrowser } from '../helpers.mjs';
+import { startStack } from './stack.mjs';
+
+const SECRETS = ['e2e-secret-key-never-shown', 'e2e-proxy-token-never-shown'];
+const SHOTS = path.join(ROOT, 'build/e2e');
+
+let stack;
+let browser;
+
+before(async () => {
+  // A sandbox day passes in 2 s, so tracking moves while the test watches.
+  stack = await startStack({ vars: { SANDBOX_TIME_SCALE: '43200' } });
+  browser = await launchBrowser();
+  await fs.mkdir(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** A page that records every response body the worker sent it. */
+async function openShop(context, url) {
+  const page = await context.newPage();
+  const bodies = [];
+  const pageErrors = [];
+  page.on('pageerror', (err) => pageErrors.push(err));
+  page.on('response', async (res) => {
+    if (!res.url().startsWith(url)) return;
+    try {
+      bodies.push({ url: res.url(), headers: await res.allHeaders(), text: (await res.body()).toString('latin1') });
+    } catch {
+      // a download or a redirect has no body to read
+    }
+  });
+  await page.goto(`${url}/demo/`);
+  return { page, bodies, pageErrors };
+}
+
+async function pageCore(page, fn, ...args) {
+  return page.evaluate(
+    async ([src, a]) => {
+      const m = await import('/src/index.js');
+      const core = await m.load();
+      return new Function('core', `return (${src})(core, ...arguments[1])`)(core, a);
+    },
+    [fn.toString(), args],
+  );
+}
+
+test('checkout: address, rate, drop point, booking, label, tracking', { timeout: 240000 }, async () => {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 1000 }, locale: 'en-GB' });
+  const { page, bodies, pageErrors } = await openShop(context, stack.url);
+
+  const form = page.locator('pg-address-form');
+  await form.getByLabel(/^Name/).fill('Ana García');
+  await form.getByLabel(/^Address/).fill('Carrer de Pau Claris 1');
+  await form.getByLabel(/^City/).fill('Barcelona');
+  await form.getByLabel(/^Country/).selectOption('ES');
+
+  // An invalid postal code: the core's own message, aria-invalid.
+  const zip = form.getByLabel(/^Postal code/);
+  await zip.fill('0800');
+  await zip.blur();
+  const expected = await pageCore(page, (core) =>
+    core.validateField('new-shipment', { to_country_code: 'ES', to_zip_code: '0800' }, 'to_zip_code'));
+  assert.ok(expected.length > 0, 'the core rejects 0800 in Spain');
+  await page.waitForFunction(() => true);
+  await assertEventually(async () => {
+    assert.equal(await zip.getAttribute('aria-invalid'), 'true');
+    const described = await zip.getAttribute('aria-describedby');
+    const text = await form.locator(`[id="${described.split(' ')[0]}"]`).textContent();
+    assert.ok(text.includes(expected[0].message), `error "${text}" shows "${expected[0].message}"`);
+  });
+
+  // A valid one: the error goes, the Spanish zone shows.
+  await zip.fill('07001');
+  await assertEventually(async () => {
+    assert.notEqual(await zip.getAttribute('aria-invalid'), 'true');
+    assert.match(await shadowText(form), /Balearic/i);
+  });
+  await zip.fill('08001');
+  await assertEventually(async () => {
+    assert.notEqual(await zip.getAttribute('aria-invalid'), 'true');
+    assert.match(await shadowText(form), /peninsular/i);
+  });
+  await form.getByLabel(/^Phone/).fill('600 000 000');
+  await form.getByLabel(/^E-?mail/i).fill('ana@example.com');
+
+  // Rates for Madrid -> 08001: cheapest and fastest marked; choose one with the keyboard.
+  const rates = page.locator('pg-rate-selector');
+  const radios = rates.locator('input[type=radio]');
+  await assertEventually(async () => assert.ok((await radios.count()) >= 2, 'home-delivery services listed'));
+  assert.match(await shadowText(rates), /Cheapest/);
+  assert.match(await shadowText(rates), /Fastest/);
+  const selected = page.evaluate(() => new Promise((resolve) =>
+    document.querySelector('pg-rate-selector').addEventListener('pg-select', (e) => resolve(e.detail.service), { once: true })));
+  await radios.first().focus();
+  await page.keyboard.press('ArrowDown');
+  const service = await selected;
+  assert.ok(service.carrier_code && service.service_code, 'pg-select carries the service');
+  assert.equal(service.is_drop_point, false);
+  const shown = await page.locator('#shipping-cost').textContent();
+  assert.ok(shown.replace(/[^\d.,]/g, '').replace(',', '.').startsWith(service.price.toFixed(2)), `summary shows ${service.price}: ${shown}`);
+
+  // Drop point delivery: drop-point services, then the points of that carrier.
+  await page.getByLabel('Pick up at a drop point').check();
+  await assertEventually(async () => {
+    const n = await radios.count();
+    assert.ok(n >= 1, 'drop-point services listed');
+  });
+  const dpService = page.evaluate(() => new Promise((resolve) =>
+    document.querySelector('pg-rate-selector').addEventListener('pg-select', (e) => resolve(e.detail.service), { once: true })));
+  await radios.first().check();
+  const chosenService = await dpService;
+  assert.equal(chosenService.is_drop_point, true);
+
+  const picker = page.locator('pg-drop-point-picker');
+  const points = picker.locator('input[type=radio]');
+  await assertEventually(async () => assert.ok((await points.count()) >= 3, 'drop points listed'));
+  const text = await shadowText(picker);
+  assert.match(text, /today/i, 'opening hours for today');
+  assert.match(text, /km/, 'distance from the postal code (province centre is known in Spain)');
+  const pickedP = page.evaluate(() => new Promise((resolve) =>
+    document.querySelector('pg-drop-point-picker').addEventListener('pg-select', (e) => resolve(e.detail.dropPoint), { once: true })));
+  await points.nth(1).check();
+  const point = await pickedP;
+  assert.equal(point.carrier_code, chosenService.carrier_code, 'the picker follows the chosen service\'s carrier');
+  assert.ok(point.drop_point_key);
+
+  await page.locator('#checkout').screenshot({ path: path.join(SHOTS, 'checkout.png') });
+  if (process.env.PARCELGATE_SCREENSHOT) {
+    await page.locator('#checkout').screenshot({ path: path.resolve(ROOT, process.env.PARCELGATE_SCREENSHOT) });
+  }
+
+  // Book: a double click books once.
+  await page.locator('#place-order').dblclick();
+  await page.locator('#confirmation').waitFor({ state: 'visible', timeout: 30000 });
+  const ref = (await page.locator('#dlvr-ref').textContent()).trim();
+  const orderRef = (await page.locator('#order-ref').textContent()).trim();
+  assert.match(ref, /^[A-Z0-9]+$/);
+  const list = await fetch(`${stack.url}/v1/get-shipments?filter_shipping_client_ref=${orderRef}&page=1&n_items=10`, {
+    headers: { Authorization: `Bearer ${SECRETS[1]}` },
+  }).then((r) => r.json());
+  assert.equal(list.status, 'ok');
+  const shipments = Array.isArray(list.data) ? list.data : list.data.shipments || [];
+  assert.equal(shipments.length, 1, `one booking for ${orderRef}: ${JSON.stringify(list.data).slice(0, 300)}`);
+  const booked = await fetch(`${stack.url}/v1/get-shipment?dlvr_ref=${ref}`, {
+    headers: { Authorization: `Bearer ${SECRETS[1]}` },
+  }).then((r) => r.json());
+  assert.equal(booked.data.shipping_data.service_code, chosenService.service_code);
+  assert.equal(booked.data.drop_point_data.drop_point_key, point.drop_point_key);
+  assert.equal(booked.data.to_data.to_zip_code, '08001');
+
+  // The label downloads and is a PDF.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-label').click()]);
+  assert.equal(download.suggestedFilename(), `label-${ref}.pdf`);
+  const pdf = await fs.readFile(await download.path());
+  assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+  assert.ok(pdf.length > 500);
+
+  // Tracking: the timeline shows the current state and its history grows.
+  const timeline = page.locator('pg-tracking-timeline');
+  await assertEventually(async () => assert.ok((await timeline.locator('li').count()) >= 1), 20000);
+  await assertEventually(async () => assert.ok((await timeline.locator('li').count()) >= 3, 'tracking advanced'), 60000);
+  assert.match(await shadowText(timeline), /transit|delivered|preparation|collected/i);
+  await page.locator('#confirmation').screenshot({ path: path.join(SHOTS, 'confirmation.png') });
+
+  // Nothing secret ever reached the page.
+  for (const b of bodies) {
+    for (const s of SECRETS) {
+      assert.ok(!b.text.includes(s), `${b.url} leaks a secret`);
+      assert.ok(!JSON.stringify(b.headers).includes(s), `${b.url} headers leak a secret`);
+    }
+  }
+  assert.deepEqual(pageErrors, []);
+  assert.ok(!SECRETS.some((s) => stack.logs().includes(s)), 'no secret in the worker logs');
+  await context.close();
+});
+
+test('a real upstream configured: no demo token, the shop says it cannot book', { timeout: 180000 }, async () => {
+  // A fake "real" upstream; the worker must never mint demo tokens in front of it.
+  const upstream = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('{"status":"ok","data":{"carriers":[]}}');
+  });
+  await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
+  const remote = await startStack({ vars: { UPSTREAM_BASE_URL: `http://127.0.0.1:${upstream.address().port}/v1` } });
+  try {
+    for (const method of ['GET', 'POST']) {
+      const res = await fetch(`${remote.url}/demo/token`, { method });
+      const body = await res.json();
+      assert.equal(res.status, 404, `${method} /demo/token`);
+      assert.equal(body.status, 'err');
+      assert.ok(!JSON.stringify(body).includes('token"'), 'no token in the answer');
+    }
+    const context = await browser.newContext();
+    const { page } = await openShop(context, remote.url);
+    await assertEventually(async () => assert.match(await page.locator('#mode-note').textContent(), /cannot book/));
+    await context.close();
+  } finally {
+    await remote.stop();
+    await new Promise((r) => upstream.close(r));
+  }
+});
+
+/** The text of a widget's shadow root (textContent() of a host does not enter it). */
+function shadowText(locator) {
+  return locator.evaluate((el) => (el.shadowRoot || el).textContent);
+}
+
+async function assertEventually(fn, timeout = 15000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

@@ -1,0 +1,137 @@
+// The `make dev` stack for end-to-end tests: the built worker
+// (build/worker) and its static assets (build/assets, the demo shop) under
+// wrangler dev (workerd), offline, on a free 127.0.0.1 port, with a fresh
+// KV state and the given variables. The config is the repository's
+// wrangler.toml with absolute paths, so the test runs what `make dev` runs.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../helpers.mjs';
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function tomlString(s) {
+  return JSON.stringify(s);
+}
+
+/**
+ * Starts wrangler dev. vars are written to a private .dev.vars.
+ * @param {{vars?: Record<string, string>, startTimeout?: number}} options
+ * @returns {Promise<{url: string, logs: () => string, stop: () => Promise<void>}>}
+ */
+export async function startStack(options = {}) {
+  const main = path.join(ROOT, 'build/worker/worker.mjs');
+  const assets = path.join(ROOT, 'build/assets');
+  for (const [f, hint] of [[main, 'make worker'], [path.join(assets, 'demo/index.html'), 'make worker'],
+    [path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'npm ci']]) {
+    try {
+      await fs.access(f);
+    } catch {
+      throw new Error(`${path.relative(ROOT, f)} is missing: run \`${hint}\` (make test-e2e does)`);
+    }
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'parcelgate-e2e-'));
+  // The repository's wrangler.toml, with main and the assets directory made
+  // absolute (wrangler resolves them against the config's folder).
+  let toml = await fs.readFile(path.join(ROOT, 'wrangler.toml'), 'utf8');
+  toml = toml
+    .replace(/^main\s*=.*$/m, `main = ${tomlString(main)}`)
+    .replace(/^directory\s*=.*$/m, `directory = ${tomlString(assets)}`);
+  await fs.writeFile(path.join(dir, 'wrangler.toml'), toml);
+  const vars = {
+    API_USER: 'e2e-user',
+    API_KEY: 'e2e-secret-key-never-shown',
+    PROXY_TOKEN: 'e2e-proxy-token-never-shown',
+    UPSTREAM_BASE_URL: '',
+    ...(options.vars || {}),
+  };
+  await fs.writeFile(
+    path.join(dir, '.dev.vars'),
+    Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(String(v))}`).join('\n') + '\n',
+    { mode: 0o600 },
+  );
+  const port = await freePort();
+  const inspector = await freePort();
+  let out = '';
+  const child = spawn(process.execPath, [
+    path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev',
+    '--config', path.join(dir, 'wrangler.toml'), '--local', '--ip', '127.0.0.1', '--port', String(port),
+    '--inspector-port', String(inspector), '--show-interactive-dev-session=false',
+    '--persist-to', path.join(dir, 'state'),
+  ], {
+    cwd: dir,
+    detached: true,
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_SEND_ERROR_REPORTS: 'false',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      WRANGLER_HIDE_BANNER: 'true',
+      NO_COLOR: '1',
+      CI: '1',
+      WRANGLER_LOG_PATH: path.join(dir, 'logs'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (b) => (out += b));
+  child.stderr.on('data', (b) => (out += b));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let gone = null;
+  exited.then((r) => (gone = r));
+
+  const stop = async () => {
+    if (!gone) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 10000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await fs.rm(dir, { recursive: true, force: true });
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.startTimeout || 90000);
+  for (;;) {
+    if (gone) {
+      await stop();
+      throw new Error(`wrangler dev exited early (${JSON.stringify(gone)}):\n${out}`);
+    }
+    try {
+      // The first request compiles the worker's wasm: allow it time.
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(60000) });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not answer within ${options.startTimeout || 90000} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, logs: () => out, stop };
+}
