@@ -12,5 +12,5 @@
 export { PgElement, THEME_VARIABLES } from './base.js';
 export { PgAddressForm } from './address-form.js';
 export { PgRateSelector } from './rate-selector.js';
-export { PgDropPointPicker } from './drop-points.js';
-export { PgTrackingTimeline } from './tracking.js';
+export { PgDropPointPicker } from './drop-point-picker.js';
+export { PgTrackingTimeline } from './tracking-timeline.js';

@@ -1,0 +1,423 @@
+// <pg-drop-point-picker>: the drop points near a postal code, each with its
+// address, today's opening hours and its distance from the postal code's
+// approximate location (when the core knows it), filterable by carrier;
+// one chosen with native radios.
+//
+//   <pg-drop-point-picker country="ES" zip-code="28014"></pg-drop-point-picker>
+//   <script type="module">
+//     const picker = document.querySelector('pg-drop-point-picker');
+//     picker.onPick = (point) => console.log(point.drop_point_key);
+//     picker.addEventListener('pg-select', (e) => console.log(e.detail.dropPoint));
+//   </script>
+//
+// It calls get-drop-points (and get-client-carriers for the carriers'
+// names); both are public operations.
+
+import { PgElement, adoptStyles, define, emit, esc, uid, errorText } from './base.js';
+import { distanceKm } from '../core.js';
+
+const DEBOUNCE_MS = 30;
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+const CSS = `
+fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+.pg-filter { display: flex; gap: 0.5rem; align-items: center; margin: 0 0 0.5rem; }
+.pg-filter label { margin: 0; }
+.pg-filter select { width: auto; }
+.pg-list[aria-busy=true] { opacity: 0.55; transition: opacity 0.2s; }
+.pg-hours { display: block; font-size: 0.875em; }
+.pg-open { color: var(--_ok); }
+.pg-closed { color: var(--_muted); }
+.pg-distance { font-size: 0.875em; color: var(--_muted); }
+`;
+
+/** Drop-point picker. */
+export class PgDropPointPicker extends PgElement {
+  static observedAttributes = ['country', 'zip-code', 'carrier', 'value', 'endpoint'];
+
+  /** Texts; override any with the `texts` property. */
+  static texts = {
+    legend: 'Drop point',
+    carrier: 'Carrier',
+    allCarriers: 'All carriers',
+    openToday: 'Open today {hours}',
+    openAllDay: 'Open 24 hours',
+    closedToday: 'Closed today',
+    openNow: 'open now',
+    closedNow: 'closed now',
+    distance: '≈ {km} km from {city} centre',
+    loading: 'Loading drop points…',
+    loaded: '{count} drop points.',
+    loadedOne: '1 drop point.',
+    empty: 'No drop point near this postal code.',
+    emptyFiltered: 'No drop point of this carrier near this postal code.',
+    missing: 'Enter a postal code to see the drop points near it.',
+    error: 'The drop points could not be loaded: {message}',
+    field_zip_code: 'Postal code',
+    field_country_code: 'Country',
+    field_carrier_code: 'Carrier',
+  };
+
+  constructor() {
+    super();
+    adoptStyles(this.shadowRoot, CSS);
+    this._points = [];
+    this._names = new Map(); // carrier_code -> carrier_name
+    this._value = '';
+    this._state = 'idle';
+    this._message = '';
+    this._seq = 0;
+    this._ctrl = null;
+    this._timer = null;
+    this._name = uid('pg-dp');
+    this._today = null;
+    this._filter = null; // carrier chosen in the select; null = the attribute
+    /** Called with the chosen drop point (the same object as pg-select's detail.dropPoint). */
+    this.onPick = null;
+  }
+
+  connectedCallback() {
+    if (!this._rendered) {
+      const sel = `${this._name}-carrier`;
+      this.shadowRoot.innerHTML =
+        `<div class="pg-root" part="root">` +
+        `<div class="pg-filter" part="filter" hidden><label for="${sel}">${esc(this.t('carrier'))}</label>` +
+        `<select id="${sel}" part="carrier-select"></select></div>` +
+        `<fieldset><legend class="pg-visually-hidden">${esc(this.t('legend'))}</legend>` +
+        `<ul class="pg-list" part="list" aria-busy="false"></ul></fieldset>` +
+        `<p class="pg-status" part="status" role="status" aria-live="polite"></p>` +
+        `</div>`;
+      this.shadowRoot.querySelector('.pg-list').addEventListener('change', (ev) => {
+        const input = ev.target;
+        if (input instanceof HTMLInputElement && input.type === 'radio') this._choose(input.value);
+      });
+      this.shadowRoot.querySelector('select').addEventListener('change', (ev) => {
+        this._filter = ev.target.value;
+        this.render();
+        this._keepOrClear();
+      });
+      this._rendered = true;
+    }
+    this._schedule();
+  }
+
+  disconnectedCallback() {
+    clearTimeout(this._timer);
+    if (this._ctrl) this._ctrl.abort();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    if (name === 'value') {
+      if (!this._reflecting) this.value = newValue || '';
+      return;
+    }
+    if (name === 'carrier') {
+      this._filter = null; // the attribute wins over an earlier choice in the select
+      if (this._rendered) this.render();
+      this._keepOrClear();
+      return;
+    }
+    this._schedule();
+  }
+
+  /** The selected drop_point_key, or ''. */
+  get value() {
+    return this._value;
+  }
+
+  set value(v) {
+    this._value = v || '';
+    this._reflect();
+    for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = r.value === this._value;
+  }
+
+  /** The date used for "open today" and "open now" (default: the clock). */
+  get today() {
+    return this._today;
+  }
+
+  set today(d) {
+    this._today = d instanceof Date ? d : null;
+    if (this._rendered) this.render();
+  }
+
+  /** The drop points of the last answer (every carrier), nearest first when distances are known. */
+  get dropPoints() {
+    return this._points.map((p) => ({ ...p }));
+  }
+
+  /** The selected drop point or null. */
+  get selected() {
+    return this._visible().find((p) => p.drop_point_key === this._value) || null;
+  }
+
+  /** idle, loading, ready, empty or error. */
+  get state() {
+    return this._state;
+  }
+
+  /** Fetches again now. */
+  refresh() {
+    clearTimeout(this._timer);
+    return this._fetch();
+  }
+
+  _carrier() {
+    return this._filter !== null ? this._filter : (this.getAttribute('carrier') || '').trim();
+  }
+
+  _schedule() {
+    if (!this.isConnected) return;
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => this._fetch(), DEBOUNCE_MS);
+  }
+
+  async _fetch() {
+    const seq = ++this._seq;
+    if (this._ctrl) this._ctrl.abort();
+    this._ctrl = null;
+    const country = (this.getAttribute('country') || 'ES').trim().toUpperCase();
+    const zip = (this.getAttribute('zip-code') || '').trim();
+    if (!zip) {
+      this._state = 'idle';
+      this._points = [];
+      this._message = this.t('missing');
+      this.render();
+      this._keepOrClear();
+      return;
+    }
+    const ctrl = new AbortController();
+    this._ctrl = ctrl;
+    this._state = 'loading';
+    this._message = this.t('loading');
+    this.render();
+    let core = null;
+    let client;
+    try {
+      core = await this.ensureCore().catch(() => null);
+      client = this.client;
+    } catch (err) {
+      if (seq === this._seq) this._fail(err);
+      return;
+    }
+    if (seq !== this._seq) return;
+    const [points, carriers] = await Promise.allSettled([
+      client.call('get-drop-points', { country_code: country, zip_code: zip }, { signal: ctrl.signal }),
+      this._names.size ? Promise.resolve(null) : client.call('get-client-carriers', {}, { signal: ctrl.signal }),
+    ]);
+    if (seq !== this._seq) return; // a newer request owns the widget
+    this._ctrl = null;
+    if (points.status === 'rejected') {
+      this._fail(points.reason);
+      return;
+    }
+    if (carriers.status === 'fulfilled' && carriers.value) this._names = carrierNames(carriers.value);
+    let here = null;
+    if (core && typeof core.locate === 'function') {
+      try {
+        here = core.locate(country, zip);
+      } catch {
+        here = null;
+      }
+    }
+    const list = points.value && Array.isArray(points.value.drop_points) ? points.value.drop_points : [];
+    this._points = list.filter(Boolean).map((p) => normalize(p, here));
+    if (here) this._points.sort((a, b) => a.distance_km - b.distance_km);
+    this._here = here;
+    this._state = this._points.length ? 'ready' : 'empty';
+    this._message = '';
+    this.render();
+    emit(this, 'pg-load', { dropPoints: this.dropPoints });
+    this._keepOrClear();
+  }
+
+  _fail(err) {
+    this._ctrl = null;
+    this._state = 'error';
+    this._points = [];
+    let msg;
+    if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
+      msg = err.fieldErrors.map((e) => `${this.texts[`field_${e.field}`] || e.field}: ${e.message}`).join(' ');
+    } else {
+      msg = errorText(err);
+      if (err && err.operation && msg.startsWith(`${err.operation}: `)) msg = msg.slice(err.operation.length + 2);
+    }
+    this._message = this.t('error', { message: msg });
+    this.render();
+    emit(this, 'pg-error', { error: err });
+    this._keepOrClear();
+  }
+
+  _visible() {
+    const c = this._carrier();
+    return c ? this._points.filter((p) => p.carrier_code === c) : this._points;
+  }
+
+  _reflect() {
+    this._reflecting = true;
+    if (this._value) this.setAttribute('value', this._value);
+    else this.removeAttribute('value');
+    this._reflecting = false;
+  }
+
+  _choose(k) {
+    if (k === this._value) return;
+    this._value = k;
+    this._reflect();
+    const point = this.selected;
+    emit(this, 'pg-select', { dropPoint: point });
+    if (point && typeof this.onPick === 'function') this.onPick({ ...point });
+  }
+
+  // Keep the selection while it is still listed, else clear it (pg-select null).
+  _keepOrClear() {
+    if (!this._value || this._state === 'loading') return;
+    if (this.selected) return;
+    this._value = '';
+    this._reflect();
+    emit(this, 'pg-select', { dropPoint: null });
+  }
+
+  render() {
+    if (!this._rendered) return;
+    const root = this.shadowRoot;
+    const list = root.querySelector('.pg-list');
+    const status = root.querySelector('.pg-status');
+    list.setAttribute('aria-busy', String(this._state === 'loading'));
+    this.setAttribute('data-state', this._state);
+    if (this._state === 'loading') {
+      status.classList.remove('pg-error');
+      status.textContent = this._message;
+      return;
+    }
+    // The carrier filter lists the carriers present in the answer.
+    const filterBox = root.querySelector('.pg-filter');
+    const select = root.querySelector('select');
+    const codes = [...new Set(this._points.map((p) => p.carrier_code))].sort();
+    const current = this._carrier();
+    if (current && !codes.includes(current)) codes.push(current);
+    select.innerHTML =
+      `<option value="">${esc(this.t('allCarriers'))}</option>` +
+      codes.map((c) => `<option value="${esc(c)}"${c === current ? ' selected' : ''}>${esc(this._names.get(c) || c)}</option>`).join('');
+    filterBox.hidden = this._points.length === 0;
+
+    const shown = this._visible();
+    const isError = this._state === 'error';
+    status.classList.toggle('pg-error', isError);
+    status.setAttribute('part', isError ? 'status error' : 'status');
+    if (this._state === 'ready' || this._state === 'empty') {
+      this._message =
+        shown.length === 0
+          ? this.t(this._points.length ? 'emptyFiltered' : 'empty')
+          : shown.length === 1
+            ? this.t('loadedOne')
+            : this.t('loaded', { count: shown.length });
+    }
+    status.textContent = this._message;
+
+    const now = this._today || new Date();
+    const day = DAYS[now.getDay()];
+    const minutes = now.getHours() * 60 + now.getMinutes();
+    const focused = root.activeElement?.value;
+    list.innerHTML = shown
+      .map((p) => {
+        const id = `${this._name}-${p.drop_point_key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+        const hours = todayHours(p.time_table, day);
+        const open = hours && hours.some(([a, b]) => minutes >= a && minutes < b);
+        const allDay = hours && hours.length === 1 && hours[0][0] === 0 && hours[0][1] === 24 * 60;
+        const hoursLabel = allDay
+          ? this.t('openAllDay')
+          : hours && this.t('openToday', { hours: hours.map(([a, b]) => `${hhmm(a)}–${hhmm(b)}`).join(', ') });
+        const hoursText = hours
+          ? `<span class="pg-open" part="hours">${esc(hoursLabel)}</span>` +
+            ` · <span class="${open ? 'pg-open' : 'pg-closed'}" part="open-now">${esc(this.t(open ? 'openNow' : 'closedNow'))}</span>`
+          : `<span class="pg-closed" part="hours">${esc(this.t('closedToday'))}</span>`;
+        const dist =
+          p.distance_km === null
+            ? ''
+            : `<span class="pg-distance" part="distance">${esc(this.t('distance', { km: formatKm(p.distance_km), city: this._here.city }))}</span>`;
+        return (
+          `<li><label class="pg-option" part="option" for="${esc(id)}">` +
+          `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(p.drop_point_key)}"${p.drop_point_key === this._value ? ' checked' : ''}>` +
+          `<span><span class="pg-title" part="name">${esc(p.name)}</span><br>` +
+          `<span class="pg-sub" part="address">${esc([p.address, [p.zip_code, p.city].filter(Boolean).join(' ')].filter(Boolean).join(', '))}</span>` +
+          `<span class="pg-hours">${hoursText}</span></span>` +
+          `<span class="pg-right"><span class="pg-sub" part="carrier">${esc(this._names.get(p.carrier_code) || p.carrier_code)}</span><br>${dist}</span>` +
+          `</label></li>`
+        );
+      })
+      .join('');
+    if (focused) {
+      for (const r of list.querySelectorAll('input[type=radio]')) if (r.value === focused) r.focus();
+    }
+  }
+}
+
+function num(v) {
+  if (v === null || v === undefined || v === '') return NaN;
+  return typeof v === 'number' ? v : Number(v);
+}
+
+// One drop point of pg-select / pg-load: coordinates as numbers, the
+// distance from the postal code's location when known.
+function normalize(p, here) {
+  const lat = num(p.latitude);
+  const lon = num(p.longitude);
+  const d = here ? distanceKm(here, { lat, lon }) : NaN;
+  const tt = p.time_table && typeof p.time_table === 'object' ? p.time_table : {};
+  const table = {};
+  for (const k of ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']) table[k] = String(tt[k] ?? '');
+  return {
+    carrier_code: String(p.carrier_code ?? ''),
+    drop_point_key: String(p.drop_point_key ?? ''),
+    name: String(p.name ?? ''),
+    address: String(p.address ?? ''),
+    zip_code: String(p.zip_code ?? ''),
+    city: String(p.city ?? ''),
+    latitude: Number.isFinite(lat) ? lat : null,
+    longitude: Number.isFinite(lon) ? lon : null,
+    time_table: table,
+    phone: String(p.phone ?? ''),
+    distance_km: Number.isFinite(d) ? Math.round(d * 10) / 10 : null,
+  };
+}
+
+// carrierNames reads get-client-carriers' data (an object keyed by code, or
+// an array) into code -> name.
+function carrierNames(data) {
+  const out = new Map();
+  const list = Array.isArray(data) ? data : data && typeof data === 'object' ? Object.values(data) : [];
+  for (const c of list) {
+    if (c && c.carrier_code) out.set(String(c.carrier_code), String(c.carrier_name || c.carrier_code));
+  }
+  return out;
+}
+
+// todayHours parses "HH:MM - HH:MM" (several ranges may be separated by
+// commas or slashes) into minute ranges; null when closed or unreadable.
+function todayHours(table, day) {
+  const s = table && table[day];
+  if (!s) return null;
+  const out = [];
+  for (const part of String(s).split(/[,/;]/)) {
+    const m = /^\s*(\d{1,2}):(\d{2})\s*[-–]\s*(\d{1,2}):(\d{2})\s*$/.exec(part);
+    if (!m) continue;
+    const a = +m[1] * 60 + +m[2];
+    let b = +m[3] * 60 + +m[4];
+    if (b === 23 * 60 + 59) b = 24 * 60; // "00:00 - 23:59" is all day
+    if (b > a) out.push([a, b]);
+  }
+  return out.length ? out : null;
+}
+
+function hhmm(m) {
+  if (m >= 24 * 60) return '24:00';
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+function formatKm(km) {
+  return km < 10 ? km.toFixed(1) : String(Math.round(km));
+}
+
+define('pg-drop-point-picker', PgDropPointPicker);

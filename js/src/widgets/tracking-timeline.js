@@ -1,0 +1,304 @@
+// <pg-tracking-timeline>: the current state of a shipment and its history,
+// each event with its category (pre-transit, in transit, out for delivery,
+// delivered, exception, returned), optionally refreshed until a final
+// state.
+//
+//   <pg-tracking-timeline reference="SBX0000000001" poll="30"></pg-tracking-timeline>
+//   <script type="module">
+//     document.querySelector('pg-tracking-timeline').client = new Client({ baseUrl, token });
+//   </script>
+//
+// get-shipment-tracking is a protected operation: give the widget a Client
+// carrying the shop's token (the `client` property) or the `token`
+// property.
+
+import { PgElement, adoptStyles, define, emit, esc, formatDate, errorText } from './base.js';
+
+const DEBOUNCE_MS = 30;
+const MIN_POLL_S = 2;
+
+const CSS = `
+.pg-current { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 0.75rem 0.9rem; margin: 0 0 0.75rem; }
+.pg-current .pg-title { font-size: 1.1em; }
+.pg-history { list-style: none; margin: 0; padding: 0 0 0 0.9rem; border-left: 2px solid var(--_border); display: grid; gap: 0.6rem; }
+.pg-history li { position: relative; }
+.pg-history li::before { content: ""; position: absolute; left: calc(-0.9rem - 6px); top: 0.45em; width: 10px; height: 10px; border-radius: 50%; background: var(--_border); }
+.pg-history li:first-child::before { background: var(--_accent); }
+.pg-date { color: var(--_muted); font-size: 0.875em; }
+.pg-cat { display: inline-block; font-size: 0.75em; font-weight: 600; padding: 0.05rem 0.45rem; border-radius: 999px; margin-left: 0.35rem; color: #fff; background: var(--_muted); vertical-align: 0.1em; }
+.pg-cat-pre_transit { background: #6b7280; }
+.pg-cat-in_transit { background: var(--_accent); }
+.pg-cat-out_for_delivery { background: #b26b00; }
+.pg-cat-delivered { background: var(--_ok); }
+.pg-cat-exception { background: var(--_error); }
+.pg-cat-returned { background: #7a4b8f; }
+.pg-final { color: var(--_ok); font-weight: 600; font-size: 0.875em; }
+`;
+
+/** Tracking timeline of one shipment. */
+export class PgTrackingTimeline extends PgElement {
+  static observedAttributes = ['reference', 'client-ref', 'poll', 'endpoint'];
+
+  /** Texts; override any with the `texts` property. */
+  static texts = {
+    current: 'Current state',
+    history: 'History',
+    final: 'Final state',
+    loading: 'Loading tracking…',
+    missing: 'No shipment to track yet.',
+    empty: 'No tracking event yet.',
+    announce: 'Shipment {reference}: {state}.',
+    error: 'Tracking could not be loaded: {message}',
+    pre_transit: 'Pre-transit',
+    in_transit: 'In transit',
+    out_for_delivery: 'Out for delivery',
+    delivered: 'Delivered',
+    exception: 'Exception',
+    returned: 'Returned',
+    unknown: 'Other',
+  };
+
+  constructor() {
+    super();
+    adoptStyles(this.shadowRoot, CSS);
+    this._tracking = null;
+    this._events = [];
+    this._state = 'idle';
+    this._message = '';
+    this._seq = 0;
+    this._ctrl = null;
+    this._timer = null;
+    this._pollTimer = null;
+    this._busy = false;
+    this._lastKey = '';
+  }
+
+  connectedCallback() {
+    if (!this._rendered) {
+      this.shadowRoot.innerHTML =
+        `<div class="pg-root" part="root">` +
+        `<section class="pg-current" part="current" hidden></section>` +
+        `<ol class="pg-history" part="history" aria-busy="false"></ol>` +
+        `<p class="pg-status" part="status" role="status" aria-live="polite"></p>` +
+        `</div>`;
+      this._rendered = true;
+    }
+    this._schedule();
+  }
+
+  disconnectedCallback() {
+    clearTimeout(this._timer);
+    clearTimeout(this._pollTimer);
+    if (this._ctrl) this._ctrl.abort();
+    this._busy = false;
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    if (name === 'poll') {
+      this._armPoll();
+      return;
+    }
+    if (name === 'reference' || name === 'client-ref') {
+      this._tracking = null;
+      this._events = [];
+      this._lastKey = '';
+    }
+    this._schedule();
+  }
+
+  /** The last get-shipment-tracking data, or null. */
+  get tracking() {
+    return this._tracking;
+  }
+
+  /** idle, loading, ready, empty or error. */
+  get state() {
+    return this._state;
+  }
+
+  /** Whether the current state is final (delivered, returned...). */
+  get final() {
+    const cur = this._events[0];
+    return !!(cur && cur.final);
+  }
+
+  /** Loads the tracking now. */
+  refresh() {
+    clearTimeout(this._timer);
+    return this._fetch();
+  }
+
+  _query() {
+    const ref = (this.getAttribute('reference') || '').trim();
+    if (ref) return { dlvr_ref: ref };
+    const cref = (this.getAttribute('client-ref') || '').trim();
+    if (cref) return { client_ref: cref };
+    return null;
+  }
+
+  _schedule() {
+    if (!this.isConnected) return;
+    clearTimeout(this._timer);
+    clearTimeout(this._pollTimer);
+    this._timer = setTimeout(() => this._fetch(), DEBOUNCE_MS);
+  }
+
+  // Polls after each load while connected, asked to, and not final; never
+  // two requests at once.
+  _armPoll() {
+    clearTimeout(this._pollTimer);
+    const s = Number(this.getAttribute('poll'));
+    if (!this.isConnected || !Number.isFinite(s) || s <= 0 || !this._query() || this.final) return;
+    if (this._state !== 'ready' && this._state !== 'empty' && this._state !== 'error') return;
+    this._pollTimer = setTimeout(() => {
+      if (!this._busy) this._fetch();
+    }, Math.max(s, MIN_POLL_S) * 1000);
+  }
+
+  async _fetch() {
+    const seq = ++this._seq;
+    clearTimeout(this._pollTimer);
+    if (this._ctrl) this._ctrl.abort();
+    this._ctrl = null;
+    const query = this._query();
+    if (!query) {
+      this._state = 'idle';
+      this._tracking = null;
+      this._events = [];
+      this._message = this.t('missing');
+      this.render();
+      return;
+    }
+    const ctrl = new AbortController();
+    this._ctrl = ctrl;
+    this._busy = true;
+    if (!this._tracking) {
+      this._state = 'loading';
+      this._message = this.t('loading');
+      this.render();
+    }
+    let core = null;
+    try {
+      core = await this.ensureCore().catch(() => null);
+      const data = await this.client.call('get-shipment-tracking', query, { signal: ctrl.signal });
+      if (seq !== this._seq) return;
+      this._tracking = data;
+      this._events = events(data, core);
+      this._state = this._events.length ? 'ready' : 'empty';
+      this._message = '';
+      const cur = this._events[0] || null;
+      const key = cur ? `${cur.code}|${cur.date}|${this._events.length}` : '';
+      const changed = key !== this._lastKey;
+      this._lastKey = key;
+      this.render(changed && cur ? this.t('announce', { reference: data.shipping_dlvr_ref || query.dlvr_ref || query.client_ref, state: cur.name }) : null);
+      emit(this, 'pg-tracking', { tracking: data, current: cur, final: this.final, changed });
+    } catch (err) {
+      if (seq !== this._seq || (err && err.category === 'aborted')) return;
+      this._state = 'error';
+      this._message = this.t('error', { message: message(err) });
+      this.render();
+      emit(this, 'pg-error', { error: err });
+    } finally {
+      if (seq === this._seq) {
+        this._busy = false;
+        this._ctrl = null;
+        this._armPoll();
+      }
+    }
+  }
+
+  render(announce) {
+    if (!this._rendered) return;
+    const root = this.shadowRoot;
+    const current = root.querySelector('.pg-current');
+    const history = root.querySelector('.pg-history');
+    const status = root.querySelector('.pg-status');
+    this.setAttribute('data-state', this._state);
+    history.setAttribute('aria-busy', String(this._state === 'loading'));
+    const isError = this._state === 'error';
+    status.classList.toggle('pg-error', isError);
+    status.setAttribute('part', isError ? 'status error' : 'status');
+    if (this._state !== 'ready') this._shown = this._state;
+    if (this._state === 'error' || this._state === 'loading' || this._state === 'idle') {
+      status.textContent = this._message;
+      if (this._state !== 'error') {
+        current.hidden = true;
+        history.innerHTML = '';
+      }
+      return;
+    }
+    if (this._state === 'empty') {
+      current.hidden = true;
+      history.innerHTML = '';
+      status.textContent = this.t('empty');
+      return;
+    }
+    // Only a new state is announced; polls that change nothing stay quiet.
+    if (announce) status.textContent = announce;
+    else if (this._shown !== 'ready') status.textContent = ''; // drop an earlier error or loading text
+    this._shown = 'ready';
+    const cur = this._events[0];
+    current.hidden = false;
+    current.innerHTML =
+      `<h3 class="pg-visually-hidden">${esc(this.t('current'))}</h3>` +
+      `<span class="pg-title" part="current-name">${esc(cur.name)}</span>${this._badge(cur)}` +
+      (cur.final ? ` <span class="pg-final" part="final">${esc(this.t('final'))}</span>` : '') +
+      `<br><span class="pg-date" part="date">${esc(when(cur.date))}</span>` +
+      (cur.details ? `<br><span class="pg-sub" part="details">${esc(cur.details)}</span>` : '');
+    history.setAttribute('aria-label', this.t('history'));
+    history.innerHTML = this._events
+      .map(
+        (e) =>
+          `<li part="event event-${esc(e.category)}"><span class="pg-date" part="date">${esc(when(e.date))}</span><br>` +
+          `<span class="pg-title" part="event-name">${esc(e.name)}</span>${this._badge(e)}` +
+          (e.details ? `<br><span class="pg-sub" part="details">${esc(e.details)}</span>` : '') +
+          `</li>`,
+      )
+      .join('');
+  }
+
+  _badge(e) {
+    return `<span class="pg-cat pg-cat-${esc(e.category)}" part="category category-${esc(e.category)}">${esc(this.t(e.category))}</span>`;
+  }
+}
+
+// events returns the history newest first with each event's category,
+// whether or not the core normalized the answer.
+function events(data, core) {
+  const raw = data && Array.isArray(data.tracking_history) ? data.tracking_history.filter(Boolean) : [];
+  if (raw.length === 0 && data && data.tracking_code) raw.push(data);
+  const list = raw.map((e) => {
+    const code = String(e.tracking_code ?? '').padStart(2, '0');
+    let d = null;
+    try {
+      d = core && typeof core.describeTracking === 'function' ? core.describeTracking(code) : null;
+    } catch {
+      d = null;
+    }
+    return {
+      code,
+      name: String(e.tracking_name || (d && d.label) || code),
+      details: String(e.tracking_details ?? ''),
+      date: String(e.tracking_date ?? ''),
+      category: d ? d.category : 'unknown',
+      final: !!(d && d.final),
+    };
+  });
+  // Newest first (the dates are "YYYY-MM-DD HH:MM:SS"; stable for equal dates).
+  return list
+    .map((e, i) => [e, i])
+    .sort((a, b) => (a[0].date === b[0].date ? a[1] - b[1] : a[0].date < b[0].date ? 1 : -1))
+    .map(([e]) => e);
+}
+
+function when(date) {
+  return formatDate(date, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+}
+
+function message(err) {
+  const text = errorText(err);
+  return err && err.operation && text.startsWith(`${err.operation}: `) ? text.slice(err.operation.length + 2) : text;
+}
+
+define('pg-tracking-timeline', PgTrackingTimeline);
