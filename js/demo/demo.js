@@ -216,9 +216,13 @@ async function placeOrder(ev) {
     state.booking = { client, ref: booked.shipping_dlvr_ref, data: booked };
     showConfirmation();
   } catch (err) {
-    if (err instanceof ParcelgateError) {
-      const hint = err.details?.hint ? ` ${err.details.hint}` : '';
-      fail(`${err.message}${hint}`);
+    if (err instanceof ParcelgateError && (err.category === 'upstream_unavailable' || err.category === 'timeout' || err.category === 'network')) {
+      // The answer was lost: the booking may exist. Placing the order again
+      // sends the same order reference, which the service answers with the
+      // first booking instead of booking twice.
+      fail(`${err.message} The booking may have been made: press "Place order" again to check (the same order reference is used, so it cannot be booked twice).`);
+    } else if (err instanceof ParcelgateError) {
+      fail(err.message);
     } else {
       fail(err.message || String(err));
     }

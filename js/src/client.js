@@ -228,6 +228,9 @@ function decodeResponse(core, operation, status, text) {
 function categoryOf(status, cls, fieldErrors) {
   if (fieldErrors.length > 0) return 'validation';
   if (status === 401 || status === 403) return 'unauthorized';
+  // The edge's own 502/504 envelopes (codes 1502/1504, outside the
+  // service's table): the upstream could not be reached or failed.
+  if (status >= 502 && status <= 504 && (cls === 'unknown' || !cls)) return 'upstream_unavailable';
   return cls;
 }
 
