@@ -11,6 +11,10 @@ REF="DEMO-$(date +%s | tail -c 7)"   # shipping_client_ref (at most 15 character
 PARCEL='parcels[0][parcel_weight]=2.5&parcels[0][parcel_width]=20&parcels[0][parcel_height]=10&parcels[0][parcel_length]=30&parcels[0][parcel_volume]=6000'
 ROUTE='from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001'
 show() { echo; echo "== $1"; }
+# short prints the first 300 characters of a long answer. The answer is read
+# whole first: piping curl into `head` fails at random under pipefail
+# (curl: (23) when head exits before curl has written everything).
+short() { local out; out=$(curl -sS "$@"); printf '%s ...\n' "${out:0:300}"; }
 
 # Public operations (no token).
 show get-client-carriers
@@ -36,11 +40,11 @@ SHIPMENT=$(curl -sS -H "$AUTH" "$BASE/v1/new-shipment" --data \
 echo "$SHIPMENT"
 DLVR=$(printf '%s' "$SHIPMENT" | sed -n 's/.*"shipping_dlvr_ref":"\([^"]*\)".*/\1/p')
 show get-shipment-label
-curl -sS -H "$AUTH" "$BASE/v1/get-shipment-label?dlvr_ref=$DLVR" | head -c 300; echo " ..."
+short -H "$AUTH" "$BASE/v1/get-shipment-label?dlvr_ref=$DLVR"
 show get-shipment
-curl -sS -H "$AUTH" "$BASE/v1/get-shipment?dlvr_ref=$DLVR" | head -c 300; echo " ..."
+short -H "$AUTH" "$BASE/v1/get-shipment?dlvr_ref=$DLVR"
 show get-shipments
-curl -sS -H "$AUTH" "$BASE/v1/get-shipments?filter_shipping_client_ref=$REF&page=1&n_items=10" | head -c 300; echo " ..."
+short -H "$AUTH" "$BASE/v1/get-shipments?filter_shipping_client_ref=$REF&page=1&n_items=10"
 show get-shipment-tracking
 curl -sS -H "$AUTH" "$BASE/v1/get-shipment-tracking?dlvr_ref=$DLVR"
 show new-collection
