@@ -68,6 +68,12 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   const { page, bodies, pageErrors } = await openShop(context, stack.url);
 
   const form = page.locator('pg-address-form');
+  // Placing the order on an empty form books nothing: the address is
+  // checked, its first field focused, and the shop says why.
+  await page.locator('#place-order').click();
+  await assertEventually(async () => assert.equal(await page.locator('#order-error').textContent(), 'Please check the delivery address.'));
+  assert.equal(await form.getByLabel(/^Name/).evaluate((el) => el.getRootNode().activeElement === el), true);
+  assert.equal(await form.getByLabel(/^Name/).getAttribute('aria-invalid'), 'true');
   await form.getByLabel(/^Name/).fill('Ana García');
   await form.getByLabel(/^Address/).fill('Carrer de Pau Claris 1');
   await form.getByLabel(/^City/).fill('Barcelona');
@@ -148,7 +154,12 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
     await page.screenshot({ path: path.resolve(ROOT, process.env.PARCELGATE_SCREENSHOT), fullPage: true });
   }
 
-  // Book: a double click books once.
+  // Book: a double click books once. (Nothing was booked before.)
+  const before = await fetch(`${stack.url}/v1/get-shipments?page=1&n_items=50&filter_date_ini=2000-01-01`, {
+    headers: { Authorization: `Bearer ${SECRETS[1]}` },
+  }).then((r) => r.json());
+  assert.equal(before.status, 'ok', JSON.stringify(before).slice(0, 300));
+  assert.equal((Array.isArray(before.data) ? before.data : before.data.shipments || []).length, 0, 'no booking yet');
   await page.locator('#place-order').dblclick();
   await page.locator('#confirmation').waitFor({ state: 'visible', timeout: 30000 });
   const ref = (await page.locator('#dlvr-ref').textContent()).trim();
@@ -160,6 +171,10 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   assert.equal(list.status, 'ok');
   const shipments = Array.isArray(list.data) ? list.data : list.data.shipments || [];
   assert.equal(shipments.length, 1, `one booking for ${orderRef}: ${JSON.stringify(list.data).slice(0, 300)}`);
+  const all = await fetch(`${stack.url}/v1/get-shipments?page=1&n_items=50&filter_date_ini=2000-01-01`, {
+    headers: { Authorization: `Bearer ${SECRETS[1]}` },
+  }).then((r) => r.json());
+  assert.equal((Array.isArray(all.data) ? all.data : all.data.shipments || []).length, 1, 'exactly one booking in the sandbox');
   const booked = await fetch(`${stack.url}/v1/get-shipment?dlvr_ref=${ref}`, {
     headers: { Authorization: `Bearer ${SECRETS[1]}` },
   }).then((r) => r.json());
