@@ -30,10 +30,31 @@ const state = {
   mode: 'home',
   service: null,
   dropPoint: null,
-  orderRef: newOrderRef(),
+  orderRef: '',
   booking: null,
   upstream: 'unknown',
 };
+
+// The checkout survives a reload: the order reference (so a retry after a
+// lost answer, even from a reloaded page, reuses it and cannot book twice)
+// and, once booked, the confirmation. sessionStorage: this tab only.
+const STORE_KEY = 'tienda-demo-checkout';
+
+function saved() {
+  try {
+    return JSON.parse(sessionStorage.getItem(STORE_KEY) || 'null') || {};
+  } catch {
+    return {};
+  }
+}
+
+function save(v) {
+  try {
+    sessionStorage.setItem(STORE_KEY, JSON.stringify(v));
+  } catch {
+    // storage full or disabled: the page still works, without surviving a reload
+  }
+}
 
 function newOrderRef() {
   // At most 15 characters (the spec's limit for shipping_client_ref). Kept
@@ -199,8 +220,7 @@ async function placeOrder(ev) {
   button.disabled = true;
   button.textContent = 'Booking…';
   try {
-    const token = await demoToken();
-    const client = new Client({ baseUrl: endpoint, token, validateOptions: { today: true } });
+    const client = await bookingClient();
     const request = {
       shipping_date: shippingDate,
       service_type: 'custom',
@@ -213,7 +233,18 @@ async function placeOrder(ev) {
     };
     if (state.mode === 'drop-point') request.drop_point_key = state.dropPoint.drop_point_key;
     const booked = await client.newShipment(request);
-    state.booking = { client, ref: booked.shipping_dlvr_ref, data: booked };
+    const s = state.service;
+    state.booking = {
+      client,
+      ref: booked.shipping_dlvr_ref,
+      carrier: `${s.carrier_name || s.carrier_code} · ${s.service_name || s.service_code}`,
+      delivery: state.mode === 'drop-point'
+        ? `Drop point: ${state.dropPoint.name}, ${state.dropPoint.address}, ${state.dropPoint.city}`
+        : `Home: ${address.value.to_address}, ${address.value.to_zip_code} ${address.value.to_city}`,
+      trackingUrl: booked.advance_tracking_url || '',
+    };
+    const { client: _c, ...kept } = state.booking;
+    save({ orderRef: state.orderRef, booking: kept });
     showConfirmation();
   } catch (err) {
     if (err instanceof ParcelgateError && (err.category === 'upstream_unavailable' || err.category === 'timeout' || err.category === 'network')) {
@@ -234,31 +265,43 @@ async function placeOrder(ev) {
 }
 
 function showConfirmation() {
-  const { ref, client, data } = state.booking;
-  const s = state.service;
+  const b = state.booking;
   $('order-ref').textContent = state.orderRef;
-  $('dlvr-ref').textContent = ref;
-  $('booked-carrier').textContent = `${s.carrier_name || s.carrier_code} · ${s.service_name || s.service_code}`;
-  $('booked-delivery').textContent = state.mode === 'drop-point'
-    ? `Drop point: ${state.dropPoint.name}, ${state.dropPoint.address}, ${state.dropPoint.city}`
-    : `Home: ${address.value.to_address}, ${address.value.to_zip_code} ${address.value.to_city}`;
-  if (data.advance_tracking_url) $('booked-delivery').title = data.advance_tracking_url;
+  $('dlvr-ref').textContent = b.ref;
+  $('booked-carrier').textContent = b.carrier;
+  $('booked-delivery').textContent = b.delivery;
+  if (b.trackingUrl) $('booked-delivery').title = b.trackingUrl;
   $('checkout').hidden = true;
   const box = $('confirmation');
   box.hidden = false;
   const timeline = $('tracking');
-  timeline.client = client;
-  timeline.setAttribute('reference', ref);
+  timeline.client = b.client;
+  timeline.setAttribute('reference', b.ref);
   box.focus();
 }
 
+/** A Client carrying a fresh demo token. */
+async function bookingClient() {
+  const token = await demoToken();
+  return new Client({ baseUrl: endpoint, token, validateOptions: { today: true } });
+}
+
 async function downloadLabel() {
-  const { client, ref } = state.booking;
+  const { ref } = state.booking;
   const button = $('download-label');
   $('label-error').textContent = '';
   button.disabled = true;
   try {
-    const label = await client.label({ dlvr_ref: ref });
+    let label;
+    try {
+      label = await state.booking.client.label({ dlvr_ref: ref });
+    } catch (err) {
+      if (!(err instanceof ParcelgateError) || err.category !== 'unauthorized') throw err;
+      // The demo token lasts an hour: take a new one and try once more.
+      state.booking.client = await bookingClient();
+      $('tracking').client = state.booking.client;
+      label = await state.booking.client.label({ dlvr_ref: ref });
+    }
     const url = URL.createObjectURL(label.blob());
     const a = $('label-link');
     a.href = url;
@@ -275,6 +318,7 @@ async function downloadLabel() {
 function newOrder() {
   state.orderRef = newOrderRef();
   state.booking = null;
+  save({ orderRef: state.orderRef });
   $('tracking').removeAttribute('reference');
   $('confirmation').hidden = true;
   $('checkout').hidden = false;
@@ -296,8 +340,23 @@ async function showMode() {
   }
 }
 
+/** Restores this tab's checkout: its order reference, or its confirmation. */
+async function restore() {
+  const v = saved();
+  state.orderRef = v.orderRef || newOrderRef();
+  save({ orderRef: state.orderRef, booking: v.booking });
+  if (!v.booking || !v.booking.ref) return;
+  try {
+    state.booking = { ...v.booking, client: await bookingClient() };
+    showConfirmation();
+  } catch (err) {
+    $('order-error').textContent = `Your order ${state.orderRef} is booked (${v.booking.ref}), but its details cannot be shown: ${err.message}`;
+  }
+}
+
 renderCart();
 setupWidgets();
+restore();
 $('order-form').addEventListener('submit', placeOrder);
 $('download-label').addEventListener('click', downloadLabel);
 $('new-order').addEventListener('click', newOrder);

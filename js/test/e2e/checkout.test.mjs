@@ -182,6 +182,13 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   assert.equal(booked.data.drop_point_data.drop_point_key, point.drop_point_key);
   assert.equal(booked.data.to_data.to_zip_code, '08001');
 
+  // A reload keeps the confirmation (this tab's sessionStorage) with a fresh demo token.
+  await page.reload();
+  await page.locator('#confirmation').waitFor({ state: 'visible', timeout: 30000 });
+  assert.equal((await page.locator('#dlvr-ref').textContent()).trim(), ref);
+  assert.equal((await page.locator('#order-ref').textContent()).trim(), orderRef);
+  assert.equal(await page.locator('#checkout').isHidden(), true);
+
   // The label downloads and is a PDF.
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-label').click()]);
   assert.equal(download.suggestedFilename(), `label-${ref}.pdf`);
