@@ -124,7 +124,7 @@ func (x *exchange) demoToken(cfg *Config, cfgErrs []ConfigError) {
 	w.Key("expires_at")
 	w.String(exp.UTC().Format(time.RFC3339))
 	w.Key("expires_in")
-	w.Int(int64(exp.Sub(now) / time.Second))
+	w.Int(exp.Unix() - now.Unix())
 	w.Key("upstream")
 	w.String("sandbox")
 	w.EndObject()
