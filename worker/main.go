@@ -1,22 +1,20 @@
-// Command worker is parcelgate's edge worker: a Cloudflare Worker built
-// with github.com/syumai/workers that validates requests with the core
-// and forwards them with Basic auth to the shipping service, or serves
-// the embedded sandbox (state in a KV namespace) when no upstream is
-// configured. See worker/edge for the handler.
+// Command worker is parcelgate's edge worker: a Cloudflare Worker that
+// validates requests with the core and forwards them with Basic auth to
+// the shipping service, or serves the embedded sandbox (state in a KV
+// namespace) when no upstream is configured. See worker/edge for the
+// handler and worker/README.md for running and deploying it.
 //
-// Under workerd (GOOS=js GOARCH=wasm) every request runs a fresh Go
-// instance: main builds the handler and serves exactly one request.
-// Natively (`go run ./worker`) it serves plain net/http on $PORT
-// (default 9900) with the same handler, an in-memory sandbox store and
-// the environment as configuration.
+// Under workerd (GOOS=js GOARCH=wasm) the project's entry module
+// (worker/entry.mjs) keeps one Go instance per isolate and hands it every
+// request through worker/bridge. Natively (`go run ./worker`) the same
+// handler serves plain net/http on 127.0.0.1:$PORT (default 9900) with an
+// in-memory sandbox store and the environment as configuration.
 package main
 
 import (
-	"github.com/syumai/workers"
-
 	"github.com/parcelgate/parcelgate/worker/edge"
 )
 
 func main() {
-	workers.Serve(edge.New(platform()))
+	serve(edge.New(platform()))
 }

@@ -8,7 +8,9 @@ import (
 
 	"github.com/syumai/workers/cloudflare"
 
+	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
+	"github.com/parcelgate/parcelgate/worker/bridge"
 	"github.com/parcelgate/parcelgate/worker/edge"
 )
 
@@ -16,15 +18,34 @@ import (
 // holds the embedded sandbox's state.
 const KVBinding = "SANDBOX_KV"
 
-// platform wires the handler to workerd: the worker's env, the fetch
-// client, the KV-backed sandbox store and console logging (stdout).
+// platform wires the handler to workerd: the worker's env, fetch and the
+// Cache API through the entry, the KV-backed sandbox store and console
+// logging (stdout).
 func platform() edge.Deps {
 	return edge.Deps{
 		Getenv:   cloudflare.Getenv,
-		Upstream: fetchDoer{},
+		Upstream: bridge.Fetch{MaxBytes: edge.MaxUpstreamBody},
+		Shared:   bridge.Cache{},
 		Store: func(ctx context.Context) (sandbox.Store, error) {
-			return openKV(KVBinding)
+			return bridge.KV{Binding: KVBinding}, nil
+		},
+		Instance: func(ctx context.Context) edge.InstanceInfo {
+			id, n, mem := bridge.Info(ctx)
+			return edge.InstanceInfo{ID: id, Requests: n, MemoryBytes: mem}
 		},
 		Log: os.Stdout,
 	}
+}
+
+// serve hands the isolate's requests to h for the life of the instance.
+func serve(h *edge.Handler) {
+	maxBody, maxRequests, maxMemoryMB, deadline := h.Limits()
+	var bookings []string
+	for i := range catalog.Operations {
+		if op := &catalog.Operations[i]; op.Books {
+			bookings = append(bookings, "/v1/"+op.Name)
+		}
+	}
+	bridge.Serve(h, bridge.Limits{MaxBodyBytes: maxBody, MaxRequests: maxRequests,
+		MaxMemoryBytes: int64(maxMemoryMB) << 20, BookingPaths: bookings, Deadline: deadline})
 }

@@ -28,13 +28,17 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 endif
 
-## worker: build/worker/{worker.mjs,runtime.mjs,wasm_exec.js,app.wasm}. Built in a
-## temp folder and moved in, so a running `wrangler dev` picks it up without wedging.
+## worker: build/worker/{worker.mjs,wasm_exec.js,app.wasm}: the project's entry
+## (worker/entry.mjs, one Go instance per isolate), syumai/workers' wasm_exec.js (Go's,
+## with a per-instance runtime context) and the Go worker. Built in a temp folder and
+## moved in, so a running `wrangler dev` picks it up without wedging.
 worker: worker-assets
 	@mkdir -p build $(WORKER_OUT)
 	@tmp=$$(mktemp -d build/.worker-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$$tmp"; \
+	rm -f "$$tmp/runtime.mjs"; cp worker/entry.mjs "$$tmp/worker.mjs"; \
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o "$$tmp/app.wasm" ./worker; \
+	rm -f $(WORKER_OUT)/runtime.mjs; \
 	for f in "$$tmp"/*; do mv -f "$$f" $(WORKER_OUT)/; done; \
 	echo "built $(WORKER_OUT)/app.wasm ($$(stat -c %s $(WORKER_OUT)/app.wasm) bytes)"
 

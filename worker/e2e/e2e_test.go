@@ -318,6 +318,12 @@ func (u *upstream) count() int {
 	return len(u.reqs)
 }
 
+func (u *upstream) all() []recorded {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]recorded(nil), u.reqs...)
+}
+
 func (u *upstream) last() recorded {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -344,6 +350,14 @@ func newUpstream(t *testing.T) *upstream {
 			case <-time.After(3 * time.Second):
 			case <-r.Context().Done():
 			}
+			return
+		case "delay":
+			// A read that takes a while, to have requests in flight.
+			select {
+			case <-time.After(1500 * time.Millisecond):
+			case <-r.Context().Done():
+			}
+			_, _ = io.WriteString(w, `{"status":"ok","data":{"echo":"late"}}`)
 			return
 		case "html-503":
 			w.WriteHeader(503)

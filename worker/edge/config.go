@@ -21,6 +21,11 @@ const (
 	EnvMaxBodyBytes      = "MAX_BODY_BYTES"
 	EnvRulesFeature      = "RULES_FEATURE"
 	EnvSandboxTimeScale  = "SANDBOX_TIME_SCALE"
+	EnvCacheTTL          = "CACHE_TTL"
+	EnvCacheMaxBytes     = "CACHE_MAX_BYTES"
+	EnvInstanceRequests  = "INSTANCE_MAX_REQUESTS"
+	EnvInstanceMemoryMB  = "INSTANCE_MAX_MEMORY_MB"
+	EnvFaultInjection    = "FAULT_INJECTION"
 )
 
 // Defaults of the optional settings.
@@ -35,6 +40,33 @@ const (
 	SandboxBaseURL = "http://sandbox.internal/v1"
 )
 
+// Defaults of the isolate's Go instance (worker/entry.mjs replaces it when
+// either bound is passed) and of the response cache.
+const (
+	// DefaultInstanceRequests bounds the requests one Go instance serves
+	// before new requests go to a fresh one: a safety net against slow
+	// leaks, not a need (memory is flat without it; see README).
+	DefaultInstanceRequests = 50000
+	// DefaultInstanceMemoryMB bounds the instance's linear memory (Go's
+	// wasm heap only grows); workerd allows 128 MB per isolate.
+	DefaultInstanceMemoryMB = 96
+	// DefaultCacheMaxBytes bounds the bodies held by the in-instance cache.
+	DefaultCacheMaxBytes = 4 << 20
+	// CacheMaxEntries bounds its entries whatever their size.
+	CacheMaxEntries = 1024
+)
+
+// DefaultCacheTTL is how long each cacheable operation's ok answers are
+// reused: answers that change when the merchant edits the account
+// (carriers, services, service info) or a carrier its network (drop
+// points). CACHE_TTL overrides them per operation; 0 turns one off.
+var DefaultCacheTTL = map[string]time.Duration{
+	"get-client-carriers": time.Hour,
+	"get-client-services": time.Hour,
+	"get-service-info":    time.Hour,
+	"get-drop-points":     15 * time.Minute,
+}
+
 // DefaultPublicOperations are the operations callable without the proxy
 // token: catalog, prices, estimates, drop points and cut-off hours.
 var DefaultPublicOperations = []string{
@@ -43,8 +75,8 @@ var DefaultPublicOperations = []string{
 	"get-collection-cutoff-hour",
 }
 
-// Config is the worker's configuration, read from its environment on
-// every request (each request runs in a fresh instance).
+// Config is the worker's configuration, read from its environment once per
+// Go instance: an isolate's environment is fixed.
 type Config struct {
 	// UpstreamBase is the upstream base URL ending in /v1, without a
 	// trailing slash; empty means the embedded sandbox.
@@ -60,6 +92,19 @@ type Config struct {
 	// SandboxTimeScale makes the embedded sandbox's tracking advance
 	// faster (1 = real time, 3600 = a day in 24 seconds).
 	SandboxTimeScale float64
+	// CacheTTL is the cache lifetime per cacheable operation; an
+	// operation absent or at 0 is never cached.
+	CacheTTL      map[string]time.Duration
+	CacheMaxBytes int
+	// InstanceRequests and InstanceMemoryMB are the recycling bounds the
+	// JavaScript entry applies to its Go instance.
+	InstanceRequests int
+	InstanceMemoryMB int
+	// upstreamSet: UPSTREAM_BASE_URL is set, valid or not.
+	upstreamSet bool
+	// Faults enables /__faults/* (tests of panic and crash isolation);
+	// refused with a remote upstream.
+	Faults bool
 }
 
 // ConfigError is a configuration problem: the variable and what is wrong.
@@ -80,6 +125,7 @@ func LoadConfig(getenv func(string) string) (Config, []ConfigError) {
 	bad := func(v, p string) { errs = append(errs, ConfigError{v, p}) }
 
 	if base := strings.TrimSpace(getenv(EnvUpstreamBaseURL)); base != "" {
+		c.upstreamSet = true
 		if p := checkBaseURL(base); p != "" {
 			bad(EnvUpstreamBaseURL, p)
 		} else {
@@ -147,7 +193,82 @@ func LoadConfig(getenv func(string) string) (Config, []ConfigError) {
 			c.SandboxTimeScale = f
 		}
 	}
+	c.CacheTTL, c.CacheMaxBytes = DefaultCacheTTL, DefaultCacheMaxBytes
+	if v := strings.TrimSpace(getenv(EnvCacheTTL)); v != "" {
+		ttl, p := parseCacheTTL(v)
+		if p != "" {
+			bad(EnvCacheTTL, p)
+		} else {
+			c.CacheTTL = ttl
+		}
+	}
+	if v := strings.TrimSpace(getenv(EnvCacheMaxBytes)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 64<<20 {
+			bad(EnvCacheMaxBytes, "must be a whole number of bytes from 0 (no in-instance cache) to 67108864")
+		} else {
+			c.CacheMaxBytes = n
+		}
+	}
+	c.InstanceRequests = DefaultInstanceRequests
+	if v := strings.TrimSpace(getenv(EnvInstanceRequests)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100000000 {
+			bad(EnvInstanceRequests, "must be a whole number from 1 to 100000000")
+		} else {
+			c.InstanceRequests = n
+		}
+	}
+	c.InstanceMemoryMB = DefaultInstanceMemoryMB
+	if v := strings.TrimSpace(getenv(EnvInstanceMemoryMB)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 16 || n > 4096 {
+			bad(EnvInstanceMemoryMB, "must be a whole number of MB from 16 to 4096")
+		} else {
+			c.InstanceMemoryMB = n
+		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvFaultInjection))); v {
+	case "", "0", "false", "no", "off":
+	case "1", "true", "yes", "on":
+		if c.UpstreamBase != "" && !strings.HasPrefix(c.UpstreamBase, "http://") {
+			bad(EnvFaultInjection, "is for tests: allowed only with the embedded sandbox or a loopback upstream")
+		} else {
+			c.Faults = true
+		}
+	default:
+		bad(EnvFaultInjection, "must be true or false")
+	}
 	return c, errs
+}
+
+// parseCacheTTL reads "op=seconds,..." over the defaults; "*" names every
+// cacheable operation. It returns a problem text when the value is wrong.
+func parseCacheTTL(v string) (map[string]time.Duration, string) {
+	out := make(map[string]time.Duration, len(DefaultCacheTTL))
+	for k, d := range DefaultCacheTTL {
+		out[k] = d
+	}
+	for _, item := range splitList(v) {
+		name, secs, ok := strings.Cut(item, "=")
+		name = strings.TrimSpace(name)
+		n, err := strconv.Atoi(strings.TrimSpace(secs))
+		if !ok || err != nil || n < 0 || n > 7*24*3600 {
+			return nil, "entry " + strconv.Quote(item) + " must be <operation>=<seconds from 0 to 604800>"
+		}
+		d := time.Duration(n) * time.Second
+		switch _, cacheable := DefaultCacheTTL[name]; {
+		case name == "*":
+			for k := range out {
+				out[k] = d
+			}
+		case cacheable:
+			out[name] = d
+		default:
+			return nil, strconv.Quote(name) + " is not a cacheable operation (get-client-carriers, get-client-services, get-service-info, get-drop-points or *)"
+		}
+	}
+	return out, ""
 }
 
 // lookup distinguishes a variable set to "" from an unset one where the

@@ -39,7 +39,8 @@ const (
 // sandbox (UPSTREAM_BASE_URL empty, even if other settings are invalid)
 // and the platform provides one.
 func (h *Handler) demoMode() bool {
-	return strings.TrimSpace(h.d.Getenv(EnvUpstreamBaseURL)) == "" && h.d.Store != nil
+	c, _ := h.config()
+	return !c.upstreamSet && h.d.Store != nil
 }
 
 func demoKey(cfg *Config) []byte {

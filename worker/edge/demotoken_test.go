@@ -62,7 +62,7 @@ func TestDemoTokenRefused(t *testing.T) {
 	require.NoError(t, err)
 	sig[0] ^= 1
 	otherSecrets := newHarness(baseEnv(""), nil)
-	otherSecrets.env[EnvProxyToken] = "another-proxy-token"
+	otherSecrets.setEnv(EnvProxyToken, "another-proxy-token")
 	otherTok := mint(t, otherSecrets, http.MethodGet)
 	longLived := func() string {
 		cfg := Config{ProxyToken: testToken, APIKey: testKey}
@@ -99,7 +99,7 @@ func TestDemoTokenRefused(t *testing.T) {
 
 	t.Run("API_KEY rotated", func(t *testing.T) {
 		fresh := mint(t, hs, http.MethodGet)
-		hs.env[EnvAPIKey] = testKey + "-rotated"
+		hs.setEnv(EnvAPIKey, testKey+"-rotated")
 		res := hs.do(t, http.MethodPost, "/v1/new-shipment", demoBooking("DEMO-ROT"), "Authorization", "Bearer "+fresh)
 		assert.Equal(t, http.StatusUnauthorized, res.Code, res.Raw)
 	})
@@ -112,7 +112,7 @@ func TestDemoTokenNeverWithARealUpstream(t *testing.T) {
 
 	// The merchant configures the real service: the endpoint is gone and
 	// the token minted before is worthless.
-	hs.env[EnvUpstreamBaseURL] = up.srv.URL + "/v1"
+	hs.setEnv(EnvUpstreamBaseURL, up.srv.URL+"/v1")
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodOptions} {
 		res := hs.do(t, m, DemoTokenPath, "")
 		assert.Equal(t, http.StatusNotFound, res.Code, m)
@@ -125,12 +125,12 @@ func TestDemoTokenNeverWithARealUpstream(t *testing.T) {
 	assert.Empty(t, up.requests(), "nothing forwarded with a demo token")
 
 	// An invalid upstream URL is still "a real upstream": no demo mode.
-	hs.env[EnvUpstreamBaseURL] = "ftp://nope"
+	hs.setEnv(EnvUpstreamBaseURL, "ftp://nope")
 	res = hs.do(t, http.MethodGet, DemoTokenPath, "")
 	assert.Equal(t, http.StatusNotFound, res.Code)
 
 	// The real proxy token keeps working.
-	hs.env[EnvUpstreamBaseURL] = up.srv.URL + "/v1"
+	hs.setEnv(EnvUpstreamBaseURL, up.srv.URL+"/v1")
 	res = hs.do(t, http.MethodPost, "/v1/new-shipment", demoBooking("DEMO-P"), "Authorization", "Bearer "+testToken)
 	assert.Equal(t, http.StatusOK, res.Code, res.Raw)
 }
@@ -148,7 +148,7 @@ func TestDemoTokenEndpointRules(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.Code)
 	assert.Equal(t, "https://shop.example", res.Header.Get("Access-Control-Allow-Origin"))
 
-	delete(hs.env, EnvProxyToken)
+	hs.setEnv(EnvProxyToken, "")
 	res = hs.do(t, http.MethodGet, DemoTokenPath, "")
 	assert.Equal(t, http.StatusInternalServerError, res.Code)
 	assert.Contains(t, res.message(), EnvProxyToken)

@@ -83,6 +83,9 @@ func baseEnv(upstream string) env {
 		EnvAPIKey:          testKey,
 		EnvProxyToken:      testToken,
 		EnvAllowedOrigins:  "https://shop.example, https://other.example",
+		// Forwarding is what most tests look at; the cache has tests of
+		// its own (cache_test.go).
+		EnvCacheTTL: "*=0",
 	}
 }
 
@@ -302,7 +305,7 @@ func TestToken(t *testing.T) {
 	// Public operations need no token; PUBLIC_OPERATIONS narrows the list.
 	r := hs.do(t, "GET", "/v1/get-client-carriers", "")
 	assert.Equal(t, 200, r.Code)
-	hs.env[EnvPublicOperations] = "get-drop-points"
+	hs.setEnv(EnvPublicOperations, "get-drop-points")
 	r = hs.do(t, "GET", "/v1/get-client-carriers", "")
 	assert.Equal(t, 401, r.Code)
 }
@@ -346,7 +349,7 @@ func TestCORS(t *testing.T) {
 	assert.Equal(t, 200, r.Code)
 	assert.Empty(t, r.Header.Get("Access-Control-Allow-Origin"))
 
-	hs.env[EnvAllowedOrigins] = "*"
+	hs.setEnv(EnvAllowedOrigins, "*")
 	r = hs.do(t, "GET", "/v1/get-client-carriers", "", "Origin", "https://anything.example")
 	assert.Equal(t, "https://anything.example", r.Header.Get("Access-Control-Allow-Origin"))
 }
@@ -502,7 +505,7 @@ func TestLimits(t *testing.T) {
 	assert.Equal(t, CodeUnsupportedType, r.errorCode())
 
 	// Too many parcels.
-	hs.env[EnvMaxBodyBytes] = "1048576"
+	hs.setEnv(EnvMaxBodyBytes, "1048576")
 	var b strings.Builder
 	b.WriteString("from_country_code=ES&from_zip_code=28001&to_country_code=ES&to_zip_code=08001")
 	for i := 0; i < 51; i++ {
@@ -710,4 +713,11 @@ func TestEmbeddedSandbox(t *testing.T) {
 	r = hs2.do(t, "GET", "/v1/get-client-carriers", "")
 	assert.Equal(t, 502, r.Code)
 	assert.Contains(t, r.message(), "API_USER and API_KEY")
+}
+
+// setEnv changes a variable and makes the handler read its configuration
+// again, as a fresh instance would (it reads it once per instance).
+func (hs *harness) setEnv(k, v string) {
+	hs.env[k] = v
+	hs.h.cfgOnce = sync.Once{}
 }

@@ -8,9 +8,11 @@
 // natively (tests, `go run ./worker`); the platform supplies the
 // environment, the outbound transport (Doer) and the sandbox's store.
 //
-// Each request of the deployed worker runs in a fresh Go instance, so
-// nothing here is cached between requests: configuration is read per
-// request and all state lives in the store.
+// Under workerd one Go instance serves every request of an isolate, many
+// at once (worker/entry.mjs): the configuration is parsed once per
+// Handler, requests interleave at every await, and nothing request-scoped
+// lives outside the per-request exchange. What is shared (the response
+// cache) is bounded and guarded.
 package edge
 
 import (
@@ -21,9 +23,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
 )
 
@@ -59,11 +63,30 @@ type Deps struct {
 	Log io.Writer
 	// NewID makes request ids (16 random bytes in hex when nil).
 	NewID func() string
+	// Shared is the second cache tier behind the in-instance one (the
+	// Workers Cache API under workerd); nil for none.
+	Shared SharedCache
+	// Instance describes the Go instance serving a request, for
+	// /healthz (nil: not reported).
+	Instance func(ctx context.Context) InstanceInfo
+}
+
+// InstanceInfo describes the Go instance that serves the isolate's
+// requests (worker/entry.mjs keeps one and replaces it when bounded).
+type InstanceInfo struct {
+	ID          string // instance number within the isolate
+	Requests    int    // requests it has been handed, this one included
+	MemoryBytes int64  // its WebAssembly linear memory
 }
 
 // Handler is the edge worker's http.Handler.
 type Handler struct {
 	d Deps
+
+	cfgOnce sync.Once
+	cfg     Config
+	cfgErrs []ConfigError
+	cache   *respCache
 }
 
 // New returns the handler.
@@ -81,6 +104,41 @@ func New(d Deps) *Handler {
 		d.NewID = randomID
 	}
 	return &Handler{d: d}
+}
+
+// config returns the configuration, parsed on first use: the environment
+// of an isolate does not change, so once per instance is enough.
+func (h *Handler) config() (*Config, []ConfigError) {
+	h.cfgOnce.Do(func() {
+		h.cfg, h.cfgErrs = LoadConfig(h.d.Getenv)
+		h.cache = newRespCache(h.cfg.CacheMaxBytes, CacheMaxEntries)
+	})
+	return &h.cfg, h.cfgErrs
+}
+
+// Limits returns what the JavaScript entry needs before it hands a
+// request over: the body bound, the instance's recycling bounds and how
+// long a request may take at most (defaults where the configuration is
+// invalid: requests then get the configuration error).
+func (h *Handler) Limits() (maxBody, maxRequests, maxMemoryMB int, deadline time.Duration) {
+	c, _ := h.config()
+	maxBody, maxRequests, maxMemoryMB = c.MaxBodyBytes, c.InstanceRequests, c.InstanceMemoryMB
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	// Every attempt, the backoff between them, and a margin.
+	deadline = time.Duration(len(readBackoff)+1)*timeout + 2*time.Second + 10*time.Second
+	if maxBody == 0 {
+		maxBody = DefaultMaxBodyBytes
+	}
+	if maxRequests == 0 {
+		maxRequests = DefaultInstanceRequests
+	}
+	if maxMemoryMB == 0 {
+		maxMemoryMB = DefaultInstanceMemoryMB
+	}
+	return
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -133,8 +191,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	defer func() {
 		if v := recover(); v != nil {
-			x.fail(&edgeError{status: 500, code: CodeMisconfigured, class: "internal",
-				message: "internal error in the edge worker (request " + x.id + ")"})
+			x.class = "panic"
+			// A response already written is never followed by a second
+			// one; the log line says what happened.
+			if x.status == 0 {
+				x.fail(&edgeError{status: 500, code: CodeInternal, class: "internal",
+					message: "internal error in the edge worker (request " + x.id + ")"})
+				x.class = "panic"
+			}
 		}
 		x.log()
 	}()
@@ -160,7 +224,7 @@ func requestID(in string, gen func() string) string {
 func (x *exchange) serve() {
 	r := x.r
 	path := r.URL.Path
-	cfg, cfgErrs := LoadConfig(x.h.d.Getenv)
+	cfg, cfgErrs := x.h.config()
 
 	// CORS: only allowed origins get CORS headers; a browser request from
 	// any other origin is refused (an Origin header is set by browsers
@@ -176,13 +240,17 @@ func (x *exchange) serve() {
 
 	var op *catalog.Operation
 	switch {
+	case strings.HasPrefix(path, faultsPrefix) && cfg.Faults && len(cfgErrs) == 0:
+		x.op = "faults"
+		x.fault(path[len(faultsPrefix):])
+		return
 	case path == DemoTokenPath && x.h.demoMode():
 		x.op = "demo-token"
 		switch r.Method {
 		case http.MethodOptions:
 			x.preflight("GET, POST")
 		case http.MethodGet, http.MethodPost:
-			x.demoToken(&cfg, cfgErrs)
+			x.demoToken(cfg, cfgErrs)
 		default:
 			x.methodNotAllowed("GET, POST")
 		}
@@ -216,7 +284,7 @@ func (x *exchange) serve() {
 		return
 	}
 	if op == nil { // healthz
-		x.health(&cfg, cfgErrs)
+		x.health(cfg, cfgErrs)
 		return
 	}
 	if !methodAllowed(op, r.Method) {
@@ -232,14 +300,14 @@ func (x *exchange) serve() {
 			x.misconfigured([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}})
 			return
 		}
-		if !x.authorized(&cfg) {
+		if !x.authorized(cfg) {
 			x.w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate"`)
 			x.fail(&edgeError{status: http.StatusUnauthorized, code: CodeUnauthorized, class: "unauthorized",
 				message: op.Name + " requires Authorization: Bearer <PROXY_TOKEN>"})
 			return
 		}
 	}
-	x.proxy(&cfg, op)
+	x.proxy(cfg, op)
 }
 
 // authorized reports whether the request carries the proxy token, or a
@@ -320,7 +388,39 @@ func (x *exchange) health(cfg *Config, errs []ConfigError) {
 	if cfg.UpstreamBase != "" {
 		upstream = "remote"
 	}
-	x.respond(http.StatusOK, okBody("service", "parcelgate-edge", "upstream", upstream))
+	w := jsonlite.NewWriter()
+	w.BeginObject()
+	w.Key("status")
+	w.String("ok")
+	w.Key("data")
+	w.BeginObject()
+	w.Key("service")
+	w.String("parcelgate-edge")
+	w.Key("upstream")
+	w.String(upstream)
+	if x.h.d.Instance != nil {
+		in := x.h.d.Instance(x.r.Context())
+		w.Key("instance")
+		w.BeginObject()
+		w.Key("id")
+		w.String(in.ID)
+		w.Key("requests")
+		w.Int(int64(in.Requests))
+		w.Key("memory_bytes")
+		w.Int(in.MemoryBytes)
+		w.EndObject()
+	}
+	entries, bytes := x.h.cache.stats()
+	w.Key("cache")
+	w.BeginObject()
+	w.Key("entries")
+	w.Int(int64(entries))
+	w.Key("bytes")
+	w.Int(int64(bytes))
+	w.EndObject()
+	w.EndObject()
+	w.EndObject()
+	x.respond(http.StatusOK, w.Bytes())
 }
 
 // fail answers with an edge envelope.
@@ -334,7 +434,7 @@ func (x *exchange) respond(status int, body []byte) {
 	h := x.w.Header()
 	if x.origin != "" {
 		h.Set("Access-Control-Allow-Origin", x.origin)
-		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Server-Timing")
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Server-Timing, X-Cache")
 	}
 	h.Add("Vary", "Origin")
 	total := x.h.d.Now().Sub(x.start)

@@ -41,7 +41,62 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 	validate.Normalize(op, req)
 	validate.Canonicalize(op, req)
 	body := form.Encode(req)
+	if ttl := cfg.CacheTTL[op.Name]; ttl > 0 {
+		x.cached(cfg, op, req, body, ttl)
+		return
+	}
 	x.forward(cfg, op, req, body)
+}
+
+// cached answers a cacheable read from the in-instance cache, a flight
+// already under way, the shared cache or, failing those, the upstream,
+// and stores an ok answer in both tiers.
+func (x *exchange) cached(cfg *Config, op *catalog.Operation, req *form.Request, body []byte, ttl time.Duration) {
+	key := cacheKey(cfg, op, body)
+	c := x.h.cache
+	if b, ok := c.get(key, x.h.d.Now()); ok {
+		x.hit(b)
+		return
+	}
+	f, lead := c.join(key)
+	if !lead {
+		select {
+		case <-f.done:
+		case <-x.r.Context().Done():
+		}
+		if f.body != nil {
+			x.hit(f.body)
+			return
+		}
+		// The call it waited for gave no ok answer: try on its own.
+		x.w.Header().Set("X-Cache", "MISS")
+		x.forward(cfg, op, req, body)
+		return
+	}
+	var ok []byte
+	defer func() { c.land(key, f, ok) }()
+	if sh := x.h.d.Shared; sh != nil {
+		if b, expires, found := sh.Get(x.r.Context(), key); found {
+			ok = b
+			c.put(key, b, expires)
+			x.hit(b)
+			return
+		}
+	}
+	x.w.Header().Set("X-Cache", "MISS")
+	ok = x.forward(cfg, op, req, body)
+	if ok != nil {
+		c.put(key, ok, x.h.d.Now().Add(ttl))
+		if sh := x.h.d.Shared; sh != nil {
+			sh.Put(x.r.Context(), key, ok, ttl)
+		}
+	}
+}
+
+// hit answers with a cached ok envelope.
+func (x *exchange) hit(body []byte) {
+	x.w.Header().Set("X-Cache", "HIT")
+	x.respond(http.StatusOK, body)
 }
 
 // invalid is the 400 answer to a request that failed decoding or
@@ -105,21 +160,21 @@ type attempt struct {
 }
 
 // forward sends the encoded request upstream (retrying reads) and relays
-// or maps the answer.
-func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request, body []byte) {
+// or maps the answer. It returns the body when it relayed an ok envelope.
+func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request, body []byte) []byte {
 	base := cfg.UpstreamBase
 	doer := x.h.d.Upstream
 	if base == "" {
 		base = SandboxBaseURL
 		if x.h.d.Store == nil {
 			x.misconfigured([]ConfigError{{EnvUpstreamBaseURL, "not set and this build has no embedded sandbox"}})
-			return
+			return nil
 		}
 		store, err := x.h.d.Store(x.r.Context())
 		if err != nil {
 			x.fail(&edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured",
 				message: "embedded sandbox unavailable: " + err.Error()})
-			return
+			return nil
 		}
 		doer = HandlerDoer{sandbox.New(
 			sandbox.WithStore(store),
@@ -130,7 +185,7 @@ func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request
 		)}
 	} else if doer == nil {
 		x.misconfigured([]ConfigError{{EnvUpstreamBaseURL, "set, but this build has no HTTP transport"}})
-		return
+		return nil
 	}
 	url := base + "/" + op.Name
 
@@ -144,7 +199,7 @@ func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request
 			break
 		}
 	}
-	x.relay(cfg, op, req, &a)
+	return x.relay(cfg, op, req, &a)
 }
 
 // retryable: transport failures other than a timeout (which already used
@@ -200,8 +255,9 @@ func isTimeout(ctx context.Context, err error) bool {
 	return errors.As(err, &te) && te.Timeout()
 }
 
-// relay answers the client from the upstream's answer.
-func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, a *attempt) {
+// relay answers the client from the upstream's answer. It returns the body
+// when it relayed an ok envelope.
+func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, a *attempt) []byte {
 	retry := 1
 	hint := ""
 	if op.Books {
@@ -213,7 +269,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 			x.fail(&edgeError{status: http.StatusGatewayTimeout, code: CodeGatewayTimeout, class: "upstream_timeout",
 				message:        "the upstream did not answer within " + strconv.FormatInt(cfg.Timeout.Milliseconds(), 10) + " ms (UPSTREAM_TIMEOUT_MS)",
 				upstreamStatus: a.status, retryable: retry, hint: hint})
-			return
+			return nil
 		}
 		msg := "the upstream could not be reached: " + clip(a.err.Error(), 200)
 		if a.status != 0 {
@@ -221,7 +277,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 		}
 		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_unreachable",
 			message: msg, upstreamStatus: a.status, retryable: retry, hint: hint})
-		return
+		return nil
 	}
 	status, data, reason := sniffEnvelope(a.body)
 	st := strconv.Itoa(a.status)
@@ -236,6 +292,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 			upstreamStatus: a.status, retryable: retry, hint: hint})
 	case status == "ok":
 		x.respond(http.StatusOK, a.body)
+		return a.body
 	case a.status == 401 || a.status == 403 || a.status == 407:
 		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_auth",
 			message:        "the upstream refused the worker's credentials (HTTP " + st + "): check the API_USER and API_KEY secrets",
@@ -253,6 +310,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 		}
 		x.respond(code, a.body)
 	}
+	return nil
 }
 
 // bookingHint tells the client what to do when a booking's answer was

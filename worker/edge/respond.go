@@ -22,6 +22,7 @@ const (
 	CodeTooLarge         = 1413 // body or query above MAX_BODY_BYTES
 	CodeUnsupportedType  = 1415 // POST body that is not a form
 	CodeMisconfigured    = 1500 // missing secret or invalid setting
+	CodeInternal         = 1500 // a failure inside the worker (a recovered panic)
 	CodeBadGateway       = 1502 // upstream unreachable, 5xx, not an envelope, refused credentials
 	CodeGatewayTimeout   = 1504 // upstream did not answer in time
 )

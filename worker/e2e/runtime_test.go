@@ -1,0 +1,282 @@
+//go:build !(js && wasm)
+
+package e2e
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
+)
+
+// The runtime of the worker under workerd (worker/entry.mjs + worker/bridge):
+// one Go instance per isolate, reused and recycled, panic and crash
+// isolation, the response cache, bodies over the limit.
+
+// instance reads /healthz's description of the Go instance.
+func instance(t *testing.T, base string) (id string, requests int) {
+	t.Helper()
+	r := get(t, base, "/healthz")
+	require.Equal(t, 200, r.Code, r.Raw)
+	in, ok := r.Data["instance"].(map[string]any)
+	require.True(t, ok, "healthz reports the instance: %s", r.Raw)
+	n, _ := in["requests"].(float64)
+	return str(in, "id"), int(n)
+}
+
+func get(t *testing.T, base, path string) *result {
+	t.Helper()
+	op := strings.TrimPrefix(path, "/v1/")
+	if op != path {
+		return call(t, base, http.MethodGet, op, nil)
+	}
+	res, err := client.Get(base + path)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	r := &result{Code: res.StatusCode, Header: res.Header, Raw: string(b)}
+	var env struct {
+		Status string         `json:"status"`
+		Data   map[string]any `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(b, &env), r.Raw)
+	r.Status, r.Data = env.Status, env.Data
+	return r
+}
+
+// inFlight starts n slow reads (the fake upstream answers after 1.5 s)
+// and returns a function that waits for their results.
+func inFlight(t *testing.T, base string, n int) func() []*result {
+	var wg sync.WaitGroup
+	out := make([]*result, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			out[i] = call(t, base, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"delay"}})
+		}(i)
+	}
+	return func() []*result { wg.Wait(); return out }
+}
+
+func runtimeStack(t *testing.T, up *upstream, extra map[string]string) *wranglerdev.Server {
+	vars := map[string]string{
+		"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "UPSTREAM_TIMEOUT_MS": "5000",
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "ALLOWED_ORIGINS": shop,
+		"FAULT_INJECTION": "true", "CACHE_TTL": "*=0",
+	}
+	for k, v := range extra {
+		vars[k] = v
+	}
+	return start(t, wranglerdev.Options{Vars: vars})
+}
+
+func TestInstanceReuseAndRecycling(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	s := runtimeStack(t, up, map[string]string{"INSTANCE_MAX_REQUESTS": "8"})
+
+	first, n0 := instance(t, s.URL)
+	for i := 1; i <= 3; i++ {
+		id, n := instance(t, s.URL)
+		assert.Equal(t, first, id, "one Go instance serves the isolate's requests")
+		assert.Equal(t, n0+i, n)
+	}
+
+	// Slow reads on the current instance, then requests until its bound
+	// is passed: new requests go to a fresh instance while the slow ones
+	// (1.5 s) finish on the old.
+	wait := inFlight(t, s.URL, 3)
+	time.Sleep(300 * time.Millisecond)
+	next := first
+	for i := 0; i < 10 && next == first; i++ {
+		next, _ = instance(t, s.URL)
+	}
+	assert.NotEqual(t, first, next, "the instance was replaced after INSTANCE_MAX_REQUESTS")
+	for _, r := range wait() {
+		assert.Equal(t, 200, r.Code, r.Raw)
+		assert.Equal(t, "late", str(r.Data, "echo"), "in-flight requests finish on the old instance")
+	}
+	again, _ := instance(t, s.URL)
+	assert.Equal(t, next, again)
+	assert.Contains(t, s.Logs(), `"msg":"instance recycled"`)
+}
+
+func TestPanicIsolation(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	s := runtimeStack(t, up, nil)
+	before, _ := instance(t, s.URL)
+
+	wait := inFlight(t, s.URL, 4)
+	time.Sleep(300 * time.Millisecond)
+	r := get(t, s.URL, "/__faults/panic")
+	assert.Equal(t, 500, r.Code)
+	assert.Equal(t, "err", r.Status)
+	assert.EqualValues(t, 1500, r.Data["errorCode"])
+	for _, r := range wait() {
+		assert.Equal(t, 200, r.Code, "a panic in one request fails no other: %s", r.Raw)
+	}
+	// One body, never a second after a panic.
+	r = get(t, s.URL, "/__faults/panic-after-write")
+	assert.Equal(t, 200, r.Code)
+	assert.Equal(t, `{"status":"ok","data":{"written":"yes"}}`, r.Raw)
+	after, _ := instance(t, s.URL)
+	assert.Equal(t, before, after, "a recovered panic keeps the instance")
+}
+
+func TestCrashReplaysReadsNotBookings(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	s := runtimeStack(t, up, nil)
+	before, _ := instance(t, s.URL)
+
+	wait := inFlight(t, s.URL, 3)
+	// A booking in flight too (the upstream takes 1.5 s for it).
+	var booking *result
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		v := parcel(parties(url.Values{}))
+		v.Set("shipping_date", nextWorkingDay())
+		v.Set("service_type", "custom")
+		v.Set("carrier_code", "delay")
+		v.Set("service_code", "delay-24")
+		v.Set("shipping_client_ref", "CRASH-1")
+		booking = call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+	}()
+	time.Sleep(400 * time.Millisecond)
+	res, err := client.Get(s.URL + "/__faults/crash")
+	require.NoError(t, err)
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, 500, res.StatusCode, string(b))
+
+	for _, r := range wait() {
+		assert.Equal(t, 200, r.Code, "reads in flight are replayed on a fresh instance: %s", r.Raw)
+	}
+	wg.Wait()
+	assert.Equal(t, 502, booking.Code, booking.Raw)
+	assert.Equal(t, "instance_failed", str(booking.Data, "errorClass"))
+	assert.Equal(t, false, booking.Data["retryable"])
+	bookings := 0
+	for _, r := range up.all() {
+		if r.Path == "/v1/new-shipment" {
+			bookings++
+		}
+	}
+	assert.Equal(t, 1, bookings, "a booking is never replayed")
+	after, _ := instance(t, s.URL)
+	assert.NotEqual(t, before, after, "a crashed instance is replaced")
+	assert.Contains(t, s.Logs(), `"msg":"instance failed"`)
+}
+
+func TestCacheUnderWorkerd(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	// Small instances, so that a later request lands on a fresh instance
+	// (empty in-instance cache) and finds the answer in the Cache API.
+	s := runtimeStack(t, up, map[string]string{"CACHE_TTL": "*=0,get-client-services=60", "INSTANCE_MAX_REQUESTS": "15"})
+	n := up.count()
+
+	// Ten identical concurrent misses: one upstream call, all the same answer.
+	var wg sync.WaitGroup
+	rs := make([]*result, 10)
+	for i := range rs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			rs[i] = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"delay"}})
+		}(i)
+	}
+	wg.Wait()
+	misses := 0
+	for _, r := range rs {
+		require.Equal(t, 200, r.Code, r.Raw)
+		assert.Equal(t, "late", str(r.Data, "echo"))
+		if r.Header.Get("X-Cache") == "MISS" {
+			misses++
+		} else {
+			assert.Equal(t, "HIT", r.Header.Get("X-Cache"))
+		}
+	}
+	assert.Equal(t, 1, misses)
+	assert.Equal(t, n+1, up.count(), "identical concurrent misses make one upstream call")
+
+	// The same parameters spelled otherwise, by POST: a hit.
+	r := call(t, s.URL, http.MethodPost, "get-client-services", url.Values{"carrier_code": {" delay "}})
+	assert.Equal(t, "HIT", r.Header.Get("X-Cache"))
+	// Other parameters, errors and uncached operations go upstream.
+	r = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"reject-108"}})
+	assert.Equal(t, "MISS", r.Header.Get("X-Cache"))
+	r = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"reject-108"}})
+	assert.Equal(t, "MISS", r.Header.Get("X-Cache"), "an err envelope is never cached")
+	r = call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+	assert.Empty(t, r.Header.Get("X-Cache"), "CACHE_TTL turned it off")
+	assert.Equal(t, n+4, up.count())
+
+	// Past the instance's bound: a fresh instance, the Cache API's copy.
+	first, _ := instance(t, s.URL)
+	for {
+		if id, _ := instance(t, s.URL); id != first {
+			break
+		}
+	}
+	r = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"delay"}})
+	assert.Equal(t, 200, r.Code)
+	assert.Equal(t, "HIT", r.Header.Get("X-Cache"), "the Cache API outlives the instance")
+	assert.Equal(t, n+4, up.count())
+}
+
+func TestRejectedBodiesDoNotStall(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	s := runtimeStack(t, up, nil)
+	// A stall shows as this client's timeout, not as a slow figure.
+	quick := &http.Client{Timeout: 5 * time.Second}
+	for _, tc := range []struct {
+		name    string
+		chunked bool
+		size    int
+	}{{"chunked 1.5 MB", true, 1500000}, {"declared 1.5 MB", false, 1500000}, {"chunked 20 MB", true, 20 << 20}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body io.Reader = strings.NewReader(strings.Repeat("a", tc.size))
+			if tc.chunked {
+				pr, pw := io.Pipe()
+				go func() {
+					_, _ = pw.Write([]byte(strings.Repeat("a", tc.size)))
+					pw.Close()
+				}()
+				body = pr
+			}
+			req, _ := http.NewRequest("POST", s.URL+"/v1/get-client-services", body)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			res, err := client.Do(req)
+			if err == nil {
+				b, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				assert.Equal(t, 413, res.StatusCode, string(b))
+			} else {
+				// Past the drain bound the worker may close the stream
+				// before the client has sent it all.
+				assert.Greater(t, tc.size, 16<<20, err.Error())
+			}
+			for i := 0; i < 3; i++ {
+				res, err := quick.Get(s.URL + "/healthz")
+				require.NoError(t, err, "the next request is answered at once")
+				res.Body.Close()
+				assert.Equal(t, 200, res.StatusCode)
+			}
+		})
+	}
+}

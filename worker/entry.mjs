@@ -1,0 +1,354 @@
+// parcelgate edge worker: the entry module workerd runs (build/worker/worker.mjs).
+//
+// One Go instance per isolate serves every request, many at once; it is
+// replaced when it has served INSTANCE_MAX_REQUESTS requests or its linear
+// memory passes INSTANCE_MAX_MEMORY_MB (new requests go to a fresh
+// instance while the old one finishes its own), and at once when it traps
+// or exits. The Go side is worker/bridge: its package comment describes
+// the calls between the two. What happens here and not in Go:
+//
+// - Request bodies are read here, bounded: a Content-Length over
+//   MAX_BODY_BYTES is never read at all; a chunked body is kept to one byte
+//   past the bound and the rest is read and dropped up to DRAIN_BYTES, then
+//   the stream is cancelled. Go answers 413 from what it gets. Draining
+//   is deliberate: a body abandoned half-read (cancelled or not) stalled
+//   the next request on the connection for ~10 s under wrangler/workerd,
+//   a drained one does not (worker/e2e tests it).
+// - Upstream calls and the Cache API are made here for Go (fetch with an
+//   AbortSignal for the deadline, a bounded read of the answer).
+// - When an instance dies, the reads it had in flight are replayed once on
+//   a fresh instance (they are idempotent); bookings are not (they may
+//   have reached the upstream) and get a 502 envelope saying so.
+// - Each request's handler runs a mailbox loop, and whatever Go asks for
+//   on behalf of that request (its response, upstream fetches, Cache API
+//   and KV calls) is carried out in that loop: workerd binds every I/O
+//   object to the request whose context created it, and Go runs every
+//   ready goroutine whenever any request wakes it.
+//
+// Timers inside workerd do not advance during computation, so nothing
+// here measures time; `make bench` measures from outside.
+
+import "./wasm_exec.js";
+import mod from "./app.wasm";
+
+let current = null; // the instance new requests go to
+let made = 0; // instances made in this isolate
+let seqNext = 0;
+let limits = null; // from the first instance: the environment is fixed
+
+// DRAIN_BYTES bounds what is read of a body already known to be too large.
+const DRAIN_BYTES = 16 << 20;
+
+export default {
+  async fetch(request, env, ctx) {
+    try {
+      pick(env);
+    } catch (e) {
+      log({ msg: "instance failed to start", reason: String(e) });
+      return failure(request, 500, "internal", "the edge worker could not start (see the worker's log)");
+    }
+    let body = null;
+    if (request.body !== null) {
+      const cl = request.headers.get("content-length");
+      // Over the bound by its declared length: never read (Go answers 413).
+      if (cl === null || !(Number(cl) > limits.maxBodyBytes)) {
+        body = await readBounded(request.body, limits.maxBodyBytes + 1, DRAIN_BYTES);
+      }
+    }
+    let head = "";
+    for (const [k, v] of request.headers) head += k + ":" + v + "\n";
+    const r = {
+      seq: ++seqNext, method: request.method, url: request.url, head, body, env, ctx,
+      booking: limits.bookings.has(new URL(request.url).pathname), replayed: false, t0: Date.now(),
+      box: [], wake: null,
+    };
+    serveOn(r);
+    // The mailbox loop: everything Go asks for this request runs here, in
+    // this request's context (workerd binds I/O objects to the request
+    // that created them).
+    const deadline = setTimeout(() => post(r, { kind: "fail", status: 504, cls: "edge_timeout",
+      message: "the edge worker did not answer in time" }), limits.deadlineMs);
+    try {
+      for (;;) {
+        while (r.box.length === 0) await new Promise((wake) => { r.wake = wake; });
+        const m = r.box.shift();
+        if (m.kind === "respond") return response(m.status, m.head, m.body);
+        if (m.kind === "fail") return failure(request, m.status, m.cls, m.message, m.retryable, r.t0);
+        run(m, r);
+      }
+    } finally {
+      clearTimeout(deadline);
+      if (r.inst !== undefined) r.inst.reqs.delete(r.seq);
+    }
+  },
+};
+
+// post puts a message in a request's mailbox and wakes its loop.
+function post(r, m) {
+  r.box.push(m);
+  const wake = r.wake;
+  if (wake !== null) {
+    r.wake = null;
+    wake();
+  }
+}
+
+// pick returns the instance for a new request, replacing the current one
+// when it is dead or past a bound.
+function pick(env) {
+  const inst = current;
+  if (inst !== null && !inst.dead) {
+    if (inst.served < limits.maxRequests && inst.memory.buffer.byteLength <= limits.maxMemoryBytes) return inst;
+    inst.retired = true;
+    log({ msg: "instance recycled", instance: inst.id, requests: inst.served,
+      memory_bytes: inst.memory.buffer.byteLength, in_flight: inst.reqs.size });
+  }
+  current = start(env);
+  return current;
+}
+
+// start instantiates the Go module (compiled once per isolate by workerd)
+// and runs it until it waits for requests.
+function start(env) {
+  const inst = { id: ++made, served: 0, reqs: new Map(), dead: false, retired: false, memory: null, binding: null, env };
+  const binding = {
+    respond: (seq, status, head, body) => {
+      const r = inst.reqs.get(seq);
+      if (r === undefined) return;
+      inst.reqs.delete(seq);
+      post(r, { kind: "respond", status, head, body });
+    },
+    call: (seq, id, kind, a, b, c, d, e, f) => {
+      const m = { inst, id, kind, a, b, c, d, e, f };
+      const r = inst.reqs.get(seq);
+      if (r === undefined) run(m, null); // no live request: best effort, here
+      else post(r, m);
+    },
+  };
+  inst.binding = binding;
+  const go = new Go();
+  let ready = false;
+  const wasm = new WebAssembly.Instance(mod, {
+    ...go.importObject,
+    workers: { ready: () => { ready = true; } },
+  });
+  inst.memory = wasm.exports.mem;
+  // Go's ExecutionContext is per request here, so the instance gets none.
+  go.run(wasm, { env, ctx: undefined, binding }).then(
+    () => kill(inst, "the Go instance exited"),
+    (e) => kill(inst, e),
+  );
+  if (!ready || typeof binding.serve !== "function") throw new Error("the Go instance did not become ready");
+  if (limits === null) {
+    const c = binding.config;
+    limits = {
+      maxBodyBytes: c.maxBodyBytes,
+      maxRequests: c.maxRequests,
+      maxMemoryBytes: c.maxMemoryBytes,
+      deadlineMs: c.deadlineMs,
+      bookings: new Set(c.bookingPaths.split("\n")),
+    };
+  }
+  return inst;
+}
+
+// serveOn hands a request to the current instance.
+function serveOn(r) {
+  let inst;
+  try {
+    inst = pick(r.env);
+  } catch (e) {
+    log({ msg: "instance failed to start", reason: String(e) });
+    post(r, { kind: "fail", status: 500, cls: "internal", message: "the edge worker could not start (see the worker's log)" });
+    return;
+  }
+  r.inst = inst;
+  inst.served++;
+  inst.reqs.set(r.seq, r);
+  const info = inst.id + " " + inst.served + " " + inst.memory.buffer.byteLength;
+  try {
+    inst.binding.serve(r.seq, r.method + "\n" + r.url + "\n" + info + "\n" + r.head, r.body);
+  } catch (e) {
+    kill(inst, e);
+  }
+}
+
+// response builds the client's response from what Go wrote.
+function response(status, head, body) {
+  const headers = new Headers();
+  let i = 0;
+  while (i < head.length) {
+    let j = head.indexOf("\n", i);
+    if (j < 0) j = head.length;
+    const c = head.indexOf(":", i);
+    if (c > i && c < j) headers.append(head.slice(i, c), head.slice(c + 1, j));
+    i = j + 1;
+  }
+  const empty = status === 204 || status === 205 || status === 304 || body === null;
+  return new Response(empty ? null : body, { status, headers });
+}
+
+// kill ends an instance that trapped or exited: its reads in flight are
+// replayed once on a fresh instance, everything else gets a failure.
+function kill(inst, reason) {
+  if (inst.dead) return;
+  inst.dead = true;
+  if (current === inst) current = null;
+  log({ msg: "instance failed", instance: inst.id, requests: inst.served, in_flight: inst.reqs.size,
+    reason: String(reason && reason.stack ? reason.message : reason) });
+  const pending = [...inst.reqs.values()];
+  inst.reqs.clear();
+  for (const r of pending) {
+    // The fault-injection paths are never replayed: a replayed crash would
+    // crash the next instance too.
+    const replayable = !r.booking && !r.url.includes("/__faults/");
+    if (replayable && !r.replayed) {
+      r.replayed = true;
+      serveOn(r);
+    } else if (!r.booking) {
+      post(r, { kind: "fail", status: 500, cls: "internal", message: "internal error in the edge worker" });
+    } else {
+      post(r, { kind: "fail", status: 502, cls: "instance_failed", retryable: false,
+        message: "the edge worker failed while this booking was in flight; it may have been booked: look it up before booking again" });
+    }
+  }
+}
+
+// deliver gives Go the answer to a call unless the instance is gone.
+function deliver(inst, id, status, head, body, why) {
+  if (inst.dead || id === 0) return;
+  try {
+    inst.binding.deliver(id, status, head, body, why);
+  } catch (e) {
+    kill(inst, e);
+  }
+}
+
+// run carries out a call from Go, in the context of request r (null: none).
+function run(m, r) {
+  switch (m.kind) {
+    case "fetch": return upstreamFetch(m.inst, m.id, m.a, m.b, m.c, m.d, m.e, m.f);
+    case "cacheGet": return cacheGet(m.inst, m.id, m.a);
+    case "cachePut": return cachePut(m.a, m.b, m.c, r);
+    case "kvGet": return kvCall(m, (ns) => ns.get(m.b).then((v) => (v === null ? [404, ""] : [200, v])));
+    case "kvPut": return kvCall(m, (ns) => ns.put(m.b, m.c).then(() => [200, ""]));
+    case "kvList": return kvCall(m, async (ns) => {
+      const keys = [];
+      let cursor;
+      for (;;) {
+        const page = await ns.list({ prefix: m.b, cursor });
+        for (const k of page.keys) keys.push(k.name);
+        if (page.list_complete || !page.cursor) return [200, keys.join("\n")];
+        cursor = page.cursor;
+      }
+    });
+    default: return deliver(m.inst, m.id, 0, "", null, "unknown call " + m.kind);
+  }
+}
+
+async function kvCall(m, op) {
+  try {
+    const binding = m.inst.env[m.a];
+    if (binding === undefined) return deliver(m.inst, m.id, 0, "", null, "binding " + m.a + " is not configured");
+    const [status, text] = await op(binding);
+    deliver(m.inst, m.id, status, text, null, "");
+  } catch (e) {
+    deliver(m.inst, m.id, 0, "", null, String(e && e.message));
+  }
+}
+
+async function upstreamFetch(inst, id, url, method, head, body, timeoutMs, maxBytes) {
+  const headers = new Headers();
+  for (const line of head.split("\n")) {
+    const c = line.indexOf(":");
+    if (c > 0) headers.append(line.slice(0, c), line.slice(c + 1));
+  }
+  let res;
+  try {
+    res = await fetch(url, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const got = (await readBounded(res.body, maxBytes + 1, 0)) ?? new Uint8Array(0);
+    if (got.byteLength > maxBytes) return deliver(inst, id, 0, "", null, "too large");
+    deliver(inst, id, res.status, "", got, "");
+  } catch (e) {
+    const timeout = e && (e.name === "TimeoutError" || e.name === "AbortError");
+    // The platform's message may name the upstream: the log keeps it,
+    // the client never sees it.
+    log({ msg: "upstream fetch failed", status: res ? res.status : 0, error: String(e && e.message) });
+    deliver(inst, id, 0, "", null, timeout ? "timeout" : "network");
+  }
+}
+
+const cacheBase = "https://cache.parcelgate.invalid/v1/";
+
+async function cacheGet(inst, id, key) {
+  try {
+    const res = typeof caches === "undefined" ? undefined : await caches.default.match(cacheBase + key);
+    if (res === undefined) return deliver(inst, id, 404, "", null, "");
+    const expires = res.headers.get("x-parcelgate-expires") ?? "0";
+    deliver(inst, id, 200, expires, new Uint8Array(await res.arrayBuffer()), "");
+  } catch (e) {
+    deliver(inst, id, 0, "", null, "cache");
+  }
+}
+
+function cachePut(key, body, ttl, r) {
+  if (typeof caches === "undefined") return;
+  const res = new Response(body, {
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "max-age=" + ttl,
+      "x-parcelgate-expires": String(Date.now() + ttl * 1000),
+    },
+  });
+  const done = caches.default.put(cacheBase + key, res).catch(() => {});
+  if (r !== null) r.ctx.waitUntil(done);
+}
+
+// readBounded reads a stream, keeping at most limit bytes; past that it
+// reads and drops up to drain bytes more, then cancels the stream.
+async function readBounded(stream, limit, drain) {
+  if (stream === null) return null;
+  const reader = stream.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total < limit) chunks.push(value);
+    total += value.byteLength;
+    if (total >= limit + drain) {
+      reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  if (chunks.length === 1 && total <= limit) return chunks[0];
+  const out = new Uint8Array(Math.min(total, limit));
+  let off = 0;
+  for (const c of chunks) {
+    const n = Math.min(c.byteLength, out.length - off);
+    out.set(c.subarray(0, n), off);
+    off += n;
+    if (off === out.length) break;
+  }
+  return out;
+}
+
+// failure is an edge envelope made here, when Go cannot answer.
+function failure(request, status, errorClass, message, retryable, t0) {
+  const data = { errorCode: 1000 + status, errorMessage: message, source: "edge", errorClass };
+  if (retryable !== undefined) data.retryable = retryable;
+  const id = request.headers.get("x-request-id");
+  data.requestId = id !== null && /^[A-Za-z0-9._-]{1,64}$/.test(id) ? id : crypto.randomUUID().replaceAll("-", "");
+  return new Response(JSON.stringify({ status: "err", data }), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-request-id": data.requestId,
+      // Clocks advance only across I/O in workerd: this is the wall time.
+      "server-timing": "edge;dur=" + (t0 === undefined ? 0 : Date.now() - t0),
+    },
+  });
+}
+
+function log(o) {
+  console.log(JSON.stringify({ ts: new Date().toISOString(), ...o }));
+}
