@@ -36,8 +36,10 @@ let made = 0; // instances made in this isolate
 let seqNext = 0;
 let limits = null; // from the first instance: the environment is fixed
 
-// DRAIN_BYTES bounds what is read of a body already known to be too large.
-const DRAIN_BYTES = 16 << 20;
+// DRAIN_BYTES bounds what is read of a body already known to be too large:
+// Cloudflare refuses bodies over 100 MB (Free and Pro plans) before they
+// reach a worker, so every body that can arrive is drained, not cancelled.
+const DRAIN_BYTES = 100 * 1000 * 1000;
 
 export default {
   async fetch(request, env, ctx) {

@@ -276,6 +276,8 @@ func TestSandboxFlow(t *testing.T) {
 	assert.Equal(t, 404, r.Code)
 
 	// The worker's log: one JSON line per request, no secrets, no personal data.
+	// wrangler relays the worker's lines asynchronously.
+	require.Eventually(t, func() bool { return strings.Contains(s.Logs(), `"op":"new-collection"`) }, 10*time.Second, 50*time.Millisecond)
 	logs := s.Logs()
 	assert.NotContains(t, logs, key)
 	assert.NotContains(t, logs, "Ñandú")

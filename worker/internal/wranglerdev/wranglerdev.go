@@ -40,6 +40,12 @@ type Options struct {
 	// ReadyPath is requested until it answers (default /healthz; any
 	// HTTP status counts as up).
 	ReadyPath string
+	// NoProbe waits for wrangler's "Ready on" line instead of requesting
+	// ReadyPath, so that the caller's first request is the worker's
+	// first (cold-start measurements).
+	NoProbe bool
+	// Env adds variables to wrangler's own environment.
+	Env []string
 }
 
 // Server is a running wrangler dev.
@@ -170,6 +176,7 @@ func Start(o Options) (*Server, error) {
 		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
 		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1",
 		"WRANGLER_LOG_PATH="+filepath.Join(dir, "logs"))
+	s.cmd.Env = append(s.cmd.Env, o.Env...)
 	s.cmd.Stdout = s.out
 	s.cmd.Stderr = s.out
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -190,7 +197,11 @@ func Start(o Options) (*Server, error) {
 			return nil, fmt.Errorf("wrangler dev exited early (%v):\n%s", s.waitErr, s.Logs())
 		default:
 		}
-		if res, err := client.Get(s.URL + o.ReadyPath); err == nil {
+		if o.NoProbe {
+			if strings.Contains(s.Logs(), "Ready on") {
+				return s, nil
+			}
+		} else if res, err := client.Get(s.URL + o.ReadyPath); err == nil {
 			res.Body.Close()
 			return s, nil
 		}
@@ -208,6 +219,41 @@ func mustPort() int {
 		return 0
 	}
 	return p
+}
+
+// WorkerdStats sums the CPU time (user + system) and resident memory of
+// the workerd processes this wrangler started (its process group), read
+// from /proc: the cost of the worker itself, without wrangler's proxy.
+func (s *Server) WorkerdStats() (cpu time.Duration, rssBytes int64) {
+	if s.cmd.Process == nil {
+		return 0, 0
+	}
+	pgid := s.cmd.Process.Pid
+	ents, _ := os.ReadDir("/proc")
+	tick := 100.0 // USER_HZ on Linux
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		st := string(b)
+		open, close := strings.IndexByte(st, '('), strings.LastIndexByte(st, ')')
+		if open < 0 || close < open || st[open+1:close] != "workerd" {
+			continue
+		}
+		f := strings.Fields(st[close+2:])
+		// f[0] is the state (field 3): pgrp is field 5, utime 14, stime 15, rss 24.
+		if len(f) < 22 || f[2] != fmt.Sprint(pgid) {
+			continue
+		}
+		var ut, stime, rss int64
+		fmt.Sscan(f[11], &ut)
+		fmt.Sscan(f[12], &stime)
+		fmt.Sscan(f[21], &rss)
+		cpu += time.Duration(float64(ut+stime) / tick * float64(time.Second))
+		rssBytes += rss * int64(os.Getpagesize())
+	}
+	return cpu, rssBytes
 }
 
 // Logs returns wrangler's output so far (worker log lines included).
