@@ -420,7 +420,7 @@ func TestVectors(t *testing.T) {
 			before := len(up.requests())
 			r := hs.do(t, "POST", "/v1/"+v.Operation, encodeVector(&v),
 				"Authorization", "Bearer "+testToken, "Cookie", "session=shopper", "X-Forwarded-For", "203.0.113.9",
-				"CF-Connecting-IP", "203.0.113.9", "Origin", "https://shop.example", "Accept-Language", "es-ES",
+				"CF-Connecting-IP", "203.0.113.9", "Origin", "https://shop.example", "Accept-Language", "en-GB,en;q=0.9",
 				"X-Custom", "leak")
 			got := up.requests()[before:]
 			if len(v.Errors) > 0 {
