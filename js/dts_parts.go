@@ -19,6 +19,11 @@ export interface ValidateOptions {
   rules?: boolean;
   /** "YYYY-MM-DD", a Date, or true for the local date today: booking dates before it are invalid. */
   today?: string | Date | boolean;
+  /**
+   * Language of the messages: a tag such as "es" or "pt-PT" (only the language counts). en, es, pt,
+   * fr, de, it and nl; English otherwise. Field names and codes are the same in every language.
+   */
+  locale?: string;
 }
 
 /** One invalid field: its wire name (parcels as parcels[i][field]), the spec's error code and a message for shoppers. */
@@ -125,13 +130,18 @@ export interface Core {
   readonly version: string;
   validate<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput, options?: ValidateOptions): FieldError[];
   validateField<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput, field: string, options?: ValidateOptions): FieldError[];
-  postal(country: string, input: string): PostalResult;
+  postal(country: string, input: string, options?: { locale?: string }): PostalResult;
   /** Approximate location of a valid postal code; null when unknown (outside Spain and a few small countries, or an invalid code). */
   locate(country: string, zip: string): Located | null;
   encode<K extends OperationName>(operation: K, request: OperationParams[K] | RequestInput): string;
   /** The form body of a request exactly as held: no operation, no normalization, the given order. */
   encodeForm(request: RequestInput): string;
+  /** Needs the decoder module: await loadDecoder() first (the Client does); throws otherwise. */
   decode(operation: OperationName, httpStatus: number, body: string): DecodeResult;
+  /** Fetches and instantiates the response decoder once (a second module, not needed to validate). */
+  loadDecoder(): Promise<void>;
+  /** Whether decode() can run. */
+  readonly decoderLoaded: boolean;
   describeTracking(code: string | number): TrackingInfo | null;
   catalog(): Catalog;
 }
@@ -141,8 +151,10 @@ export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | Response
 
 /** Options of load(). */
 export interface LoadOptions {
-  /** Default: the parcelgate.wasm shipped next to the package (dist/). */
+  /** The validation module. Default: the parcelgate.wasm shipped next to the package (dist/). */
   wasm?: WasmSource;
+  /** The response decoder, loaded on first use. Default: dist/parcelgate-decoder.wasm. */
+  decoder?: WasmSource;
   /** The instance is replaced after this many bytes of wasm memory (default 16 MiB). */
   maxMemory?: number;
 }

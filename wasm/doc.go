@@ -1,39 +1,33 @@
-// Command wasm is parcelgate's browser module: the core (validation, postal
-// codes, the form codec, response decoding, tracking codes and the
-// operation catalog) compiled to WebAssembly and exported to JavaScript
-// through syscall/js.
+// Command wasm is parcelgate's validation module: the core's validation,
+// postal codes, form encoding, the operation catalog, tracking-code
+// descriptions and postal-code locations compiled by TinyGo to a
+// WebAssembly module with plain exports and no imports. The response
+// decoder is a second module (wasm/decoder), loaded on first use.
 //
-// The shipped build is TinyGo:
+// Build (see wasm/wasm.mk, `make wasm`):
 //
-//	tinygo build -target wasm -opt=z -no-debug -o build/wasm/parcelgate.wasm ./wasm
-//	wasm-opt -Oz ...
+//	tinygo build -target wasm-unknown -opt=z -no-debug -panic=trap -o build/wasm/parcelgate.wasm ./wasm
 //
-// (see wasm/wasm.mk, `make wasm`); a standard-Go build works too:
+// A call is one WebAssembly function call: the loader (js/src/core.js)
+// writes the request as one UTF-8 message into linear memory (pg_in gives
+// the buffer), calls the export with its length, and reads one answer
+// message from pg_out (format: wasm/internal/wire). There is no
+// wasm_exec.js and no syscall/js: each js.Value crossing cost about 2 µs.
 //
-//	GOOS=js GOARCH=wasm go build -o parcelgate-go.wasm ./wasm
+// Exports (n is the request's length in bytes; a negative result is a
+// usage error: minus the length of its message, which is the answer):
 //
-// When started, the program hands an object with its exports to
-// globalThis.__parcelgate_register(api) when the loader has set that
-// function, and otherwise stores it as globalThis.parcelgate. The exports
-// (all synchronous; the JavaScript package in js/ wraps them):
+//	pg_in(n) ptr              the input buffer, at least n bytes
+//	pg_out() ptr              the last answer
+//	pg_version() len          the module's version
+//	pg_validate(n) len        op, rules, today, locale, field, request -> errors (field, code, message)*
+//	pg_encode(n, canon) len   op, request -> form body (canon: normalized, catalog order)
+//	pg_postal(n) packed       country, input, locale -> normalized or message (see postal below)
+//	pg_locate(n) len          country, zip -> city, lat, lon, precision; 0 when unknown
+//	pg_describe(n) len        tracking code -> code, meaning, label, category, final; 0 when unknown
+//	pg_catalog() len          the operation catalog as JSON
 //
-//	validate(op, request, options)        -> [{field, code, message}]
-//	validateField(op, request, field, options) -> [{field, code, message}]
-//	postal(country, input)                -> {valid, normalized, province, zone, message}
-//	encode(op, request)                   -> "form body" (normalized, canonical order)
-//	encodeForm(request)                   -> "form body" (as held: no normalization)
-//	decode(op, httpStatus, body)          -> {ok: true, data} | {ok: false, error}
-//	describeTracking(code)                -> {code, meaning, label, category, final} | null
-//	catalog()                             -> the operation catalog
-//
-// A request is a plain object, either {fields, parcels} (fields an object
-// or an array of [name, value] pairs; parcels an array of objects keyed by
-// parcel_weight, parcel_width, ...) or flat ({name: value, ..., parcels}).
-// Values may be strings, numbers (written with a point as the decimal
-// separator and never in exponent form), booleans (1/0); null and
-// undefined mean absent. Options are {rules: boolean, today: "YYYY-MM-DD"}.
-//
-// Misuse (an unknown operation, a request that is not an object) does not
-// throw from Go: the export returns {__error: "message"} and the
-// JavaScript wrapper throws a TypeError with it.
+// The module keeps no state between calls except its buffers; with
+// TinyGo's leaking heap the loader swaps in a fresh instance when memory
+// has grown past its limit.
 package main

@@ -1,12 +1,13 @@
-//go:build !js
+//go:build !tinygo
 
 package main
 
 import "os"
 
-// main explains how to build the module: it only does something useful
-// compiled for JavaScript (GOOS=js or tinygo -target wasm).
+// main explains how to build the module: only the TinyGo build exports
+// the calls (standard Go's wasm needs wasm_exec.js and has no //export).
+// The calls themselves are plain Go, tested natively.
 func main() {
-	os.Stderr.WriteString("parcelgate/wasm: build with `tinygo build -target wasm` or GOOS=js GOARCH=wasm\n")
+	os.Stderr.WriteString("parcelgate/wasm: build with `tinygo build -target wasm-unknown` (see wasm/wasm.mk)\n")
 	os.Exit(2)
 }

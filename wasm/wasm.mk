@@ -1,66 +1,70 @@
 # wasm/wasm.mk: the browser module (wasm/ + js/). Included by the root Makefile.
 #
-#   make wasm        TinyGo build -> build/wasm/parcelgate.wasm, copied with TinyGo's
-#                    wasm_exec.js into js/dist/ (the npm package ships them)
-#   make wasm-go     standard-Go build of the same package (size reference)
+#   make wasm        TinyGo builds -> build/wasm/parcelgate.wasm (validation module) and
+#                    build/wasm/parcelgate-decoder.wasm (response decoder, loaded on first
+#                    use), copied into js/dist/ (the npm package ships them)
 #   make test-js     node --test: vectors and a form in headless Chromium (playwright-core
 #                    + Debian's chromium), the Client against a fake server (part of make test)
-#   make test-wasm-go  the wasm package's Go tests inside Chromium (part of make test)
-#   make size        raw/gzip sizes; fails above WASM_BUDGET_GZIP (shipped .wasm + JS glue)
+#   make test-wasm-go  the wasm packages' Go tests inside Chromium (part of make test)
+#   make size        raw/gzip sizes of each part; fails above either budget
 #   make bench-wasm  in-browser benchmark (part of make bench)
 
 WASM_DIR     := build/wasm
 WASM_OUT     := $(WASM_DIR)/parcelgate.wasm
-WASM_GO_OUT  := $(WASM_DIR)/parcelgate-go.wasm
+DECODER_OUT  := $(WASM_DIR)/parcelgate-decoder.wasm
 JS_DIST      := js/dist
-# The shipped build: a reactor (no main goroutine) without a scheduler, so no
-# asyncify; a leaking heap (no precise-GC stack bookkeeping). js/src/core.js
-# replaces the instance when its memory or its table of JS values grows (the
-# module keeps no state between calls). See /work/notes/browser-readme.md.
-TINYGO_FLAGS := -target wasm -opt=z -no-debug -panic=trap -gc=leaking -scheduler=none -buildmode=c-shared
-WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
-# Budget of `make size`: gzip bytes of the .wasm + wasm_exec.js + the package's JS.
-WASM_BUDGET_GZIP ?= 98304
+# Both modules: plain exports, no imports, no wasm_exec.js (-target wasm-unknown is a
+# reactor with -scheduler=none and TinyGo's leaking heap; js/src/core.js replaces the
+# instance when its memory has grown past a limit: the modules keep no state between
+# calls). The validation module is built for speed (-opt=2, 3.6 KB gzip more than -opt=z,
+# measured); the decoder, used once per API response, for size.
+TINYGO_FLAGS := -target wasm-unknown -no-debug -panic=trap -stack-size=64KB
+TINYGO_OPT_VALIDATION := -opt=2
+WASM_OPT_VALIDATION := -O2
+TINYGO_OPT_DECODER := -opt=z
+WASM_OPT_DECODER := -Oz
+WASM_OPT_FLAGS := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
+# Budgets of `make size`, gzip -9 bytes. The validation module + its loader
+# (js/src/core.js) is what a checkout page fetches before the first validation.
+VALIDATION_BUDGET_GZIP ?= 49152
+# The response decoder, fetched on the first decode() (the Client's first call).
+DECODER_BUDGET_GZIP ?= 73728
 # Budget of the four checkout widgets (js/src/widgets/*.js, unminified, each file gzipped
 # as served), gzip bytes. First set at 24 KB before they were written; they came to 25 KB.
 WIDGETS_BUDGET_GZIP ?= 28672
-WASM_GO_SRC  := go.mod $(wildcard wasm/*.go) $(shell find internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
+WASM_GO_SRC  := go.mod $(shell find wasm internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
 JS_SRC       := $(wildcard js/src/*.js)
 
 TEST_STEPS  += test-wasm-go test-js
 BENCH_STEPS += bench-wasm
 
-.PHONY: wasm wasm-go test-js test-wasm-go size bench-wasm npm-tools js-generate
+.PHONY: wasm test-js test-wasm-go size bench-wasm npm-tools js-generate
 
-wasm: $(JS_DIST)/parcelgate.wasm $(JS_DIST)/wasm_exec.js
+wasm: $(JS_DIST)/parcelgate.wasm $(JS_DIST)/parcelgate-decoder.wasm
 
-$(WASM_OUT): $(WASM_GO_SRC) wasm/wasm.mk
+# tinygo-build PACKAGE, OUT, TINYGO OPT, WASM-OPT LEVEL: TinyGo then wasm-opt, into a temp dir first (a
+# running `make dev` serves js/dist).
+define tinygo-build
 	@mkdir -p $(WASM_DIR)
 	@tg=$$(bash wasm/toolchain/tinygo.sh); \
 	tmp=$$(mktemp -d $(WASM_DIR)/.tmp.XXXXXX); \
 	trap 'rm -rf "$$tmp"' EXIT; \
-	echo "tinygo build $(TINYGO_FLAGS) ./wasm"; \
-	"$$tg" build $(TINYGO_FLAGS) -o "$$tmp/raw.wasm" ./wasm; \
-	echo "wasm-opt $(WASM_OPT_FLAGS)"; \
-	wasm-opt $(WASM_OPT_FLAGS) "$$tmp/raw.wasm" -o "$$tmp/opt.wasm"; \
-	cp "$$("$$tg" env TINYGOROOT)/targets/wasm_exec.js" "$(WASM_DIR)/wasm_exec.js"; \
-	mv "$$tmp/opt.wasm" $@
+	echo "tinygo build $(TINYGO_FLAGS) $(3) $(1)"; \
+	"$$tg" build $(TINYGO_FLAGS) $(3) -o "$$tmp/raw.wasm" $(1); \
+	echo "wasm-opt $(4)"; \
+	wasm-opt $(4) $(WASM_OPT_FLAGS) "$$tmp/raw.wasm" -o "$$tmp/opt.wasm"; \
+	mv "$$tmp/opt.wasm" $(2)
+endef
 
-$(WASM_DIR)/wasm_exec.js: $(WASM_OUT)
+$(WASM_OUT): $(WASM_GO_SRC) wasm/wasm.mk
+	$(call tinygo-build,./wasm,$@,$(TINYGO_OPT_VALIDATION),$(WASM_OPT_VALIDATION))
 
-$(JS_DIST)/parcelgate.wasm: $(WASM_OUT)
+$(DECODER_OUT): $(WASM_GO_SRC) wasm/wasm.mk
+	$(call tinygo-build,./wasm/decoder,$@,$(TINYGO_OPT_DECODER),$(WASM_OPT_DECODER))
+
+$(JS_DIST)/%.wasm: $(WASM_DIR)/%.wasm
 	@mkdir -p $(JS_DIST)
 	cp $< $@.tmp && mv $@.tmp $@
-
-$(JS_DIST)/wasm_exec.js: $(WASM_DIR)/wasm_exec.js
-	@mkdir -p $(JS_DIST)
-	cp $< $@.tmp && mv $@.tmp $@
-
-wasm-go: $(WASM_GO_OUT)
-
-$(WASM_GO_OUT): $(WASM_GO_SRC)
-	@mkdir -p $(WASM_DIR)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@.tmp ./wasm && mv $@.tmp $@
 
 ## npm-tools: playwright-core (and wrangler) from package-lock.json, when missing or stale.
 npm-tools: node_modules/.package-lock.json
@@ -78,13 +82,20 @@ test-js: wasm npm-tools
 	@bash wasm/toolchain/browser.sh >/dev/null
 	node --test --test-reporter=spec js/test/*.test.mjs
 
-## test-wasm-go: the wasm package's tests (the js.Value builder) in headless Chromium.
+## test-wasm-go: the wasm packages' tests (the calls and the wire format) in headless Chromium.
 test-wasm-go:
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$(bash wasm/toolchain/browser.sh)" ./wasm/
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$(bash wasm/toolchain/browser.sh)" ./wasm/...
 
-## size: raw and gzip sizes of the shipped module and its glue, against the budget.
-size: wasm wasm-go
-	@node js/bench/size.mjs $(WASM_BUDGET_GZIP) $(JS_DIST)/parcelgate.wasm $(JS_DIST)/wasm_exec.js $(JS_SRC) -- $(WASM_GO_OUT)
+## size: raw and gzip sizes of each part, against its budget.
+size: wasm
+	@echo "validation module, fetched before the first validation (load()):"
+	@node js/bench/size.mjs $(VALIDATION_BUDGET_GZIP) $(JS_DIST)/parcelgate.wasm js/src/core.js
+	@echo ""
+	@echo "response decoder, fetched on the first decode (the Client's first call):"
+	@node js/bench/size.mjs $(DECODER_BUDGET_GZIP) $(JS_DIST)/parcelgate-decoder.wasm
+	@echo ""
+	@echo "the rest of the package (Client, errors, operation list; not needed to validate):"
+	@node js/bench/size.mjs 1000000 $(filter-out js/src/core.js,$(JS_SRC))
 	@echo ""
 	@echo "checkout widgets (@parcelgate/js/widgets, loaded on top of the module):"
 	@node js/bench/size.mjs $(WIDGETS_BUDGET_GZIP) $(wildcard js/src/widgets/*.js)

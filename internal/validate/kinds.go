@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/i18n"
 )
 
 // Messages shown to shoppers. They are static so the valid path and most
@@ -36,8 +37,20 @@ const (
 	msgParcelsRequired = "Add at least one parcel."
 )
 
-func tooLong(n int) string {
-	return "Use at most " + strconv.Itoa(n) + " characters."
+// Templates of messages with a variable part (see i18n.Format).
+const (
+	msgTooLong        = "Use at most {0} characters."
+	msgAtMost         = "Must be at most {0}."
+	msgTooManyParcels = "At most {0} parcels per request."
+	msgGive           = "Give {0}."
+	msgTogether       = "Required together with {0}."
+	msgUnless         = "Required unless {0} is given."
+	msgLater          = "Must be later than {0}."
+	msgNotEarlier     = "Must not be earlier than {0}."
+)
+
+func tooLong(l i18n.Locale, n int) string {
+	return i18n.Format(l, msgTooLong, strconv.Itoa(n))
 }
 
 // hasControl reports C0 controls and DEL (line breaks included): none of
@@ -241,7 +254,7 @@ func checkDecimal(s string) string {
 func checkWhole(s string, p *catalog.Param) string {
 	if len(s) > 9 {
 		if _, ok := digitsN(s); ok && p.Max > 0 {
-			return "Must be at most " + strconv.Itoa(p.Max) + "."
+			return msgAtMost
 		}
 		return msgWhole
 	}
@@ -253,7 +266,7 @@ func checkWhole(s string, p *catalog.Param) string {
 		return msgPositive
 	}
 	if p.Max > 0 && n > p.Max {
-		return "Must be at most " + strconv.Itoa(p.Max) + "."
+		return msgAtMost // written with p.Max by the caller
 	}
 	return ""
 }

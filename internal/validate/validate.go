@@ -17,6 +17,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/country"
 	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/postal"
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	// Today, as YYYY-MM-DD, makes booking dates (shipping_date,
 	// collection_date) before it invalid. Empty: no such check.
 	Today string
+	// Locale is the language of the messages (i18n.English when zero);
+	// field names and codes are the same in every language.
+	Locale i18n.Locale
 }
 
 // CodeFormat is the spec's generic code for a value in an incorrect format.
@@ -42,8 +46,8 @@ func Request(op *catalog.Operation, r *form.Request, opt Options, dst []FieldErr
 		dst = checkParam(op, r, p, strings.TrimSpace(r.Get(p.Name)), p.Name, opt, dst)
 	}
 	dst = checkParcels(op, r, opt, dst)
-	dst = checkRules(op, r, dst)
-	return checkUnknown(op, r, dst)
+	dst = checkRules(op, r, opt.Locale, dst)
+	return checkUnknown(op, r, opt.Locale, dst)
 }
 
 // Field validates the named field of r in the context of the others (for
@@ -106,23 +110,28 @@ func fieldErr(dst []FieldError, name string, code int, msg string) []FieldError 
 	return append(dst, FieldError{Field: name, Code: code, Message: msg})
 }
 
+// localErr appends an error whose English message is translated into l.
+func localErr(dst []FieldError, l i18n.Locale, name string, code int, msg string) []FieldError {
+	return fieldErr(dst, name, code, i18n.Message(l, msg))
+}
+
 // checkParam validates one value v (already trimmed) of parameter p,
 // reported under the wire name.
 func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, name string, opt Options, dst []FieldError) []FieldError {
 	if v == "" {
 		if p.Need.IsRequired(opt.Rules) {
-			return fieldErr(dst, name, p.Code, msgRequired)
+			return localErr(dst, opt.Locale, name, p.Code, msgRequired)
 		}
 		return dst
 	}
 	if !utf8.ValidString(v) {
-		return fieldErr(dst, name, p.Code, msgUTF8)
+		return localErr(dst, opt.Locale, name, p.Code, msgUTF8)
 	}
 	if hasControl(v) {
-		return fieldErr(dst, name, p.Code, msgControl)
+		return localErr(dst, opt.Locale, name, p.Code, msgControl)
 	}
 	if p.MaxLen > 0 && p.Kind != catalog.Zip && p.Kind != catalog.Country && utf8.RuneCountInString(v) > p.MaxLen {
-		return fieldErr(dst, name, p.Code, tooLong(p.MaxLen))
+		return fieldErr(dst, name, p.Code, tooLong(opt.Locale, p.MaxLen))
 	}
 	msg := ""
 	switch p.Kind {
@@ -151,7 +160,9 @@ func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, nam
 	case catalog.Decimal:
 		msg = checkDecimal(v)
 	case catalog.Count, catalog.Positive:
-		msg = checkWhole(v, p)
+		if msg = checkWhole(v, p); msg == msgAtMost {
+			return fieldErr(dst, name, p.Code, i18n.Format(opt.Locale, msgAtMost, strconv.Itoa(p.Max)))
+		}
 	case catalog.ServiceType:
 		msg = checkServiceType(v, opt.Rules)
 	case catalog.Flag:
@@ -160,7 +171,7 @@ func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, nam
 		}
 	}
 	if msg != "" {
-		dst = fieldErr(dst, name, p.Code, msg)
+		dst = localErr(dst, opt.Locale, name, p.Code, msg)
 	}
 	return dst
 }
@@ -179,18 +190,18 @@ func countryOf(r *form.Request, p *catalog.Param) string {
 func checkParcels(op *catalog.Operation, r *form.Request, opt Options, dst []FieldError) []FieldError {
 	if !op.TakesParcels() {
 		if len(r.Parcels) > 0 {
-			dst = fieldErr(dst, "parcels", CodeFormat, msgNoParcels)
+			dst = localErr(dst, opt.Locale, "parcels", CodeFormat, msgNoParcels)
 		}
 		return dst
 	}
 	if len(r.Parcels) == 0 {
 		if op.Parcels == catalog.Required {
-			dst = fieldErr(dst, "parcels", CodeFormat, msgParcelsRequired)
+			dst = localErr(dst, opt.Locale, "parcels", CodeFormat, msgParcelsRequired)
 		}
 		return dst
 	}
 	if len(r.Parcels) > catalog.MaxParcels {
-		return fieldErr(dst, "parcels", CodeFormat, "At most "+strconv.Itoa(catalog.MaxParcels)+" parcels per request.")
+		return fieldErr(dst, "parcels", CodeFormat, i18n.Format(opt.Locale, msgTooManyParcels, strconv.Itoa(catalog.MaxParcels)))
 	}
 	for i := range r.Parcels {
 		pc := &r.Parcels[i]
@@ -213,7 +224,7 @@ func ParcelField(i int, name string) string {
 	return "parcels[" + strconv.Itoa(i) + "][" + name + "]"
 }
 
-func checkRules(op *catalog.Operation, r *form.Request, dst []FieldError) []FieldError {
+func checkRules(op *catalog.Operation, r *form.Request, l i18n.Locale, dst []FieldError) []FieldError {
 	for ri := range op.Rules {
 		rule := &op.Rules[ri]
 		f := rule.Fields
@@ -227,15 +238,15 @@ func checkRules(op *catalog.Operation, r *form.Request, dst []FieldError) []Fiel
 				}
 			}
 			if !found {
-				dst = fieldErr(dst, f[0], rule.Code, "Give "+orList(f)+".")
+				dst = fieldErr(dst, f[0], rule.Code, i18n.Format(l, msgGive, i18n.List(l, f)))
 			}
 		case catalog.RequiredWith:
 			if present(r, f[1]) && !present(r, f[0]) {
-				dst = fieldErr(dst, f[0], rule.Code, "Required together with "+f[1]+".")
+				dst = fieldErr(dst, f[0], rule.Code, i18n.Format(l, msgTogether, f[1]))
 			}
 		case catalog.RequiredUnless:
 			if !present(r, f[0]) && !present(r, f[1]) {
-				dst = fieldErr(dst, f[0], rule.Code, "Required unless "+f[1]+" is given.")
+				dst = fieldErr(dst, f[0], rule.Code, i18n.Format(l, msgUnless, f[1]))
 			}
 		case catalog.Together:
 			n := 0
@@ -247,7 +258,7 @@ func checkRules(op *catalog.Operation, r *form.Request, dst []FieldError) []Fiel
 			if n > 0 && n < len(f) {
 				for _, name := range f {
 					if !present(r, name) {
-						dst = fieldErr(dst, name, rule.Code, "Required together with "+orList(others(f, name))+".")
+						dst = fieldErr(dst, name, rule.Code, i18n.Format(l, msgTogether, i18n.List(l, others(f, name))))
 					}
 				}
 			}
@@ -259,11 +270,11 @@ func checkRules(op *catalog.Operation, r *form.Request, dst []FieldError) []Fiel
 				continue // missing or already reported as invalid
 			}
 			if ka > kb || (rule.Kind == catalog.Before && ka == kb) {
-				msg := "Must be later than " + f[0] + "."
+				msg := msgLater
 				if rule.Kind == catalog.NotAfter {
-					msg = "Must not be earlier than " + f[0] + "."
+					msg = msgNotEarlier
 				}
-				dst = fieldErr(dst, f[1], rule.Code, msg)
+				dst = fieldErr(dst, f[1], rule.Code, i18n.Format(l, msg, f[0]))
 			}
 		}
 	}
@@ -301,25 +312,10 @@ func others(f []string, name string) []string {
 	return out
 }
 
-func orList(f []string) string {
-	s := ""
-	for i, name := range f {
-		switch {
-		case i == 0:
-		case i == len(f)-1:
-			s += " or "
-		default:
-			s += ", "
-		}
-		s += name
-	}
-	return s
-}
-
 // checkUnknown reports top-level fields the catalog does not list, unless
 // the operation takes carrier-specific extra fields; those are only
 // checked to be clean text.
-func checkUnknown(op *catalog.Operation, r *form.Request, dst []FieldError) []FieldError {
+func checkUnknown(op *catalog.Operation, r *form.Request, l i18n.Locale, dst []FieldError) []FieldError {
 	for i := range r.Fields {
 		f := &r.Fields[i]
 		if op.Param(f.Name) != nil {
@@ -327,11 +323,11 @@ func checkUnknown(op *catalog.Operation, r *form.Request, dst []FieldError) []Fi
 		}
 		switch {
 		case !op.Extra:
-			dst = fieldErr(dst, f.Name, CodeFormat, msgUnknown)
+			dst = localErr(dst, l, f.Name, CodeFormat, msgUnknown)
 		case !utf8.ValidString(f.Value):
-			dst = fieldErr(dst, f.Name, CodeFormat, msgUTF8)
+			dst = localErr(dst, l, f.Name, CodeFormat, msgUTF8)
 		case hasControl(f.Value):
-			dst = fieldErr(dst, f.Name, CodeFormat, msgControl)
+			dst = localErr(dst, l, f.Name, CodeFormat, msgControl)
 		}
 	}
 	return dst

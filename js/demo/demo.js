@@ -362,4 +362,29 @@ $('download-label').addEventListener('click', downloadLabel);
 $('new-order').addEventListener('click', newOrder);
 showMode();
 // Start fetching and compiling the core while the shopper reads the page.
+// The language of the checks' messages: Spanish by default (a Madrid
+// shop), switched for the whole page; the widgets follow the document's
+// lang (the address form re-validates when its lang attribute changes).
+function setLanguage(lang) {
+  document.documentElement.lang = lang;
+  $('address').setAttribute('lang', lang);
+  try {
+    localStorage.setItem('pg-demo-lang', lang);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+{
+  let saved = null;
+  try {
+    saved = localStorage.getItem('pg-demo-lang');
+  } catch {
+    // no storage
+  }
+  const select = $('lang');
+  if (saved && [...select.options].some((o) => o.value === saved)) select.value = saved;
+  setLanguage(select.value);
+  select.addEventListener('change', () => setLanguage(select.value));
+}
+
 load().catch((err) => fail(`The validation module did not load: ${err.message}`));

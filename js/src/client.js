@@ -77,8 +77,13 @@ export class Client {
       init.body = body;
     }
 
+    // The response decoder is a second module, fetched on first use: it
+    // loads while the request is in flight. Without it the envelope is
+    // read in JavaScript.
+    const decoding =
+      core && typeof core.loadDecoder === 'function' ? core.loadDecoder().then(() => true, () => false) : Promise.resolve(!!core);
     const { status, text } = await this.#send(operation, url, init, options);
-    return decodeResponse(core, operation, status, text);
+    return decodeResponse((await decoding) ? core : null, operation, status, text);
   }
 
   async #send(operation, url, init, options) {

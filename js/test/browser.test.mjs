@@ -20,7 +20,7 @@ before(async () => {
   await page.goto(`${server.url}/js/test/pages/vectors.html`);
   await page.waitForFunction(() => typeof window.loadCore === 'function');
   const version = await page.evaluate(() => window.loadCore());
-  assert.equal(version, '0.1.0', logs.join('\n'));
+  assert.equal(version, '0.2.0', logs.join('\n'));
 });
 
 after(async () => {
@@ -92,6 +92,32 @@ test('response vectors: decode', async (t) => {
       assert.equal(typeof e.description, 'string');
     });
   }
+});
+
+test('message vectors: every message in every language (testdata/messages.json)', async (t) => {
+  const { 'messages.json': m } = await readVectors('.');
+  assert.deepEqual(m.locales, ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl']);
+  const got = await page.evaluate((v) => window.runMessages(v), m);
+  for (const [i, v] of m.requests.entries()) {
+    // Bytes that are not UTF-8 reach only the edge: a JavaScript string is always text.
+    if (v.invalid_utf8) continue;
+    await t.test(v.name, () => assert.deepEqual(got.requests[i], v.errors));
+  }
+  for (const [i, v] of m.postal.entries()) {
+    await t.test(`postal ${v.country} ${JSON.stringify(v.input)}`, () => assert.deepEqual(got.postal[i], v.message));
+  }
+  // A locale is a language tag: region and case do not matter; unknown ones give English.
+  const tags = await page.evaluate(() =>
+    ['es-ES', 'PT-br', 'fr_CA', 'ca', '', undefined].map((locale) => core.validate('get-shipment', {}, { locale })[0].message),
+  );
+  assert.deepEqual(tags, [
+    'Este campo es obligatorio.',
+    'Este campo é obrigatório.',
+    'Ce champ est obligatoire.',
+    'This field is required.',
+    'This field is required.',
+    'This field is required.',
+  ]);
 });
 
 test('postal vectors', async (t) => {
@@ -213,7 +239,7 @@ test('the loader falls back when the server sends the wrong content type', async
     await page2.goto(`${server.url}/js/test/pages/vectors.html`);
     await page2.waitForFunction(() => typeof window.loadCore === 'function');
     const v = await page2.evaluate(() => window.loadCore('/wrong-type/js/dist/parcelgate.wasm'));
-    assert.equal(v, '0.1.0');
+    assert.equal(v, '0.2.0');
     const type = await page2.evaluate(async () => (await fetch('/wrong-type/js/dist/parcelgate.wasm')).headers.get('content-type'));
     assert.equal(type, 'application/octet-stream');
     assert.equal(await page2.evaluate(() => core.postal('ES', '35001').zone), 'canary');

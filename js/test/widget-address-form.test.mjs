@@ -319,3 +319,23 @@ test('before the core arrives the inputs work; validation runs once it is loaded
   });
   await page.close();
 });
+
+test('messages follow the lang attribute, then the document language; codes and fields do not change', async () => {
+  const { page, errors } = await openPage();
+  const form = page.locator('pg-address-form#to');
+  const zip = form.getByLabel(/^Postal code/);
+  await zip.pressSequentially('00000');
+  const { 'messages.json': m } = await readVectors('.');
+  const want = m.postal.find((v) => v.country === 'ES' && v.input === '00000');
+  assert.ok(want, 'messages.json has the Spanish province vector');
+  await eventually(async () => assert.equal(await describedText(form, zip), want.message.en));
+  await page.evaluate(() => document.documentElement.setAttribute('lang', 'es-ES'));
+  await form.evaluate((el) => el.setAttribute('lang', 'de')); // the element's own lang wins
+  await eventually(async () => assert.equal(await describedText(form, zip), want.message.de));
+  await form.evaluate((el) => el.removeAttribute('lang'));
+  await eventually(async () => assert.equal(await describedText(form, zip), want.message.es));
+  const err = await form.evaluate((el) => el.errors.find((e) => e.field === 'to_zip_code'));
+  assert.equal(err.code, 484, 'the spec code of to_zip_code, in every language');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -423,7 +423,7 @@ func TestVectors(t *testing.T) {
 			before := len(up.requests())
 			r := hs.do(t, "POST", "/v1/"+v.Operation, encodeVector(&v),
 				"Authorization", "Bearer "+testToken, "Cookie", "session=shopper", "X-Forwarded-For", "203.0.113.9",
-				"CF-Connecting-IP", "203.0.113.9", "Origin", "https://shop.example", "Accept-Language", "es-ES",
+				"CF-Connecting-IP", "203.0.113.9", "Origin", "https://shop.example", "Accept-Language", "en-GB,en;q=0.9",
 				"X-Custom", "leak")
 			got := up.requests()[before:]
 			if len(v.Errors) > 0 {
@@ -713,6 +713,27 @@ func TestEmbeddedSandbox(t *testing.T) {
 	r = hs2.do(t, "GET", "/v1/get-client-carriers", "")
 	assert.Equal(t, 502, r.Code)
 	assert.Contains(t, r.message(), "API_USER and API_KEY")
+}
+
+// Field error messages follow Accept-Language; codes and fields do not.
+func TestValidationMessagesInTheShoppersLanguage(t *testing.T) {
+	hs := newHarness(baseEnv(""), nil)
+	body := "from_country_code=ES&from_zip_code=00001&to_country_code=ES&to_zip_code=08001" +
+		"&parcels%5B0%5D%5Bparcel_weight%5D=1&parcels%5B0%5D%5Bparcel_width%5D=1&parcels%5B0%5D%5Bparcel_height%5D=1" +
+		"&parcels%5B0%5D%5Bparcel_length%5D=1&parcels%5B0%5D%5Bparcel_volume%5D=1"
+	for lang, want := range map[string]string{
+		"":                        "Spanish postal codes start with a province number from 01 to 52.",
+		"es-ES,es;q=0.9,en;q=0.8": "Los códigos postales españoles empiezan por el número de provincia, del 01 al 52.",
+		"da, nl;q=0.5":            "Spaanse postcodes beginnen met een provincienummer van 01 tot en met 52.",
+		"zh-CN":                   "Spanish postal codes start with a province number from 01 to 52.",
+	} {
+		r := hs.do(t, "POST", "/v1/get-shipments-rates", body, "Accept-Language", lang)
+		require.Equal(t, 400, r.Code, lang)
+		e := r.Env.Data["errors"].([]any)[0].(map[string]any)
+		assert.Equal(t, "from_zip_code", e["field"], lang)
+		assert.Equal(t, want, e["message"], lang)
+		assert.Equal(t, "from_zip_code: "+want, r.message(), lang)
+	}
 }
 
 // setEnv changes a variable and makes the handler read its configuration

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/internal/validate"
@@ -34,7 +35,10 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 		return
 	}
 	today := x.h.d.Now().UTC().Add(-12 * time.Hour).Format("2006-01-02")
-	if errs := validate.Request(op, req, validate.Options{Rules: cfg.Rules, Today: today}, nil); len(errs) > 0 {
+	// Messages in the shopper's language (Accept-Language, English when
+	// none matches); errorCode and field names are the same in all.
+	locale := i18n.FromAcceptLanguage(x.r.Header.Get("Accept-Language"))
+	if errs := validate.Request(op, req, validate.Options{Rules: cfg.Rules, Today: today, Locale: locale}, nil); len(errs) > 0 {
 		x.fail(invalid(errs))
 		return
 	}

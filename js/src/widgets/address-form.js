@@ -5,7 +5,9 @@
 //   <pg-address-form prefix="to" country="ES" fields="phone email attn"></pg-address-form>
 //
 // Attributes: prefix (to|from), operation (default new-shipment), country
-// (default country, ES), fields (optional fields to show), endpoint.
+// (default country, ES), fields (optional fields to show), endpoint, lang
+// (the language of the error messages; default: the nearest lang
+// attribute, i.e. the document's).
 // Properties: value, valid, errors; methods validate(), reset().
 // Events: pg-change {value, valid, errors, field}, pg-valid {value}.
 
@@ -68,7 +70,7 @@ select[aria-invalid=true] { border-color: var(--_error); }
 export class PgAddressForm extends PgElement {
   static formAssociated = true;
 
-  static observedAttributes = ['prefix', 'operation', 'country', 'fields', 'endpoint'];
+  static observedAttributes = ['prefix', 'operation', 'country', 'fields', 'endpoint', 'lang'];
 
   /** Texts; override any with the `texts` property. */
   static texts = {
@@ -310,7 +312,7 @@ export class PgAddressForm extends PgElement {
       return [];
     }
     try {
-      return core.validateField(this.operation, request, this._name(suffix));
+      return core.validateField(this.operation, request, this._name(suffix), { locale: this.locale });
     } catch (err) {
       return [{ field: this._name(suffix), code: 0, message: String(err && err.message) }];
     }

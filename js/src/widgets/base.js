@@ -192,6 +192,16 @@ export class PgElement extends HTMLElement {
     return loaded() || load();
   }
 
+  /**
+   * The language of the core's messages: the element's own `lang`
+   * attribute, else the nearest ancestor's, else the document's ("" when
+   * none: English).
+   */
+  get locale() {
+    const el = typeof this.closest === 'function' ? this.closest('[lang]') : null;
+    return (el && el.getAttribute('lang')) || globalThis.document?.documentElement?.lang || '';
+  }
+
   /** The texts in use: the class defaults merged with the `texts` property. */
   get texts() {
     return { ...this.constructor.texts, ...(this._texts || {}) };

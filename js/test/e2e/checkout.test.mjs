@@ -83,8 +83,11 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   const zip = form.getByLabel(/^Postal code/);
   await zip.fill('0800');
   await zip.blur();
+  // The Madrid shop speaks Spanish by default (its language switch).
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
   const expected = await pageCore(page, (core) =>
-    core.validateField('new-shipment', { to_country_code: 'ES', to_zip_code: '0800' }, 'to_zip_code'));
+    core.validateField('new-shipment', { to_country_code: 'ES', to_zip_code: '0800' }, 'to_zip_code', { locale: 'es' }));
+  assert.match(expected[0].message, /códigos postales/);
   assert.ok(expected.length > 0, 'the core rejects 0800 in Spain');
   await page.waitForFunction(() => true);
   await assertEventually(async () => {

@@ -1,0 +1,21 @@
+//go:build tinygo
+
+package main
+
+import (
+	"unsafe"
+
+	"github.com/parcelgate/parcelgate/wasm/internal/wire"
+)
+
+// main is not called (a reactor, like the validation module).
+func main() {}
+
+//export pg_in
+func pgIn(n int32) *byte { return unsafe.SliceData(wire.Input(int(n))) }
+
+//export pg_out
+func pgOut() *byte { return unsafe.SliceData(wire.Out()) }
+
+//export pg_decode
+func pgDecode(n int32) int32 { return callDecode(wire.Request(int(n))) }
