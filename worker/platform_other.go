@@ -23,7 +23,8 @@ func platform() edge.Deps {
 		Store: func(context.Context) (sandbox.Store, error) {
 			return store, nil
 		},
-		Log: os.Stdout,
+		Bookings: edge.NewMemoryLedger(),
+		Log:      os.Stdout,
 	}
 }
 

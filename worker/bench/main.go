@@ -97,12 +97,19 @@ func main() {
 	warm := flag.Int("warm", 30, "warm-up requests per target and scenario")
 	dur := flag.Duration("d", 5*time.Second, "duration of each concurrency-16 run")
 	memN := flag.Int("mem", 20000, "requests of the memory run")
+	parts := flag.String("parts", "latency,throughput,memory,cold,size", "parts to run")
 	flag.Parse()
+	for _, p := range strings.Split(*parts, ",") {
+		want[strings.TrimSpace(p)] = true
+	}
 	if err := run(*n, *warm, *dur, *memN); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
+
+// want holds the parts of the bench to run (-parts).
+var want = map[string]bool{}
 
 var client = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 
@@ -142,6 +149,30 @@ func run(n, warm int, dur time.Duration, memN int) error {
 
 	fmt.Printf("Machine: %d CPUs (%s/%s), %s. Fake upstream on 127.0.0.1; wrangler dev (workerd) per worker.\n",
 		runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, cpuModel())
+	if want["latency"] {
+		if err := latencyAndThroughput(targets, goW, jsW, n, warm, dur); err != nil {
+			return err
+		}
+	}
+	if want["memory"] {
+		if err := memoryRun(targets, memN); err != nil {
+			return err
+		}
+	}
+	if want["cold"] {
+		if err := coldStart(root, vars); err != nil {
+			return err
+		}
+	}
+	if want["size"] {
+		return sizes(root)
+	}
+	return nil
+}
+
+// latencyAndThroughput measures every scenario on both workers and checks
+// the targets.
+func latencyAndThroughput(targets []target, goW, jsW *wranglerdev.Server, n, warm int, dur time.Duration) error {
 	fmt.Printf("\n## Latency and CPU (concurrency 1, %d requests per cell after %d warm-up, interleaved)\n\n", n, warm)
 	fmt.Println("| scenario | worker | p50 ms | p90 ms | workerd CPU ms/request | errors |")
 	fmt.Println("|---|---|---|---|---|---|")
@@ -227,14 +258,7 @@ func run(n, warm int, dur time.Duration, memN int) error {
 	}
 	c := res[cached]["Go worker"]
 	check("cached read faster than the JS proxy's forwarded read", c.p50 < j.p50, fmt.Sprintf("p50 %.2f vs %.2f ms", c.p50, j.p50))
-
-	if err := memoryRun(goW, memN); err != nil {
-		return err
-	}
-	if err := coldStart(root, vars); err != nil {
-		return err
-	}
-	return sizes(root)
+	return nil
 }
 
 // do sends one request and reports its latency; an answer other than 200
@@ -287,14 +311,17 @@ func throughput(base string, sc scenario, c int, d time.Duration) (float64, int)
 	return float64(ok.Load()) / d.Seconds(), int(bad.Load())
 }
 
-// memoryRun sends n requests (healthz, cached and forwarded reads and
-// bookings in turn, 4 at a time) and reports memory at 0, 5k, 10k, 20k.
-func memoryRun(w *wranglerdev.Server, n int) error {
-	fmt.Printf("\n## Memory over %d requests (one Go instance, concurrency 4)\n\n", n)
-	fmt.Println("| requests | Go instance | instance linear memory MiB | workerd RSS MiB |")
-	fmt.Println("|---|---|---|---|")
+// memoryRun sends n requests to each worker (healthz, cached and
+// forwarded reads and bookings in turn, 4 at a time) and reports memory
+// at 0, 5k, 10k and 20k: the Go instance's linear memory, and workerd's
+// RSS next to the JS proxy's under the same load (what the dev runtime
+// itself keeps, e.g. console lines for the inspector, shows in both).
+func memoryRun(targets []target, n int) error {
+	fmt.Printf("\n## Memory over %d requests (concurrency 4)\n\n", n)
+	fmt.Println("| requests | Go instance | Go instance linear memory MiB | Go worker workerd RSS MiB | JS proxy workerd RSS MiB |")
+	fmt.Println("|---|---|---|---|---|")
 	report := func(done int) error {
-		r, err := client.Get(w.URL + "/healthz")
+		r, err := client.Get(targets[0].srv.URL + "/healthz")
 		if err != nil {
 			return err
 		}
@@ -310,41 +337,43 @@ func memoryRun(w *wranglerdev.Server, n int) error {
 		if err := json.NewDecoder(r.Body).Decode(&h); err != nil {
 			return err
 		}
-		_, rss := w.WorkerdStats()
-		fmt.Printf("| %d | %s | %.1f | %.1f |\n", done, h.Data.Instance.ID, float64(h.Data.Instance.MemoryBytes)/(1<<20), float64(rss)/(1<<20))
+		_, rssGo := targets[0].srv.WorkerdStats()
+		_, rssJS := targets[1].srv.WorkerdStats()
+		fmt.Printf("| %d | %s | %.1f | %.1f | %.1f |\n", done, h.Data.Instance.ID, float64(h.Data.Instance.MemoryBytes)/(1<<20),
+			float64(rssGo)/(1<<20), float64(rssJS)/(1<<20))
 		return nil
 	}
 	if err := report(0); err != nil {
 		return err
 	}
 	sc := scenarios()
-	var next atomic.Int64
-	marks := map[int64]bool{5000: true, 10000: true, 20000: true, int64(n): true}
-	for done := int64(0); done < int64(n); {
-		step := int64(n) - done
-		for m := range marks {
-			if m > done && m-done < step {
-				step = m - done
-			}
-		}
-		var wg sync.WaitGroup
-		for i := 0; i < 4; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					k := next.Add(1)
-					if k > done+step {
-						return
+	marks := []int{5000, 10000, 20000}
+	if n != 20000 {
+		marks = []int{n / 4, n / 2, n}
+	}
+	done := 0
+	for _, m := range marks {
+		for _, tg := range targets {
+			var next atomic.Int64
+			next.Store(int64(done))
+			var wg sync.WaitGroup
+			for i := 0; i < 4; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						k := next.Add(1)
+						if k > int64(m) {
+							return
+						}
+						_, _ = do(tg.srv.URL, sc[int(k)%len(sc)])
 					}
-					_, _ = do(w.URL, sc[int(k)%len(sc)])
-				}
-			}()
+				}()
+			}
+			wg.Wait()
 		}
-		wg.Wait()
-		next.Store(done + step)
-		done += step
-		if err := report(int(done)); err != nil {
+		done = m
+		if err := report(done); err != nil {
 			return err
 		}
 	}

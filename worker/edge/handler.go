@@ -66,6 +66,10 @@ type Deps struct {
 	// Shared is the second cache tier behind the in-instance one (the
 	// Workers Cache API under workerd); nil for none.
 	Shared SharedCache
+	// Bookings keeps the booking records that make new-shipment and
+	// new-collection exactly-once (a Durable Object under workerd). Nil:
+	// bookings are forwarded as they come.
+	Bookings Ledger
 	// Instance describes the Go instance serving a request, for
 	// /healthz (nil: not reported).
 	Instance func(ctx context.Context) InstanceInfo
@@ -178,6 +182,7 @@ type exchange struct {
 	}
 	bytesIn  int
 	bytesOut int
+	note     string // what the log line should add (a failure off the answer's path)
 	origin   string // allowed origin echoed in CORS headers ("" = none)
 }
 
@@ -356,6 +361,10 @@ func (x *exchange) methodNotAllowed(allow string) {
 }
 
 func (x *exchange) misconfigured(errs []ConfigError) {
+	x.fail(misconfig(errs))
+}
+
+func misconfig(errs []ConfigError) *edgeError {
 	msg := "worker misconfigured: "
 	for i, e := range errs {
 		if i > 0 {
@@ -363,7 +372,7 @@ func (x *exchange) misconfigured(errs []ConfigError) {
 		}
 		msg += e.Error()
 	}
-	x.fail(&edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured", message: msg})
+	return &edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured", message: msg}
 }
 
 // preflight answers OPTIONS. The origin was already checked; without an

@@ -45,6 +45,10 @@ func (x *exchange) log() {
 	w.Int(int64(x.bytesOut))
 	w.Key("cors")
 	w.Bool(x.origin != "")
+	if x.note != "" {
+		w.Key("note")
+		w.String(x.note)
+	}
 	w.EndObject()
 	line := append(w.Bytes(), '\n')
 	_, _ = x.h.d.Log.Write(line)

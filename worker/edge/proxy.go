@@ -49,6 +49,10 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 		x.cached(cfg, op, req, body, ttl)
 		return
 	}
+	if op.Books && x.h.d.Bookings != nil {
+		x.booked(cfg, op, req, body)
+		return
+	}
 	x.forward(cfg, op, req, body)
 }
 
@@ -166,29 +170,9 @@ type attempt struct {
 // forward sends the encoded request upstream (retrying reads) and relays
 // or maps the answer. It returns the body when it relayed an ok envelope.
 func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request, body []byte) []byte {
-	base := cfg.UpstreamBase
-	doer := x.h.d.Upstream
-	if base == "" {
-		base = SandboxBaseURL
-		if x.h.d.Store == nil {
-			x.misconfigured([]ConfigError{{EnvUpstreamBaseURL, "not set and this build has no embedded sandbox"}})
-			return nil
-		}
-		store, err := x.h.d.Store(x.r.Context())
-		if err != nil {
-			x.fail(&edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured",
-				message: "embedded sandbox unavailable: " + err.Error()})
-			return nil
-		}
-		doer = HandlerDoer{sandbox.New(
-			sandbox.WithStore(store),
-			sandbox.WithCredentials(cfg.APIUser, cfg.APIKey),
-			sandbox.WithRules(cfg.Rules),
-			sandbox.WithTimeScale(cfg.SandboxTimeScale),
-			sandbox.WithClock(x.h.d.Now),
-		)}
-	} else if doer == nil {
-		x.misconfigured([]ConfigError{{EnvUpstreamBaseURL, "set, but this build has no HTTP transport"}})
+	doer, base, e := x.target(cfg)
+	if e != nil {
+		x.fail(e)
 		return nil
 	}
 	url := base + "/" + op.Name
@@ -204,6 +188,32 @@ func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request
 		}
 	}
 	return x.relay(cfg, op, req, &a)
+}
+
+// target returns the Doer and base URL requests go to: the configured
+// upstream, or the embedded sandbox on its store.
+func (x *exchange) target(cfg *Config) (Doer, string, *edgeError) {
+	if cfg.UpstreamBase != "" {
+		if x.h.d.Upstream == nil {
+			return nil, "", misconfig([]ConfigError{{EnvUpstreamBaseURL, "set, but this build has no HTTP transport"}})
+		}
+		return x.h.d.Upstream, cfg.UpstreamBase, nil
+	}
+	if x.h.d.Store == nil {
+		return nil, "", misconfig([]ConfigError{{EnvUpstreamBaseURL, "not set and this build has no embedded sandbox"}})
+	}
+	store, err := x.h.d.Store(x.r.Context())
+	if err != nil {
+		return nil, "", &edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured",
+			message: "embedded sandbox unavailable: " + err.Error()}
+	}
+	return HandlerDoer{sandbox.New(
+		sandbox.WithStore(store),
+		sandbox.WithCredentials(cfg.APIUser, cfg.APIKey),
+		sandbox.WithRules(cfg.Rules),
+		sandbox.WithTimeScale(cfg.SandboxTimeScale),
+		sandbox.WithClock(x.h.d.Now),
+	)}, SandboxBaseURL, nil
 }
 
 // retryable: transport failures other than a timeout (which already used
@@ -266,7 +276,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 	hint := ""
 	if op.Books {
 		retry = 2
-		hint = bookingHint(op, req)
+		hint = x.bookingHint(cfg, op, req)
 	}
 	if a.err != nil {
 		if a.timeout {
@@ -318,13 +328,20 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 }
 
 // bookingHint tells the client what to do when a booking's answer was
-// lost: it may have been made.
-func bookingHint(op *catalog.Operation, req *form.Request) string {
+// lost: it may have been made. What is safe depends on the mode.
+func (x *exchange) bookingHint(cfg *Config, op *catalog.Operation, req *form.Request) string {
+	ref := bookingRef(op)
+	if x.h.d.Bookings != nil {
+		return "resend the same request (same " + ref + ", same data): the edge looks the booking up or answers with the first one, and never books twice"
+	}
+	if cfg.UpstreamBase == "" {
+		return "resending the same " + ref + " with the same data is answered with the first booking (the embedded sandbox dedupes by reference)"
+	}
 	if op.Name == "new-shipment" {
 		return "do not resend blindly: the shipment may have been booked; look it up with get-shipments?filter_shipping_client_ref=" +
-			req.Get("shipping_client_ref") + " (or get-shipment-tracking?client_ref=...) and book again only if it is not there; resending the same shipping_client_ref with the same data is answered with the first booking"
+			req.Get("shipping_client_ref") + " and book again only if it is not there"
 	}
-	return "do not resend blindly: the collection may have been booked; resending the same collection_client_ref with the same data is answered with the first booking, a different reference may book a second pickup"
+	return "do not resend blindly: the collection may have been booked; check the customer area before booking again"
 }
 
 // upstreamMessage formats the upstream's errorCode/errorMessage, if any.

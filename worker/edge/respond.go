@@ -24,6 +24,7 @@ const (
 	CodeMisconfigured    = 1500 // missing secret or invalid setting
 	CodeInternal         = 1500 // a failure inside the worker (a recovered panic)
 	CodeBadGateway       = 1502 // upstream unreachable, 5xx, not an envelope, refused credentials
+	CodeUnavailable      = 1503 // booking ledger unreachable, or a booking with the reference in progress
 	CodeGatewayTimeout   = 1504 // upstream did not answer in time
 )
 
