@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 // Names of the worker's environment variables and secrets.
@@ -26,7 +28,11 @@ const (
 	EnvInstanceRequests  = "INSTANCE_MAX_REQUESTS"
 	EnvInstanceMemoryMB  = "INSTANCE_MAX_MEMORY_MB"
 	EnvFaultInjection    = "FAULT_INJECTION"
+	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
 )
+
+// MinProxyTokenLen is the shortest accepted PROXY_TOKEN, in characters.
+const MinProxyTokenLen = 32
 
 // Defaults of the optional settings.
 const (
@@ -86,9 +92,12 @@ type Config struct {
 	AllowedOrigins []string // exact origins; "*" allows any
 	PublicOps      []string
 	ProxyToken     string
-	Timeout        time.Duration
-	MaxBodyBytes   int
-	Rules          bool
+	// SigningKey signs and verifies scoped tokens (TOKEN_SIGNING_KEY);
+	// empty: scoped tokens are refused with a configuration error.
+	SigningKey   []byte
+	Timeout      time.Duration
+	MaxBodyBytes int
+	Rules        bool
 	// SandboxTimeScale makes the embedded sandbox's tracking advance
 	// faster (1 = real time, 3600 = a day in 24 seconds).
 	SandboxTimeScale float64
@@ -143,6 +152,19 @@ func LoadConfig(getenv func(string) string) (Config, []ConfigError) {
 		bad(EnvAPIKey, "secret is not set")
 	}
 	c.ProxyToken = getenv(EnvProxyToken)
+	if c.ProxyToken != "" && utf8.RuneCountInString(c.ProxyToken) < MinProxyTokenLen {
+		bad(EnvProxyToken, "must be at least "+strconv.Itoa(MinProxyTokenLen)+" characters (a random secret, e.g. openssl rand -hex 32)")
+	}
+	if k := getenv(EnvTokenSigningKey); k != "" {
+		switch {
+		case len(k) < tokens.MinKeyBytes:
+			bad(EnvTokenSigningKey, "must be at least 32 bytes (e.g. openssl rand -hex 32)")
+		case k == c.ProxyToken || k == c.APIKey:
+			bad(EnvTokenSigningKey, "must differ from PROXY_TOKEN and API_KEY")
+		default:
+			c.SigningKey = []byte(k)
+		}
+	}
 	c.AllowedOrigins = splitList(getenv(EnvAllowedOrigins))
 	for _, o := range c.AllowedOrigins {
 		if o != "*" && !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {

@@ -29,6 +29,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 // Doer sends one HTTP request. The worker's transport under workerd is
@@ -179,6 +180,9 @@ type exchange struct {
 	bytesIn  int
 	bytesOut int
 	origin   string // allowed origin echoed in CORS headers ("" = none)
+	// scope is the verified scoped token of the request (nil: master
+	// token, demo token or a public operation).
+	scope *tokens.Claims
 }
 
 // ServeHTTP implements http.Handler.
@@ -255,6 +259,17 @@ func (x *exchange) serve() {
 			x.methodNotAllowed("GET, POST")
 		}
 		return
+	case path == TokensPath:
+		x.op = "tokens"
+		switch r.Method {
+		case http.MethodOptions:
+			x.preflight("POST")
+		case http.MethodPost:
+			x.mintToken(cfg, cfgErrs)
+		default:
+			x.methodNotAllowed("POST")
+		}
+		return
 	case path == "/healthz":
 		x.op = "healthz"
 		if r.Method != http.MethodGet && r.Method != http.MethodOptions {
@@ -300,27 +315,12 @@ func (x *exchange) serve() {
 			x.misconfigured([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}})
 			return
 		}
-		if !x.authorized(cfg) {
-			x.w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate"`)
-			x.fail(&edgeError{status: http.StatusUnauthorized, code: CodeUnauthorized, class: "unauthorized",
-				message: op.Name + " requires Authorization: Bearer <PROXY_TOKEN>"})
+		if e := x.authorize(cfg, op); e != nil {
+			x.fail(e)
 			return
 		}
 	}
 	x.proxy(cfg, op)
-}
-
-// authorized reports whether the request carries the proxy token, or a
-// demo token while the upstream is the embedded sandbox.
-func (x *exchange) authorized(cfg *Config) bool {
-	header := x.r.Header.Get("Authorization")
-	if bearerOK(header, cfg.ProxyToken) {
-		return true
-	}
-	if t, ok := bearerToken(header); ok && cfg.UpstreamBase == "" && x.h.demoMode() {
-		return demoTokenOK(cfg, t, x.h.d.Now())
-	}
-	return false
 }
 
 // selfOrigin is the worker's own origin as the request addressed it; a

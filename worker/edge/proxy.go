@@ -24,6 +24,10 @@ var readBackoff = [...]time.Duration{100 * time.Millisecond, 400 * time.Millisec
 
 // proxy decodes, validates and forwards one operation call.
 func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
+	if e := queryOnPost(x.r); e != nil {
+		x.fail(e)
+		return
+	}
 	raw, e := x.readInput(cfg)
 	if e != nil {
 		x.fail(e)
@@ -44,6 +48,12 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 	}
 	validate.Normalize(op, req)
 	validate.Canonicalize(op, req)
+	if x.scope != nil {
+		if e := scopeError(x.scope, op, req); e != nil {
+			x.fail(e)
+			return
+		}
+	}
 	body := form.Encode(req)
 	if ttl := cfg.CacheTTL[op.Name]; ttl > 0 {
 		x.cached(cfg, op, req, body, ttl)
