@@ -49,6 +49,9 @@ func (f DoerFunc) Do(req *http.Request) (*http.Response, error) { return f(req) 
 type Deps struct {
 	// Getenv reads a variable or secret; "" when unset.
 	Getenv func(string) string
+	// LookupEnv, when set, also tells a variable set to "" from an unset
+	// one (os.LookupEnv); only PUBLIC_OPERATIONS needs it.
+	LookupEnv func(string) (string, bool)
 	// Upstream sends requests to UPSTREAM_BASE_URL when it is set.
 	Upstream Doer
 	// Store opens the embedded sandbox's state (a KV namespace under
@@ -111,7 +114,7 @@ func New(d Deps) *Handler {
 // of an isolate does not change, so once per instance is enough.
 func (h *Handler) config() (*Config, []ConfigError) {
 	h.cfgOnce.Do(func() {
-		h.cfg, h.cfgErrs = LoadConfig(h.d.Getenv)
+		h.cfg, h.cfgErrs = loadConfig(h.d.Getenv, h.d.LookupEnv)
 		h.cache = newRespCache(h.cfg.CacheMaxBytes, CacheMaxEntries)
 	})
 	return &h.cfg, h.cfgErrs
@@ -183,6 +186,8 @@ type exchange struct {
 	// scope is the verified scoped token of the request (nil: master
 	// token, demo token or a public operation).
 	scope *tokens.Claims
+	// detail is a failure's cause for the log line only (never sent).
+	detail string
 }
 
 // ServeHTTP implements http.Handler.
