@@ -113,3 +113,31 @@ func TestUpstream5xxWithOkEnvelope(t *testing.T) {
 	assert.Equal(t, float64(503), r.Env.Data["upstreamStatus"])
 	assert.Len(t, up.requests(), 1, "a booking is never retried")
 }
+
+func TestBookingExtraFields(t *testing.T) {
+	up := newFakeUpstream(t, okReply(`{"status":"ok","data":{"dlvr_ref":"D1"}}`))
+	hs := newHarness(baseEnv(up.srv.URL+"/v1"), up.srv.Client())
+	auth := []string{"Authorization", "Bearer " + testToken}
+	many := ""
+	for i := 0; i <= MaxExtraFields; i++ {
+		many += "&x_" + strings.Repeat("a", i+1) + "=1"
+	}
+	for extra, field := range map[string]string{
+		"&SHIPPING_DATE=2030-01-01":                            "SHIPPING_DATE",
+		"&To_Zip_Code=99999":                                   "To_Zip_Code",
+		"&Parcel_Weight=99":                                    "Parcel_Weight",
+		"&x_" + strings.Repeat("n", MaxExtraNameRunes) + "=1":  "x_" + strings.Repeat("n", MaxExtraNameRunes-2),
+		"&x_note=" + strings.Repeat("v", MaxExtraValueRunes+1): "x_note",
+		"&x%20y=1": "x y",
+		many:       "x_" + strings.Repeat("a", MaxExtraFields+1),
+	} {
+		r := hs.do(t, "POST", "/v1/new-shipment", shipmentForm+extra, auth...)
+		require.Equal(t, 400, r.Code, extra)
+		got := r.Env.Data["errors"].([]any)
+		last := got[len(got)-1].(map[string]any)["field"].(string)
+		assert.True(t, strings.HasPrefix(last, field), "%s: %s", extra, r.Raw)
+	}
+	assert.Empty(t, up.requests())
+	r := hs.do(t, "POST", "/v1/new-shipment", shipmentForm+"&x_delivery_window=am&insurance_value=120", auth...)
+	assert.Equal(t, 200, r.Code, r.Raw)
+}
