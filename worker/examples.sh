@@ -4,7 +4,7 @@
 # (the embedded sandbox). Usage: worker/examples.sh [base-url] [proxy-token]
 set -euo pipefail
 BASE=${1:-http://127.0.0.1:8787}
-TOKEN=${2:-dev-proxy-token}          # PROXY_TOKEN from .dev.vars
+TOKEN=${2:-dev-proxy-token-change-me-0123456789abcdef}          # PROXY_TOKEN from .dev.vars
 AUTH="Authorization: Bearer $TOKEN"
 DAY=${DAY:-$(date -d "next monday" +%F)}  # a future working day (override with DAY=YYYY-MM-DD)
 REF="DEMO-$(date +%s | tail -c 7)"   # shipping_client_ref (at most 15 characters)

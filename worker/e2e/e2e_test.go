@@ -35,7 +35,7 @@ import (
 const (
 	user  = "e2e-user"
 	key   = "e2e-SECRET-key-do-not-leak"
-	token = "e2e-proxy-token"
+	token = "e2e-proxy-token-0123456789abcdefgh"
 	shop  = "https://shop.example"
 )
 

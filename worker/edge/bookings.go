@@ -149,14 +149,18 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 		}
 	}
 	a := x.exchangeOnce(cfg, op, body)
+	// Booked only on a 2xx ok envelope the client may see; refused on an
+	// err envelope below 500; anything else (no answer, 5xx, not an
+	// envelope, an ok envelope under another status, an answer withheld
+	// for carrying the credentials) may have booked: lost.
 	outcome := OutcomeLost
 	var keep []byte
-	if a.err == nil && a.status < 500 {
+	if a.err == nil && a.status < 500 && !leaksSecret(cfg, a.body) {
 		switch st, _, reason := sniffEnvelope(a.body); {
 		case reason != "":
-		case st == "ok":
+		case st == "ok" && a.status >= 200 && a.status < 300:
 			outcome, keep = OutcomeOK, a.body
-		default:
+		case st == "err":
 			outcome = OutcomeRelease
 		}
 	}

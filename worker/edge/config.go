@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 // Names of the worker's environment variables and secrets.
@@ -26,7 +28,11 @@ const (
 	EnvInstanceRequests  = "INSTANCE_MAX_REQUESTS"
 	EnvInstanceMemoryMB  = "INSTANCE_MAX_MEMORY_MB"
 	EnvFaultInjection    = "FAULT_INJECTION"
+	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
 )
+
+// MinProxyTokenLen is the shortest accepted PROXY_TOKEN, in characters.
+const MinProxyTokenLen = 32
 
 // Defaults of the optional settings.
 const (
@@ -86,9 +92,12 @@ type Config struct {
 	AllowedOrigins []string // exact origins; "*" allows any
 	PublicOps      []string
 	ProxyToken     string
-	Timeout        time.Duration
-	MaxBodyBytes   int
-	Rules          bool
+	// SigningKey signs and verifies scoped tokens (TOKEN_SIGNING_KEY);
+	// empty: scoped tokens are refused with a configuration error.
+	SigningKey   []byte
+	Timeout      time.Duration
+	MaxBodyBytes int
+	Rules        bool
 	// SandboxTimeScale makes the embedded sandbox's tracking advance
 	// faster (1 = real time, 3600 = a day in 24 seconds).
 	SandboxTimeScale float64
@@ -120,6 +129,19 @@ func (e ConfigError) Error() string { return e.Var + ": " + e.Problem }
 // are needed (PROXY_TOKEN is checked when a protected operation is
 // called), so that the checks name exactly what is missing.
 func LoadConfig(getenv func(string) string) (Config, []ConfigError) {
+	return loadConfig(getenv, nil)
+}
+
+// loadConfig is LoadConfig with an optional lookup that tells a variable
+// set to "" from an unset one (PUBLIC_OPERATIONS= means none); without
+// it an empty value counts as unset, and "none" says "nothing".
+func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) (Config, []ConfigError) {
+	if lookup == nil {
+		lookup = func(k string) (string, bool) {
+			v := getenv(k)
+			return v, strings.TrimSpace(v) != ""
+		}
+	}
 	var c Config
 	var errs []ConfigError
 	bad := func(v, p string) { errs = append(errs, ConfigError{v, p}) }
@@ -143,17 +165,40 @@ func LoadConfig(getenv func(string) string) (Config, []ConfigError) {
 		bad(EnvAPIKey, "secret is not set")
 	}
 	c.ProxyToken = getenv(EnvProxyToken)
-	c.AllowedOrigins = splitList(getenv(EnvAllowedOrigins))
-	for _, o := range c.AllowedOrigins {
-		if o != "*" && !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {
-			bad(EnvAllowedOrigins, "origin "+strconv.Quote(o)+" must be * or start with https:// or http://")
+	if c.ProxyToken != "" && utf8.RuneCountInString(c.ProxyToken) < MinProxyTokenLen {
+		bad(EnvProxyToken, "must be at least "+strconv.Itoa(MinProxyTokenLen)+" characters (a random secret, e.g. openssl rand -hex 32)")
+	}
+	if k := getenv(EnvTokenSigningKey); k != "" {
+		switch {
+		case len(k) < tokens.MinKeyBytes:
+			bad(EnvTokenSigningKey, "must be at least 32 bytes (e.g. openssl rand -hex 32)")
+		case k == c.ProxyToken || k == c.APIKey:
+			bad(EnvTokenSigningKey, "must differ from PROXY_TOKEN and API_KEY")
+		default:
+			c.SigningKey = []byte(k)
 		}
 	}
-	if v, ok := lookup(getenv, EnvPublicOperations); ok {
-		c.PublicOps = splitList(v)
-		for _, name := range c.PublicOps {
-			if catalog.Lookup(name) == nil {
+	for _, o := range splitList(getenv(EnvAllowedOrigins)) {
+		n, p := normalizeOrigin(o)
+		if p != "" {
+			bad(EnvAllowedOrigins, "origin "+strconv.Quote(o)+" "+p)
+			continue
+		}
+		c.AllowedOrigins = append(c.AllowedOrigins, n)
+	}
+	// Unset: the default public operations. Set: exactly those listed,
+	// so that an empty list (or "none") means none; fail closed.
+	if v, ok := lookup(EnvPublicOperations); ok {
+		c.PublicOps = []string{}
+		for _, name := range splitList(v) {
+			switch {
+			case strings.EqualFold(name, "none"):
+			case catalog.Lookup(name) == nil:
 				bad(EnvPublicOperations, "unknown operation "+strconv.Quote(name))
+			case neverPublic(name):
+				bad(EnvPublicOperations, name+" can never be public (it books or lists shipments billed to the merchant)")
+			default:
+				c.PublicOps = append(c.PublicOps, name)
 			}
 		}
 	} else {
@@ -271,11 +316,40 @@ func parseCacheTTL(v string) (map[string]time.Duration, string) {
 	return out, ""
 }
 
-// lookup distinguishes a variable set to "" from an unset one where the
-// platform allows it; an empty value counts as unset.
-func lookup(getenv func(string) string, name string) (string, bool) {
-	v := getenv(name)
-	return v, strings.TrimSpace(v) != ""
+// neverPublic are the operations PUBLIC_OPERATIONS may not name: bookings
+// and the listing of every shipment.
+func neverPublic(op string) bool {
+	return op == "new-shipment" || op == "new-collection" || op == "get-shipments"
+}
+
+// normalizeOrigin returns an ALLOWED_ORIGINS entry as browsers send the
+// Origin header (lowercase scheme and host, no default port, no trailing
+// slash), or a problem: a path, query, fragment or credentials.
+func normalizeOrigin(o string) (string, string) {
+	if o == "*" {
+		return o, ""
+	}
+	u, err := url.Parse(o)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return "", "must be * or an origin such as https://shop.example"
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "https" && scheme != "http" {
+		return "", "must be * or start with https:// or http://"
+	}
+	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
+		return "", "must be an origin only (scheme://host[:port]), without a path, query or credentials"
+	}
+	host := strings.ToLower(u.Host)
+	if scheme == "https" {
+		host = strings.TrimSuffix(host, ":443")
+	} else {
+		host = strings.TrimSuffix(host, ":80")
+	}
+	if strings.HasSuffix(host, ":") {
+		return "", "has an empty port"
+	}
+	return scheme + "://" + host, ""
 }
 
 func splitList(s string) []string {

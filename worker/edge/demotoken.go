@@ -80,11 +80,16 @@ func demoTokenOK(cfg *Config, token string, now time.Time) bool {
 	if err != nil || exp <= 0 {
 		return false
 	}
-	sig, err := base64.RawURLEncoding.Strict().DecodeString(rest[dot+1:])
-	if err != nil || len(sig) != sha256.Size {
+	// Canonical spelling only: the decimal expiry as FormatInt writes it
+	// and the MAC exactly as minted. Go's base64 decoders skip \r and \n
+	// (even Strict), so comparing the decoded bytes would accept many
+	// spellings of one token; the whole string is compared instead.
+	payload := token[:len(demoPrefix)+dot]
+	if rest[:dot] != strconv.FormatInt(exp, 10) {
 		return false
 	}
-	if !hmac.Equal(sig, demoMAC(cfg, token[:len(demoPrefix)+dot])) {
+	want := payload + "." + base64.RawURLEncoding.EncodeToString(demoMAC(cfg, payload))
+	if !hmac.Equal([]byte(token), []byte(want)) {
 		return false
 	}
 	// Unexpired, and not further ahead than a fresh token would be (a

@@ -62,7 +62,7 @@ func TestDemoTokenRefused(t *testing.T) {
 	require.NoError(t, err)
 	sig[0] ^= 1
 	otherSecrets := newHarness(baseEnv(""), nil)
-	otherSecrets.setEnv(EnvProxyToken, "another-proxy-token")
+	otherSecrets.setEnv(EnvProxyToken, "another-proxy-token-0123456789abcdef")
 	otherTok := mint(t, otherSecrets, http.MethodGet)
 	longLived := func() string {
 		cfg := Config{ProxyToken: testToken, APIKey: testKey}

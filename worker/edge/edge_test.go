@@ -26,7 +26,7 @@ import (
 const (
 	testUser  = "merchant-7"
 	testKey   = "sk_live_SECRET_never_shown"
-	testToken = "proxy-token-123"
+	testToken = "proxy-token-123-0123456789abcdefgh"
 )
 
 // recorded is what the fake upstream received.

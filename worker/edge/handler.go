@@ -29,6 +29,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 // Doer sends one HTTP request. The worker's transport under workerd is
@@ -48,6 +49,9 @@ func (f DoerFunc) Do(req *http.Request) (*http.Response, error) { return f(req) 
 type Deps struct {
 	// Getenv reads a variable or secret; "" when unset.
 	Getenv func(string) string
+	// LookupEnv, when set, also tells a variable set to "" from an unset
+	// one (os.LookupEnv); only PUBLIC_OPERATIONS needs it.
+	LookupEnv func(string) (string, bool)
 	// Upstream sends requests to UPSTREAM_BASE_URL when it is set.
 	Upstream Doer
 	// Store opens the embedded sandbox's state (a KV namespace under
@@ -114,7 +118,7 @@ func New(d Deps) *Handler {
 // of an isolate does not change, so once per instance is enough.
 func (h *Handler) config() (*Config, []ConfigError) {
 	h.cfgOnce.Do(func() {
-		h.cfg, h.cfgErrs = LoadConfig(h.d.Getenv)
+		h.cfg, h.cfgErrs = loadConfig(h.d.Getenv, h.d.LookupEnv)
 		h.cache = newRespCache(h.cfg.CacheMaxBytes, CacheMaxEntries)
 	})
 	return &h.cfg, h.cfgErrs
@@ -184,6 +188,11 @@ type exchange struct {
 	bytesOut int
 	note     string // what the log line should add (a failure off the answer's path)
 	origin   string // allowed origin echoed in CORS headers ("" = none)
+	// scope is the verified scoped token of the request (nil: master
+	// token, demo token or a public operation).
+	scope *tokens.Claims
+	// detail is a failure's cause for the log line only (never sent).
+	detail string
 }
 
 // ServeHTTP implements http.Handler.
@@ -260,6 +269,17 @@ func (x *exchange) serve() {
 			x.methodNotAllowed("GET, POST")
 		}
 		return
+	case path == TokensPath:
+		x.op = "tokens"
+		switch r.Method {
+		case http.MethodOptions:
+			x.preflight("POST")
+		case http.MethodPost:
+			x.mintToken(cfg, cfgErrs)
+		default:
+			x.methodNotAllowed("POST")
+		}
+		return
 	case path == "/healthz":
 		x.op = "healthz"
 		if r.Method != http.MethodGet && r.Method != http.MethodOptions {
@@ -305,27 +325,12 @@ func (x *exchange) serve() {
 			x.misconfigured([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}})
 			return
 		}
-		if !x.authorized(cfg) {
-			x.w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate"`)
-			x.fail(&edgeError{status: http.StatusUnauthorized, code: CodeUnauthorized, class: "unauthorized",
-				message: op.Name + " requires Authorization: Bearer <PROXY_TOKEN>"})
+		if e := x.authorize(cfg, op); e != nil {
+			x.fail(e)
 			return
 		}
 	}
 	x.proxy(cfg, op)
-}
-
-// authorized reports whether the request carries the proxy token, or a
-// demo token while the upstream is the embedded sandbox.
-func (x *exchange) authorized(cfg *Config) bool {
-	header := x.r.Header.Get("Authorization")
-	if bearerOK(header, cfg.ProxyToken) {
-		return true
-	}
-	if t, ok := bearerToken(header); ok && cfg.UpstreamBase == "" && x.h.demoMode() {
-		return demoTokenOK(cfg, t, x.h.d.Now())
-	}
-	return false
 }
 
 // selfOrigin is the worker's own origin as the request addressed it; a

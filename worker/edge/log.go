@@ -29,6 +29,10 @@ func (x *exchange) log() {
 		w.Key("error")
 		w.String(x.class)
 	}
+	if x.detail != "" {
+		w.Key("detail")
+		w.String(x.detail)
+	}
 	w.Key("edge_ms")
 	w.Raw([]byte(ms(end.Sub(x.start))))
 	if x.upstream.attempts > 0 {

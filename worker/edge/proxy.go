@@ -3,11 +3,13 @@ package edge
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
@@ -24,6 +26,10 @@ var readBackoff = [...]time.Duration{100 * time.Millisecond, 400 * time.Millisec
 
 // proxy decodes, validates and forwards one operation call.
 func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
+	if e := queryOnPost(x.r); e != nil {
+		x.fail(e)
+		return
+	}
 	raw, e := x.readInput(cfg)
 	if e != nil {
 		x.fail(e)
@@ -38,12 +44,20 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 	// Messages in the shopper's language (Accept-Language, English when
 	// none matches); errorCode and field names are the same in all.
 	locale := i18n.FromAcceptLanguage(x.r.Header.Get("Accept-Language"))
-	if errs := validate.Request(op, req, validate.Options{Rules: cfg.Rules, Today: today, Locale: locale}, nil); len(errs) > 0 {
+	errs := validate.Request(op, req, validate.Options{Rules: cfg.Rules, Today: today, Locale: locale}, nil)
+	errs = append(errs, extraErrors(op, req)...)
+	if len(errs) > 0 {
 		x.fail(invalid(errs))
 		return
 	}
 	validate.Normalize(op, req)
 	validate.Canonicalize(op, req)
+	if x.scope != nil {
+		if e := scopeError(x.scope, op, req); e != nil {
+			x.fail(e)
+			return
+		}
+	}
 	body := form.Encode(req)
 	if ttl := cfg.CacheTTL[op.Name]; ttl > 0 {
 		x.cached(cfg, op, req, body, ttl)
@@ -285,16 +299,35 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 				upstreamStatus: a.status, retryable: retry, hint: hint})
 			return nil
 		}
-		msg := "the upstream could not be reached: " + clip(a.err.Error(), 200)
+		// A fixed message: the transport's error names the upstream's
+		// URL and address; the details go to the log line only.
+		x.detail = clip(a.err.Error(), 300)
+		msg := "the upstream could not be reached"
 		if a.status != 0 {
-			msg = "the upstream's response (HTTP " + strconv.Itoa(a.status) + ") could not be read: " + clip(a.err.Error(), 200)
+			msg = "the upstream's response (HTTP " + strconv.Itoa(a.status) + ") could not be read"
 		}
 		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_unreachable",
 			message: msg, upstreamStatus: a.status, retryable: retry, hint: hint})
 		return nil
 	}
-	status, data, reason := sniffEnvelope(a.body)
 	st := strconv.Itoa(a.status)
+	if leaksSecret(cfg, a.body) {
+		// Never relay the merchant's credentials, whatever the upstream
+		// (or something between) echoed: not the body, not its data.
+		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_leak",
+			message:        "the upstream's answer (HTTP " + st + ") contained the worker's credentials and was withheld",
+			upstreamStatus: a.status, retryable: retry, hint: hint})
+		return nil
+	}
+	status, data, reason := sniffEnvelope(a.body)
+	if status == "ok" && (a.status < 200 || a.status >= 300) && reason == "" {
+		// An ok envelope under an error status is not a success: a 5xx
+		// may or may not have done the work.
+		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_error",
+			message:        "the upstream answered HTTP " + st + " with an ok envelope; it may or may not have been applied",
+			upstreamStatus: a.status, upstreamData: data, retryable: retry, hint: hint})
+		return nil
+	}
 	switch {
 	case reason != "":
 		class := "upstream_bad_response"
@@ -308,9 +341,11 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 		x.respond(http.StatusOK, a.body)
 		return a.body
 	case a.status == 401 || a.status == 403 || a.status == 407:
+		// No upstream data: an auth failure's details are for the
+		// merchant's logs, not for whoever called.
 		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_auth",
 			message:        "the upstream refused the worker's credentials (HTTP " + st + "): check the API_USER and API_KEY secrets",
-			upstreamStatus: a.status, upstreamData: data})
+			upstreamStatus: a.status})
 	case a.status >= 500:
 		x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_error",
 			message:        "the upstream failed (HTTP " + st + ")" + upstreamMessage(data),
@@ -325,6 +360,40 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 		x.respond(code, a.body)
 	}
 	return nil
+}
+
+// minSecretScan: an API_KEY shorter than this is only looked for as part
+// of "user:key" (a very short key would match ordinary text).
+const minSecretScan = 8
+
+// leaksSecret reports whether body contains API_KEY, "API_USER:API_KEY"
+// or the base64 (standard or URL alphabet, padded or not) of either.
+func leaksSecret(cfg *Config, body []byte) bool {
+	if cfg.APIKey == "" || len(body) == 0 {
+		return false
+	}
+	pair := cfg.APIUser + ":" + cfg.APIKey
+	needles := []string{pair}
+	if len(cfg.APIKey) >= minSecretScan {
+		needles = append(needles, cfg.APIKey)
+	}
+	for _, n := range needles[:] {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+			e := strings.TrimRight(enc.EncodeToString([]byte(n)), "=")
+			// The last characters depend on what follows; the full groups
+			// never do.
+			if full := len(n) / 3 * 4; full >= minSecretScan {
+				e = e[:full]
+			}
+			needles = append(needles, e)
+		}
+	}
+	for _, n := range needles {
+		if bytes.Contains(body, []byte(n)) {
+			return true
+		}
+	}
+	return false
 }
 
 // bookingHint tells the client what to do when a booking's answer was

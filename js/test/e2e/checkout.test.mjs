@@ -16,7 +16,7 @@ import path from 'node:path';
 import { ROOT, launchBrowser } from '../helpers.mjs';
 import { startStack } from './stack.mjs';
 
-const SECRETS = ['e2e-secret-key-never-shown', 'e2e-proxy-token-never-shown'];
+const SECRETS = ['e2e-secret-key-never-shown', 'e2e-proxy-token-never-shown-0123456'];
 const SHOTS = path.join(ROOT, 'build/e2e');
 
 let stack;

@@ -54,7 +54,7 @@ export async function startStack(options = {}) {
   const vars = {
     API_USER: 'e2e-user',
     API_KEY: 'e2e-secret-key-never-shown',
-    PROXY_TOKEN: 'e2e-proxy-token-never-shown',
+    PROXY_TOKEN: 'e2e-proxy-token-never-shown-0123456',
     UPSTREAM_BASE_URL: '',
     ...(options.vars || {}),
   };

@@ -1,0 +1,295 @@
+// Package tokens mints and verifies parcelgate's scoped tokens: what a
+// shop's server hands to a page instead of the master PROXY_TOKEN. A token
+// names the private operations it allows and, optionally, the references
+// it is bound to, and expires; the edge worker accepts it as
+// "Authorization: Bearer <token>".
+//
+// A token is "pgt1.<payload>.<mac>": payload is the base64url (no
+// padding) of "exp=<unix seconds>&ops=<op,op>[&dlvr_ref=..][&shipping_client_ref=..]"
+// with its fields in that order, operations in catalog order and values
+// query-escaped; mac is the base64url HMAC-SHA256 of "pgt1.<payload>"
+// keyed by the TOKEN_SIGNING_KEY secret. Tokens are stateless (nothing to
+// store or revoke: rotate the key to revoke all) and canonical: Verify
+// re-mints the claims it read and compares whole strings, so one grant has
+// exactly one spelling (Go's base64 decoders skip CR and LF, and query
+// unescaping has several spellings per value; neither can make a second
+// token for the same grant).
+//
+// The package is plain server-side Go: a Go backend imports it to mint
+// tokens without calling POST /tokens.
+package tokens
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+)
+
+// Prefix starts every scoped token.
+const Prefix = "pgt1."
+
+// Bounds of a grant.
+const (
+	// MinKeyBytes is the shortest accepted TOKEN_SIGNING_KEY.
+	MinKeyBytes = 32
+	// DefaultTTL is a token's lifetime when the grant names none.
+	DefaultTTL = 900 * time.Second
+	// MaxTTL is the longest lifetime a grant may ask for (30 days).
+	MaxTTL = 2592000 * time.Second
+	// MaxLen bounds a token's length; longer strings are refused unread.
+	MaxLen = 1024
+	// maxRefRunes bounds a bound reference (the catalog's limit).
+	maxRefRunes = catalog.MaxRefRunes
+)
+
+// Grant is what a token allows.
+type Grant struct {
+	// Operations are the private operations allowed (get-shipments is
+	// never grantable: it lists every customer's shipment).
+	Operations []string
+	// ShippingClientRef, when set, is the only shipping_client_ref
+	// new-shipment may book with, and the only client_ref tracking may
+	// use.
+	ShippingClientRef string
+	// DlvrRef, when set, is the only shipment get-shipment,
+	// get-shipment-label, get-shipment-tracking (dlvr_ref) and
+	// new-collection (shipping_dlvr_ref) may name.
+	DlvrRef string
+}
+
+// Claims are a verified token's grant and expiry.
+type Claims struct {
+	Grant
+	Expires time.Time
+}
+
+// Allows reports whether the token grants op.
+func (c *Claims) Allows(op string) bool {
+	for _, o := range c.Operations {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// FieldError is a grant that cannot be minted: the field (as POST /tokens
+// names it) and the problem.
+type FieldError struct {
+	Field   string
+	Problem string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+
+// Errors of Verify. Every one means "not a valid token of this key".
+var (
+	ErrMalformed = errors.New("not a scoped token")
+	ErrSignature = errors.New("token signature does not match")
+	ErrExpired   = errors.New("token expired")
+	ErrKey       = errors.New("signing key shorter than 32 bytes")
+)
+
+// Grantable reports whether op may appear in a token: a catalog operation
+// other than get-shipments.
+func Grantable(op string) bool {
+	return op != "get-shipments" && catalog.Lookup(op) != nil
+}
+
+// needsBinding: the reads of one shipment are only grantable together with
+// a reference that names the shipment.
+func needsBinding(op string) bool {
+	switch op {
+	case "get-shipment", "get-shipment-label", "get-shipment-tracking", "new-collection":
+		return true
+	}
+	return false
+}
+
+// Check validates a grant and returns it with its operations in catalog
+// order (duplicates removed), or the first problem.
+func Check(g Grant) (Grant, error) {
+	if len(g.Operations) == 0 {
+		return g, &FieldError{"operations", "name at least one operation"}
+	}
+	seen := map[string]bool{}
+	for _, op := range g.Operations {
+		switch {
+		case op == "get-shipments":
+			return g, &FieldError{"operations", "get-shipments is never grantable (it lists every customer's shipments)"}
+		case catalog.Lookup(op) == nil:
+			return g, &FieldError{"operations", "unknown operation " + strconv.Quote(clip(op, 64))}
+		case needsBinding(op) && g.DlvrRef == "" && (op != "get-shipment-tracking" || g.ShippingClientRef == ""):
+			return g, &FieldError{"operations", op + " needs dlvr_ref (the shipment it may read or collect)"}
+		}
+		seen[op] = true
+	}
+	out := g
+	out.Operations = nil
+	for i := range catalog.Operations {
+		if n := catalog.Operations[i].Name; seen[n] {
+			out.Operations = append(out.Operations, n)
+		}
+	}
+	if p := refProblem(g.ShippingClientRef, 15); p != "" {
+		return g, &FieldError{"shipping_client_ref", p}
+	}
+	if p := refProblem(g.DlvrRef, maxRefRunes); p != "" {
+		return g, &FieldError{"dlvr_ref", p}
+	}
+	return out, nil
+}
+
+func refProblem(v string, max int) string {
+	if v == "" {
+		return ""
+	}
+	if !utf8.ValidString(v) || utf8.RuneCountInString(v) > max {
+		return "must be at most " + strconv.Itoa(max) + " characters of valid UTF-8"
+	}
+	if strings.TrimSpace(v) != v {
+		return "must not start or end with spaces"
+	}
+	for _, r := range v {
+		if r < 0x20 || r == 0x7f {
+			return "must not contain control characters"
+		}
+	}
+	return ""
+}
+
+// Mint returns a token for g valid for ttl from now (DefaultTTL when ttl
+// is 0), and its expiry.
+func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.Time, error) {
+	if len(key) < MinKeyBytes {
+		return "", time.Time{}, ErrKey
+	}
+	if ttl == 0 {
+		ttl = DefaultTTL
+	}
+	if ttl < time.Second || ttl > MaxTTL || ttl%time.Second != 0 {
+		return "", time.Time{}, &FieldError{"ttl", "must be a whole number of seconds from 1 to 2592000"}
+	}
+	g, err := Check(g)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	exp := now.Truncate(time.Second).Add(ttl)
+	return encode(key, g, exp.Unix()), exp, nil
+}
+
+func encode(key []byte, g Grant, exp int64) string {
+	p := "exp=" + strconv.FormatInt(exp, 10) + "&ops=" + strings.Join(g.Operations, ",")
+	if g.DlvrRef != "" {
+		p += "&dlvr_ref=" + url.QueryEscape(g.DlvrRef)
+	}
+	if g.ShippingClientRef != "" {
+		p += "&shipping_client_ref=" + url.QueryEscape(g.ShippingClientRef)
+	}
+	signed := Prefix + base64.RawURLEncoding.EncodeToString([]byte(p))
+	return signed + "." + base64.RawURLEncoding.EncodeToString(mac(key, signed))
+}
+
+func mac(key []byte, s string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(s))
+	return m.Sum(nil)
+}
+
+// Verify returns the claims of a token minted with key that has not
+// expired at now. Any other string, including another spelling of a
+// valid token, is refused.
+func Verify(key []byte, token string, now time.Time) (Claims, error) {
+	var c Claims
+	if len(key) < MinKeyBytes {
+		return c, ErrKey
+	}
+	if len(token) > MaxLen || !strings.HasPrefix(token, Prefix) {
+		return c, ErrMalformed
+	}
+	rest := token[len(Prefix):]
+	dot := strings.IndexByte(rest, '.')
+	if dot <= 0 {
+		return c, ErrMalformed
+	}
+	signed := token[:len(Prefix)+dot]
+	// The MAC first, over the exact bytes: nothing of an unsigned payload
+	// is parsed.
+	want := base64.RawURLEncoding.EncodeToString(mac(key, signed))
+	if !hmac.Equal([]byte(rest[dot+1:]), []byte(want)) {
+		return c, ErrSignature
+	}
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(rest[:dot])
+	if err != nil {
+		return c, ErrMalformed
+	}
+	exp, g, ok := parsePayload(string(raw))
+	if !ok {
+		return c, ErrMalformed
+	}
+	if encode(key, g, exp) != token {
+		return c, ErrMalformed
+	}
+	if now.Unix() >= exp {
+		return c, ErrExpired
+	}
+	c.Grant, c.Expires = g, time.Unix(exp, 0).UTC()
+	return c, nil
+}
+
+func parsePayload(p string) (int64, Grant, bool) {
+	var g Grant
+	var exp int64
+	parts := strings.Split(p, "&")
+	if len(parts) < 2 || len(parts) > 4 {
+		return 0, g, false
+	}
+	for i, part := range parts {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			return 0, g, false
+		}
+		switch {
+		case i == 0 && k == "exp":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return 0, g, false
+			}
+			exp = n
+		case i == 1 && k == "ops":
+			g.Operations = strings.Split(v, ",")
+		case i > 1 && (k == "dlvr_ref" || k == "shipping_client_ref"):
+			s, err := url.QueryUnescape(v)
+			if err != nil {
+				return 0, g, false
+			}
+			if k == "dlvr_ref" {
+				g.DlvrRef = s
+			} else {
+				g.ShippingClientRef = s
+			}
+		default:
+			return 0, g, false
+		}
+	}
+	checked, err := Check(g)
+	if err != nil {
+		return 0, g, false
+	}
+	return exp, checked, true
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}

@@ -1,0 +1,110 @@
+package tokens
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	key = []byte("0123456789abcdef0123456789abcdef")
+	now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+)
+
+func TestMintVerify(t *testing.T) {
+	g := Grant{Operations: []string{"get-shipment-label", "new-shipment", "get-shipment", "new-shipment"}, DlvrRef: "DL 1&2", ShippingClientRef: "ORD-7"}
+	tok, exp, err := Mint(key, g, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !exp.Equal(now.Add(DefaultTTL)) || !strings.HasPrefix(tok, Prefix) {
+		t.Fatalf("%s %v", tok, exp)
+	}
+	c, err := Verify(key, tok, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Operations, ","); got != "new-shipment,get-shipment-label,get-shipment" && got != "new-shipment,get-shipment,get-shipment-label" {
+		t.Fatalf("ops %q", got)
+	}
+	if c.DlvrRef != "DL 1&2" || c.ShippingClientRef != "ORD-7" || !c.Allows("new-shipment") || c.Allows("new-collection") {
+		t.Fatalf("%+v", c)
+	}
+	if _, err := Verify(key, tok, exp); !errors.Is(err, ErrExpired) {
+		t.Fatalf("at expiry: %v", err)
+	}
+	other := []byte("another key, also thirty-two bytes long")
+	if _, err := Verify(other, tok, now); !errors.Is(err, ErrSignature) {
+		t.Fatalf("foreign: %v", err)
+	}
+	// Every one-byte change, insertion of CR/LF or deletion is refused.
+	for i := 0; i <= len(tok); i++ {
+		for _, ins := range []string{"\n", "\r", "=", "A"} {
+			if _, err := Verify(key, tok[:i]+ins+tok[i:], now); err == nil {
+				t.Fatalf("accepted insertion of %q at %d", ins, i)
+			}
+		}
+		if i < len(tok) {
+			if _, err := Verify(key, tok[:i]+tok[i+1:], now); err == nil {
+				t.Fatalf("accepted deletion at %d", i)
+			}
+			b := []byte(tok)
+			b[i] ^= 1
+			if _, err := Verify(key, string(b), now); err == nil {
+				t.Fatalf("accepted flip at %d", i)
+			}
+		}
+	}
+}
+
+func TestMintRefuses(t *testing.T) {
+	cases := []struct {
+		g     Grant
+		ttl   time.Duration
+		field string
+	}{
+		{Grant{}, 0, "operations"},
+		{Grant{Operations: []string{"get-shipments"}}, 0, "operations"},
+		{Grant{Operations: []string{"nope"}}, 0, "operations"},
+		{Grant{Operations: []string{"get-shipment-label"}}, 0, "operations"},
+		{Grant{Operations: []string{"new-collection"}, ShippingClientRef: "A"}, 0, "operations"},
+		{Grant{Operations: []string{"new-shipment"}}, MaxTTL + time.Second, "ttl"},
+		{Grant{Operations: []string{"new-shipment"}}, 1500 * time.Millisecond, "ttl"},
+		{Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "0123456789abcdef"}, 0, "shipping_client_ref"},
+		{Grant{Operations: []string{"new-shipment"}, DlvrRef: "a\nb"}, 0, "dlvr_ref"},
+	}
+	for _, tc := range cases {
+		_, _, err := Mint(key, tc.g, tc.ttl, now)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != tc.field {
+			t.Errorf("%+v ttl %v: %v, want field %s", tc.g, tc.ttl, err, tc.field)
+		}
+	}
+	if _, _, err := Mint(key[:31], Grant{Operations: []string{"new-shipment"}}, 0, now); !errors.Is(err, ErrKey) {
+		t.Fatalf("short key: %v", err)
+	}
+	// Tracking by client reference only is fine.
+	if _, _, err := Mint(key, Grant{Operations: []string{"get-shipment-tracking"}, ShippingClientRef: "A"}, MaxTTL, now); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzVerify(f *testing.F) {
+	good, _, _ := Mint(key, Grant{Operations: []string{"new-shipment", "get-shipment"}, DlvrRef: "D1"}, 0, now)
+	f.Add(good)
+	f.Add(good[:20] + "\n" + good[20:])
+	f.Add("pgt1.x.y")
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := Verify(key, s, now)
+		if err != nil {
+			return
+		}
+		if s != good {
+			again, _, err := Mint(key, c.Grant, c.Expires.Sub(now), now)
+			if err != nil || again != s {
+				t.Fatalf("accepted %q, which is not the minted spelling", s)
+			}
+		}
+	})
+}
