@@ -119,7 +119,7 @@ func TestAutomataMatchDataset(t *testing.T) {
 	for _, f := range datasetFormats {
 		re := regexp.MustCompile(`^(?:` + f.source + `)$`)
 		for _, c := range strings.Fields(f.countries) {
-			start := int(formats[formatOf(c)-fmtTable].start)
+			start := format(formatOf(c) - fmtTable).start()
 			for _, in := range Corpus(c) {
 				s := normalizeLikeTable(in)
 				if strings.ContainsFunc(s, func(r rune) bool { return r > 0x7f }) {

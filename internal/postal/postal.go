@@ -162,7 +162,7 @@ func Check(country, input string) (Result, string) {
 		n, msg = checkAD(s, &b)
 	default:
 		if f >= fmtTable {
-			n, msg = checkTable(country, &formats[f-fmtTable], s, &b)
+			n, msg = checkTable(country, format(f-fmtTable), s, &b)
 		} else {
 			n, msg = checkGeneric(s, &b)
 		}
@@ -413,10 +413,32 @@ const (
 	fmtTable   = 2 // formats[f-fmtTable]
 )
 
-// format is one postal-code format of the dataset.
-type format struct {
-	start   uint16 // offset of its automaton in programs
-	example string // shown in messages
+// format is one postal-code format of the dataset: its index in formatStarts.
+type format int
+
+// start returns the offset of the format's automaton in programs.
+func (f format) start() int { return int(formatStarts[2*f])<<8 | int(formatStarts[2*f+1]) }
+
+// example returns the format's example, for messages.
+func (f format) example() string {
+	s := examples
+	for i := format(0); i < f; i++ {
+		s = s[strings.IndexByte(s, ',')+1:]
+	}
+	return s[:strings.IndexByte(s, ',')]
+}
+
+// prefixOf returns the prefix people write before country's codes ("CH" for
+// "CH-8001"), or "".
+func prefixOf(country string) string {
+	for s := prefixes; len(s) > 2; {
+		sp := strings.IndexByte(s, ' ')
+		if s[:2] == country {
+			return s[2:sp]
+		}
+		s = s[sp+1:]
+	}
+	return ""
 }
 
 // formatOf returns the format of country: fmtGeneric for anything that is not two
@@ -457,7 +479,7 @@ func Example(country string) string {
 		return "AD500"
 	}
 	if f := formatOf(country); f >= fmtTable {
-		return formats[f-fmtTable].example
+		return format(f - fmtTable).example()
 	}
 	return ""
 }
@@ -516,7 +538,7 @@ func stateAt(start, state int) int {
 // checkTable normalizes s (trimmed, not empty) as the table formats expect: runs of
 // white space as one space, letters uppercased; then matches it against f, first
 // as it is, then without the country's prefix.
-func checkTable(country string, f *format, s string, b *buffer) (int, string) {
+func checkTable(country string, f format, s string, b *buffer) (int, string) {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -529,29 +551,24 @@ func checkTable(country string, f *format, s string, b *buffer) (int, string) {
 			c = u
 		}
 		if n == len(b) {
-			return 0, msgFormat + f.example + "."
+			return 0, msgFormat + f.example() + "."
 		}
 		b[n] = c
 		n++
 	}
-	if match(int(f.start), b[:n]) {
+	if match(f.start(), b[:n]) {
 		return n, ""
 	}
-	for _, p := range prefixes {
-		if p[0] != country {
-			continue
-		}
-		k := len(p[1])
-		if n > k && string(b[:k]) == p[1] {
+	if p := prefixOf(country); p != "" {
+		k := len(p)
+		if n > k && string(b[:k]) == p {
 			if b[k] == '-' || b[k] == ' ' {
 				k++
 			}
-			if match(int(f.start), b[k:n]) {
+			if match(f.start(), b[k:n]) {
 				return copy(b[:], b[k:n]), ""
 			}
 		}
 	}
-	return 0, msgFormat + f.example + "."
+	return 0, msgFormat + f.example() + "."
 }
-
-//go:generate go run ./gen

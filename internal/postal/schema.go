@@ -77,15 +77,6 @@ func GenericPatterns() (anchored []string, contains string) {
 	}, `[0-9]`
 }
 
-func prefixOf(country string) string {
-	for _, p := range prefixes {
-		if p[0] == country {
-			return p[1]
-		}
-	}
-	return ""
-}
-
 // foldECMA writes the letters of an uppercase ASCII string as [Xx] classes.
 func foldECMA(s string) string {
 	var b strings.Builder
@@ -154,3 +145,7 @@ func Corpus(country string) []string {
 	}
 	return out
 }
+
+// CountriesWithoutCodes returns the countries without postal codes, in
+// order (for the JavaScript types and documentation).
+func CountriesWithoutCodes() []string { return strings.Fields(noCodes) }

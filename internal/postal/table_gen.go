@@ -179,104 +179,167 @@ const programs = "" +
 	"\x01\x0e\x01\x01\x1b\x02\x01\x03\x03\x01\x00\x04\x01\x00\x05\x80" + // 75: 986\d{2}
 	"\x01\x0e\x01\x01\v\x02\x01\x03\x03\x01\x00\x04\x01\x00\x05\x80" // 76: 976\d{2}
 
-// formats lists each distinct postal-code format once: where its automaton
-// starts in programs and an example for messages.
-var formats = [...]format{
-	{0, "1001"},          // 0: AF AL AT AU AZ BD BE BG CH CV CY DK ET GE GW HM HT HU LR LU MD MK MZ NE NO NZ PH PY SI SJ TN VE ZA (5 states)
-	{13, "2640"},         // 1: AI (8 states)
-	{37, "375010"},       // 2: AM (9 states)
-	{66, "C1070AAM"},     // 3: AR (9 states)
-	{93, "96799"},        // 4: AS (11 states)
-	{124, "22150"},       // 5: AX (6 states)
-	{140, "71000"},       // 6: BA BT CU DO DZ EE EG EH FI GT HN HR ID IQ JO KE KH KR KW LA LK LT MA MM MN MV MX MY NA NI NP PK SA SD SN TH TR UA UY ZM (6 states)
-	{156, "BB23026"},     // 7: BB (8 states)
-	{178, "317"},         // 8: BH (7 states)
-	{201, "97100"},       // 9: BL GP MF (6 states)
-	{217, "FL 07"},       // 10: BM (6 states)
-	{235, "BT2328"},      // 11: BN (8 states)
-	{259, "40301-110"},   // 12: BR (10 states)
-	{289, "223016"},      // 13: BY CN CO EC IN KG KZ NG RO RU SG TJ TM UZ (7 states)
-	{308, "H3Z 2Y7"},     // 14: CA (8 states)
-	{332, "6799"},        // 15: CC (5 states)
-	{345, "8340457"},     // 16: CL (8 states)
-	{367, "1000"},        // 17: CR (10 states)
-	{397, "6798"},        // 18: CX (5 states)
-	{410, "100 00"},      // 19: CZ GR SE SK (7 states)
-	{431, "FIQQ 1ZZ"},    // 20: FK (9 states)
-	{456, "96941"},       // 21: FM (11 states)
-	{487, "100"},         // 22: FO GN IS LS MG PG (4 states)
-	{497, "EC1Y 8SY"},    // 23: GB (43 states)
-	{702, "97300"},       // 24: GF (6 states)
-	{718, "GY1 1AA"},     // 25: GG (10 states)
-	{756, "GX11 1AA"},    // 26: GI (9 states)
-	{781, "3900"},        // 27: GL (5 states)
-	{794, "SIQQ 1ZZ"},    // 28: GS (9 states)
-	{819, "96910"},       // 29: GU (12 states)
-	{855, "A65 F4E2"},    // 30: IE (9 states)
-	{882, "9614303"},     // 31: IL (8 states)
-	{904, "IM2 1AA"},     // 32: IM (10 states)
-	{942, "BBND 1ZZ"},    // 33: IO (9 states)
-	{967, "11936-12345"}, // 34: IR (12 states)
-	{1003, "JE1 1AA"},    // 35: JE (10 states)
-	{1041, "154-0023"},   // 36: JP (9 states)
-	{1068, "KY1-1100"},   // 37: KY (9 states)
-	{1093, "2038 3054"},  // 38: LB (10 states)
-	{1123, "9496"},       // 39: LI (6 states)
-	{1141, "LV-1073"},    // 40: LV (8 states)
-	{1163, "98000"},      // 41: MC (6 states)
-	{1179, "81257"},      // 42: ME (6 states)
-	{1195, "96960"},      // 43: MH (11 states)
-	{1226, "96950"},      // 44: MP (11 states)
-	{1257, "97220"},      // 45: MQ (6 states)
-	{1273, "NXR 01"},     // 46: MT (9 states)
-	{1300, "42602"},      // 47: MU (9 states)
-	{1327, "98814"},      // 48: NC (6 states)
-	{1343, "2899"},       // 49: NF (5 states)
-	{1356, "133"},        // 50: OM (7 states)
-	{1377, "LIMA 23"},    // 51: PE (19 states)
-	{1438, "98709"},      // 52: PF (6 states)
-	{1454, "00-950"},     // 53: PL (7 states)
-	{1473, "97500"},      // 54: PM (6 states)
-	{1489, "PCRN 1ZZ"},   // 55: PN (9 states)
-	{1514, "00930"},      // 56: PR (11 states)
-	{1545, "96940"},      // 57: PW (12 states)
-	{1581, "97400"},      // 58: RE (6 states)
-	{1597, "106314"},     // 59: RS (7 states)
-	{1616, "STHL 1ZZ"},   // 60: SH (12 states)
-	{1652, "47890"},      // 61: SM (6 states)
-	{1668, "JH 09010"},   // 62: SO (9 states)
-	{1695, "CP 1101"},    // 63: SV (8 states)
-	{1717, "H100"},       // 64: SZ (5 states)
-	{1730, "TKCA 1ZZ"},   // 65: TC (9 states)
-	{1755, "104"},        // 66: TW (6 states)
-	{1771, "6090"},       // 67: TZ (6 states)
-	{1787, "96898"},      // 68: UM (6 states)
-	{1803, "95014"},      // 69: US (11 states)
-	{1834, "00120"},      // 70: VA (6 states)
-	{1850, "VC0100"},     // 71: VC (7 states)
-	{1869, "VG1110"},     // 72: VG (7 states)
-	{1888, "00802-1222"}, // 73: VI (12 states)
-	{1924, "70010"},      // 74: VN (7 states)
-	{1943, "98600"},      // 75: WF (6 states)
-	{1959, "97600"},      // 76: YT (6 states)
-}
+// formatStarts holds, per format (see formatIndex), the offset of its automaton
+// in programs as two bytes, big-endian.
+const formatStarts = "" +
+	"\x00\x00" + // 0: AF AL AT AU AZ BD BE BG CH CV CY DK ET GE GW HM HT HU LR LU MD MK MZ NE NO NZ PH PY SI SJ TN VE ZA (5 states)
+	"\x00\r" + // 1: AI (8 states)
+	"\x00%" + // 2: AM (9 states)
+	"\x00B" + // 3: AR (9 states)
+	"\x00]" + // 4: AS (11 states)
+	"\x00|" + // 5: AX (6 states)
+	"\x00\x8c" + // 6: BA BT CU DO DZ EE EG EH FI GT HN HR ID IQ JO KE KH KR KW LA LK LT MA MM MN MV MX MY NA NI NP PK SA SD SN TH TR UA UY ZM (6 states)
+	"\x00\x9c" + // 7: BB (8 states)
+	"\x00\xb2" + // 8: BH (7 states)
+	"\x00\xc9" + // 9: BL GP MF (6 states)
+	"\x00\xd9" + // 10: BM (6 states)
+	"\x00\xeb" + // 11: BN (8 states)
+	"\x01\x03" + // 12: BR (10 states)
+	"\x01!" + // 13: BY CN CO EC IN KG KZ NG RO RU SG TJ TM UZ (7 states)
+	"\x014" + // 14: CA (8 states)
+	"\x01L" + // 15: CC (5 states)
+	"\x01Y" + // 16: CL (8 states)
+	"\x01o" + // 17: CR (10 states)
+	"\x01\x8d" + // 18: CX (5 states)
+	"\x01\x9a" + // 19: CZ GR SE SK (7 states)
+	"\x01\xaf" + // 20: FK (9 states)
+	"\x01\xc8" + // 21: FM (11 states)
+	"\x01\xe7" + // 22: FO GN IS LS MG PG (4 states)
+	"\x01\xf1" + // 23: GB (43 states)
+	"\x02\xbe" + // 24: GF (6 states)
+	"\x02\xce" + // 25: GG (10 states)
+	"\x02\xf4" + // 26: GI (9 states)
+	"\x03\r" + // 27: GL (5 states)
+	"\x03\x1a" + // 28: GS (9 states)
+	"\x033" + // 29: GU (12 states)
+	"\x03W" + // 30: IE (9 states)
+	"\x03r" + // 31: IL (8 states)
+	"\x03\x88" + // 32: IM (10 states)
+	"\x03\xae" + // 33: IO (9 states)
+	"\x03\xc7" + // 34: IR (12 states)
+	"\x03\xeb" + // 35: JE (10 states)
+	"\x04\x11" + // 36: JP (9 states)
+	"\x04," + // 37: KY (9 states)
+	"\x04E" + // 38: LB (10 states)
+	"\x04c" + // 39: LI (6 states)
+	"\x04u" + // 40: LV (8 states)
+	"\x04\x8b" + // 41: MC (6 states)
+	"\x04\x9b" + // 42: ME (6 states)
+	"\x04\xab" + // 43: MH (11 states)
+	"\x04\xca" + // 44: MP (11 states)
+	"\x04\xe9" + // 45: MQ (6 states)
+	"\x04\xf9" + // 46: MT (9 states)
+	"\x05\x14" + // 47: MU (9 states)
+	"\x05/" + // 48: NC (6 states)
+	"\x05?" + // 49: NF (5 states)
+	"\x05L" + // 50: OM (7 states)
+	"\x05a" + // 51: PE (19 states)
+	"\x05\x9e" + // 52: PF (6 states)
+	"\x05\xae" + // 53: PL (7 states)
+	"\x05\xc1" + // 54: PM (6 states)
+	"\x05\xd1" + // 55: PN (9 states)
+	"\x05\xea" + // 56: PR (11 states)
+	"\x06\t" + // 57: PW (12 states)
+	"\x06-" + // 58: RE (6 states)
+	"\x06=" + // 59: RS (7 states)
+	"\x06P" + // 60: SH (12 states)
+	"\x06t" + // 61: SM (6 states)
+	"\x06\x84" + // 62: SO (9 states)
+	"\x06\x9f" + // 63: SV (8 states)
+	"\x06\xb5" + // 64: SZ (5 states)
+	"\x06\xc2" + // 65: TC (9 states)
+	"\x06\xdb" + // 66: TW (6 states)
+	"\x06\xeb" + // 67: TZ (6 states)
+	"\x06\xfb" + // 68: UM (6 states)
+	"\a\v" + // 69: US (11 states)
+	"\a*" + // 70: VA (6 states)
+	"\a:" + // 71: VC (7 states)
+	"\aM" + // 72: VG (7 states)
+	"\a`" + // 73: VI (12 states)
+	"\a\x84" + // 74: VN (7 states)
+	"\a\x97" + // 75: WF (6 states)
+	"\a\xa7" // 76: YT (6 states)
+
+// examples holds one example per format, in order, each followed by a comma.
+const examples = "" +
+	"1001," +
+	"2640," +
+	"375010," +
+	"C1070AAM," +
+	"96799," +
+	"22150," +
+	"71000," +
+	"BB23026," +
+	"317," +
+	"97100," +
+	"FL 07," +
+	"BT2328," +
+	"40301-110," +
+	"223016," +
+	"H3Z 2Y7," +
+	"6799," +
+	"8340457," +
+	"1000," +
+	"6798," +
+	"100 00," +
+	"FIQQ 1ZZ," +
+	"96941," +
+	"100," +
+	"EC1Y 8SY," +
+	"97300," +
+	"GY1 1AA," +
+	"GX11 1AA," +
+	"3900," +
+	"SIQQ 1ZZ," +
+	"96910," +
+	"A65 F4E2," +
+	"9614303," +
+	"IM2 1AA," +
+	"BBND 1ZZ," +
+	"11936-12345," +
+	"JE1 1AA," +
+	"154-0023," +
+	"KY1-1100," +
+	"2038 3054," +
+	"9496," +
+	"LV-1073," +
+	"98000," +
+	"81257," +
+	"96960," +
+	"96950," +
+	"97220," +
+	"NXR 01," +
+	"42602," +
+	"98814," +
+	"2899," +
+	"133," +
+	"LIMA 23," +
+	"98709," +
+	"00-950," +
+	"97500," +
+	"PCRN 1ZZ," +
+	"00930," +
+	"96940," +
+	"97400," +
+	"106314," +
+	"STHL 1ZZ," +
+	"47890," +
+	"JH 09010," +
+	"CP 1101," +
+	"H100," +
+	"TKCA 1ZZ," +
+	"104," +
+	"6090," +
+	"96898," +
+	"95014," +
+	"00120," +
+	"VC0100," +
+	"VG1110," +
+	"00802-1222," +
+	"70010," +
+	"98600," +
+	"97600,"
 
 // prefixes are the country prefixes written before some codes ("CH-8001"),
-// accepted and dropped.
-var prefixes = [...][2]string{
-	{"AX", "AX"},
-	{"AZ", "AZ"},
-	{"CH", "CH"},
-	{"FI", "FI"},
-	{"FO", "FO"},
-	{"HR", "HR"},
-	{"HT", "HT"},
-	{"LI", "FL"},
-	{"LT", "LT"},
-	{"LU", "L"},
-	{"MC", "MC"},
-	{"MD", "MD"},
-	{"PR", "PR"},
-	{"SE", "SE"},
-	{"SI", "SI"},
-}
+// accepted and dropped: country code, prefix, a space.
+const prefixes = "AXAX AZAZ CHCH FIFI FOFO HRHR HTHT LIFL LTLT LUL MCMC MDMD PRPR SESE SISI "

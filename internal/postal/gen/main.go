@@ -644,16 +644,28 @@ func (t *table) goTable() []byte {
 	if off > 65535 {
 		log.Fatalf("programs: %d bytes", off)
 	}
-	b.WriteString("// formats lists each distinct postal-code format once: where its automaton\n// starts in programs and an example for messages.\nvar formats = [...]format{\n")
+	// Plain strings, not arrays of structs: no string headers in the binary.
+	b.WriteString("// formatStarts holds, per format (see formatIndex), the offset of its automaton\n// in programs as two bytes, big-endian.\nconst formatStarts = \"\" +\n")
 	for i, f := range t.formats {
-		fmt.Fprintf(&b, "\t{%d, %q}, // %d: %s (%d states)\n", offsets[i], f.example, i, strings.Join(f.users, " "), f.states)
+		sep := " +"
+		if i == len(t.formats)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "\t%q%s // %d: %s (%d states)\n", string([]byte{byte(offsets[i] >> 8), byte(offsets[i])}), sep, i, strings.Join(f.users, " "), f.states)
 	}
-	b.WriteString("}\n\n")
-	b.WriteString("// prefixes are the country prefixes written before some codes (\"CH-8001\"),\n// accepted and dropped.\nvar prefixes = [...][2]string{\n")
+	b.WriteString("\n// examples holds one example per format, in order, each followed by a comma.\nconst examples = \"\" +\n")
+	for i, f := range t.formats {
+		sep := " +"
+		if i == len(t.formats)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "\t%q%s\n", f.example+",", sep)
+	}
+	b.WriteString("\n// prefixes are the country prefixes written before some codes (\"CH-8001\"),\n// accepted and dropped: country code, prefix, a space.\nconst prefixes = \"")
 	for _, p := range t.prefixes {
-		fmt.Fprintf(&b, "\t{%q, %q},\n", p[0], p[1])
+		b.WriteString(p[0] + p[1] + " ")
 	}
-	b.WriteString("}\n")
+	b.WriteString("\"\n")
 	return b.Bytes()
 }
 
