@@ -90,13 +90,13 @@ func decodeText(t *testing.T, v []int) string {
 // references are realistic carrier references, and the longest ones the
 // renderer accepts.
 var references = []string{
-	"RY0123456789012",              // the sandbox's
-	"1Z999AA10123456784",           // UPS
-	"JJD000390007879853454",        // DHL
-	"00340434161094042557",         // SSCC, digits only
-	"PQ4B6A0710020670128001L",      // Correos
-	"CX123456789ES",                // S10 (postal)
-	"123",                          // odd digits only
+	"RY0123456789012",         // the sandbox's
+	"1Z999AA10123456784",      // UPS
+	"JJD000390007879853454",   // DHL
+	"00340434161094042557",    // SSCC, digits only
+	"PQ4B6A0710020670128001L", // Correos
+	"CX123456789ES",           // S10 (postal)
+	"123",                     // odd digits only
 	"AB1234", "1234AB", "A12345B", "A1234567B",
 	"0123456789012345678901234567890123456789012345678901234567890123", // 64 digits
 	"REF-2026-11-23-ORDER-000123456789-PARCEL-1-OF-1-WAREHOUSE-MADRID", // 64, mixed
