@@ -512,7 +512,7 @@ func match(start int, s []byte) bool {
 		p := stateAt(start, state)
 		next := -1
 		for e, n := 0, int(programs[p]&0x7f); e < n; e++ {
-			if classes[programs[p+1+2*e]]&(1<<uint(sym)) != 0 {
+			if k := 5*int(programs[p+1+2*e]) + sym/8; classes[k]&(1<<uint(sym%8)) != 0 {
 				next = int(programs[p+2+2*e])
 				break
 			}

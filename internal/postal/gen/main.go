@@ -623,11 +623,15 @@ func (t *table) goTable() []byte {
 	b.WriteString("// See README.md in this folder.\n\n")
 	b.WriteString("package postal\n\n")
 	fmt.Fprintf(&b, "// formatIndex maps a country (26*(first letter)+second letter) to fmtGeneric,\n// fmtNone or 2+ the index of its entry in formats.\nconst formatIndex = %q\n\n", string(t.index[:]))
-	b.WriteString("// classes are the symbol sets of the automata's edges, over the alphabet\n// \"" + alphabet + "\" (bit i is alphabet[i]).\nvar classes = [...]uint64{\n")
+	b.WriteString("// classes are the symbol sets of the automata's edges, five bytes each,\n// little-endian, over the alphabet \"" + alphabet + "\" (bit i is alphabet[i]).\nconst classes = \"\" +\n")
 	for i, c := range t.classes {
-		fmt.Fprintf(&b, "\t%#x, // %d: %s\n", c, i, describe(c))
+		sep := " +"
+		if i == len(t.classes)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "\t%q%s // %d: %s\n", string([]byte{byte(c), byte(c >> 8), byte(c >> 16), byte(c >> 24), byte(c >> 32)}), sep, i, describe(c))
 	}
-	b.WriteString("}\n\n")
+	b.WriteString("\n")
 	b.WriteString("// programs holds the automata, one after the other (see match).\nconst programs = \"\" +\n")
 	off := 0
 	offsets := make([]int, len(t.formats))
