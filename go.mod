@@ -3,6 +3,7 @@ module github.com/parcelgate/parcelgate
 go 1.25
 
 require (
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/stretchr/testify v1.11.1
 	github.com/syumai/workers v0.33.0
 	github.com/tinylib/msgp v1.6.3

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/postal"
 )
 
 // Files returns the generated files by path relative to js/.
@@ -93,6 +94,9 @@ func paramDoc(p *catalog.Param) []string {
 		doc = strings.ToUpper(doc[:1]) + doc[1:] + "."
 	}
 	facts := "`" + p.Kind.String() + "`"
+	if p.Kind == catalog.Zip {
+		facts += " in the format of the country in " + p.Country + " (empty for a CountryWithoutPostalCodes)"
+	}
 	if p.MaxLen > 0 {
 		facts += ", at most " + strconv.Itoa(p.MaxLen) + " characters"
 	}
@@ -195,7 +199,20 @@ func dts() []byte {
 		b.WriteString("  " + MethodName(op.Name) + "(params" + opt + ": " + typeName(op.Name) + "Params, options?: CallOptions): Promise<any>;\n")
 	}
 	b.WriteString(dtsClientTail)
+	b.WriteString(postalTypes())
 	return []byte(b.String())
+}
+
+// postalTypes declares the countries without postal codes, from the same
+// table the core validates with.
+func postalTypes() string {
+	var b strings.Builder
+	b.WriteString("\n/** Countries without postal codes (Google's address metadata, see internal/postal): their zip_code may be left empty. */\nexport type CountryWithoutPostalCodes =\n")
+	for _, c := range postal.CountriesWithoutCodes() {
+		b.WriteString("  | " + strconv.Quote(c) + "\n")
+	}
+	b.WriteString("  ;\n")
+	return b.String()
 }
 
 func hasRequired(op *catalog.Operation) bool {

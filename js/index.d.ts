@@ -278,7 +278,7 @@ export interface GetShipmentsRatesParams {
   from_country_code: string;
   /**
    * Sender postal code.
-   * `zip`, at most 8 characters; required; error code 400.
+   * `zip` in the format of the country in from_country_code (empty for a CountryWithoutPostalCodes); required; error code 400.
    */
   from_zip_code: string;
   /**
@@ -288,7 +288,7 @@ export interface GetShipmentsRatesParams {
   to_country_code: string;
   /**
    * Recipient postal code.
-   * `zip`, at most 8 characters; required; error code 484.
+   * `zip` in the format of the country in to_country_code (empty for a CountryWithoutPostalCodes); required; error code 484.
    */
   to_zip_code: string;
   /** The parcels (at most 50). */
@@ -304,7 +304,7 @@ export interface GetShipmentTimeArrivalEstimationParams {
   from_country_code: string;
   /**
    * Sender postal code.
-   * `zip`, at most 8 characters; required; error code 400.
+   * `zip` in the format of the country in from_country_code (empty for a CountryWithoutPostalCodes); required; error code 400.
    */
   from_zip_code: string;
   /**
@@ -314,7 +314,7 @@ export interface GetShipmentTimeArrivalEstimationParams {
   to_country_code: string;
   /**
    * Recipient postal code.
-   * `zip`, at most 8 characters; required; error code 484.
+   * `zip` in the format of the country in to_country_code (empty for a CountryWithoutPostalCodes); required; error code 484.
    */
   to_zip_code: string;
   /**
@@ -343,7 +343,7 @@ export interface GetServiceInfoParams {
   from_country_code: string;
   /**
    * Sender postal code.
-   * `zip`, at most 8 characters; required; error code 400.
+   * `zip` in the format of the country in from_country_code (empty for a CountryWithoutPostalCodes); required; error code 400.
    */
   from_zip_code: string;
   /**
@@ -353,7 +353,7 @@ export interface GetServiceInfoParams {
   to_country_code: string;
   /**
    * Recipient postal code.
-   * `zip`, at most 8 characters; required; error code 484.
+   * `zip` in the format of the country in to_country_code (empty for a CountryWithoutPostalCodes); required; error code 484.
    */
   to_zip_code: string;
 }
@@ -367,7 +367,7 @@ export interface GetDropPointsParams {
   country_code: string;
   /**
    * Postal code.
-   * `zip`, at most 8 characters; required; error code 400.
+   * `zip` in the format of the country in country_code (empty for a CountryWithoutPostalCodes); required; error code 400.
    */
   zip_code: string;
   /**
@@ -441,7 +441,7 @@ export interface NewShipmentParams {
   from_city: string;
   /**
    * Sender postal code.
-   * `zip`, at most 8 characters; required; error code 400.
+   * `zip` in the format of the country in from_country_code (empty for a CountryWithoutPostalCodes); required; error code 400.
    */
   from_zip_code: string;
   /**
@@ -491,7 +491,7 @@ export interface NewShipmentParams {
   to_city: string;
   /**
    * Recipient postal code.
-   * `zip`, at most 8 characters; required; error code 484.
+   * `zip` in the format of the country in to_country_code (empty for a CountryWithoutPostalCodes); required; error code 484.
    */
   to_zip_code: string;
   /**
@@ -529,7 +529,7 @@ export interface GetCollectionCutoffHourParams {
   country_code: string;
   /**
    * Sender postal code.
-   * `zip`, at most 8 characters; required; error code 400.
+   * `zip` in the format of the country in country_code (empty for a CountryWithoutPostalCodes); required; error code 400.
    */
   zip_code: string;
   /**
@@ -539,7 +539,7 @@ export interface GetCollectionCutoffHourParams {
   to_country_code: string;
   /**
    * Recipient postal code.
-   * `zip`, at most 8 characters; required; error code 484.
+   * `zip` in the format of the country in to_country_code (empty for a CountryWithoutPostalCodes); required; error code 484.
    */
   to_zip_code: string;
   /**
@@ -623,7 +623,7 @@ export interface NewCollectionParams {
   from_city?: string;
   /**
    * Sender postal code.
-   * `zip`, at most 8 characters; required; error code 400.
+   * `zip` in the format of the country in from_country_code (empty for a CountryWithoutPostalCodes); required; error code 400.
    */
   from_zip_code: string;
   /**
@@ -673,7 +673,7 @@ export interface NewCollectionParams {
   to_city: string;
   /**
    * Recipient postal code.
-   * `zip`, at most 8 characters; required; error code 484.
+   * `zip` in the format of the country in to_country_code (empty for a CountryWithoutPostalCodes); required; error code 484.
    */
   to_zip_code: string;
   /**
@@ -936,3 +936,77 @@ export class Client {
 
 /** The operations, in the spec's order, with their Client method names. */
 export const OPERATIONS: ReadonlyArray<{ name: OperationName; method: string; read: boolean; books: boolean; parcels: boolean }>;
+
+/** Countries without postal codes (Google's address metadata, see internal/postal): their zip_code may be left empty. */
+export type CountryWithoutPostalCodes =
+  | "AE"
+  | "AG"
+  | "AO"
+  | "AQ"
+  | "AW"
+  | "BF"
+  | "BI"
+  | "BJ"
+  | "BO"
+  | "BQ"
+  | "BS"
+  | "BV"
+  | "BW"
+  | "BZ"
+  | "CD"
+  | "CF"
+  | "CG"
+  | "CI"
+  | "CK"
+  | "CM"
+  | "CW"
+  | "DJ"
+  | "DM"
+  | "ER"
+  | "FJ"
+  | "GA"
+  | "GD"
+  | "GH"
+  | "GM"
+  | "GQ"
+  | "GY"
+  | "HK"
+  | "JM"
+  | "KI"
+  | "KM"
+  | "KN"
+  | "LC"
+  | "LY"
+  | "ML"
+  | "MO"
+  | "MR"
+  | "MS"
+  | "MW"
+  | "NR"
+  | "NU"
+  | "PA"
+  | "PS"
+  | "QA"
+  | "RW"
+  | "SB"
+  | "SC"
+  | "SL"
+  | "SR"
+  | "SS"
+  | "ST"
+  | "SX"
+  | "SY"
+  | "TD"
+  | "TF"
+  | "TG"
+  | "TK"
+  | "TL"
+  | "TO"
+  | "TT"
+  | "TV"
+  | "UG"
+  | "VU"
+  | "WS"
+  | "YE"
+  | "ZW"
+  ;

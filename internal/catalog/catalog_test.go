@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"unicode/utf8"
 
@@ -101,20 +102,24 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 
 // schema is the part of draft 4 the catalog emits.
 type schema struct {
-	Schema     string              `json:"$schema"`
-	Type       string              `json:"type"`
-	Properties map[string]*schema  `json:"properties"`
-	Required   []string            `json:"required"`
-	Items      *schema             `json:"items"`
-	MaxLength  int                 `json:"maxLength"`
-	AnyOf      []schema            `json:"anyOf"`
-	Deps       map[string][]string `json:"dependencies"`
-	Additional *bool               `json:"additionalProperties"`
-	Enum       []any               `json:"enum"`
+	Schema      string             `json:"$schema"`
+	Type        string             `json:"type"`
+	Description string             `json:"description"`
+	Properties  map[string]*schema `json:"properties"`
+	Required    []string           `json:"required"`
+	Items       *schema            `json:"items"`
+	Pattern     string             `json:"pattern"`
+	AnyOf       []schema           `json:"anyOf"`
+	AllOf       []schema           `json:"allOf"`
+	Not         *schema            `json:"not"`
+	Additional  json.RawMessage    `json:"additionalProperties"`
+	Enum        []any              `json:"enum"`
+	Definitions map[string]*schema `json:"definitions"`
 }
 
 // TestSchemasMatchCatalog checks every schema against the catalog data it
-// was made from: the same properties, types, lengths and requiredness.
+// was made from: the same properties, types, lengths and requiredness. That
+// the patterns mean what validation does is TestSchemasAgreeWithValidation's.
 func TestSchemasMatchCatalog(t *testing.T) {
 	for i := range Operations {
 		op := &Operations[i]
@@ -123,42 +128,58 @@ func TestSchemasMatchCatalog(t *testing.T) {
 			require.NoError(t, json.Unmarshal(jsonlite.Marshal(Schema{Op: op, Rules: rules}), &s))
 			assert.Equal(t, "http://json-schema.org/draft-04/schema#", s.Schema)
 			assert.Equal(t, "object", s.Type)
-			require.NotNil(t, s.Additional)
-			assert.Equal(t, op.Extra, *s.Additional, op.Name)
-			n := len(op.Params)
-			if op.TakesParcels() {
-				n++
+			if op.Extra {
+				assert.Contains(t, string(s.Additional), `"type":"string"`, op.Name)
+			} else {
+				assert.Equal(t, "false", string(s.Additional), op.Name)
 			}
-			assert.Len(t, s.Properties, n, op.Name)
+			var strict schema
+			require.NoError(t, json.Unmarshal(jsonlite.Marshal(Schema{Op: op, Rules: rules, Strict: true}), &strict))
+			assert.Equal(t, "false", string(strict.Additional), op.Name)
+			assert.Len(t, s.Properties, len(op.Params)+1, op.Name) // parcels: taken or refused
 			req := map[string]bool{}
 			for _, r := range s.Required {
 				req[r] = true
 			}
+			zips := 0
 			for _, p := range op.Params {
 				ps := s.Properties[p.Name]
 				require.NotNil(t, ps, p.Name)
 				assert.Equal(t, p.Kind.JSONType(), ps.Type)
+				if p.Kind == Zip {
+					zips++
+					assert.False(t, req[p.Name], "%s.%s: required per country", op.Name, p.Name)
+					continue
+				}
 				assert.Equal(t, p.Need.IsRequired(rules), req[p.Name], "%s.%s rules=%v", op.Name, p.Name, rules)
-				if p.Kind.JSONType() == "string" {
-					assert.Equal(t, p.MaxLen, ps.MaxLength)
+				if p.MaxLen > 0 && p.Kind.JSONType() == "string" && p.Kind != Country {
+					assert.Contains(t, ps.Description, "at most "+strconv.Itoa(p.MaxLen)+" characters", p.Name)
 				}
 			}
+			if zips > 0 {
+				assert.Contains(t, s.Definitions, "zip_generic")
+				assert.Contains(t, s.Definitions, "zip_GB")
+			}
+			ps := s.Properties["parcels"]
 			if op.TakesParcels() {
-				ps := s.Properties["parcels"]
 				assert.Equal(t, "array", ps.Type)
 				assert.Len(t, ps.Items.Properties, 5)
 				assert.Equal(t, !rules, contains(ps.Items.Required, "parcel_weight"))
 				assert.True(t, req["parcels"])
+			} else {
+				assert.NotNil(t, ps.Not, "%s refuses parcels", op.Name)
 			}
 		}
 	}
 	var tr schema
 	require.NoError(t, json.Unmarshal(jsonlite.Marshal(Schema{Op: Lookup("get-shipment-tracking")}), &tr))
-	assert.Len(t, tr.AnyOf, 3)
-	assert.Equal(t, []string{"carrier_code"}, tr.Deps["carrier_ref"])
-	var st schema
-	require.NoError(t, json.Unmarshal(jsonlite.Marshal(Schema{Op: Lookup("new-shipment"), Rules: true}), &st))
-	assert.Equal(t, []any{"custom", "24", "48", "72"}, st.Properties["service_type"].Enum)
+	require.Len(t, tr.AllOf, 2)
+	assert.Len(t, tr.AllOf[0].AnyOf, 3)
+	for rules, st := range map[bool]string{false: "custom", true: "24|48|72"} {
+		var s schema
+		require.NoError(t, json.Unmarshal(jsonlite.Marshal(Schema{Op: Lookup("new-shipment"), Rules: rules}), &s))
+		assert.Contains(t, s.Properties["service_type"].Pattern, "(?:"+st+")")
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -117,23 +117,24 @@ func emitParams(e jsonlite.Emitter, ps []Param) {
 
 // Schema is the JSON Schema (draft 4) of one operation's request, as a
 // jsonlite.Value. Rules selects the requiredness for a client with the
-// rules feature enabled.
+// rules feature enabled. Strict refuses every property the catalog does not
+// list, even where the operation takes carrier-specific extra fields (the
+// sandbox adds a carrier's own).
+//
+// The schema is a faithful statement of validation wherever draft 4 can
+// say it (see schema.go): values as typed (surrounding white space, letters
+// in either case), lengths after trimming, blank values as absent, postal
+// codes per country. What it cannot say is in SchemaLimits.
 type Schema struct {
-	Op    *Operation
-	Rules bool
+	Op     *Operation
+	Rules  bool
+	Strict bool
 }
 
-// Patterns used in the schemas. They document the format; validation does
-// not use regular expressions.
-const (
-	patternDate = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
-	patternHour = `^([01][0-9]|2[0-3]):[0-5][0-9]$`
-	patternCode = `^[A-Za-z0-9_-]+$`
-)
-
 // EmitTo writes the schema. Conditional rules that draft 4 can express
-// (one-of, required-with, required-unless, together) become anyOf and
-// dependencies; ordering rules are stated in the description.
+// (one-of, required-with, required-unless, together, postal code per
+// country) become entries of allOf; ordering rules are stated in the
+// description.
 func (s Schema) EmitTo(e jsonlite.Emitter) {
 	op := s.Op
 	e.BeginObject()
@@ -150,18 +151,18 @@ func (s Schema) EmitTo(e jsonlite.Emitter) {
 			desc += " Rule: " + r.Doc + " (error " + strconv.Itoa(r.Code) + ")."
 		}
 	}
-	e.String(desc)
+	e.String(desc + " " + SchemaLimits)
 	e.Key("type")
 	e.String("object")
 	e.Key("properties")
 	e.BeginObject()
 	for i := range op.Params {
 		e.Key(op.Params[i].Name)
-		emitParamSchema(e, &op.Params[i])
+		emitParamSchema(e, &op.Params[i], s.Rules)
 	}
+	e.Key("parcels")
+	e.BeginObject()
 	if op.TakesParcels() {
-		e.Key("parcels")
-		e.BeginObject()
 		e.Key("type")
 		e.String("array")
 		if op.Parcels == Required {
@@ -178,144 +179,218 @@ func (s Schema) EmitTo(e jsonlite.Emitter) {
 		e.BeginObject()
 		for i := range op.ParcelParams {
 			e.Key(op.ParcelParams[i].Name)
-			emitParamSchema(e, &op.ParcelParams[i])
+			emitParamSchema(e, &op.ParcelParams[i], s.Rules)
 		}
 		e.EndObject()
 		emitRequired(e, op.ParcelParams, s.Rules, "")
 		e.Key("additionalProperties")
 		e.Bool(false)
 		e.EndObject()
+	} else {
+		e.Key("description")
+		e.String("this operation takes no parcels")
+		e.Key("not")
+		e.BeginObject()
 		e.EndObject()
 	}
+	e.EndObject()
 	e.EndObject()
 	parcels := ""
 	if op.TakesParcels() && op.Parcels == Required {
 		parcels = "parcels"
 	}
 	emitRequired(e, op.Params, s.Rules, parcels)
-	emitRuleSchemas(e, op.Rules)
+	emitAllOf(e, op, s.Rules)
+	emitPostalDefinitions(e, op)
 	e.Key("additionalProperties")
-	e.Bool(op.Extra)
+	if op.Extra && !s.Strict {
+		// Carrier-specific extras: any name, clean text (see validate).
+		e.BeginObject()
+		e.Key("type")
+		e.String("string")
+		e.Key("pattern")
+		e.String("^" + noControl + "*$")
+		e.EndObject()
+	} else {
+		e.Bool(false)
+	}
 	e.EndObject()
 }
 
 // emitRequired writes the "required" list: the parameters required for
 // the client (with or without the rules feature) and extra, when not "".
+// Postal codes are required per country (see emitPostal), not here.
 func emitRequired(e jsonlite.Emitter, ps []Param, rules bool, extra string) {
-	n := 0
-	if extra != "" {
-		n++
-	}
+	var names []string
 	for i := range ps {
-		if ps[i].Need.IsRequired(rules) {
+		if ps[i].Need.IsRequired(rules) && ps[i].Kind != Zip {
+			names = append(names, ps[i].Name)
+		}
+	}
+	if extra != "" {
+		names = append(names, extra)
+	}
+	if len(names) == 0 {
+		return
+	}
+	e.Key("required")
+	e.BeginArray()
+	for _, n := range names {
+		e.String(n)
+	}
+	e.EndArray()
+}
+
+// emitAllOf writes the conditional rules and the postal codes as entries
+// of allOf. "Present" means given and not blank, as validation has it.
+func emitAllOf(e jsonlite.Emitter, op *Operation, rules bool) {
+	n := 0
+	for _, r := range op.Rules {
+		if r.Kind != Before && r.Kind != NotAfter {
+			n++
+		}
+	}
+	for i := range op.Params {
+		if op.Params[i].Kind == Zip {
 			n++
 		}
 	}
 	if n == 0 {
 		return
 	}
-	e.Key("required")
+	e.Key("allOf")
 	e.BeginArray()
-	for i := range ps {
-		if ps[i].Need.IsRequired(rules) {
-			e.String(ps[i].Name)
+	for _, r := range op.Rules {
+		f := r.Fields
+		switch r.Kind {
+		case OneOf, RequiredUnless:
+			e.BeginObject()
+			e.Key("anyOf")
+			e.BeginArray()
+			for _, name := range f {
+				emitPresent(e, name)
+			}
+			e.EndArray()
+			e.EndObject()
+		case RequiredWith: // f[0] when f[1]
+			emitImplies(e, f[1], f[:1])
+		case Together:
+			for i, name := range f {
+				others := make([]string, 0, len(f)-1)
+				others = append(others, f[:i]...)
+				others = append(others, f[i+1:]...)
+				emitImplies(e, name, others)
+			}
 		}
 	}
-	if extra != "" {
-		e.String(extra)
+	for i := range op.Params {
+		if p := &op.Params[i]; p.Kind == Zip {
+			emitPostal(e, p, rules)
+		}
 	}
 	e.EndArray()
 }
 
-func emitRuleSchemas(e jsonlite.Emitter, rules []Rule) {
-	var anyOf []Rule
-	deps := false
-	for _, r := range rules {
-		switch r.Kind {
-		case OneOf, RequiredUnless:
-			anyOf = append(anyOf, r)
-		case RequiredWith, Together:
-			deps = true
-		}
-	}
-	// Draft 4 allows one anyOf per object; the catalog has at most one
-	// one-of style rule per operation.
-	for _, r := range anyOf {
-		e.Key("anyOf")
-		e.BeginArray()
-		for _, f := range r.Fields {
-			e.BeginObject()
-			e.Key("required")
-			e.BeginArray()
-			e.String(f)
-			e.EndArray()
-			e.EndObject()
-		}
-		e.EndArray()
-		break
-	}
-	if !deps {
-		return
-	}
-	e.Key("dependencies")
+// emitPresent writes {"required": [name], "properties": {name: not blank}}.
+func emitPresent(e jsonlite.Emitter, name string) {
 	e.BeginObject()
-	for _, r := range rules {
-		switch r.Kind {
-		case RequiredWith:
-			e.Key(r.Fields[1])
-			e.BeginArray()
-			e.String(r.Fields[0])
-			e.EndArray()
-		case Together:
-			for i, f := range r.Fields {
-				e.Key(f)
-				e.BeginArray()
-				for j, g := range r.Fields {
-					if i != j {
-						e.String(g)
-					}
-				}
-				e.EndArray()
-			}
-		}
-	}
+	e.Key("required")
+	e.BeginArray()
+	e.String(name)
+	e.EndArray()
+	e.Key("properties")
+	e.BeginObject()
+	e.Key(name)
+	e.BeginObject()
+	e.Key("pattern")
+	e.String(notBlank)
+	e.EndObject()
+	e.EndObject()
 	e.EndObject()
 }
 
-func emitParamSchema(e jsonlite.Emitter, p *Param) {
+// emitImplies writes: when name is present, every one of then is present.
+func emitImplies(e jsonlite.Emitter, name string, then []string) {
+	e.BeginObject()
+	e.Key("anyOf")
+	e.BeginArray()
+	e.BeginObject()
+	e.Key("not")
+	emitPresent(e, name)
+	e.EndObject()
+	e.BeginObject()
+	e.Key("allOf")
+	e.BeginArray()
+	for _, t := range then {
+		emitPresent(e, t)
+	}
+	e.EndArray()
+	e.EndObject()
+	e.EndArray()
+	e.EndObject()
+}
+
+func emitParamSchema(e jsonlite.Emitter, p *Param, rules bool) {
 	e.BeginObject()
 	e.Key("type")
 	e.String(p.Kind.JSONType())
 	e.Key("description")
-	e.String(p.Doc)
-	if p.MaxLen > 0 && p.Kind.JSONType() == "string" {
-		e.Key("maxLength")
-		e.Int(int64(p.MaxLen))
+	doc := p.Doc
+	if p.MaxLen > 0 && p.Kind.JSONType() == "string" && p.Kind != Zip && p.Kind != Country {
+		doc += " (at most " + strconv.Itoa(p.MaxLen) + " characters after trimming)"
 	}
+	if p.Kind == Zip {
+		doc += " (format per country: see allOf; may be empty for countries without postal codes)"
+	}
+	e.String(doc)
+	optional := !p.Need.IsRequired(rules)
 	switch p.Kind {
-	case Country:
-		e.Key("minLength")
-		e.Int(2)
+	case Text, Ref:
 		e.Key("pattern")
-		e.String("^[A-Za-z]{2}$")
-	case Date:
-		e.Key("format")
-		e.String("date")
-		e.Key("pattern")
-		e.String(patternDate)
-	case Hour:
-		e.Key("pattern")
-		e.String(patternHour)
+		e.String(textPattern(p.MaxLen, optional))
 	case Code:
 		e.Key("pattern")
-		e.String(patternCode)
+		e.String(trimmed(`[A-Za-z0-9_-]{1,`+strconv.Itoa(p.MaxLen)+`}`, optional))
+	case Country:
+		e.Key("pattern")
+		e.String(trimmed(countryPattern(nil), optional))
+	case Phone:
+		e.Key("pattern")
+		e.String(trimmed(phonePattern(p.MaxLen), optional))
 	case Email:
-		e.Key("format")
-		e.String("email")
+		e.Key("allOf")
+		e.BeginArray()
+		e.BeginObject()
+		e.Key("pattern")
+		e.String(textPattern(p.MaxLen, optional))
+		e.EndObject()
+		e.BeginObject()
+		e.Key("pattern")
+		e.String(trimmed(emailPattern, optional))
+		e.EndObject()
+		e.EndArray()
+	case Date:
+		e.Key("pattern")
+		e.String(trimmed(datePattern, optional))
+	case Hour:
+		e.Key("pattern")
+		e.String(trimmed(hourPattern, optional))
+	case ServiceType:
+		e.Key("pattern")
+		if rules {
+			e.String(trimmed("24|48|72", optional))
+		} else {
+			e.String(trimmed("custom", optional))
+		}
 	case Decimal:
+		// Validation: a point as separator, at most 7 integer digits.
 		e.Key("minimum")
 		e.Int(0)
 		e.Key("exclusiveMinimum")
+		e.Bool(true)
+		e.Key("maximum")
+		e.Int(10000000)
+		e.Key("exclusiveMaximum")
 		e.Bool(true)
 	case Count:
 		e.Key("minimum")
@@ -333,18 +408,14 @@ func emitParamSchema(e jsonlite.Emitter, p *Param) {
 		e.Int(0)
 		e.Int(1)
 		e.EndArray()
-	case ServiceType:
-		e.Key("enum")
-		e.BeginArray()
-		e.String("custom")
-		e.String("24")
-		e.String("48")
-		e.String("72")
-		e.EndArray()
 	}
-	if p.Max > 0 {
+	switch {
+	case p.Max > 0:
 		e.Key("maximum")
 		e.Int(int64(p.Max))
+	case p.Kind == Count || p.Kind == Positive:
+		e.Key("maximum")
+		e.Int(maxWhole)
 	}
 	e.EndObject()
 }

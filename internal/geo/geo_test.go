@@ -170,7 +170,7 @@ func TestTables(t *testing.T) {
 		p, _ := Capital(c.country)
 		d := DistanceKm(p.Lat, p.Lon, c.lat, c.lon)
 		assert.Less(t, d, 65.0, c.country)
-		_, prec := Locate(c.country, "1234")
+		_, prec := Locate(c.country, postal.Example(c.country))
 		if c.country != "AD" {
 			assert.Equal(t, PrecisionCountry, prec, c.country)
 		}

@@ -160,6 +160,16 @@ func Message(l Locale, english string) string {
 	if i := index(english); i >= 0 {
 		return table[i][l]
 	}
+	// A message built at run time from a template with one value at its
+	// end (postal's "…, e.g. <example>."): translate the template.
+	for i := range table {
+		t := table[i][English]
+		pre, post, ok := strings.Cut(t, "{0}")
+		if ok && !strings.Contains(post, "{") && len(english) > len(pre)+len(post) &&
+			strings.HasPrefix(english, pre) && strings.HasSuffix(english, post) {
+			return Format(l, t, english[len(pre):len(english)-len(post)])
+		}
+	}
 	return english
 }
 

@@ -153,6 +153,16 @@ func probes() []probe {
 		{Name: "get-client-services: flag, bytes", Operation: "get-client-services", InvalidUTF8: true, Request: probeReq{
 			Fields: fields("status", "yes", "carrier_code", "r\xffpido", "x-carrier", "1"),
 		}},
+		{Name: "get-shipments: a date before 1900", Operation: "get-shipments", Request: probeReq{
+			Fields: fields("filter_date_ini", "1899-12-31"),
+		}},
+		{Name: "new-collection: a phone over 15 characters", Operation: "new-collection", Request: probeReq{
+			Fields: fields("collection_date", "2026-11-23", "hour_start_1", "09:00", "hour_end_1", "13:00",
+				"carrier_code", "rapido", "service_code", "rapido-48h", "shipping_dlvr_ref", "D1", "collection_client_ref", "C1",
+				"from_name", "Tienda", "from_address", "Calle Mayor 1", "from_zip_code", "28001", "from_country_code", "ES",
+				"to_name", "Ana", "to_address", "Calle Sol 2", "to_city", "Madrid", "to_zip_code", "28002", "to_country_code", "ES",
+				"to_phone", "+34 612 345 678 901 2"),
+		}},
 		{Name: "get-shipments-rates: no parcels", Operation: "get-shipments-rates", Request: probeReq{
 			Fields: fields("from_country_code", "ES", "from_zip_code", "28001", "to_country_code", "ES", "to_zip_code", "07001"),
 		}},
@@ -194,7 +204,7 @@ var postalInputs = []string{"", "  ", "1", "12", "0", "00", "000", "0000", "0000
 
 func postalProbes() []postalProbe {
 	var out []postalProbe
-	for _, c := range []string{"ES", "PT", "DE", "IT", "FR", "NL", "AD", "BE", "US"} {
+	for _, c := range []string{"ES", "PT", "DE", "IT", "FR", "NL", "AD", "BE", "US", "KP"} {
 		seen := map[string]bool{} // the first input of each message
 		for _, in := range postalInputs {
 			if _, msg := postal.Check(c, in); msg != "" && !seen[msg] {

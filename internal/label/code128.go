@@ -21,43 +21,69 @@ var code128 = [107]string{
 }
 
 const (
+	code128CodeC  = 99  // in set B: switch to set C
+	code128CodeB  = 100 // in set C: switch to set B
 	code128StartB = 104
 	code128StartC = 105
 	code128Stop   = 106
 )
 
-// ErrBarcode is returned for a barcode text Code 128 set B cannot encode
-// (empty, or a character outside ASCII 32-126).
+// ErrBarcode is returned for a barcode text Code 128 sets B and C cannot
+// encode (empty, longer than 64 characters, or a character outside ASCII
+// 32-126).
 var ErrBarcode = errors.New("label: barcode text must be 1 to 64 printable ASCII characters")
+
+// digitRun returns how many ASCII digits start at s[i].
+func digitRun(s string, i int) int {
+	n := 0
+	for i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '9' {
+		n++
+	}
+	return n
+}
 
 // Code128 encodes s as a Code 128 symbol and returns its element widths in
 // modules, alternating bar and space, bar first (quiet zones not
-// included). An all-digit text of even length uses code set C (two digits
-// per symbol); anything else uses code set B.
+// included). Runs of digits are packed two per symbol in code set C where
+// that makes the symbol shorter (a run of 4 or more at either end, 6 or
+// more inside); everything else uses code set B. A shorter symbol gets
+// wider modules on the label, which is what keeps it readable.
 func Code128(s string) ([]int, error) {
 	if len(s) == 0 || len(s) > 64 {
 		return nil, ErrBarcode
 	}
-	digits := len(s)%2 == 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 32 || c > 126 {
+		if c := s[i]; c < 32 || c > 126 {
 			return nil, ErrBarcode
 		}
-		if c < '0' || c > '9' {
-			digits = false
-		}
 	}
-	var values []int
-	if digits {
+	values := make([]int, 0, len(s)+4)
+	setC := false
+	if r := digitRun(s, 0); r >= 4 || (r == len(s) && r%2 == 0) {
+		setC = true
 		values = append(values, code128StartC)
-		for i := 0; i < len(s); i += 2 {
-			values = append(values, int(s[i]-'0')*10+int(s[i+1]-'0'))
-		}
 	} else {
 		values = append(values, code128StartB)
-		for i := 0; i < len(s); i++ {
+	}
+	for i := 0; i < len(s); {
+		r := digitRun(s, i)
+		switch {
+		case setC && r >= 2:
+			values = append(values, int(s[i]-'0')*10+int(s[i+1]-'0'))
+			i += 2
+		case setC:
+			values = append(values, code128CodeB)
+			setC = false
+		case r >= 6 || (r >= 4 && i+r == len(s)):
+			if r%2 == 1 { // odd run: its first digit in set B
+				values = append(values, int(s[i])-32)
+				i++
+			}
+			values = append(values, code128CodeC)
+			setC = true
+		default:
 			values = append(values, int(s[i])-32)
+			i++
 		}
 	}
 	sum := values[0]

@@ -2,6 +2,7 @@ package label
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,49 +50,144 @@ func decode128(t *testing.T, w []int) []int {
 	return out
 }
 
-func TestCode128RoundTrip(t *testing.T) {
-	for _, tc := range []struct {
-		in    string
-		start int
-		text  func(v []int) string
-	}{
-		{"RY0012345678", code128StartB, func(v []int) string {
-			b := make([]byte, len(v))
-			for i, x := range v {
-				b[i] = byte(x + 32)
-			}
-			return string(b)
-		}},
-		{"00123456", code128StartC, func(v []int) string {
-			s := ""
-			for _, x := range v {
-				if x < 10 {
-					s += "0"
-				}
-				s += strconv.Itoa(x)
-			}
-			return s
-		}},
-		{"123", code128StartB, nil},
-	} {
-		w, err := Code128(tc.in)
-		require.NoError(t, err)
-		v := decode128(t, w)
-		assert.Equal(t, tc.start, v[0])
-		assert.Equal(t, code128Stop, v[len(v)-1])
-		sum := v[0]
-		for i := 1; i < len(v)-2; i++ {
-			sum += v[i] * i
-		}
-		assert.Equal(t, sum%103, v[len(v)-2], "checksum")
-		if tc.text != nil {
-			assert.Equal(t, tc.in, tc.text(v[1:len(v)-2]))
+// decodeText reads symbol values back into text the way a scanner does:
+// start code, checksum, code sets B and C with their switch codes, stop.
+func decodeText(t *testing.T, v []int) string {
+	t.Helper()
+	require.GreaterOrEqual(t, len(v), 3)
+	require.Equal(t, code128Stop, v[len(v)-1], "stop")
+	sum := v[0]
+	for i := 1; i < len(v)-2; i++ {
+		sum += v[i] * i
+	}
+	require.Equal(t, sum%103, v[len(v)-2], "checksum")
+	var setC bool
+	switch v[0] {
+	case code128StartB:
+	case code128StartC:
+		setC = true
+	default:
+		t.Fatalf("start code %d", v[0])
+	}
+	var out []byte
+	for _, x := range v[1 : len(v)-2] {
+		switch {
+		case setC && x < 100:
+			out = append(out, byte('0'+x/10), byte('0'+x%10))
+		case setC && x == code128CodeB:
+			setC = false
+		case !setC && x < 95:
+			out = append(out, byte(x+32))
+		case !setC && x == code128CodeC:
+			setC = true
+		default:
+			t.Fatalf("value %d in set C=%v", x, setC)
 		}
 	}
+	return string(out)
+}
+
+// references are realistic carrier references, and the longest ones the
+// renderer accepts.
+var references = []string{
+	"RY0123456789012",         // the sandbox's
+	"1Z999AA10123456784",      // UPS
+	"JJD000390007879853454",   // DHL
+	"00340434161094042557",    // SSCC, digits only
+	"PQ4B6A0710020670128001L", // Correos
+	"CX123456789ES",           // S10 (postal)
+	"123",                     // odd digits only
+	"AB1234", "1234AB", "A12345B", "A1234567B",
+	"0123456789012345678901234567890123456789012345678901234567890123", // 64 digits
+	"REF-2026-11-23-ORDER-000123456789-PARCEL-1-OF-1-WAREHOUSE-MADRID", // 64, mixed
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+,-.", // 64, set B only
+}
+
+func TestCode128RoundTrip(t *testing.T) {
+	for _, in := range references {
+		w, err := Code128(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, in, decodeText(t, decode128(t, w)), in)
+	}
+	// Set C halves digit runs: 20 digits take 10 symbols, not 20.
+	digits, _ := Code128("00340434161094042557")
+	letters, _ := Code128("ABCDEFGHIJKLMNOPQRST")
+	assert.Less(t, len(digits), len(letters)*6/10)
 	for _, bad := range []string{"", "ñ", "a\nb", string(make([]byte, 65))} {
 		_, err := Code128(bad)
 		assert.ErrorIs(t, err, ErrBarcode, "%q", bad)
 	}
+}
+
+var barRE = regexp.MustCompile(`(?m)^([0-9.]+) 40 ([0-9.]+) 75 re f$`)
+
+// barsInDots reads the barcode back from a rendered PDF's content stream:
+// each bar's left edge and width in dots of a 203-dpi printer, which must
+// be whole numbers (edges on the printer's dot grid).
+func barsInDots(t *testing.T, pdf []byte) (x, w []int) {
+	t.Helper()
+	for _, m := range barRE.FindAllSubmatch(pdf, -1) {
+		fx, err := strconv.ParseFloat(string(m[1]), 64)
+		require.NoError(t, err)
+		fw, err := strconv.ParseFloat(string(m[2]), 64)
+		require.NoError(t, err)
+		dx, dw := fx/Dot, fw/Dot
+		require.InDelta(t, math.Round(dx), dx, 0.01, "bar edge off the dot grid")
+		require.InDelta(t, math.Round(dw), dw, 0.01, "bar width not whole dots")
+		x = append(x, int(math.Round(dx)))
+		w = append(w, int(math.Round(dw)))
+	}
+	return x, w
+}
+
+// TestBarcodeReadableAt203dpi renders a label for each reference, reads the
+// bars back from the PDF, and decodes them: modules of whole dots (at least
+// one, 0.125 mm), quiet zones of ten modules inside the page, and the
+// reference as the text.
+func TestBarcodeReadableAt203dpi(t *testing.T) {
+	for _, ref := range references {
+		d := sample()
+		d.CarrierRef = ref
+		pdf, err := Render(d)
+		require.NoError(t, err, ref)
+		x, w := barsInDots(t, pdf)
+		require.NotEmpty(t, x, ref)
+		// Elements: bar, space, bar, ... in dots.
+		var el []int
+		for i := range x {
+			if i > 0 {
+				el = append(el, x[i]-(x[i-1]+w[i-1]))
+			}
+			el = append(el, w[i])
+		}
+		module := el[0]
+		for _, e := range el {
+			module = min(module, e)
+		}
+		require.GreaterOrEqual(t, module, 1, ref)
+		modules := make([]int, len(el))
+		for i, e := range el {
+			require.Zero(t, e%module, "%s: element of %d dots with %d-dot modules", ref, e, module)
+			modules[i] = e / module
+		}
+		assert.Equal(t, ref, decodeText(t, decode128(t, modules)), ref)
+		// Quiet zones of 10 modules within the page.
+		pageDots := int(PageWidth / Dot)
+		assert.GreaterOrEqual(t, x[0], 10*module, ref)
+		assert.LessOrEqual(t, x[len(x)-1]+w[len(w)-1]+10*module, pageDots, ref)
+		if len(ref) <= 20 {
+			assert.GreaterOrEqual(t, module, 2, "%s: short references get at least 0.25 mm modules", ref)
+		}
+		t.Logf("%-64s %2d dot(s) = %.3f mm", ref, module, float64(module)*0.125)
+	}
+}
+
+func TestBarcodeDots(t *testing.T) {
+	// The longest symbol Code128 makes: 64 characters in set B, start,
+	// checksum, stop and quiet zones: 11*66 + 13 + 20 modules.
+	assert.Equal(t, 1, BarcodeDots(11*66+13+20))
+	assert.Equal(t, 0, BarcodeDots(800), "800 modules need more than the label's width at one dot")
+	assert.Equal(t, MaxModuleDots, BarcodeDots(50))
 }
 
 func sample() Data {

@@ -11,6 +11,7 @@
 package label
 
 import (
+	"errors"
 	"strconv"
 )
 
@@ -36,6 +37,34 @@ const (
 	PageWidth  = 288
 	PageHeight = 432
 )
+
+// Dot is one dot of a 203-dpi thermal label printer (0.125 mm), in points.
+const Dot = 72.0 / 203
+
+// Barcode layout: the symbol may take the page's width less 4 pt on each
+// side, and its modules are at most MaxModuleDots dots wide (0.5 mm).
+const (
+	barcodeWidth  = PageWidth - 8
+	MaxModuleDots = 4
+)
+
+// ErrBarcodeWidth is returned when a barcode would need modules narrower
+// than one printer dot to fit the label. Code128's 64-character limit keeps
+// every text it accepts clear of it (the longest symbol, 64 characters in set
+// B, fits at one dot per module); it guards changes to the layout.
+var ErrBarcodeWidth = errors.New("label: the barcode does not fit the label at one printer dot (0.125 mm) per module")
+
+// BarcodeDots returns the module width, in dots of a 203-dpi printer, for a
+// Code 128 symbol of modules modules including its quiet zones: the largest
+// whole number of dots that fits the label, at most MaxModuleDots, or 0
+// when not even one dot per module fits.
+func BarcodeDots(modules int) int {
+	k := int(barcodeWidth / (float64(modules) * Dot))
+	if k > MaxModuleDots {
+		k = MaxModuleDots
+	}
+	return k
+}
 
 // Render returns the label as a PDF. It fails only when the carrier
 // reference cannot be encoded as a barcode (see Code128).
@@ -86,23 +115,31 @@ func Render(d Data) ([]byte, error) {
 	c.text(fontRegular, 8, 150, 138, "Client: "+clip(d.ClientRef, 20))
 	c.text(fontRegular, 8, 14, 127, "Parcels: "+d.Parcels)
 	c.text(fontRegular, 8, 150, 127, "Weight: "+d.Weight)
-	// Barcode, centred, with quiet zones of 10 modules.
+	// Barcode, centred, with quiet zones of 10 modules, laid on the dot grid
+	// of a 203-dpi thermal printer: every module is a whole number of dots,
+	// at least one, and every bar starts on a dot boundary, so printing
+	// keeps the width ratios exactly.
 	total := 20
 	for _, w := range bars {
 		total += w
 	}
-	module := 260.0 / float64(total)
-	if module > 1.5 {
-		module = 1.5
+	k := BarcodeDots(total)
+	if k < 1 {
+		return nil, ErrBarcodeWidth
 	}
-	x := (PageWidth-float64(total)*module)/2 + 10*module
+	start := (int(PageWidth/Dot) - total*k) / 2 // in dots, from the page's left edge
+	x := start + 10*k
 	for i, w := range bars {
 		if i%2 == 0 {
-			c.rect(x, 40, float64(w)*module, 75)
+			c.bar(float64(x)*Dot, 40, float64(w*k)*Dot, 75)
 		}
-		x += float64(w) * module
+		x += w * k
 	}
-	c.text(fontBold, 10, centred(d.CarrierRef, 10, 6), 27, d.CarrierRef)
+	size := 10.0
+	if n := float64(len(d.CarrierRef)); n*0.6*size > PageWidth-8 {
+		size = (PageWidth - 8) / (n * 0.6)
+	}
+	c.text(fontBold, size, centred(d.CarrierRef, size, 6), 27, d.CarrierRef)
 	c.text(fontRegular, 6, 14, 12, "GUID "+clip(d.GUID, 48)+"  - parcelgate sandbox")
 	return writePDF(c.buf, d.CarrierRef), nil
 }
@@ -172,8 +209,10 @@ func (c *content) text(font string, size, x, y float64, s string) {
 	c.buf = append(c.buf, " Tj ET\n"...)
 }
 
-func (c *content) rect(x, y, w, h float64) {
-	c.num(x)
+// bar draws a filled rectangle with 4 decimals for its x and width: bar
+// edges are on the printer's dot grid, which 2 decimals would blur.
+func (c *content) bar(x, y, w, h float64) {
+	c.buf = strconv.AppendFloat(c.buf, x, 'f', 4, 64)
 	c.buf = append(c.buf, ' ')
 	c.num(y)
 	c.buf = append(c.buf, ' ')

@@ -2,36 +2,32 @@
 // shipping API) per country, with static rules only: no regexp, no fmt, no allocation
 // when the input is already in normalized form.
 //
-// Formats follow the spec's table (ES, PT, DE, IT, FR, NL, AD); every other country
-// gets a generic sanity rule. Decisions taken where the spec is silent:
+// The spec's seven countries (ES, PT, DE, IT, FR, NL, AD) have hand-written rules;
+// every other country gets its real format from Google's address metadata, compiled
+// by `go generate` into table_gen.go (see README.md in this folder for the source, its
+// version and the full list of decisions). In short:
 //
-//   - Input may have surrounding white space and lowercase letters; between the parts of
-//     a code a space, a hyphen, both (" - ") or nothing is accepted ("1234ab", "1234 ab",
-//     "1234-AB" all give "1234-AB"). Other separators (dots, slashes, non-breaking spaces
-//     inside the code) are rejected.
-//   - ES: 5 digits; the first two are the province, 01 to 52 (00 and 53-99 are invalid).
-//   - PT: 4 digits, hyphen, 3 digits, first digit 1-9. The old 4-digit form is rejected
-//     with a message asking for all 7 digits, since the spec requires 4-3.
-//   - DE: 5 digits, not starting with 00 (no German code starts with 00; 01001 is the
-//     lowest). The pre-1993 "D-" prefix is accepted and dropped: "D-10115" gives "10115".
-//   - IT: 5 digits, or V- / I- followed by 5 digits; the prefix is kept, uppercased,
-//     always with a hyphen ("v00120" gives "V-00120"). Any 5 digits are accepted.
-//   - FR: 5 digits, or F- followed by 5 digits (prefix kept, like IT). The written form
-//     "75 001" (space after the department) is accepted and gives "75001". Codes starting
-//     with 00 are rejected.
-//   - NL: 4 digits (first 1-9) and 2 letters; the pairs SA, SD and SS are not issued and
-//     are rejected. Normalized as the spec writes it, "1012-AB".
-//   - AD: "AD" and 3 digits, parish digit 1-7 (AD100..AD799). The "AD" may be omitted
-//     ("500" gives "AD500") or separated ("ad 500", "AD-500").
-//   - Other countries (and any code Check does not know, including lowercase ones): 2 to
-//     10 characters of ASCII letters, digits, spaces and hyphens after trimming, with at
-//     least one digit, no leading or trailing hyphen and no two separators in a row.
-//     Runs of white space count as one space; the result is uppercased.
+//   - Input may have surrounding white space and lowercase letters. For the seven,
+//     between the parts of a code a space, a hyphen, both (" - ") or nothing is
+//     accepted ("1234ab", "1234 ab", "1234-AB" all give "1234-AB").
+//   - ES: 5 digits; the first two are the province, 01 to 52. PT: 4 digits, hyphen, 3
+//     digits, first digit 1-9 (the old 4-digit form is refused with its own message).
+//     DE: 5 digits, not 00..., "D-" dropped. IT: 5 digits, V- / I- kept. FR: 5 digits
+//     or "NN NNN", not 00..., F- kept. NL: 4 digits (first 1-9) and 2 letters other
+//     than SA, SD, SS, as "1012-AB". AD: AD100..AD799, "AD" optional.
+//   - Countries with a format in the dataset: runs of white space count as one space,
+//     letters are uppercased, and the result must match the format exactly; a country
+//     prefix written before the code ("CH-8001", "SE-114 55") is dropped.
+//   - Countries without postal codes: an empty code is valid (Check returns no
+//     message); a code that is given gets the generic rule.
+//   - Any other country (not in the dataset, no pattern for it, or not a valid code):
+//     the generic rule, 2 to 10 characters of ASCII letters, digits, spaces and
+//     hyphens, with at least one digit, no leading or trailing hyphen and no two
+//     separators in a row.
 //
-// Length: the spec bounds zip_code to 5-8 characters "by country". The normalized forms
-// of the listed countries all fit: ES, DE, AD ("AD" + 3 digits) are 5 characters; IT and
-// FR are 5, or 7 with a prefix; NL is 7; PT is 8. The generic rule allows 2-10 because
-// real codes elsewhere are shorter (CH, AT, BE, DK: 4 digits) or longer (US ZIP+4: 10).
+// Length: the spec bounds zip_code to 5-8 characters "by country"; its seven
+// countries' normalized forms all fit. Real formats elsewhere are shorter (IS 3
+// digits, CH 4) or longer (US ZIP+4 10, IR 11); they are taken as the dataset gives them.
 package postal
 
 import "strings"
@@ -118,6 +114,8 @@ const (
 	msgDigit      = "Postal codes contain at least one digit."
 	msgEdge       = "Postal codes cannot start or end with a hyphen."
 	msgDoubleSep  = "Postal codes cannot have two separators in a row."
+	// msgFormat is followed by an example of the country's format and a period.
+	msgFormat = "Enter a postal code in this country's format, e.g. "
 )
 
 // Generic rule bounds, in characters of the normalized form (ASCII, so bytes).
@@ -126,8 +124,8 @@ const (
 	genericMax = 10
 )
 
-// buffer holds a normalized code while it is built; genericMax is the longest form.
-type buffer [genericMax]byte
+// buffer holds a normalized code while it is built; no format is longer.
+type buffer [16]byte
 
 // Check validates input as a postal code of country (an already normalized ISO 3166-1
 // alpha-2 code such as "ES"; unknown or lowercase codes get the generic rule) and
@@ -137,7 +135,11 @@ type buffer [genericMax]byte
 // already normalized.
 func Check(country, input string) (Result, string) {
 	s := strings.TrimSpace(input)
+	f := formatOf(country)
 	if s == "" {
+		if f == fmtNone {
+			return Result{}, ""
+		}
 		return Result{}, msgEmpty
 	}
 	var b buffer
@@ -159,7 +161,11 @@ func Check(country, input string) (Result, string) {
 	case "AD":
 		n, msg = checkAD(s, &b)
 	default:
-		n, msg = checkGeneric(s, &b)
+		if f >= fmtTable {
+			n, msg = checkTable(country, format(f-fmtTable), s, &b)
+		} else {
+			n, msg = checkGeneric(s, &b)
+		}
 	}
 	if msg != "" {
 		return Result{}, msg
@@ -398,4 +404,171 @@ func checkGeneric(s string, b *buffer) (int, string) {
 		return 0, msgDigit
 	}
 	return n, ""
+}
+
+// Values of formatOf below the index of the first table format.
+const (
+	fmtGeneric = 0 // generic rule
+	fmtNone    = 1 // no postal codes
+	fmtTable   = 2 // formats[f-fmtTable]
+)
+
+// format is one postal-code format of the dataset: its index in formatStarts.
+type format int
+
+// start returns the offset of the format's automaton in programs.
+func (f format) start() int { return int(formatStarts[2*f])<<8 | int(formatStarts[2*f+1]) }
+
+// example returns the format's example, for messages.
+func (f format) example() string {
+	s := examples
+	for i := format(0); i < f; i++ {
+		s = s[strings.IndexByte(s, ',')+1:]
+	}
+	return s[:strings.IndexByte(s, ',')]
+}
+
+// prefixOf returns the prefix people write before country's codes ("CH" for
+// "CH-8001"), or "".
+func prefixOf(country string) string {
+	for s := prefixes; len(s) > 2; {
+		sp := strings.IndexByte(s, ' ')
+		if s[:2] == country {
+			return s[2:sp]
+		}
+		s = s[sp+1:]
+	}
+	return ""
+}
+
+// formatOf returns the format of country: fmtGeneric for anything that is not two
+// uppercase ASCII letters.
+func formatOf(country string) int {
+	if len(country) != 2 {
+		return fmtGeneric
+	}
+	a, b := country[0]-'A', country[1]-'A'
+	if a >= 26 || b >= 26 {
+		return fmtGeneric
+	}
+	return int(formatIndex[int(a)*26+int(b)])
+}
+
+// HasCodes reports whether country (an uppercase ISO code) uses postal codes. It is
+// false only for the countries the dataset lists without them (such as AE, HK, IE's
+// neighbours excluded: IE has Eircodes); unknown codes are assumed to have them.
+func HasCodes(country string) bool { return formatOf(country) != fmtNone }
+
+// Example returns an example postal code of country, or "" when the country has no
+// format of its own (generic rule, or no postal codes).
+func Example(country string) string {
+	switch country {
+	case "ES":
+		return "28001"
+	case "PT":
+		return "1000-001"
+	case "DE":
+		return "10115"
+	case "IT":
+		return "00118"
+	case "FR":
+		return "75001"
+	case "NL":
+		return "1012-AB"
+	case "AD":
+		return "AD500"
+	}
+	if f := formatOf(country); f >= fmtTable {
+		return format(f - fmtTable).example()
+	}
+	return ""
+}
+
+// symbol returns the index of c in the automata's alphabet "0-9A-Z -", or -1.
+func symbol(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	case c == ' ':
+		return 36
+	case c == '-':
+		return 37
+	}
+	return -1
+}
+
+// match runs the automaton starting at programs[start] over s. Each state is one
+// byte (0x80 when accepting, plus its number of edges) followed by its edges, each
+// a class index and the target state's number.
+func match(start int, s []byte) bool {
+	state := 0
+	for _, c := range s {
+		sym := symbol(c)
+		if sym < 0 {
+			return false
+		}
+		p := stateAt(start, state)
+		next := -1
+		for e, n := 0, int(programs[p]&0x7f); e < n; e++ {
+			if k := 5*int(programs[p+1+2*e]) + sym/8; classes[k]&(1<<uint(sym%8)) != 0 {
+				next = int(programs[p+2+2*e])
+				break
+			}
+		}
+		if next < 0 {
+			return false
+		}
+		state = next
+	}
+	return programs[stateAt(start, state)]&0x80 != 0
+}
+
+// stateAt returns the offset in programs of state number state of the automaton
+// starting at start.
+func stateAt(start, state int) int {
+	p := start
+	for ; state > 0; state-- {
+		p += 1 + 2*int(programs[p]&0x7f)
+	}
+	return p
+}
+
+// checkTable normalizes s (trimmed, not empty) as the table formats expect: runs of
+// white space as one space, letters uppercased; then matches it against f, first
+// as it is, then without the country's prefix.
+func checkTable(country string, f format, s string, b *buffer) (int, string) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isSpace(c) {
+			if isSpace(s[i-1]) { // s is trimmed: i > 0 here
+				continue
+			}
+			c = ' '
+		} else if u := upper(c); u != 0 {
+			c = u
+		}
+		if n == len(b) {
+			return 0, msgFormat + f.example() + "."
+		}
+		b[n] = c
+		n++
+	}
+	if match(f.start(), b[:n]) {
+		return n, ""
+	}
+	if p := prefixOf(country); p != "" {
+		k := len(p)
+		if n > k && string(b[:k]) == p {
+			if b[k] == '-' || b[k] == ' ' {
+				k++
+			}
+			if match(f.start(), b[k:n]) {
+				return copy(b[:], b[k:n]), ""
+			}
+		}
+	}
+	return 0, msgFormat + f.example() + "."
 }

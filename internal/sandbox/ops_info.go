@@ -198,7 +198,7 @@ func rulesInfo(z zone) jsonlite.Value {
 // properties and no other property is allowed.
 func emitSchema(e jsonlite.Emitter, op string, rules bool, extras []extraField, serviceCode string) {
 	f := &schemaFilter{e: e, extras: extras, id: serviceCode, rules: rules}
-	catalog.Schema{Op: catalog.Lookup(op), Rules: rules}.EmitTo(f)
+	catalog.Schema{Op: catalog.Lookup(op), Rules: rules, Strict: true}.EmitTo(f)
 }
 
 // schemaFilter passes a schema through, adding extra properties, setting
@@ -238,11 +238,6 @@ func (f *schemaFilter) Key(k string) {
 func (f *schemaFilter) String(s string) {
 	if f.depth == 1 && f.key == "id" {
 		s += ":" + f.id
-	}
-	// service_type: only custom without the rules feature, only 24/48/72
-	// with it, as validation accepts.
-	if f.depth == 4 && f.key == "properties" && f.prop == "service_type" && f.pkey == "enum" && (s == "custom") == f.rules {
-		return
 	}
 	f.e.String(s)
 }

@@ -3,6 +3,7 @@ package validate
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/i18n"
@@ -17,10 +18,12 @@ const (
 	msgCode            = "Use only letters, digits, hyphens and underscores."
 	msgCountry         = "Enter a two-letter ISO country code such as ES."
 	msgEmail           = "Enter a valid e-mail address such as name@example.com."
-	msgPhoneChars      = "Use only digits, spaces and + - . ( ) in a phone number."
+	msgPhoneChars      = "Use only digits, spaces and + - . / ( ) in a phone number."
 	msgPhoneDigits     = "A phone number has between 6 and 15 digits."
+	msgPhoneLong       = "A phone number has at most 15 characters, + included, without spaces or separators."
 	msgDate            = "Enter a date as YYYY-MM-DD."
 	msgDateCalendar    = "This date does not exist in the calendar."
+	msgDateEarly       = "Enter a date from 1900-01-01 on."
 	msgDatePast        = "The date must not be in the past."
 	msgHour            = "Enter a time as HH:MM between 00:00 and 23:59."
 	msgDecimal         = "Enter a positive number such as 1.5."
@@ -53,11 +56,13 @@ func tooLong(l i18n.Locale, n int) string {
 	return i18n.Format(l, msgTooLong, strconv.Itoa(n))
 }
 
-// hasControl reports C0 controls and DEL (line breaks included): none of
-// the service's fields is multi-line.
+// hasControl reports C0 controls, DEL and C1 controls (U+0080-U+009F,
+// often a sign of text decoded with the wrong charset; line breaks included):
+// none of the service's fields is multi-line.
 func hasControl(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
+		c := s[i]
+		if c < 0x20 || c == 0x7f || (c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f) {
 			return true
 		}
 	}
@@ -74,17 +79,33 @@ func isCode(s string) bool {
 	return true
 }
 
-// checkPhone accepts digits with the usual separators, an optional leading
-// + and 6 to 15 digits (E.164 has at most 15).
-func checkPhone(s string) string {
-	digits := 0
+// isPhoneSep reports the separators people write in phone numbers; they are
+// removed when the number is normalized.
+func isPhoneSep(c byte) bool {
+	return c == ' ' || c == '-' || c == '.' || c == '/' || c == '(' || c == ')'
+}
+
+// checkPhone accepts digits with the usual separators (space, hyphen, dot,
+// slash, parentheses) and an optional leading + or 00, and checks the
+// normalized form (see NormalizePhone): 6 to 15 digits (E.164 has at most
+// 15), and at most maxLen characters (the spec's 15; 0 = no limit).
+func checkPhone(s string, maxLen int) string {
+	digits, plus, first := 0, false, true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= '0' && c <= '9':
+			if first && c == '0' && nextDigit(s, i+1) == '0' {
+				// A leading 00 is the international prefix: it becomes +.
+				plus, first = true, false
+				i = nextDigitIndex(s, i+1)
+				continue
+			}
 			digits++
-		case c == '+' && i == 0:
-		case c == ' ' || c == '-' || c == '.' || c == '(' || c == ')':
+			first = false
+		case c == '+' && first && !plus:
+			plus, first = true, false
+		case isPhoneSep(c):
 		default:
 			return msgPhoneChars
 		}
@@ -92,21 +113,85 @@ func checkPhone(s string) string {
 	if digits < 6 || digits > 15 {
 		return msgPhoneDigits
 	}
+	n := digits
+	if plus {
+		n++
+	}
+	if maxLen > 0 && n > maxLen {
+		return msgPhoneLong
+	}
 	return ""
 }
 
-// isEmail is a plausibility check, not RFC 5322: one @, a local part of
-// 1-64 characters without spaces, and a domain of dot-separated labels of
-// letters, digits and hyphens (non-ASCII allowed for IDN) ending in a
-// top-level label of two or more letters.
+// nextDigitIndex returns the index of the first digit at or after i, or len(s).
+func nextDigitIndex(s string, i int) int {
+	for i < len(s) && !(s[i] >= '0' && s[i] <= '9') {
+		if !isPhoneSep(s[i]) {
+			return len(s)
+		}
+		i++
+	}
+	return i
+}
+
+// nextDigit returns the first digit at or after i when only separators come
+// before it, and 0 otherwise.
+func nextDigit(s string, i int) byte {
+	if j := nextDigitIndex(s, i); j < len(s) {
+		return s[j]
+	}
+	return 0
+}
+
+// NormalizePhone returns a phone number that checkPhone accepts as it is
+// forwarded: separators removed, a leading 00 or + as +
+// ("0049 (30) 1234-567" -> "+49301234567", "030/1234567" -> "0301234567").
+// It does not allocate when s is already normalized.
+func NormalizePhone(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if isPhoneSep(s[i]) {
+			clean = false
+			break
+		}
+	}
+	if clean && !(len(s) > 1 && s[0] == '0' && s[1] == '0') {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isPhoneSep(c) {
+			continue
+		}
+		b = append(b, c)
+	}
+	if len(b) > 1 && b[0] == '0' && b[1] == '0' {
+		b = b[1:]
+		b[0] = '+'
+	}
+	return string(b)
+}
+
+// isEmail is a plausibility check, not RFC 5322: one @, a local part
+// without spaces, quotes or brackets and without leading, trailing or
+// doubled dots, and a domain of at least two dot-separated labels of
+// letters, digits and hyphens (not at either end of a label, at most 63
+// characters). Internationalized domains are accepted in both forms: labels
+// in Unicode ("пример.рф") and in punycode ("xn--e1afmkfd.xn--p1ai"),
+// anywhere, the top-level label included. The top-level label is otherwise
+// two or more letters (no digits). Lengths are in characters.
 func isEmail(s string) bool {
 	at := strings.IndexByte(s, '@')
-	if at < 1 || at > 64 || strings.IndexByte(s[at+1:], '@') >= 0 {
+	if at < 1 || strings.IndexByte(s[at+1:], '@') >= 0 {
 		return false
 	}
 	local, domain := s[:at], s[at+1:]
+	if utf8.RuneCountInString(local) > 64 {
+		return false
+	}
 	for i := 0; i < len(local); i++ {
-		if c := local[i]; c <= ' ' || c == '"' || c == '(' || c == ')' || c == ',' || c == ':' || c == ';' || c == '<' || c == '>' || c == '[' || c == ']' || c == '\\' {
+		if c := local[i]; c <= ' ' || c == 0x7f || c == '"' || c == '(' || c == ')' || c == ',' || c == ':' || c == ';' || c == '<' || c == '>' || c == '[' || c == ']' || c == '\\' {
 			return false
 		}
 	}
@@ -123,7 +208,7 @@ func isEmail(s string) bool {
 			continue
 		}
 		label := domain[start:i]
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+		if label == "" || utf8.RuneCountInString(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
 			return false
 		}
 		labels++
@@ -133,7 +218,10 @@ func isEmail(s string) bool {
 		return false
 	}
 	tld := domain[strings.LastIndexByte(domain, '.')+1:]
-	if len(tld) < 2 {
+	if isPunycode(tld) {
+		return true
+	}
+	if utf8.RuneCountInString(tld) < 2 {
 		return false
 	}
 	for i := 0; i < len(tld); i++ {
@@ -142,6 +230,12 @@ func isEmail(s string) bool {
 		}
 	}
 	return true
+}
+
+// isPunycode reports an IDNA A-label: "xn--" (any case) and at least one
+// more character (the label's other rules are checked by the caller).
+func isPunycode(label string) bool {
+	return len(label) > 4 && (label[0] == 'x' || label[0] == 'X') && (label[1] == 'n' || label[1] == 'N') && label[2] == '-' && label[3] == '-'
 }
 
 // parseDate parses YYYY-MM-DD and checks the calendar (leap years).
@@ -177,8 +271,11 @@ func checkDate(s string, booking bool, today string) string {
 	if !ok {
 		return msgDate
 	}
-	if y < 1900 || m < 1 || m > 12 || d < 1 || d > DaysIn(y, m) {
+	if m < 1 || m > 12 || d < 1 || d > DaysIn(y, m) {
 		return msgDateCalendar
+	}
+	if y < 1900 {
+		return msgDateEarly
 	}
 	// Both are YYYY-MM-DD, so string order is date order.
 	if booking && today != "" && s < today {

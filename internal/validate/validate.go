@@ -84,6 +84,10 @@ func Normalize(op *catalog.Operation, r *form.Request) {
 			if _, ok := parseHour(f.Value); ok && len(f.Value) == 4 {
 				f.Value = "0" + f.Value // H:MM -> HH:MM
 			}
+		case catalog.Phone:
+			if checkPhone(f.Value, p.MaxLen) == "" {
+				f.Value = NormalizePhone(f.Value)
+			}
 		}
 	}
 	// Postal codes after every country code is normalized.
@@ -119,7 +123,7 @@ func localErr(dst []FieldError, l i18n.Locale, name string, code int, msg string
 // reported under the wire name.
 func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, name string, opt Options, dst []FieldError) []FieldError {
 	if v == "" {
-		if p.Need.IsRequired(opt.Rules) {
+		if p.Need.IsRequired(opt.Rules) && !(p.Kind == catalog.Zip && !postal.HasCodes(countryOf(r, p))) {
 			return localErr(dst, opt.Locale, name, p.Code, msgRequired)
 		}
 		return dst
@@ -130,7 +134,9 @@ func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, nam
 	if hasControl(v) {
 		return localErr(dst, opt.Locale, name, p.Code, msgControl)
 	}
-	if p.MaxLen > 0 && p.Kind != catalog.Zip && p.Kind != catalog.Country && utf8.RuneCountInString(v) > p.MaxLen {
+	// Postal codes and countries have rules of their own; phones are counted
+	// once normalized.
+	if p.MaxLen > 0 && p.Kind != catalog.Zip && p.Kind != catalog.Country && p.Kind != catalog.Phone && utf8.RuneCountInString(v) > p.MaxLen {
 		return fieldErr(dst, name, p.Code, tooLong(opt.Locale, p.MaxLen))
 	}
 	msg := ""
@@ -146,7 +152,7 @@ func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, nam
 	case catalog.Zip:
 		_, msg = postal.Check(countryOf(r, p), v)
 	case catalog.Phone:
-		msg = checkPhone(v)
+		msg = checkPhone(v, p.MaxLen)
 	case catalog.Email:
 		if !isEmail(v) {
 			msg = msgEmail

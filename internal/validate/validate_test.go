@@ -118,6 +118,12 @@ func TestDates(t *testing.T) {
 		{"2100-02-29", msgDateCalendar},
 		{"2000-02-29", ""},
 		{"2026-04-31", msgDateCalendar},
+		{"1899-12-31", msgDateEarly},
+		{"0001-01-01", msgDateEarly},
+		{"1900-01-01", ""},
+		{"1900-02-29", msgDateCalendar},
+		{"2000-02-29", ""},
+		{"1899-02-30", msgDateCalendar},
 		{"2026-12-31", ""},
 		{"2026-00-10", msgDateCalendar},
 		{"2026-1-10", msgDate},
@@ -133,8 +139,11 @@ func TestDates(t *testing.T) {
 }
 
 func TestEmail(t *testing.T) {
-	good := []string{"a@b.es", "first.last+tag@sub.example.com", "josé@correo.españa.es", "x_y-z@a-b.co"}
-	bad := []string{"", "@b.es", "a@", "a@b", "a@b.c", "a b@c.es", "a@@b.es", "a@b..es", ".a@b.es", "a.@b.es", "a..b@c.es", "a@-b.es", "a@b-.es", "a@b.e5", "a@b.es.", "a<b>@c.es"}
+	good := []string{"a@b.es", "first.last+tag@sub.example.com", "josé@correo.españa.es", "x_y-z@a-b.co",
+		"user@xn--e1afmkfd.xn--p1ai", "user@пример.рф", "info@example.xn--fiqs8s", "info@example.中国",
+		"info@xn--espaa-rta.es", "Info@XN--ESPAA-RTA.ES", "a@b.xn--80asehdb", "a@xn--80ak6aa92e.com"}
+	bad := []string{"", "@b.es", "a@", "a@b", "a@b.c", "a b@c.es", "a@@b.es", "a@b..es", ".a@b.es", "a.@b.es", "a..b@c.es", "a@-b.es", "a@b-.es", "a@b.e5", "a@b.es.", "a<b>@c.es",
+		"a@b.xn--", "a@b.xn-", "a@b.xn--p1ai-", "a@xn--p1ai", "a@b.é"}
 	for _, s := range good {
 		assert.True(t, isEmail(s), s)
 	}
@@ -144,12 +153,45 @@ func TestEmail(t *testing.T) {
 }
 
 func TestPhone(t *testing.T) {
-	assert.Equal(t, "", checkPhone("+34 600 000 000"))
-	assert.Equal(t, "", checkPhone("(91) 555-12.34"))
-	assert.Equal(t, msgPhoneDigits, checkPhone("12345"))
-	assert.Equal(t, msgPhoneDigits, checkPhone("1234567890123456"))
-	assert.Equal(t, msgPhoneChars, checkPhone("600+000000"))
-	assert.Equal(t, msgPhoneChars, checkPhone("tel 600000000"))
+	for in, want := range map[string]string{
+		"+34 600 000 000":     "+34600000000",
+		"+351 912 345 678":    "+351912345678", // 16 characters as typed, 13 once normalized
+		"(91) 555-12.34":      "915551234",
+		"030/1234567":         "0301234567", // German area code and slash
+		"0049 30 1234567":     "+49301234567",
+		"00 44 20 7946 0000":  "+442079460000",
+		"+44 (20) 7946-0000":  "+442079460000",
+		"+49 1512 3456789":    "+4915123456789",
+		"912345678":           "912345678",
+		"0912345678":          "0912345678", // a single leading 0 is a trunk prefix, kept
+		"+1 (212) 555-0100":   "+12125550100",
+		"06 12 34 56 78":      "0612345678",
+		"+33 6.12.34.56.78":   "+33612345678",
+		"123456789012345":     "123456789012345",
+		"+12345678901234":     "+12345678901234",
+		"00 12345678901234":   "+12345678901234",
+		"+49 (0) 30 1234 567": "+490301234567", // the (0) is not dropped: see the README
+	} {
+		assert.Equal(t, "", checkPhone(in, 15), in)
+		assert.Equal(t, want, NormalizePhone(in), in)
+		assert.Equal(t, "", checkPhone(NormalizePhone(in), 15), in)
+	}
+	for in, want := range map[string]string{
+		"12345":              msgPhoneDigits,
+		"1234567890123456":   msgPhoneDigits,
+		"+123456789012345":   msgPhoneLong, // 15 digits and a +: 16 characters
+		"00 123456789012345": msgPhoneLong,
+		"00 12345":           msgPhoneDigits, // 00 is the prefix, 5 digits follow
+		"600+000000":         msgPhoneChars,
+		"++34600000000":      msgPhoneChars,
+		"tel 600000000":      msgPhoneChars,
+		"600 000 000 ext 2":  msgPhoneChars,
+	} {
+		assert.Equal(t, want, checkPhone(in, 15), in)
+	}
+	assert.Equal(t, "", checkPhone("+123456789012345", 0), "no length limit of its own")
+	n := "+34600000000"
+	assert.Zero(t, testing.AllocsPerRun(10, func() { _ = NormalizePhone(n) }))
 }
 
 func TestHours(t *testing.T) {
