@@ -184,7 +184,9 @@ export interface DropPoints {
  * ErrorData is the data of an "err" response, in both directions: the
  * service's refusals are read into it (APIError), and parcelgate's own
  * refusals (the sandbox's and the edge's) are written from it, so that
- * every error body has the one shape a client reads.
+ * every error body has the one shape a client reads. The members only the
+ * edge writes are writeonly: nothing in Go reads them (the JavaScript
+ * Client does), so the browser module does not carry their decoding.
  * 
  * Reading follows the known PHP client: errorCode and errorMessage (plus
  * carrierErrorCode and carrierErrorMessage), failing a message, message;

@@ -221,27 +221,18 @@ func (l RawMembers) EmitTo(e jsonlite.Emitter) {
 // emitMembers writes the members into an object already begun.
 func (l RawMembers) emitMembers(e jsonlite.Emitter) {
 	for i := range l {
-		e.Key(l[i].Name)
-		writeRaw(e, l[i].JSON)
+		writeRaw(e, l[i].Name, l[i].JSON)
 	}
 }
 
 // keep reads the value of an unknown member as compact JSON, unchanged
-// (strings re-encoded as valid UTF-8); a repeated name replaces the
-// earlier value, as for known members.
+// (strings re-encoded as valid UTF-8). A repeated name is kept twice, as
+// it was sent.
 func (l *RawMembers) keep(s *jsonlite.Scanner, key string) error {
 	w := jsonlite.NewWriter()
-	if err := s.Transcode(w); err != nil {
-		return err
-	}
-	for i := range *l {
-		if (*l)[i].Name == key {
-			(*l)[i].JSON = w.Bytes()
-			return nil
-		}
-	}
+	err := s.Transcode(w)
 	*l = append(*l, RawMember{Name: key, JSON: w.Bytes()})
-	return nil
+	return err
 }
 
 // MethodList is get-service-info's available_methods: an object keyed by

@@ -254,7 +254,9 @@ func (r reasonError) Error() string { return string(r) }
 // ErrorData is the data of an "err" response, in both directions: the
 // service's refusals are read into it (APIError), and parcelgate's own
 // refusals (the sandbox's and the edge's) are written from it, so that
-// every error body has the one shape a client reads.
+// every error body has the one shape a client reads. The members only the
+// edge writes are writeonly: nothing in Go reads them (the JavaScript
+// Client does), so the browser module does not carry their decoding.
 //
 // Reading follows the known PHP client: errorCode and errorMessage (plus
 // carrierErrorCode and carrierErrorMessage), failing a message, message;
@@ -266,15 +268,15 @@ type ErrorData struct {
 	AltMessage     string       `wire:"message,as=text,omitempty"`          // the message some bodies send instead
 	CarrierCode    string       `wire:"carrierErrorCode,as=text,omitempty"` // number or string on the wire
 	CarrierMessage string       `wire:"carrierErrorMessage,as=text,omitempty"`
-	Field          string       `wire:"field,omitempty"`           // the invalid field (the sandbox)
-	Source         string       `wire:"source,omitempty"`          // "edge" for the edge's own refusals
-	Class          string       `wire:"errorClass,omitempty"`      // short machine-readable kind
-	Errors         []FieldError `wire:"errors,omitempty"`          // every invalid field
-	UpstreamStatus int          `wire:"upstreamStatus,omitempty"`  // HTTP status of a failed upstream answer
-	Upstream       []byte       `wire:"upstream,as=raw,omitempty"` // the upstream's data, as sent
-	Retryable      *bool        `wire:"retryable,omitempty"`       // whether sending again is safe; nil: not said
-	Hint           string       `wire:"hint,omitempty"`            // what to do next
-	RequestID      string       `wire:"requestId,omitempty"`       // the edge's request id
+	Field          string       `wire:"field,omitempty,writeonly"`           // the invalid field (the sandbox)
+	Source         string       `wire:"source,omitempty,writeonly"`          // "edge" for the edge's own refusals
+	Class          string       `wire:"errorClass,omitempty,writeonly"`      // short machine-readable kind
+	Errors         []FieldError `wire:"errors,omitempty,writeonly"`          // every invalid field
+	UpstreamStatus int          `wire:"upstreamStatus,omitempty,writeonly"`  // HTTP status of a failed upstream answer
+	Upstream       []byte       `wire:"upstream,as=raw,omitempty,writeonly"` // the upstream's data, as sent
+	Retryable      *bool        `wire:"retryable,omitempty,writeonly"`       // whether sending again is safe; nil: not said
+	Hint           string       `wire:"hint,omitempty,writeonly"`            // what to do next
+	RequestID      string       `wire:"requestId,omitempty,writeonly"`       // the edge's request id
 	Extra          RawMembers   `wire:",extra"`
 }
 
@@ -316,15 +318,4 @@ func (d *ErrorData) apiError(httpStatus int) *APIError {
 		msg = d.AltMessage
 	}
 	return &APIError{Code: d.Code, Message: msg, CarrierCode: d.CarrierCode, CarrierMessage: d.CarrierMessage, HTTPStatus: httpStatus}
-}
-
-// kStr and kInt write a member of the error descriptions above.
-func kStr(e jsonlite.Emitter, k, v string) {
-	e.Key(k)
-	e.String(v)
-}
-
-func kInt(e jsonlite.Emitter, k string, v int64) {
-	e.Key(k)
-	e.Int(v)
 }

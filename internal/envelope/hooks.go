@@ -20,25 +20,39 @@ func readString(s *jsonlite.Scanner, dst *string) error {
 	return err
 }
 
-func readInt64(s *jsonlite.Scanner, dst *int64) (bool, error) {
-	v, ok, err := s.LooseInt()
+func readInt64(s *jsonlite.Scanner, dst *int64) error {
+	v, _, err := s.LooseInt()
 	*dst = v
-	return ok, err
+	return err
 }
 
-func readInt(s *jsonlite.Scanner, dst *int) (bool, error) {
+// readInt64Seen also records whether a number was given (not null or "").
+func readInt64Seen(s *jsonlite.Scanner, dst *int64, seen *bool) error {
 	v, ok, err := s.LooseInt()
+	*dst, *seen = v, ok
+	return err
+}
+
+func readInt(s *jsonlite.Scanner, dst *int) error {
+	v, _, err := s.LooseInt()
 	if v < -1<<31 || v > 1<<31-1 {
-		v, ok = 0, false
+		v = 0
 	}
 	*dst = int(v)
-	return ok, err
+	return err
 }
 
-func readFloat64(s *jsonlite.Scanner, dst *float64) (bool, error) {
-	v, ok, err := s.LooseFloat()
+func readFloat64(s *jsonlite.Scanner, dst *float64) error {
+	v, _, err := s.LooseFloat()
 	*dst = v
-	return ok, err
+	return err
+}
+
+// readFloat64Seen also records whether a number was given (not null or "").
+func readFloat64Seen(s *jsonlite.Scanner, dst *float64, seen *bool) error {
+	v, ok, err := s.LooseFloat()
+	*dst, *seen = v, ok
+	return err
 }
 
 func readBool(s *jsonlite.Scanner, dst *bool) error {
@@ -60,7 +74,8 @@ func readDate(s *jsonlite.Scanner, dst *string) error {
 }
 
 // writeDate writes a date, null when empty.
-func writeDate(e jsonlite.Emitter, v string) {
+func writeDate(e jsonlite.Emitter, k, v string) {
+	e.Key(k)
 	if v == "" {
 		e.Null()
 	} else {
@@ -86,7 +101,7 @@ func readText(s *jsonlite.Scanner, dst *string) error {
 	return err
 }
 
-func writeText(e jsonlite.Emitter, v string) { e.String(v) }
+func writeText(e jsonlite.Emitter, k, v string) { kStr(e, k, v) }
 
 // readCode reads an error code: a number or a numeric string that fits an
 // int (surrounding spaces allowed); anything else is 0.
@@ -99,7 +114,7 @@ func readCode(s *jsonlite.Scanner, dst *int) error {
 	return nil
 }
 
-func writeCode(e jsonlite.Emitter, v int) { e.Int(int64(v)) }
+func writeCode(e jsonlite.Emitter, k string, v int) { kInt(e, k, int64(v)) }
 
 // parseInt parses a decimal integer that fits an int (surrounding spaces
 // allowed).
@@ -138,7 +153,8 @@ func readRaw(s *jsonlite.Scanner, dst *[]byte) error {
 }
 
 // writeRaw writes raw JSON, null when nil.
-func writeRaw(e jsonlite.Emitter, v []byte) {
+func writeRaw(e jsonlite.Emitter, k string, v []byte) {
+	e.Key(k)
 	if len(v) == 0 {
 		e.Null()
 	} else {
@@ -156,7 +172,7 @@ func readRawObject(s *jsonlite.Scanner, dst *[]byte) error {
 	return err
 }
 
-func writeRawObject(e jsonlite.Emitter, v []byte) { writeRaw(e, v) }
+func writeRawObject(e jsonlite.Emitter, k string, v []byte) { writeRaw(e, k, v) }
 
 // readPdf reads label_raw: base64 (standard or URL alphabet, padded or
 // not, line breaks and spaces ignored, an optional data: URL prefix) of a
@@ -175,7 +191,7 @@ func readPdf(s *jsonlite.Scanner, dst *[]byte) error {
 }
 
 // writePdf writes the label as standard base64.
-func writePdf(e jsonlite.Emitter, v []byte) { e.String(base64.StdEncoding.EncodeToString(v)) }
+func writePdf(e jsonlite.Emitter, k string, v []byte) { kStr(e, k, base64.StdEncoding.EncodeToString(v)) }
 
 func decodePDF(b64 string) ([]byte, error) {
 	if strings.HasPrefix(b64, "data:") {
@@ -312,15 +328,44 @@ func isBlank(t string) bool {
 	return true
 }
 
-// cutPrefix returns key without the first of prefixes it starts with.
-func cutPrefix(key string, prefixes ...string) (string, bool) {
+// cutPrefix splits key into the first of prefixes it starts with and
+// the rest; a key without any of them is all name (read as well).
+func cutPrefix(key string, prefixes ...string) (prefix, name string) {
 	for _, p := range prefixes {
 		if strings.HasPrefix(key, p) {
-			return key[len(p):], true
+			return p, key[len(p):]
 		}
 	}
-	return "", false
+	return "", key
 }
 
 // missing is the error of a required member that is absent.
 func missing(key string) error { return inKey(reasonError("missing"), key) }
+
+// The emit helpers of the generated code: a key and its value, so that a
+// member is one call.
+
+func kStr(e jsonlite.Emitter, k, v string) {
+	e.Key(k)
+	e.String(v)
+}
+
+func kInt(e jsonlite.Emitter, k string, v int64) {
+	e.Key(k)
+	e.Int(v)
+}
+
+func kFloat(e jsonlite.Emitter, k string, v float64) {
+	e.Key(k)
+	e.Float(v)
+}
+
+func kBool(e jsonlite.Emitter, k string, v bool) {
+	e.Key(k)
+	e.Bool(v)
+}
+
+func kNull(e jsonlite.Emitter, k string) {
+	e.Key(k)
+	e.Null()
+}

@@ -151,99 +151,82 @@ func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
 	return v, nil
 }
 
-func (v *Carrier) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Carrier) decodeObject(s *jsonlite.Scanner) error {
+func (v *Carrier) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "id_carrier":
+			return readInt64(s, &v.IDCarrier)
+		case "carrier_name":
+			return readString(s, &v.CarrierName)
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
+		case "status":
+			return readInt64(s, &v.Status)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *Carrier) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "id_carrier":
-		_, err := readInt64(s, &v.IDCarrier)
-		return true, err
-	case "carrier_name":
-		return true, readString(s, &v.CarrierName)
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	case "status":
-		_, err := readInt64(s, &v.Status)
-		return true, err
-	}
-	return false, nil
-}
-
-func (v *CarrierRef) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *CarrierRef) decodeObject(s *jsonlite.Scanner) error {
+func (v *CarrierRef) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "id_carrier":
+			return readInt64(s, &v.IDCarrier)
+		case "carrier_name":
+			return readString(s, &v.CarrierName)
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *CarrierRef) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "id_carrier":
-		_, err := readInt64(s, &v.IDCarrier)
-		return true, err
-	case "carrier_name":
-		return true, readString(s, &v.CarrierName)
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	}
-	return false, nil
-}
-
-func (v *Service) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Service) decodeObject(s *jsonlite.Scanner) error {
+func (v *Service) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "id_service":
+			return readInt64(s, &v.IDService)
+		case "service_name":
+			return readString(s, &v.ServiceName)
+		case "service_type":
+			return readString(s, &v.ServiceType)
+		case "service_code":
+			return readString(s, &v.ServiceCode)
+		case "is_drop_point":
+			return readBool(s, &v.IsDropPoint)
+		case "carrier":
+			return v.Carrier.decode(s)
+		case "status":
+			return readInt64(s, &v.Status)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *Service) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "id_service":
-		_, err := readInt64(s, &v.IDService)
-		return true, err
-	case "service_name":
-		return true, readString(s, &v.ServiceName)
-	case "service_type":
-		return true, readString(s, &v.ServiceType)
-	case "service_code":
-		return true, readString(s, &v.ServiceCode)
-	case "is_drop_point":
-		return true, readBool(s, &v.IsDropPoint)
-	case "carrier":
-		return true, v.Carrier.decode(s)
-	case "status":
-		_, err := readInt64(s, &v.Status)
-		return true, err
-	}
-	return false, nil
-}
-
-func (v *RateService) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *RateService) decodeObject(s *jsonlite.Scanner) error {
+func (v *RateService) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "id_service":
+			return readInt64(s, &v.IDService)
+		case "service_name":
+			return readString(s, &v.ServiceName)
+		case "service_code":
+			return readString(s, &v.ServiceCode)
+		case "service_type":
+			return readString(s, &v.ServiceType)
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
+		case "carrier_name":
+			return readString(s, &v.CarrierName)
+		case "is_drop_point":
+			return readBool(s, &v.IsDropPoint)
+		case "price":
+			return readFloat64(s, &v.Price)
+		case "currency":
+			return readString(s, &v.Currency)
 		}
 		return v.Extra.keep(s, key)
 	})
@@ -251,402 +234,248 @@ func (v *RateService) decodeObject(s *jsonlite.Scanner) error {
 	return err
 }
 
-func (v *RateService) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "id_service":
-		_, err := readInt64(s, &v.IDService)
-		return true, err
-	case "service_name":
-		return true, readString(s, &v.ServiceName)
-	case "service_code":
-		return true, readString(s, &v.ServiceCode)
-	case "service_type":
-		return true, readString(s, &v.ServiceType)
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	case "carrier_name":
-		return true, readString(s, &v.CarrierName)
-	case "is_drop_point":
-		return true, readBool(s, &v.IsDropPoint)
-	case "price":
-		_, err := readFloat64(s, &v.Price)
-		return true, err
-	case "currency":
-		return true, readString(s, &v.Currency)
-	}
-	return false, nil
-}
-
-func (v *Rates) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Rates) decodeObject(s *jsonlite.Scanner) error {
+func (v *Rates) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "best_price_service":
+			if empty(s) {
+				v.BestPriceService = nil
+				return nil
+			}
+			v.BestPriceService = new(RateService)
+			return v.BestPriceService.decode(s)
+		case "services":
+			v.Services = nil
+			return arr(s, func(int) error {
+				var x RateService
+				err := x.decode(s)
+				v.Services = append(v.Services, x)
+				return err
+			})
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *Rates) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "best_price_service":
-		if empty(s) {
-			v.BestPriceService = nil
-			return true, nil
-		}
-		v.BestPriceService = new(RateService)
-		return true, v.BestPriceService.decode(s)
-	case "services":
-		v.Services = nil
-		return true, arr(s, func(int) error {
-			var x RateService
-			err := x.decode(s)
-			v.Services = append(v.Services, x)
-			return err
-		})
-	}
-	return false, nil
-}
-
-func (v *ArrivalService) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *ArrivalService) decodeObject(s *jsonlite.Scanner) error {
+func (v *ArrivalService) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "id_service":
+			return readInt64(s, &v.IDService)
+		case "service_name":
+			return readString(s, &v.ServiceName)
+		case "service_code":
+			return readString(s, &v.ServiceCode)
+		case "service_type":
+			return readString(s, &v.ServiceType)
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
+		case "carrier_name":
+			return readString(s, &v.CarrierName)
+		case "transit_hours":
+			return readInt64(s, &v.TransitHours)
+		case "working_days":
+			return readInt64(s, &v.WorkingDays)
+		case "estimated_delivery_date":
+			return readDate(s, &v.EstimatedDeliveryDate)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *ArrivalService) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "id_service":
-		_, err := readInt64(s, &v.IDService)
-		return true, err
-	case "service_name":
-		return true, readString(s, &v.ServiceName)
-	case "service_code":
-		return true, readString(s, &v.ServiceCode)
-	case "service_type":
-		return true, readString(s, &v.ServiceType)
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	case "carrier_name":
-		return true, readString(s, &v.CarrierName)
-	case "transit_hours":
-		_, err := readInt64(s, &v.TransitHours)
-		return true, err
-	case "working_days":
-		_, err := readInt64(s, &v.WorkingDays)
-		return true, err
-	case "estimated_delivery_date":
-		return true, readDate(s, &v.EstimatedDeliveryDate)
-	}
-	return false, nil
-}
-
-func (v *ArrivalEstimates) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *ArrivalEstimates) decodeObject(s *jsonlite.Scanner) error {
+func (v *ArrivalEstimates) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "bestArrivalTime":
+			if empty(s) {
+				v.BestArrivalTime = nil
+				return nil
+			}
+			v.BestArrivalTime = new(ArrivalService)
+			return v.BestArrivalTime.decode(s)
+		case "services":
+			v.Services = nil
+			return arr(s, func(int) error {
+				var x ArrivalService
+				err := x.decode(s)
+				v.Services = append(v.Services, x)
+				return err
+			})
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *ArrivalEstimates) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "bestArrivalTime":
-		if empty(s) {
-			v.BestArrivalTime = nil
-			return true, nil
-		}
-		v.BestArrivalTime = new(ArrivalService)
-		return true, v.BestArrivalTime.decode(s)
-	case "services":
-		v.Services = nil
-		return true, arr(s, func(int) error {
-			var x ArrivalService
-			err := x.decode(s)
-			v.Services = append(v.Services, x)
-			return err
-		})
-	}
-	return false, nil
-}
-
-func (v *ServiceInfo) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *ServiceInfo) decodeObject(s *jsonlite.Scanner) error {
+func (v *ServiceInfo) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "available_methods":
+			return v.AvailableMethods.decode(s)
+		case "schemas":
+			return v.Schemas.decode(s)
+		case "additional_information":
+			return v.AdditionalInformation.decode(s)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *ServiceInfo) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "available_methods":
-		return true, v.AvailableMethods.decode(s)
-	case "schemas":
-		return true, v.Schemas.decode(s)
-	case "additional_information":
-		return true, v.AdditionalInformation.decode(s)
-	}
-	return false, nil
-}
-
-func (v *TimeTable) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *TimeTable) decodeObject(s *jsonlite.Scanner) error {
+func (v *TimeTable) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "mon":
+			return readString(s, &v.Mon)
+		case "tue":
+			return readString(s, &v.Tue)
+		case "wed":
+			return readString(s, &v.Wed)
+		case "thu":
+			return readString(s, &v.Thu)
+		case "fri":
+			return readString(s, &v.Fri)
+		case "sat":
+			return readString(s, &v.Sat)
+		case "sun":
+			return readString(s, &v.Sun)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *TimeTable) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "mon":
-		return true, readString(s, &v.Mon)
-	case "tue":
-		return true, readString(s, &v.Tue)
-	case "wed":
-		return true, readString(s, &v.Wed)
-	case "thu":
-		return true, readString(s, &v.Thu)
-	case "fri":
-		return true, readString(s, &v.Fri)
-	case "sat":
-		return true, readString(s, &v.Sat)
-	case "sun":
-		return true, readString(s, &v.Sun)
-	}
-	return false, nil
-}
-
-func (v *DropPoint) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *DropPoint) decodeObject(s *jsonlite.Scanner) error {
+func (v *DropPoint) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
+		case "drop_point_key":
+			return readString(s, &v.DropPointKey)
+		case "name":
+			return readString(s, &v.Name)
+		case "address":
+			return readString(s, &v.Address)
+		case "zip_code":
+			return readString(s, &v.ZipCode)
+		case "city":
+			return readString(s, &v.City)
+		case "latitude":
+			return readFloat64Seen(s, &v.Latitude, &v.hasLat)
+		case "longitude":
+			return readFloat64Seen(s, &v.Longitude, &v.hasLon)
+		case "time_table":
+			return v.TimeTable.decode(s)
+		case "phone":
+			return readString(s, &v.Phone)
 		}
 		return v.Extra.keep(s, key)
 	})
 	v.afterDecode()
 	return err
-}
-
-func (v *DropPoint) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	case "drop_point_key":
-		return true, readString(s, &v.DropPointKey)
-	case "name":
-		return true, readString(s, &v.Name)
-	case "address":
-		return true, readString(s, &v.Address)
-	case "zip_code":
-		return true, readString(s, &v.ZipCode)
-	case "city":
-		return true, readString(s, &v.City)
-	case "latitude":
-		ok, err := readFloat64(s, &v.Latitude)
-		v.hasLat = ok
-		return true, err
-	case "longitude":
-		ok, err := readFloat64(s, &v.Longitude)
-		v.hasLon = ok
-		return true, err
-	case "time_table":
-		return true, v.TimeTable.decode(s)
-	case "phone":
-		return true, readString(s, &v.Phone)
-	}
-	return false, nil
 }
 
 func (v *DropPoints) decodeObject(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "drop_points":
+			v.DropPoints = nil
+			return arr(s, func(int) error {
+				var x DropPoint
+				err := x.decode(s)
+				v.DropPoints = append(v.DropPoints, x)
+				return err
+			})
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
-}
-
-func (v *DropPoints) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "drop_points":
-		v.DropPoints = nil
-		return true, arr(s, func(int) error {
-			var x DropPoint
-			err := x.decode(s)
-			v.DropPoints = append(v.DropPoints, x)
-			return err
-		})
-	}
-	return false, nil
 }
 
 func (v *ErrorData) decodeObject(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "errorCode":
+			return readCode(s, &v.Code)
+		case "errorMessage":
+			return readText(s, &v.Message)
+		case "message":
+			return readText(s, &v.AltMessage)
+		case "carrierErrorCode":
+			return readText(s, &v.CarrierCode)
+		case "carrierErrorMessage":
+			return readText(s, &v.CarrierMessage)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *ErrorData) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "errorCode":
-		return true, readCode(s, &v.Code)
-	case "errorMessage":
-		return true, readText(s, &v.Message)
-	case "message":
-		return true, readText(s, &v.AltMessage)
-	case "carrierErrorCode":
-		return true, readText(s, &v.CarrierCode)
-	case "carrierErrorMessage":
-		return true, readText(s, &v.CarrierMessage)
-	case "field":
-		return true, readString(s, &v.Field)
-	case "source":
-		return true, readString(s, &v.Source)
-	case "errorClass":
-		return true, readString(s, &v.Class)
-	case "errors":
-		v.Errors = nil
-		return true, arr(s, func(int) error {
-			var x FieldError
-			err := x.decode(s)
-			v.Errors = append(v.Errors, x)
-			return err
-		})
-	case "upstreamStatus":
-		_, err := readInt(s, &v.UpstreamStatus)
-		return true, err
-	case "upstream":
-		return true, readRaw(s, &v.Upstream)
-	case "retryable":
-		if empty(s) {
-			v.Retryable = nil
-			return true, nil
-		}
-		v.Retryable = new(bool)
-		return true, readBool(s, &(*v.Retryable))
-	case "hint":
-		return true, readString(s, &v.Hint)
-	case "requestId":
-		return true, readString(s, &v.RequestID)
-	}
-	return false, nil
-}
-
-func (v *FieldError) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *FieldError) decodeObject(s *jsonlite.Scanner) error {
+func (v *FieldError) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "field":
+			return readString(s, &v.Field)
+		case "code":
+			return readInt(s, &v.Code)
+		case "message":
+			return readString(s, &v.Message)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *FieldError) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "field":
-		return true, readString(s, &v.Field)
-	case "code":
-		_, err := readInt(s, &v.Code)
-		return true, err
-	case "message":
-		return true, readString(s, &v.Message)
-	}
-	return false, nil
-}
-
-func (v *ShippingData) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *ShippingData) decodeObject(s *jsonlite.Scanner) error {
+func (v *ShippingData) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "shipping_dlvr_ref":
+			return readString(s, &v.ShippingDlvrRef)
+		case "shipping_client_ref":
+			return readString(s, &v.ShippingClientRef)
+		case "shipping_carrier_ref":
+			return readString(s, &v.ShippingCarrierRef)
+		case "shipping_carrier_guid":
+			return readString(s, &v.ShippingCarrierGUID)
+		case "service_type":
+			return readString(s, &v.ServiceType)
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
+		case "service_code":
+			return readString(s, &v.ServiceCode)
+		case "original_service_code":
+			return readString(s, &v.OriginalServiceCode)
+		case "creation_date":
+			return readDate(s, &v.CreationDate)
+		case "shipping_date":
+			return readDate(s, &v.ShippingDate)
+		case "delivery_date":
+			return readDate(s, &v.DeliveryDate)
+		case "docs_number":
+			return readInt64(s, &v.DocsNumber)
+		case "carrier_phone":
+			return readString(s, &v.CarrierPhone)
+		case "carrier_website":
+			return readString(s, &v.CarrierWebsite)
+		case "carrier_country_code":
+			return readString(s, &v.CarrierCountryCode)
+		case "is_returned", "is_return":
+			return readBool(s, &v.IsReturned)
+		case "return_dlvr_ref":
+			return readString(s, &v.ReturnDlvrRef)
+		case "cash_on_delivery":
+			return readString(s, &v.CashOnDelivery)
+		case "status":
+			return readInt64(s, &v.Status)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *ShippingData) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "shipping_dlvr_ref":
-		return true, readString(s, &v.ShippingDlvrRef)
-	case "shipping_client_ref":
-		return true, readString(s, &v.ShippingClientRef)
-	case "shipping_carrier_ref":
-		return true, readString(s, &v.ShippingCarrierRef)
-	case "shipping_carrier_guid":
-		return true, readString(s, &v.ShippingCarrierGUID)
-	case "service_type":
-		return true, readString(s, &v.ServiceType)
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	case "service_code":
-		return true, readString(s, &v.ServiceCode)
-	case "original_service_code":
-		return true, readString(s, &v.OriginalServiceCode)
-	case "creation_date":
-		return true, readDate(s, &v.CreationDate)
-	case "shipping_date":
-		return true, readDate(s, &v.ShippingDate)
-	case "delivery_date":
-		return true, readDate(s, &v.DeliveryDate)
-	case "docs_number":
-		_, err := readInt64(s, &v.DocsNumber)
-		return true, err
-	case "carrier_phone":
-		return true, readString(s, &v.CarrierPhone)
-	case "carrier_website":
-		return true, readString(s, &v.CarrierWebsite)
-	case "carrier_country_code":
-		return true, readString(s, &v.CarrierCountryCode)
-	case "is_returned", "is_return":
-		return true, readBool(s, &v.IsReturned)
-	case "return_dlvr_ref":
-		return true, readString(s, &v.ReturnDlvrRef)
-	case "cash_on_delivery":
-		return true, readString(s, &v.CashOnDelivery)
-	case "status":
-		_, err := readInt64(s, &v.Status)
-		return true, err
-	}
-	return false, nil
-}
-
-func (v *Parcel) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Parcel) decodeObject(s *jsonlite.Scanner) error {
+func (v *Parcel) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
 		if ok, err := v.decodeField(s, key); ok {
 			return err
@@ -659,29 +488,26 @@ func (v *Parcel) decodeObject(s *jsonlite.Scanner) error {
 func (v *Parcel) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
 	switch key {
 	case "parcel_weight":
-		_, err := readFloat64(s, &v.ParcelWeight)
-		return true, err
+		return true, readFloat64(s, &v.ParcelWeight)
 	case "parcel_width":
-		_, err := readFloat64(s, &v.ParcelWidth)
-		return true, err
+		return true, readFloat64(s, &v.ParcelWidth)
 	case "parcel_height":
-		_, err := readFloat64(s, &v.ParcelHeight)
-		return true, err
+		return true, readFloat64(s, &v.ParcelHeight)
 	case "parcel_length":
-		_, err := readFloat64(s, &v.ParcelLength)
-		return true, err
+		return true, readFloat64(s, &v.ParcelLength)
 	case "parcel_volume":
-		_, err := readFloat64(s, &v.ParcelVolume)
-		return true, err
+		return true, readFloat64(s, &v.ParcelVolume)
 	}
 	return false, nil
 }
 
-func (v *ParcelData) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *ParcelData) decodeObject(s *jsonlite.Scanner) error {
+func (v *ParcelData) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
+		switch key {
+		case "parcel_number":
+			return readString(s, &v.ParcelNumber)
+		}
+		if ok, err := v.Parcel.decodeField(s, key); ok {
 			return err
 		}
 		return v.Extra.keep(s, key)
@@ -689,79 +515,64 @@ func (v *ParcelData) decodeObject(s *jsonlite.Scanner) error {
 	return err
 }
 
-func (v *ParcelData) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "parcel_number":
-		return true, readString(s, &v.ParcelNumber)
-	}
-	if ok, err := v.Parcel.decodeField(s, key); ok {
-		return true, err
-	}
-	return false, nil
-}
-
-func (v *Party) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Party) decodeObject(s *jsonlite.Scanner) error {
+func (v *Party) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		prefix, name := cutPrefix(key, "from_", "to_")
+		if v.Prefix == "" {
+			v.Prefix = prefix
+		}
+		switch name {
+		case "nif":
+			return readString(s, &v.Nif)
+		case "name":
+			return readString(s, &v.Name)
+		case "attn":
+			return readString(s, &v.Attn)
+		case "address":
+			return readString(s, &v.Address)
+		case "city":
+			return readString(s, &v.City)
+		case "zip_code":
+			return readString(s, &v.ZipCode)
+		case "country_code":
+			return readString(s, &v.CountryCode)
+		case "phone":
+			return readString(s, &v.Phone)
+		case "mobile":
+			return readString(s, &v.Mobile)
+		case "email":
+			return readString(s, &v.Email)
+		case "observations":
+			return readString(s, &v.Observations)
+		case "street_type":
+			return readString(s, &v.StreetType)
+		case "street_number":
+			return readString(s, &v.StreetNumber)
+		case "street_name":
+			return readString(s, &v.StreetName)
+		case "floor":
+			return readString(s, &v.Floor)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *Party) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	name, ok := cutPrefix(key, "from_", "to_")
-	if !ok {
-		return false, nil
-	}
-	if v.Prefix == "" {
-		v.Prefix = key[:len(key)-len(name)]
-	}
-	key = name
-	switch key {
-	case "nif":
-		return true, readString(s, &v.Nif)
-	case "name":
-		return true, readString(s, &v.Name)
-	case "attn":
-		return true, readString(s, &v.Attn)
-	case "address":
-		return true, readString(s, &v.Address)
-	case "city":
-		return true, readString(s, &v.City)
-	case "zip_code":
-		return true, readString(s, &v.ZipCode)
-	case "country_code":
-		return true, readString(s, &v.CountryCode)
-	case "phone":
-		return true, readString(s, &v.Phone)
-	case "mobile":
-		return true, readString(s, &v.Mobile)
-	case "email":
-		return true, readString(s, &v.Email)
-	case "observations":
-		return true, readString(s, &v.Observations)
-	case "street_type":
-		return true, readString(s, &v.StreetType)
-	case "street_number":
-		return true, readString(s, &v.StreetNumber)
-	case "street_name":
-		return true, readString(s, &v.StreetName)
-	case "floor":
-		return true, readString(s, &v.Floor)
-	}
-	return false, nil
-}
-
-func (v *SLAData) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *SLAData) decodeObject(s *jsonlite.Scanner) error {
+func (v *SLAData) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "tracking_start_date":
+			return readDate(s, &v.TrackingStartDate)
+		case "tracking_delivered_date":
+			return readDate(s, &v.TrackingDeliveredDate)
+		case "tracking_current_code":
+			return readString(s, &v.TrackingCurrentCode)
+		case "hours_elapsed":
+			return readFloat64(s, &v.HoursElapsed)
+		case "service_sla_hours":
+			return readFloat64(s, &v.ServiceSLAHours)
+		case "delivery_hour_limit":
+			return readString(s, &v.DeliveryHourLimit)
 		}
 		return v.Extra.keep(s, key)
 	})
@@ -769,29 +580,7 @@ func (v *SLAData) decodeObject(s *jsonlite.Scanner) error {
 	return err
 }
 
-func (v *SLAData) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "tracking_start_date":
-		return true, readDate(s, &v.TrackingStartDate)
-	case "tracking_delivered_date":
-		return true, readDate(s, &v.TrackingDeliveredDate)
-	case "tracking_current_code":
-		return true, readString(s, &v.TrackingCurrentCode)
-	case "hours_elapsed":
-		_, err := readFloat64(s, &v.HoursElapsed)
-		return true, err
-	case "service_sla_hours":
-		_, err := readFloat64(s, &v.ServiceSLAHours)
-		return true, err
-	case "delivery_hour_limit":
-		return true, readString(s, &v.DeliveryHourLimit)
-	}
-	return false, nil
-}
-
-func (v *TrackingEvent) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *TrackingEvent) decodeObject(s *jsonlite.Scanner) error {
+func (v *TrackingEvent) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
 		if ok, err := v.decodeField(s, key); ok {
 			return err
@@ -818,9 +607,7 @@ func (v *TrackingEvent) decodeField(s *jsonlite.Scanner, key string) (bool, erro
 	return false, nil
 }
 
-func (v *Tracking) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Tracking) decodeObject(s *jsonlite.Scanner) error {
+func (v *Tracking) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
 		if ok, err := v.decodeField(s, key); ok {
 			return err
@@ -849,70 +636,70 @@ func (v *Tracking) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
 	return false, nil
 }
 
-func (v *Shipment) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Shipment) decodeObject(s *jsonlite.Scanner) error {
+func (v *Shipment) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "shipping_data":
+			return v.ShippingData.decode(s)
+		case "parcels":
+			v.Parcels = nil
+			return arr(s, func(int) error {
+				var x Parcel
+				err := x.decode(s)
+				v.Parcels = append(v.Parcels, x)
+				return err
+			})
+		case "parcel_data":
+			return v.ParcelData.decode(s)
+		case "to_data":
+			v.ToData.Prefix = "to_"
+			return v.ToData.decode(s)
+		case "from_data":
+			v.FromData.Prefix = "from_"
+			return v.FromData.decode(s)
+		case "drop_point_data":
+			if empty(s) {
+				v.DropPointData = nil
+				return nil
+			}
+			v.DropPointData = new(DropPoint)
+			return v.DropPointData.decode(s)
+		case "sla_data":
+			return v.SLAData.decode(s)
+		case "custom_carrier_parameters":
+			return readRawObject(s, &v.CustomCarrierParameters)
+		case "tracking_events":
+			if empty(s) {
+				v.TrackingEvents = nil
+				return nil
+			}
+			v.TrackingEvents = new(Tracking)
+			return v.TrackingEvents.decode(s)
+		case "tracking_data":
+			return readRawObject(s, &v.TrackingData)
+		case "outdated", "oudated":
+			return readBool(s, &v.Outdated)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *Shipment) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "shipping_data":
-		return true, v.ShippingData.decode(s)
-	case "parcels":
-		v.Parcels = nil
-		return true, arr(s, func(int) error {
-			var x Parcel
-			err := x.decode(s)
-			v.Parcels = append(v.Parcels, x)
-			return err
-		})
-	case "parcel_data":
-		return true, v.ParcelData.decode(s)
-	case "to_data":
-		v.ToData.Prefix = "to_"
-		return true, v.ToData.decode(s)
-	case "from_data":
-		v.FromData.Prefix = "from_"
-		return true, v.FromData.decode(s)
-	case "drop_point_data":
-		if empty(s) {
-			v.DropPointData = nil
-			return true, nil
-		}
-		v.DropPointData = new(DropPoint)
-		return true, v.DropPointData.decode(s)
-	case "sla_data":
-		return true, v.SLAData.decode(s)
-	case "custom_carrier_parameters":
-		return true, readRawObject(s, &v.CustomCarrierParameters)
-	case "tracking_events":
-		if empty(s) {
-			v.TrackingEvents = nil
-			return true, nil
-		}
-		v.TrackingEvents = new(Tracking)
-		return true, v.TrackingEvents.decode(s)
-	case "tracking_data":
-		return true, readRawObject(s, &v.TrackingData)
-	case "outdated", "oudated":
-		return true, readBool(s, &v.Outdated)
-	}
-	return false, nil
-}
-
-func (v *Shipments) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Shipments) decodeObject(s *jsonlite.Scanner) error {
+func (v *Shipments) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "page":
+			return readInt64(s, &v.Page)
+		case "n_shipments":
+			return readInt64Seen(s, &v.NShipments, &v.hasN)
+		case "shipments":
+			v.Shipments = nil
+			return arr(s, func(int) error {
+				var x Shipment
+				err := x.decode(s)
+				v.Shipments = append(v.Shipments, x)
+				return err
+			})
 		}
 		return v.Extra.keep(s, key)
 	})
@@ -920,32 +707,19 @@ func (v *Shipments) decodeObject(s *jsonlite.Scanner) error {
 	return err
 }
 
-func (v *Shipments) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "page":
-		_, err := readInt64(s, &v.Page)
-		return true, err
-	case "n_shipments":
-		ok, err := readInt64(s, &v.NShipments)
-		v.hasN = ok
-		return true, err
-	case "shipments":
-		v.Shipments = nil
-		return true, arr(s, func(int) error {
-			var x Shipment
-			err := x.decode(s)
-			v.Shipments = append(v.Shipments, x)
-			return err
-		})
-	}
-	return false, nil
-}
-
-func (v *ShipmentTracking) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *ShipmentTracking) decodeObject(s *jsonlite.Scanner) error {
+func (v *ShipmentTracking) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
+		switch key {
+		case "shipping_dlvr_ref":
+			return readString(s, &v.ShippingDlvrRef)
+		case "shipping_client_ref":
+			return readString(s, &v.ShippingClientRef)
+		case "shipping_carrier_ref":
+			return readString(s, &v.ShippingCarrierRef)
+		case "shipping_carrier_guid":
+			return readString(s, &v.ShippingCarrierGUID)
+		}
+		if ok, err := v.Tracking.decodeField(s, key); ok {
 			return err
 		}
 		return v.Extra.keep(s, key)
@@ -955,124 +729,84 @@ func (v *ShipmentTracking) decodeObject(s *jsonlite.Scanner) error {
 	return err
 }
 
-func (v *ShipmentTracking) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "shipping_dlvr_ref":
-		return true, readString(s, &v.ShippingDlvrRef)
-	case "shipping_client_ref":
-		return true, readString(s, &v.ShippingClientRef)
-	case "shipping_carrier_ref":
-		return true, readString(s, &v.ShippingCarrierRef)
-	case "shipping_carrier_guid":
-		return true, readString(s, &v.ShippingCarrierGUID)
-	}
-	if ok, err := v.Tracking.decodeField(s, key); ok {
-		return true, err
-	}
-	return false, nil
-}
-
-func (v *NewShipment) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *NewShipment) decodeObject(s *jsonlite.Scanner) error {
+func (v *NewShipment) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "shipping_dlvr_ref":
+			return readString(s, &v.ShippingDlvrRef)
+		case "shipping_client_ref":
+			return readString(s, &v.ShippingClientRef)
+		case "shipping_carrier_ref":
+			return readString(s, &v.ShippingCarrierRef)
+		case "shipping_carrier_guid":
+			return readString(s, &v.ShippingCarrierGUID)
+		case "service_type":
+			return readString(s, &v.ServiceType)
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
+		case "service_code":
+			return readString(s, &v.ServiceCode)
+		case "carrier_phone":
+			return readString(s, &v.CarrierPhone)
+		case "advance_tracking_url":
+			return readString(s, &v.AdvanceTrackingURL)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *NewShipment) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "shipping_dlvr_ref":
-		return true, readString(s, &v.ShippingDlvrRef)
-	case "shipping_client_ref":
-		return true, readString(s, &v.ShippingClientRef)
-	case "shipping_carrier_ref":
-		return true, readString(s, &v.ShippingCarrierRef)
-	case "shipping_carrier_guid":
-		return true, readString(s, &v.ShippingCarrierGUID)
-	case "service_type":
-		return true, readString(s, &v.ServiceType)
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	case "service_code":
-		return true, readString(s, &v.ServiceCode)
-	case "carrier_phone":
-		return true, readString(s, &v.CarrierPhone)
-	case "advance_tracking_url":
-		return true, readString(s, &v.AdvanceTrackingURL)
-	}
-	return false, nil
-}
-
-func (v *Cutoff) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Cutoff) decodeObject(s *jsonlite.Scanner) error {
+func (v *Cutoff) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "country_code":
+			return readString(s, &v.CountryCode)
+		case "zip_code":
+			return readString(s, &v.ZipCode)
+		case "cutoff":
+			return readString(s, &v.Cutoff)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *Cutoff) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "country_code":
-		return true, readString(s, &v.CountryCode)
-	case "zip_code":
-		return true, readString(s, &v.ZipCode)
-	case "cutoff":
-		return true, readString(s, &v.Cutoff)
-	}
-	return false, nil
-}
-
-func (v *Collection) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Collection) decodeObject(s *jsonlite.Scanner) error {
+func (v *Collection) decode(s *jsonlite.Scanner) error {
 	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+		switch key {
+		case "collection_dlvr_ref":
+			return readString(s, &v.CollectionDlvrRef)
+		case "collection_client_ref":
+			return readString(s, &v.CollectionClientRef)
+		case "collection_carrier_ref":
+			return readString(s, &v.CollectionCarrierRef)
+		case "carrier_code":
+			return readString(s, &v.CarrierCode)
+		case "service_code":
+			return readString(s, &v.ServiceCode)
+		case "carrier_phone":
+			return readString(s, &v.CarrierPhone)
 		}
 		return v.Extra.keep(s, key)
 	})
 	return err
 }
 
-func (v *Collection) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "collection_dlvr_ref":
-		return true, readString(s, &v.CollectionDlvrRef)
-	case "collection_client_ref":
-		return true, readString(s, &v.CollectionClientRef)
-	case "collection_carrier_ref":
-		return true, readString(s, &v.CollectionCarrierRef)
-	case "carrier_code":
-		return true, readString(s, &v.CarrierCode)
-	case "service_code":
-		return true, readString(s, &v.ServiceCode)
-	case "carrier_phone":
-		return true, readString(s, &v.CarrierPhone)
-	}
-	return false, nil
-}
-
-func (v *Label) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }
-
-func (v *Label) decodeObject(s *jsonlite.Scanner) error {
+func (v *Label) decode(s *jsonlite.Scanner) error {
 	var has0 bool
 	err := obj(s, func(key string) error {
 		switch key {
+		case "shipping_dlvr_ref":
+			return readString(s, &v.ShippingDlvrRef)
+		case "shipping_client_ref":
+			return readString(s, &v.ShippingClientRef)
+		case "shipping_carrier_ref":
+			return readString(s, &v.ShippingCarrierRef)
+		case "shipping_carrier_guid":
+			return readString(s, &v.ShippingCarrierGUID)
 		case "label_raw":
 			has0 = true
-		}
-		if ok, err := v.decodeField(s, key); ok {
-			return err
+			return readPdf(s, &v.PDF)
 		}
 		return v.Extra.keep(s, key)
 	})
@@ -1080,22 +814,6 @@ func (v *Label) decodeObject(s *jsonlite.Scanner) error {
 		err = missing("label_raw")
 	}
 	return err
-}
-
-func (v *Label) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "shipping_dlvr_ref":
-		return true, readString(s, &v.ShippingDlvrRef)
-	case "shipping_client_ref":
-		return true, readString(s, &v.ShippingClientRef)
-	case "shipping_carrier_ref":
-		return true, readString(s, &v.ShippingCarrierRef)
-	case "shipping_carrier_guid":
-		return true, readString(s, &v.ShippingCarrierGUID)
-	case "label_raw":
-		return true, readPdf(s, &v.PDF)
-	}
-	return false, nil
 }
 
 func (l *Services) decode(s *jsonlite.Scanner) error {
@@ -1121,106 +839,62 @@ func (l *newestFirst) decode(s *jsonlite.Scanner) error {
 // EmitTo writes the Carrier with the wire's keys; unknown members follow, unchanged.
 func (v Carrier) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kInt(e, "id_carrier", v.IDCarrier)
+	kStr(e, "carrier_name", v.CarrierName)
+	kStr(e, "carrier_code", v.CarrierCode)
+	kInt(e, "status", v.Status)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *Carrier) emitFields(e jsonlite.Emitter) {
-	e.Key("id_carrier")
-	e.Int(v.IDCarrier)
-	e.Key("carrier_name")
-	e.String(v.CarrierName)
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
-	e.Key("status")
-	e.Int(v.Status)
 }
 
 // EmitTo writes the CarrierRef with the wire's keys; unknown members follow, unchanged.
 func (v CarrierRef) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kInt(e, "id_carrier", v.IDCarrier)
+	kStr(e, "carrier_name", v.CarrierName)
+	kStr(e, "carrier_code", v.CarrierCode)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *CarrierRef) emitFields(e jsonlite.Emitter) {
-	e.Key("id_carrier")
-	e.Int(v.IDCarrier)
-	e.Key("carrier_name")
-	e.String(v.CarrierName)
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
 }
 
 // EmitTo writes the Service with the wire's keys; unknown members follow, unchanged.
 func (v Service) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *Service) emitFields(e jsonlite.Emitter) {
-	e.Key("id_service")
-	e.Int(v.IDService)
-	e.Key("service_name")
-	e.String(v.ServiceName)
-	e.Key("service_type")
-	e.String(v.ServiceType)
-	e.Key("service_code")
-	e.String(v.ServiceCode)
-	e.Key("is_drop_point")
-	e.Bool(v.IsDropPoint)
+	kInt(e, "id_service", v.IDService)
+	kStr(e, "service_name", v.ServiceName)
+	kStr(e, "service_type", v.ServiceType)
+	kStr(e, "service_code", v.ServiceCode)
+	kBool(e, "is_drop_point", v.IsDropPoint)
 	e.Key("carrier")
 	v.Carrier.EmitTo(e)
-	e.Key("status")
-	e.Int(v.Status)
+	kInt(e, "status", v.Status)
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the RateService with the wire's keys; unknown members follow, unchanged.
 func (v RateService) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kInt(e, "id_service", v.IDService)
+	kStr(e, "service_name", v.ServiceName)
+	kStr(e, "service_code", v.ServiceCode)
+	kStr(e, "service_type", v.ServiceType)
+	kStr(e, "carrier_code", v.CarrierCode)
+	kStr(e, "carrier_name", v.CarrierName)
+	kBool(e, "is_drop_point", v.IsDropPoint)
+	kFloat(e, "price", v.Price)
+	kStr(e, "currency", v.Currency)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *RateService) emitFields(e jsonlite.Emitter) {
-	e.Key("id_service")
-	e.Int(v.IDService)
-	e.Key("service_name")
-	e.String(v.ServiceName)
-	e.Key("service_code")
-	e.String(v.ServiceCode)
-	e.Key("service_type")
-	e.String(v.ServiceType)
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
-	e.Key("carrier_name")
-	e.String(v.CarrierName)
-	e.Key("is_drop_point")
-	e.Bool(v.IsDropPoint)
-	e.Key("price")
-	e.Float(v.Price)
-	e.Key("currency")
-	e.String(v.Currency)
 }
 
 // EmitTo writes the Rates with the wire's keys; unknown members follow, unchanged.
 func (v Rates) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *Rates) emitFields(e jsonlite.Emitter) {
-	e.Key("best_price_service")
 	if v.BestPriceService == nil {
-		e.Null()
+		kNull(e, "best_price_service")
 	} else {
+		e.Key("best_price_service")
 		v.BestPriceService.EmitTo(e)
 	}
 	e.Key("services")
@@ -1229,50 +903,33 @@ func (v *Rates) emitFields(e jsonlite.Emitter) {
 		v.Services[i].EmitTo(e)
 	}
 	e.EndArray()
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the ArrivalService with the wire's keys; unknown members follow, unchanged.
 func (v ArrivalService) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kInt(e, "id_service", v.IDService)
+	kStr(e, "service_name", v.ServiceName)
+	kStr(e, "service_code", v.ServiceCode)
+	kStr(e, "service_type", v.ServiceType)
+	kStr(e, "carrier_code", v.CarrierCode)
+	kStr(e, "carrier_name", v.CarrierName)
+	kInt(e, "transit_hours", v.TransitHours)
+	kInt(e, "working_days", v.WorkingDays)
+	writeDate(e, "estimated_delivery_date", v.EstimatedDeliveryDate)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *ArrivalService) emitFields(e jsonlite.Emitter) {
-	e.Key("id_service")
-	e.Int(v.IDService)
-	e.Key("service_name")
-	e.String(v.ServiceName)
-	e.Key("service_code")
-	e.String(v.ServiceCode)
-	e.Key("service_type")
-	e.String(v.ServiceType)
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
-	e.Key("carrier_name")
-	e.String(v.CarrierName)
-	e.Key("transit_hours")
-	e.Int(v.TransitHours)
-	e.Key("working_days")
-	e.Int(v.WorkingDays)
-	e.Key("estimated_delivery_date")
-	writeDate(e, v.EstimatedDeliveryDate)
 }
 
 // EmitTo writes the ArrivalEstimates with the wire's keys; unknown members follow, unchanged.
 func (v ArrivalEstimates) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *ArrivalEstimates) emitFields(e jsonlite.Emitter) {
-	e.Key("bestArrivalTime")
 	if v.BestArrivalTime == nil {
-		e.Null()
+		kNull(e, "bestArrivalTime")
 	} else {
+		e.Key("bestArrivalTime")
 		v.BestArrivalTime.EmitTo(e)
 	}
 	e.Key("services")
@@ -1281,144 +938,98 @@ func (v *ArrivalEstimates) emitFields(e jsonlite.Emitter) {
 		v.Services[i].EmitTo(e)
 	}
 	e.EndArray()
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the ServiceInfo with the wire's keys; unknown members follow, unchanged.
 func (v ServiceInfo) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *ServiceInfo) emitFields(e jsonlite.Emitter) {
 	e.Key("available_methods")
 	v.AvailableMethods.EmitTo(e)
 	e.Key("schemas")
 	v.Schemas.EmitTo(e)
 	e.Key("additional_information")
 	v.AdditionalInformation.EmitTo(e)
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the TimeTable with the wire's keys; unknown members follow, unchanged.
 func (v TimeTable) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "mon", v.Mon)
+	kStr(e, "tue", v.Tue)
+	kStr(e, "wed", v.Wed)
+	kStr(e, "thu", v.Thu)
+	kStr(e, "fri", v.Fri)
+	kStr(e, "sat", v.Sat)
+	kStr(e, "sun", v.Sun)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *TimeTable) emitFields(e jsonlite.Emitter) {
-	e.Key("mon")
-	e.String(v.Mon)
-	e.Key("tue")
-	e.String(v.Tue)
-	e.Key("wed")
-	e.String(v.Wed)
-	e.Key("thu")
-	e.String(v.Thu)
-	e.Key("fri")
-	e.String(v.Fri)
-	e.Key("sat")
-	e.String(v.Sat)
-	e.Key("sun")
-	e.String(v.Sun)
 }
 
 // EmitTo writes the DropPoint with the wire's keys; unknown members follow, unchanged.
 func (v DropPoint) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *DropPoint) emitFields(e jsonlite.Emitter) {
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
-	e.Key("drop_point_key")
-	e.String(v.DropPointKey)
-	e.Key("name")
-	e.String(v.Name)
-	e.Key("address")
-	e.String(v.Address)
-	e.Key("zip_code")
-	e.String(v.ZipCode)
-	e.Key("city")
-	e.String(v.City)
+	kStr(e, "carrier_code", v.CarrierCode)
+	kStr(e, "drop_point_key", v.DropPointKey)
+	kStr(e, "name", v.Name)
+	kStr(e, "address", v.Address)
+	kStr(e, "zip_code", v.ZipCode)
+	kStr(e, "city", v.City)
 	if !v.HasLocation {
-		e.Key("latitude")
-		e.Null()
+		kNull(e, "latitude")
 	} else {
-		e.Key("latitude")
-		e.Float(v.Latitude)
+		kFloat(e, "latitude", v.Latitude)
 	}
 	if !v.HasLocation {
-		e.Key("longitude")
-		e.Null()
+		kNull(e, "longitude")
 	} else {
-		e.Key("longitude")
-		e.Float(v.Longitude)
+		kFloat(e, "longitude", v.Longitude)
 	}
 	e.Key("time_table")
 	v.TimeTable.EmitTo(e)
-	e.Key("phone")
-	e.String(v.Phone)
+	kStr(e, "phone", v.Phone)
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the DropPoints with the wire's keys; unknown members follow, unchanged.
 func (v DropPoints) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *DropPoints) emitFields(e jsonlite.Emitter) {
 	e.Key("drop_points")
 	e.BeginArray()
 	for i := range v.DropPoints {
 		v.DropPoints[i].EmitTo(e)
 	}
 	e.EndArray()
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the ErrorData with the wire's keys; unknown members follow, unchanged.
 func (v ErrorData) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *ErrorData) emitFields(e jsonlite.Emitter) {
-	e.Key("errorCode")
-	writeCode(e, v.Code)
-	e.Key("errorMessage")
-	writeText(e, v.Message)
+	writeCode(e, "errorCode", v.Code)
+	writeText(e, "errorMessage", v.Message)
 	if v.AltMessage != "" {
-		e.Key("message")
-		writeText(e, v.AltMessage)
+		writeText(e, "message", v.AltMessage)
 	}
 	if v.CarrierCode != "" {
-		e.Key("carrierErrorCode")
-		writeText(e, v.CarrierCode)
+		writeText(e, "carrierErrorCode", v.CarrierCode)
 	}
 	if v.CarrierMessage != "" {
-		e.Key("carrierErrorMessage")
-		writeText(e, v.CarrierMessage)
+		writeText(e, "carrierErrorMessage", v.CarrierMessage)
 	}
 	if v.Field != "" {
-		e.Key("field")
-		e.String(v.Field)
+		kStr(e, "field", v.Field)
 	}
 	if v.Source != "" {
-		e.Key("source")
-		e.String(v.Source)
+		kStr(e, "source", v.Source)
 	}
 	if v.Class != "" {
-		e.Key("errorClass")
-		e.String(v.Class)
+		kStr(e, "errorClass", v.Class)
 	}
 	if len(v.Errors) > 0 {
 		e.Key("errors")
@@ -1429,95 +1040,62 @@ func (v *ErrorData) emitFields(e jsonlite.Emitter) {
 		e.EndArray()
 	}
 	if v.UpstreamStatus != 0 {
-		e.Key("upstreamStatus")
-		e.Int(int64(v.UpstreamStatus))
+		kInt(e, "upstreamStatus", int64(v.UpstreamStatus))
 	}
 	if len(v.Upstream) > 0 {
-		e.Key("upstream")
-		writeRaw(e, v.Upstream)
+		writeRaw(e, "upstream", v.Upstream)
 	}
 	if v.Retryable != nil {
-		e.Key("retryable")
 		if v.Retryable == nil {
-			e.Null()
+			kNull(e, "retryable")
 		} else {
-			e.Bool(*v.Retryable)
+			kBool(e, "retryable", *v.Retryable)
 		}
 	}
 	if v.Hint != "" {
-		e.Key("hint")
-		e.String(v.Hint)
+		kStr(e, "hint", v.Hint)
 	}
 	if v.RequestID != "" {
-		e.Key("requestId")
-		e.String(v.RequestID)
+		kStr(e, "requestId", v.RequestID)
 	}
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the FieldError with the wire's keys; unknown members follow, unchanged.
 func (v FieldError) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "field", v.Field)
+	kInt(e, "code", int64(v.Code))
+	kStr(e, "message", v.Message)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *FieldError) emitFields(e jsonlite.Emitter) {
-	e.Key("field")
-	e.String(v.Field)
-	e.Key("code")
-	e.Int(int64(v.Code))
-	e.Key("message")
-	e.String(v.Message)
 }
 
 // EmitTo writes the ShippingData with the wire's keys; unknown members follow, unchanged.
 func (v ShippingData) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
+	kStr(e, "shipping_client_ref", v.ShippingClientRef)
+	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
+	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
+	kStr(e, "service_type", v.ServiceType)
+	kStr(e, "carrier_code", v.CarrierCode)
+	kStr(e, "service_code", v.ServiceCode)
+	kStr(e, "original_service_code", v.OriginalServiceCode)
+	writeDate(e, "creation_date", v.CreationDate)
+	writeDate(e, "shipping_date", v.ShippingDate)
+	writeDate(e, "delivery_date", v.DeliveryDate)
+	kInt(e, "docs_number", v.DocsNumber)
+	kStr(e, "carrier_phone", v.CarrierPhone)
+	kStr(e, "carrier_website", v.CarrierWebsite)
+	kStr(e, "carrier_country_code", v.CarrierCountryCode)
+	kBool(e, "is_returned", v.IsReturned)
+	kStr(e, "return_dlvr_ref", v.ReturnDlvrRef)
+	kStr(e, "cash_on_delivery", v.CashOnDelivery)
+	kInt(e, "status", v.Status)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *ShippingData) emitFields(e jsonlite.Emitter) {
-	e.Key("shipping_dlvr_ref")
-	e.String(v.ShippingDlvrRef)
-	e.Key("shipping_client_ref")
-	e.String(v.ShippingClientRef)
-	e.Key("shipping_carrier_ref")
-	e.String(v.ShippingCarrierRef)
-	e.Key("shipping_carrier_guid")
-	e.String(v.ShippingCarrierGUID)
-	e.Key("service_type")
-	e.String(v.ServiceType)
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
-	e.Key("service_code")
-	e.String(v.ServiceCode)
-	e.Key("original_service_code")
-	e.String(v.OriginalServiceCode)
-	e.Key("creation_date")
-	writeDate(e, v.CreationDate)
-	e.Key("shipping_date")
-	writeDate(e, v.ShippingDate)
-	e.Key("delivery_date")
-	writeDate(e, v.DeliveryDate)
-	e.Key("docs_number")
-	e.Int(v.DocsNumber)
-	e.Key("carrier_phone")
-	e.String(v.CarrierPhone)
-	e.Key("carrier_website")
-	e.String(v.CarrierWebsite)
-	e.Key("carrier_country_code")
-	e.String(v.CarrierCountryCode)
-	e.Key("is_returned")
-	e.Bool(v.IsReturned)
-	e.Key("return_dlvr_ref")
-	e.String(v.ReturnDlvrRef)
-	e.Key("cash_on_delivery")
-	e.String(v.CashOnDelivery)
-	e.Key("status")
-	e.Int(v.Status)
 }
 
 // EmitTo writes the Parcel with the wire's keys; unknown members follow, unchanged.
@@ -1529,94 +1107,55 @@ func (v Parcel) EmitTo(e jsonlite.Emitter) {
 }
 
 func (v *Parcel) emitFields(e jsonlite.Emitter) {
-	e.Key("parcel_weight")
-	e.Float(v.ParcelWeight)
-	e.Key("parcel_width")
-	e.Float(v.ParcelWidth)
-	e.Key("parcel_height")
-	e.Float(v.ParcelHeight)
-	e.Key("parcel_length")
-	e.Float(v.ParcelLength)
-	e.Key("parcel_volume")
-	e.Float(v.ParcelVolume)
+	kFloat(e, "parcel_weight", v.ParcelWeight)
+	kFloat(e, "parcel_width", v.ParcelWidth)
+	kFloat(e, "parcel_height", v.ParcelHeight)
+	kFloat(e, "parcel_length", v.ParcelLength)
+	kFloat(e, "parcel_volume", v.ParcelVolume)
 }
 
 // EmitTo writes the ParcelData with the wire's keys; unknown members follow, unchanged.
 func (v ParcelData) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "parcel_number", v.ParcelNumber)
+	v.Parcel.emitFields(e)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *ParcelData) emitFields(e jsonlite.Emitter) {
-	e.Key("parcel_number")
-	e.String(v.ParcelNumber)
-	v.Parcel.emitFields(e)
 }
 
 // EmitTo writes the Party with the wire's keys; unknown members follow, unchanged.
 func (v Party) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, v.Prefix+"nif", v.Nif)
+	kStr(e, v.Prefix+"name", v.Name)
+	kStr(e, v.Prefix+"attn", v.Attn)
+	kStr(e, v.Prefix+"address", v.Address)
+	kStr(e, v.Prefix+"city", v.City)
+	kStr(e, v.Prefix+"zip_code", v.ZipCode)
+	kStr(e, v.Prefix+"country_code", v.CountryCode)
+	kStr(e, v.Prefix+"phone", v.Phone)
+	kStr(e, v.Prefix+"mobile", v.Mobile)
+	kStr(e, v.Prefix+"email", v.Email)
+	kStr(e, v.Prefix+"observations", v.Observations)
+	kStr(e, v.Prefix+"street_type", v.StreetType)
+	kStr(e, v.Prefix+"street_number", v.StreetNumber)
+	kStr(e, v.Prefix+"street_name", v.StreetName)
+	kStr(e, v.Prefix+"floor", v.Floor)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *Party) emitFields(e jsonlite.Emitter) {
-	e.Key(v.Prefix + "nif")
-	e.String(v.Nif)
-	e.Key(v.Prefix + "name")
-	e.String(v.Name)
-	e.Key(v.Prefix + "attn")
-	e.String(v.Attn)
-	e.Key(v.Prefix + "address")
-	e.String(v.Address)
-	e.Key(v.Prefix + "city")
-	e.String(v.City)
-	e.Key(v.Prefix + "zip_code")
-	e.String(v.ZipCode)
-	e.Key(v.Prefix + "country_code")
-	e.String(v.CountryCode)
-	e.Key(v.Prefix + "phone")
-	e.String(v.Phone)
-	e.Key(v.Prefix + "mobile")
-	e.String(v.Mobile)
-	e.Key(v.Prefix + "email")
-	e.String(v.Email)
-	e.Key(v.Prefix + "observations")
-	e.String(v.Observations)
-	e.Key(v.Prefix + "street_type")
-	e.String(v.StreetType)
-	e.Key(v.Prefix + "street_number")
-	e.String(v.StreetNumber)
-	e.Key(v.Prefix + "street_name")
-	e.String(v.StreetName)
-	e.Key(v.Prefix + "floor")
-	e.String(v.Floor)
 }
 
 // EmitTo writes the SLAData with the wire's keys; unknown members follow, unchanged.
 func (v SLAData) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	writeDate(e, "tracking_start_date", v.TrackingStartDate)
+	writeDate(e, "tracking_delivered_date", v.TrackingDeliveredDate)
+	kStr(e, "tracking_current_code", v.TrackingCurrentCode)
+	kFloat(e, "hours_elapsed", v.HoursElapsed)
+	kFloat(e, "service_sla_hours", v.ServiceSLAHours)
+	kStr(e, "delivery_hour_limit", v.DeliveryHourLimit)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *SLAData) emitFields(e jsonlite.Emitter) {
-	e.Key("tracking_start_date")
-	writeDate(e, v.TrackingStartDate)
-	e.Key("tracking_delivered_date")
-	writeDate(e, v.TrackingDeliveredDate)
-	e.Key("tracking_current_code")
-	e.String(v.TrackingCurrentCode)
-	e.Key("hours_elapsed")
-	e.Float(v.HoursElapsed)
-	e.Key("service_sla_hours")
-	e.Float(v.ServiceSLAHours)
-	e.Key("delivery_hour_limit")
-	e.String(v.DeliveryHourLimit)
 }
 
 // EmitTo writes the TrackingEvent with the wire's keys; unknown members follow, unchanged.
@@ -1628,16 +1167,11 @@ func (v TrackingEvent) EmitTo(e jsonlite.Emitter) {
 }
 
 func (v *TrackingEvent) emitFields(e jsonlite.Emitter) {
-	e.Key("tracking_code")
-	e.String(v.TrackingCode)
-	e.Key("tracking_name")
-	e.String(v.TrackingName)
-	e.Key("tracking_details")
-	e.String(v.TrackingDetails)
-	e.Key("tracking_date")
-	writeDate(e, v.TrackingDate)
-	e.Key("tracking_category")
-	e.String(v.Category)
+	kStr(e, "tracking_code", v.TrackingCode)
+	kStr(e, "tracking_name", v.TrackingName)
+	kStr(e, "tracking_details", v.TrackingDetails)
+	writeDate(e, "tracking_date", v.TrackingDate)
+	kStr(e, "tracking_category", v.Category)
 }
 
 // EmitTo writes the Tracking with the wire's keys; unknown members follow, unchanged.
@@ -1661,12 +1195,6 @@ func (v *Tracking) emitFields(e jsonlite.Emitter) {
 // EmitTo writes the Shipment with the wire's keys; unknown members follow, unchanged.
 func (v Shipment) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *Shipment) emitFields(e jsonlite.Emitter) {
 	e.Key("shipping_data")
 	v.ShippingData.EmitTo(e)
 	e.Key("parcels")
@@ -1689,157 +1217,103 @@ func (v *Shipment) emitFields(e jsonlite.Emitter) {
 		x.Prefix = "from_"
 		x.EmitTo(e)
 	}
-	e.Key("drop_point_data")
 	if v.DropPointData == nil {
-		e.Null()
+		kNull(e, "drop_point_data")
 	} else {
+		e.Key("drop_point_data")
 		v.DropPointData.EmitTo(e)
 	}
 	e.Key("sla_data")
 	v.SLAData.EmitTo(e)
-	e.Key("custom_carrier_parameters")
-	writeRawObject(e, v.CustomCarrierParameters)
-	e.Key("tracking_events")
+	writeRawObject(e, "custom_carrier_parameters", v.CustomCarrierParameters)
 	if v.TrackingEvents == nil {
-		e.Null()
+		kNull(e, "tracking_events")
 	} else {
+		e.Key("tracking_events")
 		v.TrackingEvents.EmitTo(e)
 	}
-	e.Key("tracking_data")
-	writeRawObject(e, v.TrackingData)
-	e.Key("outdated")
-	e.Bool(v.Outdated)
+	writeRawObject(e, "tracking_data", v.TrackingData)
+	kBool(e, "outdated", v.Outdated)
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the Shipments with the wire's keys; unknown members follow, unchanged.
 func (v Shipments) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
-}
-
-func (v *Shipments) emitFields(e jsonlite.Emitter) {
-	e.Key("page")
-	e.Int(v.Page)
-	e.Key("n_shipments")
-	e.Int(v.NShipments)
+	kInt(e, "page", v.Page)
+	kInt(e, "n_shipments", v.NShipments)
 	e.Key("shipments")
 	e.BeginArray()
 	for i := range v.Shipments {
 		v.Shipments[i].EmitTo(e)
 	}
 	e.EndArray()
+	v.Extra.emitMembers(e)
+	e.EndObject()
 }
 
 // EmitTo writes the ShipmentTracking with the wire's keys; unknown members follow, unchanged.
 func (v ShipmentTracking) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
+	kStr(e, "shipping_client_ref", v.ShippingClientRef)
+	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
+	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
+	v.Tracking.emitFields(e)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *ShipmentTracking) emitFields(e jsonlite.Emitter) {
-	e.Key("shipping_dlvr_ref")
-	e.String(v.ShippingDlvrRef)
-	e.Key("shipping_client_ref")
-	e.String(v.ShippingClientRef)
-	e.Key("shipping_carrier_ref")
-	e.String(v.ShippingCarrierRef)
-	e.Key("shipping_carrier_guid")
-	e.String(v.ShippingCarrierGUID)
-	v.Tracking.emitFields(e)
 }
 
 // EmitTo writes the NewShipment with the wire's keys; unknown members follow, unchanged.
 func (v NewShipment) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
+	kStr(e, "shipping_client_ref", v.ShippingClientRef)
+	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
+	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
+	kStr(e, "service_type", v.ServiceType)
+	kStr(e, "carrier_code", v.CarrierCode)
+	kStr(e, "service_code", v.ServiceCode)
+	kStr(e, "carrier_phone", v.CarrierPhone)
+	kStr(e, "advance_tracking_url", v.AdvanceTrackingURL)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *NewShipment) emitFields(e jsonlite.Emitter) {
-	e.Key("shipping_dlvr_ref")
-	e.String(v.ShippingDlvrRef)
-	e.Key("shipping_client_ref")
-	e.String(v.ShippingClientRef)
-	e.Key("shipping_carrier_ref")
-	e.String(v.ShippingCarrierRef)
-	e.Key("shipping_carrier_guid")
-	e.String(v.ShippingCarrierGUID)
-	e.Key("service_type")
-	e.String(v.ServiceType)
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
-	e.Key("service_code")
-	e.String(v.ServiceCode)
-	e.Key("carrier_phone")
-	e.String(v.CarrierPhone)
-	e.Key("advance_tracking_url")
-	e.String(v.AdvanceTrackingURL)
 }
 
 // EmitTo writes the Cutoff with the wire's keys; unknown members follow, unchanged.
 func (v Cutoff) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "country_code", v.CountryCode)
+	kStr(e, "zip_code", v.ZipCode)
+	kStr(e, "cutoff", v.Cutoff)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *Cutoff) emitFields(e jsonlite.Emitter) {
-	e.Key("country_code")
-	e.String(v.CountryCode)
-	e.Key("zip_code")
-	e.String(v.ZipCode)
-	e.Key("cutoff")
-	e.String(v.Cutoff)
 }
 
 // EmitTo writes the Collection with the wire's keys; unknown members follow, unchanged.
 func (v Collection) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "collection_dlvr_ref", v.CollectionDlvrRef)
+	kStr(e, "collection_client_ref", v.CollectionClientRef)
+	kStr(e, "collection_carrier_ref", v.CollectionCarrierRef)
+	kStr(e, "carrier_code", v.CarrierCode)
+	kStr(e, "service_code", v.ServiceCode)
+	kStr(e, "carrier_phone", v.CarrierPhone)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *Collection) emitFields(e jsonlite.Emitter) {
-	e.Key("collection_dlvr_ref")
-	e.String(v.CollectionDlvrRef)
-	e.Key("collection_client_ref")
-	e.String(v.CollectionClientRef)
-	e.Key("collection_carrier_ref")
-	e.String(v.CollectionCarrierRef)
-	e.Key("carrier_code")
-	e.String(v.CarrierCode)
-	e.Key("service_code")
-	e.String(v.ServiceCode)
-	e.Key("carrier_phone")
-	e.String(v.CarrierPhone)
 }
 
 // EmitTo writes the Label with the wire's keys; unknown members follow, unchanged.
 func (v Label) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
-	v.emitFields(e)
+	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
+	kStr(e, "shipping_client_ref", v.ShippingClientRef)
+	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
+	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
+	writePdf(e, "label_raw", v.PDF)
 	v.Extra.emitMembers(e)
 	e.EndObject()
-}
-
-func (v *Label) emitFields(e jsonlite.Emitter) {
-	e.Key("shipping_dlvr_ref")
-	e.String(v.ShippingDlvrRef)
-	e.Key("shipping_client_ref")
-	e.String(v.ShippingClientRef)
-	e.Key("shipping_carrier_ref")
-	e.String(v.ShippingCarrierRef)
-	e.Key("shipping_carrier_guid")
-	e.String(v.ShippingCarrierGUID)
-	e.Key("label_raw")
-	writePdf(e, v.PDF)
 }
 
 // EmitTo writes an array of Service.

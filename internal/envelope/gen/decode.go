@@ -7,19 +7,18 @@ import (
 
 // writeDecoders writes, for each wire struct T:
 //
-//	decode(s) error              (unless a hand-written hook exists)
-//	decodeObject(s) error        reads the object, keeps unknown members, runs afterDecode
-//	decodeField(s, key) (bool, error)  one known member (embedded structs' too)
+//	decode(s) error              reads the object, keeps unknown members, runs afterDecode
+//	                             (named decodeObject when a hand-written decode hooks it)
+//	decodeField(s, key) (bool, error)  one known member, for the structs that inline T
 //
 // and for each named slice, decode.
 func writeDecoders(w *writer, p *pkg) {
+	emb := embeddedTypes(p)
 	for _, t := range p.ordered(func(t *typeDef) bool { return t.Kind == kStruct }) {
-		if !t.HasDecode {
-			w.line("func (v *%s) decode(s *jsonlite.Scanner) error { return v.decodeObject(s) }", t.Name)
-			w.line("")
+		writeDecodeObject(w, p, t, emb[t.Name])
+		if emb[t.Name] {
+			writeDecodeField(w, p, t)
 		}
-		writeDecodeObject(w, p, t)
-		writeDecodeField(w, p, t)
 	}
 	for _, t := range p.ordered(func(t *typeDef) bool { return t.Kind == kSlice }) {
 		w.line("func (l *%s) decode(s *jsonlite.Scanner) error {", t.Name)
@@ -35,29 +34,34 @@ func writeDecoders(w *writer, p *pkg) {
 	}
 }
 
-func writeDecodeObject(w *writer, p *pkg, t *typeDef) {
+func writeDecodeObject(w *writer, p *pkg, t *typeDef, hasField bool) {
 	var required []*field
 	for _, f := range t.wireFields() {
 		if f.Required {
 			required = append(required, f)
 		}
 	}
-	w.line("func (v *%s) decodeObject(s *jsonlite.Scanner) error {", t.Name)
+	name := "decode"
+	if t.HasDecode {
+		name = "decodeObject" // called by the hand-written decode
+	}
+	w.line("func (v *%s) %s(s *jsonlite.Scanner) error {", t.Name, name)
 	for i := range required {
 		w.line("\tvar has%d bool", i)
 	}
 	w.line("\terr := obj(s, func(key string) error {")
-	if len(required) > 0 {
-		w.line("\t\tswitch key {")
-		for i, f := range required {
-			w.line("\t\tcase %s:", quoteKeys(f))
-			w.line("\t\t\thas%d = true", i)
-		}
-		w.line("\t\t}")
+	has := map[*field]string{}
+	for i, f := range required {
+		has[f] = "has" + strconv.Itoa(i)
 	}
-	w.line("\t\tif ok, err := v.decodeField(s, key); ok {")
-	w.line("\t\t\treturn err")
-	w.line("\t\t}")
+	if hasField && len(required) == 0 {
+		// The switch is in decodeField, once.
+		w.line("\t\tif ok, err := v.decodeField(s, key); ok {")
+		w.line("\t\t\treturn err")
+		w.line("\t\t}")
+	} else {
+		writeSwitch(w, p, t, "\t\t", func(x string) string { return "return " + x }, has)
+	}
 	if x := t.extra(); x != nil {
 		w.line("\t\treturn v.%s.keep(s, key)", x.GoName)
 	} else {
@@ -100,90 +104,110 @@ func quoteKeys(f *field) string {
 	return strings.Join(keys, ", ")
 }
 
+// embedded reports the structs that other structs inline: they get a
+// decodeField for their host to call.
+func embeddedTypes(p *pkg) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range p.Types {
+		for _, f := range t.Fields {
+			if f.Embedded {
+				out[f.T.name] = true
+			}
+		}
+	}
+	return out
+}
+
+// writeDecodeField writes decodeField for an embedded struct: it reads one
+// known member and reports whether the key was one.
 func writeDecodeField(w *writer, p *pkg, t *typeDef) {
 	w.line("func (v *%s) decodeField(s *jsonlite.Scanner, key string) (bool, error) {", t.Name)
-	if pf := t.prefixField(); pf != nil {
-		var qs []string
-		for _, x := range pf.Prefixes {
-			qs = append(qs, strconv.Quote(x))
-		}
-		w.line("\tname, ok := cutPrefix(key, %s)", strings.Join(qs, ", "))
-		w.line("\tif !ok {")
-		w.line("\t\treturn false, nil")
-		w.line("\t}")
-		w.line("\tif v.%s == \"\" {", pf.GoName)
-		w.line("\t\tv.%s = key[:len(key)-len(name)]", pf.GoName)
-		w.line("\t}")
-		w.line("\tkey = name")
-	}
-	var embedded []*field
-	w.line("\tswitch key {")
-	for _, f := range t.wireFields() {
-		if f.Embedded {
-			embedded = append(embedded, f)
-			continue
-		}
-		w.line("\tcase %s:", quoteKeys(f))
-		if f.EmitOnly {
-			w.line("\t\treturn true, nil // derived: written, never read")
-			continue
-		}
-		writeRead(w, f, "v."+f.GoName, f.T, "\t\t")
-	}
-	w.line("\t}")
-	for _, f := range embedded {
-		w.line("\tif ok, err := v.%s.decodeField(s, key); ok {", f.GoName)
-		w.line("\t\treturn true, err")
-		w.line("\t}")
-	}
+	writeSwitch(w, p, t, "\t", func(x string) string { return "return true, " + x }, nil)
 	w.line("\treturn false, nil")
 	w.line("}")
 	w.line("")
 }
 
+// writeSwitch writes the reading of t's known members by key; ret turns
+// an error expression into the return statement of the context. has
+// names the flags of required members.
+func writeSwitch(w *writer, p *pkg, t *typeDef, ind string, ret func(string) string, has map[*field]string) {
+	if pf := t.prefixField(); pf != nil {
+		var qs []string
+		for _, x := range pf.Prefixes {
+			qs = append(qs, strconv.Quote(x))
+		}
+		w.line("%sprefix, name := cutPrefix(key, %s)", ind, strings.Join(qs, ", "))
+		w.line("%sif v.%s == \"\" {", ind, pf.GoName)
+		w.line("%s\tv.%s = prefix", ind, pf.GoName)
+		w.line("%s}", ind)
+		w.line("%sswitch name {", ind)
+	} else {
+		w.line("%sswitch key {", ind)
+	}
+	var embedded []*field
+	for _, f := range t.wireFields() {
+		if f.Embedded {
+			embedded = append(embedded, f)
+			continue
+		}
+		if f.WriteOnly {
+			continue
+		}
+		w.line("%scase %s:", ind, quoteKeys(f))
+		if h := has[f]; h != "" {
+			w.line("%s\t%s = true", ind, h)
+		}
+		if f.EmitOnly {
+			w.line("%s\t%s // derived: written, never read", ind, ret("nil"))
+			continue
+		}
+		writeRead(w, f, "v."+f.GoName, f.T, ind+"\t", ret)
+	}
+	w.line("%s}", ind)
+	for _, f := range embedded {
+		w.line("%sif ok, err := v.%s.decodeField(s, key); ok {", ind, f.GoName)
+		w.line("%s\t%s", ind, ret("err"))
+		w.line("%s}", ind)
+	}
+}
+
 // writeRead writes the statements that read one value into dst and
-// return (true, err).
-func writeRead(w *writer, f *field, dst string, t goType, ind string) {
+// return its error through ret.
+func writeRead(w *writer, f *field, dst string, t goType, ind string, ret func(string) string) {
 	if f.As != "" && t.kind != kPtr {
-		w.line("%sreturn true, read%s(s, &%s)", ind, exported(f.As), dst)
+		w.line("%s%s", ind, ret("read"+exported(f.As)+"(s, &"+dst+")"))
 		return
 	}
 	switch t.kind {
-	case kString:
-		w.line("%sreturn true, readString(s, &%s)", ind, dst)
-	case kBool:
-		w.line("%sreturn true, readBool(s, &%s)", ind, dst)
-	case kInt, kInt64, kFloat64:
-		fn := map[kind]string{kInt: "readInt", kInt64: "readInt64", kFloat64: "readFloat64"}[t.kind]
+	case kString, kBool, kInt, kInt64, kFloat64:
+		fn := map[kind]string{kString: "readString", kBool: "readBool", kInt: "readInt", kInt64: "readInt64", kFloat64: "readFloat64"}[t.kind]
 		if f.Seen != "" {
-			w.line("%sok, err := %s(s, &%s)", ind, fn, dst)
-			w.line("%sv.%s = ok", ind, f.Seen)
-			w.line("%sreturn true, err", ind)
+			w.line("%s%s", ind, ret(fn+"Seen(s, &"+dst+", &v."+f.Seen+")"))
 		} else {
-			w.line("%s_, err := %s(s, &%s)", ind, fn, dst)
-			w.line("%sreturn true, err", ind)
+			w.line("%s%s", ind, ret(fn+"(s, &"+dst+")"))
 		}
 	case kStruct, kHook:
 		if f.Prefix != "" {
 			w.line("%s%s.Prefix = %q", ind, dst, f.Prefix)
 		}
-		w.line("%sreturn true, %s.decode(s)", ind, dst)
+		w.line("%s%s", ind, ret(dst+".decode(s)"))
 	case kPtr:
 		w.line("%sif empty(s) {", ind)
 		w.line("%s\t%s = nil", ind, dst)
-		w.line("%s\treturn true, nil", ind)
+		w.line("%s\t%s", ind, ret("nil"))
 		w.line("%s}", ind)
 		w.line("%s%s = new(%s)", ind, dst, goName(*t.elem))
 		if t.elem.kind == kStruct || t.elem.kind == kHook {
-			w.line("%sreturn true, %s.decode(s)", ind, dst)
+			w.line("%s%s", ind, ret(dst+".decode(s)"))
 			return
 		}
 		inner := *f
 		inner.Seen = ""
-		writeRead(w, &inner, "(*"+dst+")", *t.elem, ind)
+		writeRead(w, &inner, "(*"+dst+")", *t.elem, ind, ret)
 	case kSlice:
 		w.line("%s%s = nil", ind, dst)
-		w.line("%sreturn true, arr(s, func(int) error {", ind)
+		w.line("%s%s", ind, ret("arr(s, func(int) error {"))
 		w.line("%s\tvar x %s", ind, goName(*t.elem))
 		w.line("%s\terr := x.decode(s)", ind)
 		w.line("%s\t%s = append(%s, x)", ind, dst, dst)

@@ -12,7 +12,9 @@
 // seen=f (bool set when a number was given), nullunless=f (null unless
 // the bool f is set), prefix=p (forced key prefix of a prefixed struct;
 // on a struct's own string field with no name, prefix=a|b makes its keys
-// prefixed), required, omitempty, emitonly (written, never read) and extra
+// prefixed), required, omitempty, emitonly (written, ignored on read: derived),
+// writeonly (written; read back as an unknown member: what only other
+// programs read, kept out of the browser module) and extra
 // (the RawMembers keeping unknown members). A type with a hand-written
 // decode is a hook: the generator calls it, and writes decodeObject for it
 // to call when it is also a wire struct; afterDecode runs after a struct

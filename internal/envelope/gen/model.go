@@ -40,6 +40,7 @@ type field struct {
 	Required   bool     // absent is an error naming the key
 	OmitEmpty  bool     // not written when zero
 	EmitOnly   bool     // written, and ignored on read (a derived value)
+	WriteOnly  bool     // written; on read an unknown member like any other (kept in Extra)
 	Embedded   bool     // an embedded wire struct: its fields are inlined
 	Extra      bool     // the RawMembers that keeps unknown members
 	Doc        string   // the field's comment

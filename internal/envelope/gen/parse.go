@@ -249,6 +249,8 @@ func (p *pkg) parseField(af *ast.Field) (*field, error) {
 			f.OmitEmpty = true
 		case "emitonly":
 			f.EmitOnly = true
+		case "writeonly":
+			f.WriteOnly = true
 		case "extra":
 			f.Extra = true
 		default:
