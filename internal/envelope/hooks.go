@@ -191,7 +191,9 @@ func readPdf(s *jsonlite.Scanner, dst *[]byte) error {
 }
 
 // writePdf writes the label as standard base64.
-func writePdf(e jsonlite.Emitter, k string, v []byte) { kStr(e, k, base64.StdEncoding.EncodeToString(v)) }
+func writePdf(e jsonlite.Emitter, k string, v []byte) {
+	kStr(e, k, base64.StdEncoding.EncodeToString(v))
+}
 
 func decodePDF(b64 string) ([]byte, error) {
 	if strings.HasPrefix(b64, "data:") {
