@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parcelgate/parcelgate/internal/holidays"
+	"github.com/parcelgate/parcelgate/internal/sandbox/holidays"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
-	"github.com/parcelgate/parcelgate/internal/holidays"
+	"github.com/parcelgate/parcelgate/internal/sandbox/holidays"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
