@@ -263,7 +263,7 @@ export interface ShippingData {
 }
 
 /** Parcel is one parcel: weight in kg, dimensions in cm. */
-export interface Parcel {
+export interface ShipmentParcel {
   parcel_weight: number;
   parcel_width: number;
   parcel_height: number;
@@ -274,7 +274,7 @@ export interface Parcel {
 }
 
 /** ParcelData is the parcel_data block: a parcel number and parcel fields. */
-export interface ParcelData extends Parcel {
+export interface ParcelData extends ShipmentParcel {
   /** as sent */
   parcel_number: string;
   /** Members the decoder does not know, as sent. */
@@ -379,7 +379,7 @@ export type newestFirst = TrackingEvent[];
 /** Shipment is the result of get-shipment (and an entry of get-shipments). */
 export interface Shipment {
   shipping_data: ShippingData;
-  parcels: Parcel[];
+  parcels: ShipmentParcel[];
   parcel_data: ParcelData;
   to_data: ToParty;
   from_data: FromParty;
@@ -462,7 +462,7 @@ export interface Collection {
  * Label is the result of get-shipment-label. label_raw must be base64 of
  * a PDF, else the error names data.label_raw.
  */
-export interface Label {
+export interface ShipmentLabel {
   shipping_dlvr_ref: string;
   shipping_client_ref: string;
   shipping_carrier_ref: string;
@@ -484,7 +484,7 @@ export interface OperationResults {
   "new-shipment": NewShipment;
   "get-collection-cutoff-hour": Cutoff;
   "new-collection": Collection;
-  "get-shipment-label": Label;
+  "get-shipment-label": ShipmentLabel;
   "get-shipment": Shipment;
   "get-shipments": Shipments;
   "get-shipment-tracking": ShipmentTracking;

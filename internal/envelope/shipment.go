@@ -36,6 +36,8 @@ type ShippingData struct {
 }
 
 // Parcel is one parcel: weight in kg, dimensions in cm.
+//
+//envelope:tsname ShipmentParcel
 type Parcel struct {
 	ParcelWeight float64    `wire:"parcel_weight"`
 	ParcelWidth  float64    `wire:"parcel_width"`

@@ -43,6 +43,7 @@ type Collection struct {
 // a PDF, else the error names data.label_raw.
 //
 //envelope:result get-shipment-label
+//envelope:tsname ShipmentLabel
 type Label struct {
 	ShippingDlvrRef     string     `wire:"shipping_dlvr_ref"`
 	ShippingClientRef   string     `wire:"shipping_client_ref"`

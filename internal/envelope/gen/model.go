@@ -53,11 +53,20 @@ type typeDef struct {
 	Doc       string
 	Op        string // the catalog operation whose result it is (//envelope:result)
 	TS        string // TypeScript type overriding the generated one (//envelope:ts)
+	TSName    string // TypeScript name when the Go one is taken in the package (//envelope:tsname)
 	Kind      kind   // kStruct, kSlice (of a wire struct) or kHook
 	Fields    []*field
 	Elem      string // kSlice: the element type
 	HasDecode bool   // a hand-written decode exists (a hook); decodeObject is generated for it to call
 	HasAfter  bool   // a hand-written afterDecode exists
+}
+
+// tsName is the type's name in TypeScript.
+func (t *typeDef) tsName() string {
+	if t.TSName != "" {
+		return t.TSName
+	}
+	return t.Name
 }
 
 func (t *typeDef) extra() *field {

@@ -173,6 +173,8 @@ func directives(t *typeDef, doc *ast.CommentGroup) error {
 		switch {
 		case strings.HasPrefix(line, "envelope:result "):
 			t.Op = strings.TrimSpace(strings.TrimPrefix(line, "envelope:result "))
+		case strings.HasPrefix(line, "envelope:tsname "):
+			t.TSName = strings.TrimSpace(strings.TrimPrefix(line, "envelope:tsname "))
 		case strings.HasPrefix(line, "envelope:ts "):
 			t.TS = strings.TrimSpace(strings.TrimPrefix(line, "envelope:ts "))
 		case strings.HasPrefix(line, "envelope:"):

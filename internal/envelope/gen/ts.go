@@ -31,35 +31,36 @@ func writeTS(w *writer, p *pkg, res []*typeDef) {
 		tsDoc(w, "", t.Doc)
 		switch {
 		case t.TS != "":
-			w.line("export type %s = %s;", t.Name, t.TS)
+			w.line("export type %s = %s;", t.tsName(), t.TS)
 		case t.Kind == kSlice:
-			w.line("export type %s = %s[];", t.Name, t.Elem)
+			w.line("export type %s = %s[];", t.tsName(), p.Types[t.Elem].tsName())
 		}
 	}
 	w.line("")
 	w.line("/** The result of each operation, by name. */")
 	w.line("export interface OperationResults {")
 	for i, t := range res {
-		w.line("  %q: %s;", catalog.Operations[i].Name, t.Name)
+		w.line("  %q: %s;", catalog.Operations[i].Name, t.tsName())
 	}
 	w.line("}")
 }
 
 func prefixedName(prefix, name string) string {
+	// Party -> FromParty, ToParty
 	return exported(strings.TrimSuffix(prefix, "_")) + name
 }
 
 func writeInterface(w *writer, p *pkg, t *typeDef, prefix string) {
-	name := t.Name
+	name := t.tsName()
 	if prefix != "" {
-		name = prefixedName(prefix, t.Name)
+		name = prefixedName(prefix, t.tsName())
 	}
 	w.line("")
 	tsDoc(w, "", t.Doc)
 	var ext []string
 	for _, f := range t.Fields {
 		if f.Embedded {
-			ext = append(ext, f.T.name)
+			ext = append(ext, p.Types[f.T.name].tsName())
 		}
 	}
 	head := "export interface " + name
@@ -112,10 +113,11 @@ func tsType(p *pkg, f *field, t goType) string {
 		el := tsType(p, &field{}, *t.elem)
 		return el + "[]"
 	case kStruct, kHook:
+		name := p.Types[t.name].tsName()
 		if f.Prefix != "" {
-			return prefixedName(f.Prefix, t.name)
+			return prefixedName(f.Prefix, name)
 		}
-		return t.name
+		return name
 	}
 	return "unknown"
 }
