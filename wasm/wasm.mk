@@ -20,7 +20,10 @@ JS_DIST      := js/dist
 TINYGO_FLAGS := -target wasm -opt=z -no-debug -panic=trap -gc=leaking -scheduler=none -buildmode=c-shared
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
 # Budget of `make size`: gzip bytes of the .wasm + wasm_exec.js + the package's JS.
-WASM_BUDGET_GZIP ?= 98304
+# 96 KB until the decoders began keeping the members they do not know and
+# passing them to JavaScript (generated decoders, +2.5 KB gzip of wasm measured:
+# 84290 -> 86855 bytes); 98 KB since.
+WASM_BUDGET_GZIP ?= 100352
 # Budget of the four checkout widgets (js/src/widgets/*.js, unminified, each file gzipped
 # as served), gzip bytes. First set at 24 KB before they were written; they came to 25 KB.
 WIDGETS_BUDGET_GZIP ?= 28672

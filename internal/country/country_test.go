@@ -1,7 +1,7 @@
 package country
 
 import (
-	"encoding/json"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"math/bits"
 	"os"
 	"strings"
@@ -18,10 +18,8 @@ type entry struct {
 
 func loadCountries(t testing.TB) []entry {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/countries.json")
-	require.NoError(t, err)
 	var list []entry
-	require.NoError(t, json.Unmarshal(raw, &list))
+	testvectors.Load(t, "countries.json", &list)
 	return list
 }
 

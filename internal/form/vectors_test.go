@@ -1,9 +1,7 @@
 package form
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,10 +56,8 @@ func (v *vector) limits() Limits {
 }
 
 func loadVectors(t testing.TB, file string) []vector {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "forms", file))
-	require.NoError(t, err)
 	var list []vector
-	require.NoError(t, json.Unmarshal(b, &list), file)
+	testvectors.Load(t, "forms/"+file, &list)
 	require.NotEmpty(t, list, file)
 	return list
 }

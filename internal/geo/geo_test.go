@@ -1,9 +1,8 @@
 package geo
 
 import (
-	"encoding/json"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -37,10 +36,8 @@ type vectors struct {
 
 func loadVectors(t testing.TB) vectors {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/geo.json")
-	require.NoError(t, err)
 	var v vectors
-	require.NoError(t, json.Unmarshal(raw, &v))
+	testvectors.Load(t, "geo.json", &v)
 	require.GreaterOrEqual(t, len(v.Locate), 30)
 	require.GreaterOrEqual(t, len(v.Distance), 5)
 	return v
