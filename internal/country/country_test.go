@@ -1,7 +1,6 @@
 package country
 
 import (
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"math/bits"
 	"os"
 	"strings"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 type entry struct {

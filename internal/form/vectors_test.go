@@ -1,11 +1,12 @@
 package form
 
 import (
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 // jsonRequest is a Request as the vectors write it.

@@ -1,7 +1,6 @@
 package geo
 
 import (
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"math"
 	"strconv"
 	"testing"
@@ -10,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/parcelgate/parcelgate/internal/postal"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 type point struct {
