@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/parcelgate/parcelgate/internal/postal"
-
 	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
