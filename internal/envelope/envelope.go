@@ -73,7 +73,9 @@ type Envelope struct {
 // Open reads the wrapper of a response body without decoding its data,
 // with the tolerance of Decode (a byte order mark and white space before
 // the object, data before status, a repeated data member ignored). A body
-// that is not a valid envelope is an *UnexpectedResponse. An "ok"
+// that is not a valid envelope is an *UnexpectedResponse, whose Reason
+// names what came instead ("an HTML page", "an empty body", "JSON object
+// without a status"...). An "ok"
 // envelope without data is returned with a nil Data: Decode reports it as
 // a *ShapeError, a relay decides for itself.
 func Open(httpStatus int, body []byte) (Envelope, error) {
@@ -194,18 +196,18 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 		break
 	}
 	if i == len(body) {
-		return "", false, unexpected("empty body")
+		return "", false, unexpected("an empty body")
 	}
 	switch body[i] {
 	case '{':
 	case '<':
-		return "", false, unexpected("an HTML page instead of JSON")
+		return "", false, unexpected("an HTML page")
 	default:
 		s := jsonlite.NewScanner(body[i:])
 		if s.Skip() == nil && s.End() == nil {
 			return "", false, unexpected("JSON that is not an object")
 		}
-		return "", false, unexpected("not JSON")
+		return "", false, unexpected("a body that is not JSON")
 	}
 
 	s := jsonlite.NewScanner(body[i:])
@@ -217,7 +219,7 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 		switch key {
 		case "status":
 			if s.Peek() != jsonlite.String {
-				return reasonError("status is a " + s.Peek().String())
+				return reasonError("JSON whose status is a " + s.Peek().String())
 			}
 			v, err := s.String()
 			status, hasStatus = v, true
@@ -258,7 +260,7 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 		return "", false, unexpected("JSON object without a status")
 	}
 	if status != StatusOK && status != StatusErr {
-		return "", false, unexpected("status is " + quote(status) + ", not \"ok\" or \"err\"")
+		return "", false, unexpected("JSON whose status is " + quote(status) + ", not \"ok\" or \"err\"")
 	}
 	if hasData && !done {
 		s.Seek(dataAt)
