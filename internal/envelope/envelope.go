@@ -207,7 +207,7 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 		if s.Skip() == nil && s.End() == nil {
 			return "", false, unexpected("JSON that is not an object")
 		}
-		return "", false, unexpected("a body that is not JSON")
+		return "", false, unexpected("a body that is not a JSON object (not JSON at all)")
 	}
 
 	s := jsonlite.NewScanner(body[i:])
