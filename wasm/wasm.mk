@@ -16,7 +16,7 @@ JS_DIST      := js/dist
 # The shipped build: a reactor (no main goroutine) without a scheduler, so no
 # asyncify; a leaking heap (no precise-GC stack bookkeeping). js/src/core.js
 # replaces the instance when its memory or its table of JS values grows (the
-# module keeps no state between calls). See /work/notes/browser-readme.md.
+# module keeps no state between calls). See js/README.md, "Browser build and size".
 TINYGO_FLAGS := -target wasm -opt=z -no-debug -panic=trap -gc=leaking -scheduler=none -buildmode=c-shared
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
 # Budget of `make size`: gzip bytes of the .wasm + wasm_exec.js + the package's JS.
