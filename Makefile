@@ -10,12 +10,21 @@ FUZZ_TIME ?= 30s
 
 # Each part adds its own targets and its steps of `make test` / `make bench`
 # in its .mk file (TEST_STEPS, BENCH_STEPS).
-TEST_STEPS  := fmt-check vet test-go test-browser
+TEST_STEPS  := check-generated fmt-check vet test-go test-browser test-types
 BENCH_STEPS := bench-go
 -include wasm/wasm.mk
 -include worker/worker.mk
 
-.PHONY: test test-go vet fmt-check bench bench-go fuzz clean tinygo browser-tools test-browser
+.PHONY: test test-go vet fmt-check bench bench-go fuzz clean tinygo browser-tools test-browser \
+	generate check-generated test-types
+
+# Every generated file, by its generator (see `make generate`).
+GENERATED = testdata/catalog.json testdata/schemas/*.json testdata/schemas/rules/*.json \
+	js/index.d.ts js/src/operations.js js/results.d.ts \
+	internal/envelope/wire_gen.go internal/envelope/wire_gen_test.go \
+	internal/sandbox/records_gen.go internal/sandbox/records_gen_test.go \
+	internal/postal/table_gen.go internal/postal/schema_gen.go \
+	testdata/responses/*.json
 
 ## test: everything (formatting, vet, native Go tests, in-browser Go tests, ...).
 test: $(TEST_STEPS)
@@ -29,6 +38,31 @@ vet:
 
 test-go:
 	$(GO) test -count=1 $(PKGS)
+
+## generate: every generated file from its one source: the catalog's JSON exports
+## (internal/catalog/gen), the JS operations and parameter types (js/gen), the
+## envelope's decoders, emitters, round-trip tests and TypeScript result types
+## (internal/envelope/gen), the sandbox's msgp records, the response vectors
+## (testdata/responses/generate.mjs).
+generate:
+	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./internal/sandbox
+	node testdata/responses/generate.mjs
+
+## check-generated: runs make generate and fails when that changed a file: a
+## generated file was stale (the regenerated one is left in place to review and commit).
+check-generated:
+	@before=$$(sha256sum $(GENERATED)); \
+	$(MAKE) --no-print-directory generate >/dev/null; \
+	after=$$(sha256sum $(GENERATED)); \
+	if [ "$$before" != "$$after" ]; then \
+	  echo "stale generated files (now regenerated: review and commit them):"; \
+	  diff <(echo "$$before") <(echo "$$after") | sed -n 's/^> [0-9a-f]*  /  /p'; exit 1; \
+	fi
+
+## test-types: the package's TypeScript declarations (js/*.d.ts, widgets.d.ts) checked
+## by tsc against js/test/types.ts (typescript pinned in package-lock.json).
+test-types: npm-tools
+	node node_modules/typescript/bin/tsc -p js/tsconfig.json
 
 ## bench: every benchmark (see BENCH_STEPS).
 bench: $(BENCH_STEPS)
@@ -49,13 +83,20 @@ browser-tools:
 test-browser:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$(bash wasm/toolchain/browser.sh)" ./internal/...
 
-## fuzz: run every fuzz target for FUZZ_TIME each.
+## fuzz: run every fuzz target for FUZZ_TIME each, all of them even when one
+## fails, then a summary; fails when any target failed.
 fuzz:
-	@for pkg in $$($(GO) list ./internal/... ./worker/edge); do \
+	@pass=(); fail=(); \
+	for pkg in $$($(GO) list ./internal/... ./worker/edge); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_TIME) $$pkg; \
+	    echo "== $$pkg $$t"; \
+	    if $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_TIME) $$pkg; then \
+	      pass+=("$$pkg $$t"); else fail+=("$$pkg $$t"); fi; \
 	  done; \
-	done
+	done; \
+	echo ""; echo "fuzz summary: $${#pass[@]} passed, $${#fail[@]} failed ($(FUZZ_TIME) each)"; \
+	for x in "$${fail[@]}"; do echo "  FAIL $$x (the failing input is in its package's testdata/fuzz/)"; done; \
+	[ $${#fail[@]} -eq 0 ]
 
 clean:
 	rm -rf build

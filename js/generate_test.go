@@ -15,8 +15,8 @@ import (
 func TestGeneratedFilesAreFresh(t *testing.T) {
 	for name, want := range Files() {
 		got, err := os.ReadFile(filepath.FromSlash(name))
-		require.NoError(t, err, "%s is missing: run go generate ./js", name)
-		assert.True(t, string(want) == string(got), "js/%s is stale: run go generate ./js", name)
+		require.NoError(t, err, "%s is missing: run make generate", name)
+		assert.True(t, string(want) == string(got), "js/%s is stale: run make generate", name)
 	}
 }
 

@@ -1,7 +1,7 @@
 // Types of @parcelgate/js/widgets (hand-written; the elements are in
 // src/widgets/). See the README, "Checkout widgets".
 
-import type { Client, Core, FieldError } from './index.js';
+import type { Client, Core, FieldError, ShipmentTracking } from './index.js';
 
 /** Properties every widget has. */
 export declare class PgElement extends HTMLElement {
@@ -100,17 +100,29 @@ export declare class PgDropPointPicker extends PgElement {
 
 export declare class PgTrackingTimeline extends PgElement {
   /** The last get-shipment-tracking data, null before the first load. */
-  readonly tracking: Record<string, unknown> | null;
+  readonly tracking: ShipmentTracking | null;
   refresh(): Promise<void>;
 }
 
+/** A tracking event as the timeline shows it (newest first). */
+export interface TimelineEvent {
+  /** Two digits, "01".."30" for the spec's codes. */
+  code: string;
+  name: string;
+  details: string;
+  /** YYYY-MM-DD HH:MM:SS, '' when unknown. */
+  date: string;
+  category: 'pre_transit' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned' | 'unknown';
+  final: boolean;
+}
+
 export interface PgEventMap {
-  'pg-change': CustomEvent<{ value: Address; valid: boolean; errors: FieldError[]; field: string }>;
+  'pg-change': CustomEvent<{ value: Address; valid: boolean; errors: FieldError[]; field: string | null }>;
   'pg-valid': CustomEvent<{ value: Address }>;
   'pg-select': CustomEvent<{ service?: RateService | null; dropPoint?: DropPoint | null }>;
   'pg-load': CustomEvent<{ services?: RateService[]; dropPoints?: DropPoint[] }>;
   'pg-error': CustomEvent<{ error: Error }>;
-  'pg-tracking': CustomEvent<{ tracking: Record<string, unknown>; current: Record<string, unknown> | null; final: boolean }>;
+  'pg-tracking': CustomEvent<{ tracking: ShipmentTracking; current: TimelineEvent | null; final: boolean; changed: boolean }>;
 }
 
 declare global {

@@ -1,7 +1,6 @@
 package country
 
 import (
-	"encoding/json"
 	"math/bits"
 	"os"
 	"strings"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 type entry struct {
@@ -18,10 +19,8 @@ type entry struct {
 
 func loadCountries(t testing.TB) []entry {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/countries.json")
-	require.NoError(t, err)
 	var list []entry
-	require.NoError(t, json.Unmarshal(raw, &list))
+	testvectors.Load(t, "countries.json", &list)
 	return list
 }
 

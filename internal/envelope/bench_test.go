@@ -16,7 +16,7 @@ import (
 // fullShipmentBody returns the body of the full get-shipment vector.
 func fullShipmentBody(t testing.TB) []byte {
 	for _, v := range loadVectors(t) {
-		if v.Operation == OpShipment && strings.HasPrefix(v.Name, "get-shipment.json: full shipment") {
+		if v.Operation == "get-shipment" && strings.HasPrefix(v.Name, "get-shipment.json: full shipment") {
 			return []byte(v.Body)
 		}
 	}

@@ -7,7 +7,14 @@ import (
 // TimeTable holds the opening hours of a drop point per weekday, each
 // "HH:MM - HH:MM" or "" (closed or unknown), as sent.
 type TimeTable struct {
-	Mon, Tue, Wed, Thu, Fri, Sat, Sun string
+	Mon   string     `wire:"mon"`
+	Tue   string     `wire:"tue"`
+	Wed   string     `wire:"wed"`
+	Thu   string     `wire:"thu"`
+	Fri   string     `wire:"fri"`
+	Sat   string     `wire:"sat"`
+	Sun   string     `wire:"sun"`
+	Extra RawMembers `wire:",extra"`
 }
 
 // Day returns the hours of day 0 (Monday) to 6 (Sunday); "" otherwise.
@@ -31,152 +38,47 @@ func (t TimeTable) Day(i int) string {
 	return ""
 }
 
-// timeTableKeys are the wire keys, Monday first.
-var timeTableKeys = [7]string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
-
-func (t *TimeTable) decode(s *jsonlite.Scanner) error {
-	return obj(s, func(key string) error {
-		switch key {
-		case "mon":
-			return str(s, &t.Mon)
-		case "tue":
-			return str(s, &t.Tue)
-		case "wed":
-			return str(s, &t.Wed)
-		case "thu":
-			return str(s, &t.Thu)
-		case "fri":
-			return str(s, &t.Fri)
-		case "sat":
-			return str(s, &t.Sat)
-		case "sun":
-			return str(s, &t.Sun)
-		}
-		return nil
-	})
-}
-
-// EmitTo writes {mon, tue, wed, thu, fri, sat, sun}.
-func (t TimeTable) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	for i, k := range timeTableKeys {
-		kStr(e, k, t.Day(i))
-	}
-	e.EndObject()
-}
-
-// DropPoint is a parcel pick-up point.
+// DropPoint is a parcel pick-up point. Latitude and longitude are emitted
+// as numbers when both were given, else both as null.
 type DropPoint struct {
-	CarrierCode  string    // carrier_code
-	DropPointKey string    // drop_point_key, passed to new-shipment
-	Name         string    // name
-	Address      string    // address
-	ZipCode      string    // zip_code
-	City         string    // city
-	Latitude     float64   // latitude, decimal degrees (a string on the wire)
-	Longitude    float64   // longitude, decimal degrees
-	HasLocation  bool      // both latitude and longitude were given
-	TimeTable    TimeTable // time_table
-	Phone        string    // phone
+	CarrierCode  string     `wire:"carrier_code"`
+	DropPointKey string     `wire:"drop_point_key"` // passed to new-shipment
+	Name         string     `wire:"name"`
+	Address      string     `wire:"address"`
+	ZipCode      string     `wire:"zip_code"`
+	City         string     `wire:"city"`
+	Latitude     float64    `wire:"latitude,seen=hasLat,nullunless=HasLocation"`  // decimal degrees (a string on the wire)
+	Longitude    float64    `wire:"longitude,seen=hasLon,nullunless=HasLocation"` // decimal degrees
+	TimeTable    TimeTable  `wire:"time_table"`
+	Phone        string     `wire:"phone"`
+	Extra        RawMembers `wire:",extra"`
+	// HasLocation reports that both latitude and longitude were given.
+	HasLocation    bool `wire:"-"`
+	hasLat, hasLon bool
 }
 
-func (d *DropPoint) decode(s *jsonlite.Scanner) error {
-	var hasLat, hasLon bool
-	err := obj(s, func(key string) error {
-		var err error
-		switch key {
-		case "carrier_code":
-			return str(s, &d.CarrierCode)
-		case "drop_point_key":
-			return str(s, &d.DropPointKey)
-		case "name":
-			return str(s, &d.Name)
-		case "address":
-			return str(s, &d.Address)
-		case "zip_code":
-			return str(s, &d.ZipCode)
-		case "city":
-			return str(s, &d.City)
-		case "latitude":
-			d.Latitude, hasLat, err = s.LooseFloat()
-		case "longitude":
-			d.Longitude, hasLon, err = s.LooseFloat()
-		case "time_table":
-			return d.TimeTable.decode(s)
-		case "phone":
-			return str(s, &d.Phone)
-		}
-		return err
-	})
-	d.HasLocation = hasLat && hasLon
-	return err
+// afterDecode is a hook: a location needs both coordinates.
+func (d *DropPoint) afterDecode() {
+	d.HasLocation = d.hasLat && d.hasLon
 }
 
-// EmitTo writes the drop point with the wire's keys; latitude and
-// longitude are numbers, or null without a location.
-func (d DropPoint) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "carrier_code", d.CarrierCode)
-	kStr(e, "drop_point_key", d.DropPointKey)
-	kStr(e, "name", d.Name)
-	kStr(e, "address", d.Address)
-	kStr(e, "zip_code", d.ZipCode)
-	kStr(e, "city", d.City)
-	if d.HasLocation {
-		kFloat(e, "latitude", d.Latitude)
-		kFloat(e, "longitude", d.Longitude)
-	} else {
-		e.Key("latitude")
-		e.Null()
-		e.Key("longitude")
-		e.Null()
-	}
-	e.Key("time_table")
-	d.TimeTable.EmitTo(e)
-	kStr(e, "phone", d.Phone)
-	e.EndObject()
+// DropPoints is the result of get-drop-points.
+//
+//envelope:result get-drop-points
+type DropPoints struct {
+	DropPoints []DropPoint `wire:"drop_points"`
+	Extra      RawMembers  `wire:",extra"`
 }
 
-// DropPoints is the result of get-drop-points (data.drop_points).
-type DropPoints []DropPoint
-
+// decode is a hook: the list itself as data is tolerated.
 func (l *DropPoints) decode(s *jsonlite.Scanner) error {
-	*l = (*l)[:0]
-	list := func(s *jsonlite.Scanner) error {
+	if s.Peek() == jsonlite.Array {
 		return arr(s, func(int) error {
 			var d DropPoint
 			err := d.decode(s)
-			*l = append(*l, d)
+			l.DropPoints = append(l.DropPoints, d)
 			return err
 		})
 	}
-	if s.Peek() == jsonlite.Array {
-		// Tolerated: the list itself as data.
-		return list(s)
-	}
-	return obj(s, func(key string) error {
-		if key == "drop_points" {
-			return list(s)
-		}
-		return nil
-	})
-}
-
-// EmitTo writes {"drop_points": [...]}, the shape of the response data.
-func (l DropPoints) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	e.Key("drop_points")
-	e.BeginArray()
-	for i := range l {
-		l[i].EmitTo(e)
-	}
-	e.EndArray()
-	e.EndObject()
-}
-
-// DecodeDropPoints decodes a get-drop-points response.
-func DecodeDropPoints(httpStatus int, body []byte) (DropPoints, error) {
-	var v DropPoints
-	err := decodeEnvelope(OpDropPoints, httpStatus, body, v.decode)
-	return v, err
+	return l.decodeObject(s)
 }

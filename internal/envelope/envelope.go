@@ -10,7 +10,8 @@
 // as JSON strings, "" and null for absent values, PHP's [] for an empty
 // object, an object with keys "0","1",... for an array, is_returned or
 // is_return, outdated or oudated, drop_point_data "" or an object, tracking
-// history in any order (exposed newest first), and unknown fields (ignored).
+// history in any order (exposed newest first), and available_methods as a
+// list of names (read as {name: true}).
 //
 // Normalizations (decisions where the spec is silent):
 //   - 0/1 flags (is_drop_point, is_returned, outdated) are Go bools and
@@ -28,6 +29,21 @@
 //   - label_raw must be base64 of a PDF (line breaks, missing padding and
 //     the URL alphabet are tolerated); it is emitted as standard base64.
 //
+// The wire names of every result type are written once, in its struct
+// tags (`wire:"name,options"`, see internal/envelope/gen); the decoders,
+// the emitters, their round-trip tests and the TypeScript result types of
+// the JavaScript package are generated from them (`make generate`). What
+// the service does oddly is a hook in hooks.go or a method of the type
+// (decode, afterDecode), never a copy of the generated code. Members the
+// decoder does not know are kept (Extra) and emitted unchanged after the
+// known ones, so that a field the spec does not list still reaches
+// JavaScript.
+//
+// The package also owns the {status, data} wrapper for every part of
+// parcelgate: Open reads it without decoding data (the edge), MarshalOK
+// and MarshalErr write it (the sandbox and the edge), and ErrorData is
+// the data of an "err" response in both directions.
+//
 // Failures are typed: *APIError for status "err", *UnexpectedResponse for
 // a body that is not a valid envelope, *ShapeError (with the path of the
 // bad value) for status "ok" with data of the wrong shape.
@@ -41,77 +57,128 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
-// Operation names.
+// Response statuses.
 const (
-	OpClientCarriers    = "get-client-carriers"
-	OpClientServices    = "get-client-services"
-	OpShipmentsRates    = "get-shipments-rates"
-	OpArrivalEstimation = "get-shipment-time-arrival-estimation"
-	OpServiceInfo       = "get-service-info"
-	OpDropPoints        = "get-drop-points"
-	OpNewShipment       = "new-shipment"
-	OpCollectionCutoff  = "get-collection-cutoff-hour"
-	OpNewCollection     = "new-collection"
-	OpShipmentLabel     = "get-shipment-label"
-	OpShipment          = "get-shipment"
-	OpShipments         = "get-shipments"
-	OpShipmentTracking  = "get-shipment-tracking"
+	StatusOK  = "ok"
+	StatusErr = "err"
 )
 
-// Operations lists the 13 operation names in the spec's order.
-var Operations = [...]string{
-	OpClientCarriers, OpClientServices, OpShipmentsRates, OpArrivalEstimation,
-	OpServiceInfo, OpDropPoints, OpNewShipment, OpCollectionCutoff,
-	OpNewCollection, OpShipmentLabel, OpShipment, OpShipments, OpShipmentTracking,
+// Envelope is the wrapper of every response: {"status": "ok" or "err",
+// "data": ...}, with data kept as compact JSON.
+type Envelope struct {
+	Status string // StatusOK or StatusErr
+	Data   []byte // the raw JSON of data; nil when the member is absent
 }
 
-// Decode decodes the response body of operation op and returns its typed
-// result (Carriers, Services, Rates, ArrivalEstimates, ServiceInfo,
-// DropPoints, NewShipment, Cutoff, Collection, Label, Shipment, Shipments
-// or ShipmentTracking). Errors are *APIError, *UnexpectedResponse,
-// *ShapeError or *UnknownOperationError.
-func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
-	var v jsonlite.Value
-	var err error
-	switch op {
-	case OpClientCarriers:
-		v, err = DecodeCarriers(httpStatus, body)
-	case OpClientServices:
-		v, err = DecodeServices(httpStatus, body)
-	case OpShipmentsRates:
-		v, err = DecodeRates(httpStatus, body)
-	case OpArrivalEstimation:
-		v, err = DecodeArrivalEstimates(httpStatus, body)
-	case OpServiceInfo:
-		v, err = DecodeServiceInfo(httpStatus, body)
-	case OpDropPoints:
-		v, err = DecodeDropPoints(httpStatus, body)
-	case OpNewShipment:
-		v, err = DecodeNewShipment(httpStatus, body)
-	case OpCollectionCutoff:
-		v, err = DecodeCutoff(httpStatus, body)
-	case OpNewCollection:
-		v, err = DecodeCollection(httpStatus, body)
-	case OpShipmentLabel:
-		v, err = DecodeLabel(httpStatus, body)
-	case OpShipment:
-		v, err = DecodeShipment(httpStatus, body)
-	case OpShipments:
-		v, err = DecodeShipments(httpStatus, body)
-	case OpShipmentTracking:
-		v, err = DecodeTracking(httpStatus, body)
-	default:
-		return nil, &UnknownOperationError{Operation: op}
-	}
+// Open reads the wrapper of a response body without decoding its data,
+// with the tolerance of Decode (a byte order mark and white space before
+// the object, data before status, a repeated data member ignored). A body
+// that is not a valid envelope is an *UnexpectedResponse, whose Reason
+// names what came instead ("an HTML page", "an empty body", "JSON object
+// without a status"...). An "ok"
+// envelope without data is returned with a nil Data: Decode reports it as
+// a *ShapeError, a relay decides for itself.
+func Open(httpStatus int, body []byte) (Envelope, error) {
+	var env Envelope
+	status, _, err := walk(httpStatus, body, func(s *jsonlite.Scanner, status string) error {
+		t, err := s.RawText()
+		env.Data = []byte(t)
+		return err
+	})
+	env.Status = status
 	if err != nil {
-		return nil, err
+		return Envelope{}, err
 	}
-	return v, nil
+	return env, nil
+}
+
+// MarshalOK returns the body {"status":"ok","data":<data>}.
+func MarshalOK(data jsonlite.Value) []byte {
+	w := jsonlite.NewWriter()
+	w.BeginObject()
+	w.Key("status")
+	w.String(StatusOK)
+	w.Key("data")
+	data.EmitTo(w)
+	w.EndObject()
+	return w.Bytes()
+}
+
+// MarshalErr returns the body {"status":"err","data":<data>}.
+func MarshalErr(data *ErrorData) []byte {
+	w := jsonlite.NewWriter()
+	w.BeginObject()
+	w.Key("status")
+	w.String(StatusErr)
+	w.Key("data")
+	data.EmitTo(w)
+	w.EndObject()
+	return w.Bytes()
+}
+
+// ParseErrorData reads the data of an "err" response (as Open returns
+// it) with the tolerance of Decode: see ErrorData.
+func ParseErrorData(data []byte) (ErrorData, error) {
+	var d ErrorData
+	s := jsonlite.NewScanner(data)
+	err := d.decode(s)
+	if err == nil {
+		err = s.End()
+	}
+	return d, err
 }
 
 // decodeEnvelope reads the envelope and calls data with the Scanner on
-// the data value of an "ok" response.
+// the data value of an "ok" response; the data of an "err" response
+// becomes an *APIError.
 func decodeEnvelope(op string, httpStatus int, body []byte, data func(s *jsonlite.Scanner) error) error {
+	var apiErr *APIError
+	status, hasData, err := walk(httpStatus, body, func(s *jsonlite.Scanner, status string) error {
+		if status == StatusOK {
+			return data(s)
+		}
+		// An error body is read for what it holds: a member of the wrong
+		// shape is passed over, only malformed JSON fails.
+		at := s.Offset()
+		var d ErrorData
+		if err := d.decode(s); err != nil {
+			if _, syntax := err.(*jsonlite.SyntaxError); syntax {
+				return err
+			}
+			s.Seek(at)
+			if err := s.Skip(); err != nil {
+				return err
+			}
+		}
+		apiErr = d.apiError(httpStatus)
+		return nil
+	})
+	switch e := err.(type) {
+	case nil:
+	case *UnexpectedResponse:
+		return e
+	case *pathError:
+		return &ShapeError{Operation: op, Path: e.path("data"), Reason: e.reason(), HTTPStatus: httpStatus}
+	default:
+		return &ShapeError{Operation: op, Path: "data", Reason: (&pathError{err: err}).reason(), HTTPStatus: httpStatus}
+	}
+	switch {
+	case apiErr != nil:
+		return apiErr
+	case status == StatusErr:
+		return &APIError{HTTPStatus: httpStatus} // no data
+	case status == StatusOK && !hasData:
+		return &ShapeError{Operation: op, Path: "data", Reason: "missing", HTTPStatus: httpStatus}
+	}
+	return nil
+}
+
+// walk reads the envelope in one pass and calls data once with the
+// Scanner on the data value (after the whole body is read when data comes
+// before status). It returns the status, whether data was there, an
+// *UnexpectedResponse for a body that is not an envelope, or the error of
+// data. data is not called when the member is absent.
+func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status string) error) (string, bool, error) {
 	unexpected := func(reason string) error {
 		return &UnexpectedResponse{HTTPStatus: httpStatus, Reason: reason, Snippet: snippet(body)}
 	}
@@ -129,30 +196,30 @@ func decodeEnvelope(op string, httpStatus int, body []byte, data func(s *jsonlit
 		break
 	}
 	if i == len(body) {
-		return unexpected("empty body")
+		return "", false, unexpected("an empty body")
 	}
 	switch body[i] {
 	case '{':
 	case '<':
-		return unexpected("an HTML page instead of JSON")
+		return "", false, unexpected("an HTML page")
 	default:
 		s := jsonlite.NewScanner(body[i:])
 		if s.Skip() == nil && s.End() == nil {
-			return unexpected("JSON that is not an object")
+			return "", false, unexpected("JSON that is not an object")
 		}
-		return unexpected("not JSON")
+		return "", false, unexpected("a body that is not a JSON object (not JSON at all)")
 	}
 
 	s := jsonlite.NewScanner(body[i:])
 	status := ""
 	hasStatus, hasData, done := false, false, false
 	dataAt := 0
-	var dataErr error // *APIError or a data decoding error, from inline decoding
+	var dataErr error // from inline decoding
 	err := s.Object(func(key string) error {
 		switch key {
 		case "status":
 			if s.Peek() != jsonlite.String {
-				return reasonError("status is a " + s.Peek().String())
+				return reasonError("JSON whose status is a " + s.Peek().String())
 			}
 			v, err := s.String()
 			status, hasStatus = v, true
@@ -163,24 +230,16 @@ func decodeEnvelope(op string, httpStatus int, body []byte, data func(s *jsonlit
 			}
 			hasData = true
 			dataAt = s.Offset()
-			if !hasStatus {
+			if !hasStatus || (status != StatusOK && status != StatusErr) {
 				return nil // skipped; decoded after the whole body is read
 			}
 			done = true
-			switch status {
-			case "ok":
-				dataErr = data(s)
-			case "err":
-				dataErr = decodeAPIError(s, httpStatus)
-			default:
-				return nil
-			}
+			dataErr = data(s, status)
 			if _, syntax := dataErr.(*jsonlite.SyntaxError); syntax {
 				return dataErr
 			}
 			if dataErr != nil {
-				// Abandon the body: keep the first failure.
-				return errStop
+				return errStop // abandon the body: keep the first failure
 			}
 		}
 		return nil
@@ -191,44 +250,26 @@ func decodeEnvelope(op string, httpStatus int, body []byte, data func(s *jsonlit
 	switch e := err.(type) {
 	case nil, stopError:
 	case *jsonlite.SyntaxError:
-		return unexpected("malformed JSON: " + e.Error())
+		return "", false, unexpected("malformed JSON: " + e.Error())
 	case reasonError:
-		return unexpected(string(e))
+		return "", false, unexpected(string(e))
 	default:
-		return unexpected(err.Error())
+		return "", false, unexpected(err.Error())
 	}
 	if !hasStatus {
-		return unexpected("JSON object without a status")
+		return "", false, unexpected("JSON object without a status")
 	}
-	if status != "ok" && status != "err" {
-		return unexpected("status is " + quote(status) + ", not \"ok\" or \"err\"")
+	if status != StatusOK && status != StatusErr {
+		return "", false, unexpected("JSON whose status is " + quote(status) + ", not \"ok\" or \"err\"")
 	}
-	if !hasData {
-		if status == "err" {
-			return &APIError{HTTPStatus: httpStatus}
-		}
-		return &ShapeError{Operation: op, Path: "data", Reason: "missing", HTTPStatus: httpStatus}
-	}
-	if !done {
+	if hasData && !done {
 		s.Seek(dataAt)
-		if status == "ok" {
-			dataErr = data(s)
-		} else {
-			dataErr = decodeAPIError(s, httpStatus)
-		}
+		dataErr = data(s, status)
 	}
-	switch e := dataErr.(type) {
-	case nil:
-		return nil
-	case *APIError:
-		return e
-	case *jsonlite.SyntaxError:
-		return unexpected("malformed JSON: " + e.Error())
-	case *pathError:
-		return &ShapeError{Operation: op, Path: e.path("data"), Reason: e.reason(), HTTPStatus: httpStatus}
-	default:
-		return &ShapeError{Operation: op, Path: "data", Reason: (&pathError{err: dataErr}).reason(), HTTPStatus: httpStatus}
+	if _, syntax := dataErr.(*jsonlite.SyntaxError); syntax {
+		return "", false, unexpected("malformed JSON: " + dataErr.Error())
 	}
+	return status, hasData, dataErr
 }
 
 // stopError ends the envelope scan after the data failed to decode.
@@ -240,108 +281,4 @@ var errStop error = stopError{}
 
 func quote(s string) string {
 	return string(jsonlite.AppendString(nil, s))
-}
-
-// decodeAPIError reads the data of an "err" response the way the known
-// PHP client does: data.errorCode and data.errorMessage (plus
-// carrierErrorCode and carrierErrorMessage); failing a message, data.message;
-// failing that, data[0] when data is an array whose first element is a
-// string. A data that is itself a string is taken as the message.
-// It returns *APIError, or a *jsonlite.SyntaxError for a malformed body.
-func decodeAPIError(s *jsonlite.Scanner, httpStatus int) error {
-	e := &APIError{HTTPStatus: httpStatus}
-	var message, altMessage string
-	switch s.Peek() {
-	case jsonlite.Object:
-		err := s.Object(func(key string) error {
-			switch key {
-			case "errorCode":
-				t, err := anyText(s)
-				if err == nil {
-					if n, ok := parseInt(t); ok {
-						e.Code = n
-					}
-				}
-				return err
-			case "errorMessage":
-				v, err := anyText(s)
-				message = v
-				return err
-			case "message":
-				v, err := anyText(s)
-				altMessage = v
-				return err
-			case "carrierErrorCode":
-				v, err := anyText(s)
-				e.CarrierCode = v
-				return err
-			case "carrierErrorMessage":
-				v, err := anyText(s)
-				e.CarrierMessage = v
-				return err
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if message == "" {
-			message = altMessage
-		}
-	case jsonlite.Array:
-		err := s.Array(func(i int) error {
-			if i == 0 && s.Peek() == jsonlite.String {
-				v, err := s.String()
-				message = v
-				return err
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	case jsonlite.String:
-		v, err := s.String()
-		if err != nil {
-			return err
-		}
-		message = v
-	default:
-		if err := s.Skip(); err != nil {
-			return err
-		}
-	}
-	e.Message = message
-	return e
-}
-
-// anyText reads any value as text: strings as is, numbers and booleans
-// as their literal, null as "", objects and arrays as compact JSON.
-func anyText(s *jsonlite.Scanner) (string, error) {
-	switch s.Peek() {
-	case jsonlite.Object, jsonlite.Array:
-		w := jsonlite.NewWriter()
-		if err := s.Transcode(w); err != nil {
-			return "", err
-		}
-		return string(w.Bytes()), nil
-	}
-	return s.LooseString()
-}
-
-// parseInt parses a decimal integer that fits an int (surrounding spaces
-// allowed).
-func parseInt(t string) (int, bool) {
-	for len(t) > 0 && t[0] == ' ' {
-		t = t[1:]
-	}
-	for len(t) > 0 && t[len(t)-1] == ' ' {
-		t = t[:len(t)-1]
-	}
-	s := jsonlite.NewScannerString(t)
-	n, ok, err := s.LooseInt()
-	if err != nil || !ok || s.End() != nil || n < -1<<31 || n > 1<<31-1 {
-		return 0, false
-	}
-	return int(n), true
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -127,8 +128,9 @@ func TestDecodeUnknownOperation(t *testing.T) {
 
 func TestDecodeEveryOperationMinimal(t *testing.T) {
 	// Every operation accepts an ok envelope with empty data and an err one.
-	for _, op := range Operations {
-		if op == OpShipmentLabel {
+	for i := range catalog.Operations {
+		op := catalog.Operations[i].Name
+		if op == "get-shipment-label" {
 			continue // label_raw is required
 		}
 		v, err := Decode(op, 200, []byte(`{"status":"ok","data":{}}`))
@@ -182,13 +184,13 @@ func TestTypedResults(t *testing.T) {
 
 	dp, err := DecodeDropPoints(200, []byte(`{"status":"ok","data":[{"latitude":"1.5","longitude":2,"time_table":{"sun":"10:00 - 12:00"}}]}`))
 	require.NoError(t, err)
-	require.Len(t, dp, 1)
-	assert.True(t, dp[0].HasLocation)
-	assert.Equal(t, 1.5, dp[0].Latitude)
-	assert.Equal(t, "10:00 - 12:00", dp[0].TimeTable.Day(6))
-	assert.Equal(t, "", dp[0].TimeTable.Day(7))
+	require.Len(t, dp.DropPoints, 1)
+	assert.True(t, dp.DropPoints[0].HasLocation)
+	assert.Equal(t, 1.5, dp.DropPoints[0].Latitude)
+	assert.Equal(t, "10:00 - 12:00", dp.DropPoints[0].TimeTable.Day(6))
+	assert.Equal(t, "", dp.DropPoints[0].TimeTable.Day(7))
 
-	tr, err := DecodeTracking(200, []byte(`{"status":"ok","data":{"tracking_code":"3","tracking_history":[{"tracking_code":"2","tracking_date":"2026-01-01 10:00:00"},{"tracking_code":"3","tracking_date":"2026-01-02 09:00:00"}]}}`))
+	tr, err := DecodeShipmentTracking(200, []byte(`{"status":"ok","data":{"tracking_code":"3","tracking_history":[{"tracking_code":"2","tracking_date":"2026-01-01 10:00:00"},{"tracking_code":"3","tracking_date":"2026-01-02 09:00:00"}]}}`))
 	require.NoError(t, err)
 	assert.Equal(t, "03", tr.TrackingCode)
 	assert.Equal(t, CategoryPreTransit, tr.Category)

@@ -250,3 +250,72 @@ func addSeg(err error, seg string) error {
 type reasonError string
 
 func (r reasonError) Error() string { return string(r) }
+
+// ErrorData is the data of an "err" response, in both directions: the
+// service's refusals are read into it (APIError), and parcelgate's own
+// refusals (the sandbox's and the edge's) are written from it, so that
+// every error body has the one shape a client reads. The members only the
+// edge writes are writeonly: nothing in Go reads them (the JavaScript
+// Client does), so the browser module does not carry their decoding.
+//
+// Reading follows the known PHP client: errorCode and errorMessage (plus
+// carrierErrorCode and carrierErrorMessage), failing a message, message;
+// data as a list takes its first string as the message, data as a string
+// is the message.
+type ErrorData struct {
+	Code           int          `wire:"errorCode,as=code"`                  // 0 when absent or not a number
+	Message        string       `wire:"errorMessage,as=text"`               //
+	AltMessage     string       `wire:"message,as=text,omitempty"`          // the message some bodies send instead
+	CarrierCode    string       `wire:"carrierErrorCode,as=text,omitempty"` // number or string on the wire
+	CarrierMessage string       `wire:"carrierErrorMessage,as=text,omitempty"`
+	Field          string       `wire:"field,omitempty,writeonly"`           // the invalid field (the sandbox)
+	Source         string       `wire:"source,omitempty,writeonly"`          // "edge" for the edge's own refusals
+	Class          string       `wire:"errorClass,omitempty,writeonly"`      // short machine-readable kind
+	Errors         []FieldError `wire:"errors,omitempty,writeonly"`          // every invalid field
+	UpstreamStatus int          `wire:"upstreamStatus,omitempty,writeonly"`  // HTTP status of a failed upstream answer
+	Upstream       []byte       `wire:"upstream,as=raw,omitempty,writeonly"` // the upstream's data, as sent
+	Retryable      *bool        `wire:"retryable,omitempty,writeonly"`       // whether sending again is safe; nil: not said
+	Hint           string       `wire:"hint,omitempty,writeonly"`            // what to do next
+	RequestID      string       `wire:"requestId,omitempty,writeonly"`       // the edge's request id
+	Extra          RawMembers   `wire:",extra"`
+}
+
+// FieldError is one invalid field of an error body.
+type FieldError struct {
+	Field   string     `wire:"field"`
+	Code    int        `wire:"code"`
+	Message string     `wire:"message"`
+	Extra   RawMembers `wire:",extra"`
+}
+
+// decode is a hook: besides an object, data may be a list of messages or
+// a message.
+func (d *ErrorData) decode(s *jsonlite.Scanner) error {
+	switch s.Peek() {
+	case jsonlite.Object:
+		return d.decodeObject(s)
+	case jsonlite.Array:
+		return s.Array(func(i int) error {
+			if i == 0 && s.Peek() == jsonlite.String {
+				v, err := s.String()
+				d.Message = v
+				return err
+			}
+			return s.Skip()
+		})
+	case jsonlite.String:
+		v, err := s.String()
+		d.Message = v
+		return err
+	}
+	return s.Skip()
+}
+
+// apiError is the failure an error body describes.
+func (d *ErrorData) apiError(httpStatus int) *APIError {
+	msg := d.Message
+	if msg == "" {
+		msg = d.AltMessage
+	}
+	return &APIError{Code: d.Code, Message: msg, CarrierCode: d.CarrierCode, CarrierMessage: d.CarrierMessage, HTTPStatus: httpStatus}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -13,8 +14,8 @@ import (
 // emits must be valid JSON (valid UTF-8 included) that our scanner reads.
 func FuzzDecode(f *testing.F) {
 	for _, v := range loadVectors(f) {
-		for i, op := range Operations {
-			if op == v.Operation {
+		for i := range catalog.Operations {
+			if catalog.Operations[i].Name == v.Operation {
 				f.Add(uint8(i), []byte(v.Body))
 			}
 		}
@@ -22,7 +23,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(uint8(0), []byte(`{"status":"err","data":["x"]}`))
 	f.Add(uint8(10), []byte(`{"status":"ok","data":{"tracking_events":{"tracking_history":{"a":{"tracking_code":7}}}}}`))
 	f.Fuzz(func(t *testing.T, opIndex uint8, body []byte) {
-		op := Operations[int(opIndex)%len(Operations)]
+		op := catalog.Operations[int(opIndex)%len(catalog.Operations)].Name
 		v, err := Decode(op, 200, body)
 		var out []byte
 		switch e := err.(type) {

@@ -3,12 +3,12 @@ package envelope
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,19 +35,10 @@ type vector struct {
 }
 
 func loadVectors(t testing.TB) []vector {
-	files, err := filepath.Glob("../../testdata/responses/*.json")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
 	var all []vector
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		var list []vector
-		require.NoError(t, json.Unmarshal(b, &list), f)
-		for i := range list {
-			list[i].Name = filepath.Base(f) + ": " + list[i].Name
-		}
-		all = append(all, list...)
+	for _, n := range testvectors.List[vector](t, "responses/*.json") {
+		n.V.Name = n.File + ": " + n.V.Name
+		all = append(all, n.V)
 	}
 	return all
 }
@@ -116,7 +107,7 @@ func TestVectors(t *testing.T) {
 			}
 		})
 	}
-	for _, op := range Operations {
-		assert.True(t, seen[op], "no vector for %s", op)
+	for i := range catalog.Operations {
+		assert.True(t, seen[catalog.Operations[i].Name], "no vector for %s", catalog.Operations[i].Name)
 	}
 }

@@ -1,13 +1,12 @@
 package form
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 // jsonRequest is a Request as the vectors write it.
@@ -58,10 +57,8 @@ func (v *vector) limits() Limits {
 }
 
 func loadVectors(t testing.TB, file string) []vector {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "forms", file))
-	require.NoError(t, err)
 	var list []vector
-	require.NoError(t, json.Unmarshal(b, &list), file)
+	testvectors.Load(t, "forms/"+file, &list)
 	require.NotEmpty(t, list, file)
 	return list
 }

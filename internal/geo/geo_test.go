@@ -1,9 +1,7 @@
 package geo
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/parcelgate/parcelgate/internal/postal"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 type point struct {
@@ -37,10 +36,8 @@ type vectors struct {
 
 func loadVectors(t testing.TB) vectors {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/geo.json")
-	require.NoError(t, err)
 	var v vectors
-	require.NoError(t, json.Unmarshal(raw, &v))
+	testvectors.Load(t, "geo.json", &v)
 	require.GreaterOrEqual(t, len(v.Locate), 30)
 	require.GreaterOrEqual(t, len(v.Distance), 5)
 	return v

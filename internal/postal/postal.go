@@ -30,6 +30,8 @@
 // digits, CH 4) or longer (US ZIP+4 10, IR 11); they are taken as the dataset gives them.
 package postal
 
+//go:generate go run ./gen
+
 import "strings"
 
 // Zone is the Spanish shipping zone of a postal code; carriers cover zones separately.

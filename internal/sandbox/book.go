@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parcelgate/parcelgate/internal/holidays"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/sandbox/holidays"
 )
 
 // maxDaysAhead is how far ahead a shipping or collection date may be.

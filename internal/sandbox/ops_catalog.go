@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/parcelgate/parcelgate/internal/holidays"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/sandbox/holidays"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
 

@@ -70,6 +70,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/validate"
@@ -328,38 +329,17 @@ type emitFunc func(e jsonlite.Emitter)
 func (f emitFunc) EmitTo(e jsonlite.Emitter) { f(e) }
 
 func writeOK(w http.ResponseWriter, data jsonlite.Value) {
-	jw := jsonlite.NewWriter()
-	jw.BeginObject()
-	jw.Key("status")
-	jw.String("ok")
-	jw.Key("data")
-	data.EmitTo(jw)
-	jw.EndObject()
-	writeJSON(w, http.StatusOK, jw.Bytes())
+	writeJSON(w, http.StatusOK, envelope.MarshalOK(data))
 }
 
+// writeError answers with the service's error body (envelope.ErrorData);
+// an error that is not an *apiError is the service's 999.
 func writeError(w http.ResponseWriter, err error) {
 	e, ok := err.(*apiError)
 	if !ok {
 		e = &apiError{HTTP: http.StatusInternalServerError, Code: 999, Message: "unexpected error: " + err.Error()}
 	}
-	jw := jsonlite.NewWriter()
-	jw.BeginObject()
-	jw.Key("status")
-	jw.String("err")
-	jw.Key("data")
-	jw.BeginObject()
-	jw.Key("errorCode")
-	jw.Int(int64(e.Code))
-	jw.Key("errorMessage")
-	jw.String(e.Message)
-	if e.Field != "" {
-		jw.Key("field")
-		jw.String(e.Field)
-	}
-	jw.EndObject()
-	jw.EndObject()
-	writeJSON(w, e.HTTP, jw.Bytes())
+	writeJSON(w, e.HTTP, envelope.MarshalErr(&envelope.ErrorData{Code: e.Code, Message: e.Message, Field: e.Field}))
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {

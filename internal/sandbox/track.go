@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
-	"github.com/parcelgate/parcelgate/internal/holidays"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/sandbox/holidays"
 )
 
 // Tracking is computed, never stored: the full schedule of a shipment's

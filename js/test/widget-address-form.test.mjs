@@ -2,46 +2,17 @@
 // typing, aria wiring, the Spanish zone, country changes, validate(),
 // value, events, and behaviour inside a <form>.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, readVectors } from './helpers.mjs';
+import { readVectors } from './helpers.mjs';
+import { widgetHarness } from './widget-harness.mjs';
 
-let server;
-let browser;
+const h = widgetHarness({ page: 'widgets-address-form.html' });
+const { openPage, eventually } = h;
 let postalVectors;
-
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   ({ 'postal.json': postalVectors } = await readVectors('.'));
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function openPage() {
-  const page = await browser.newPage({ locale: 'en-GB' });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}/js/test/pages/widgets-address-form.html`);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { page, errors };
-}
-
-/** Polls an async assertion until it passes (or 5 s). */
-async function eventually(fn, ms = 5000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 /** The text of the element named first by the input's aria-describedby. */
 async function describedText(form, input) {
@@ -294,7 +265,7 @@ test('inside a <form>: Enter in a field submits nothing and breaks nothing', asy
 });
 
 test('before the core arrives the inputs work; validation runs once it is loaded', async () => {
-  const page = await browser.newPage();
+  const page = await h.browser.newPage();
   let release;
   const gate = new Promise((r) => (release = r));
   await page.route('**/js/dist/parcelgate.wasm', async (route) => {
@@ -302,7 +273,7 @@ test('before the core arrives the inputs work; validation runs once it is loaded
     await route.continue();
   });
   await page.setContent('<p>loading</p>');
-  await page.goto(`${server.url}/js/test/pages/widgets-address-form.html`, { waitUntil: 'domcontentloaded' });
+  await page.goto(`${h.server.url}/js/test/pages/widgets-address-form.html`, { waitUntil: 'domcontentloaded' });
   const form = page.locator('pg-address-form#to');
   const zip = form.getByLabel(/^Postal code/);
   await zip.fill('0800');

@@ -4,14 +4,14 @@
 // no distance where the location is unknown, the carrier filter, keyboard
 // selection with pg-select and onPick, a stale answer ignored, errors.
 
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, readVectors } from './helpers.mjs';
+import { widgetHarness } from './widget-harness.mjs';
 
-let server;
-let browser;
-let fx;
-const edge = { answer: null, log: [] };
+const h = widgetHarness({ page: 'widgets-drop-point-picker.html', element: 'pg-drop-point-picker', fixtures: 'drop-point-picker.json', fallback: (...a) => defaultAnswer(...a) });
+const { openPage, eventually } = h;
+const edge = h.edge;
+const fx = h.fx;
 
 function defaultAnswer(op, params) {
   if (op === 'get-client-carriers') return { body: fx.carriers };
@@ -20,55 +20,6 @@ function defaultAnswer(op, params) {
   if (zip === '75001') return { body: fx.fr_75001 };
   if (zip === '08003') return { status: fx.upstream_error.http_status, body: fx.upstream_error.body };
   return { status: 404, body: { status: 'err', data: { errorCode: 1404, errorMessage: `no canned answer for ${zip}` } } };
-}
-
-before(async () => {
-  ({ 'drop-point-picker.json': fx } = await readVectors('widgets'));
-  server = await startServer({
-    handler: async (req, res, url) => {
-      const m = /^\/v1\/([a-z-]+)$/.exec(url.pathname);
-      if (!m) return false;
-      const op = m[1];
-      edge.log.push({ op, params: Object.fromEntries(url.searchParams) });
-      const a = (edge.answer && edge.answer(op, url.searchParams)) || defaultAnswer(op, url.searchParams);
-      if (a.delay) await new Promise((r) => setTimeout(r, a.delay));
-      res.writeHead(a.status || 200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(a.body));
-      return true;
-    },
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-beforeEach(() => {
-  edge.answer = null;
-  edge.log = [];
-});
-
-async function openPage() {
-  const page = await browser.newPage({ locale: 'en-GB' });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}/js/test/pages/widgets-drop-point-picker.html`);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { page, errors, el: page.locator('pg-drop-point-picker') };
-}
-
-async function eventually(fn, ms = 5000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 40));
-    }
-  }
 }
 
 const set = (page, attrs) =>

@@ -3,17 +3,17 @@
 // ordering, cheapest/fastest badges, keyboard selection and pg-select's
 // detail, filters, debouncing, a stale answer ignored, the error states.
 
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, readVectors } from './helpers.mjs';
+import { widgetHarness } from './widget-harness.mjs';
 
-let server;
-let browser;
-let fx;
 const SHIPPING_DATE = '2026-11-23';
 
 // The fake edge: answer(op, params) -> {status, body, delay}; every request is logged.
-const edge = { answer: null, log: [] };
+const h = widgetHarness({ page: 'widgets-rate-selector.html', element: 'pg-rate-selector', fixtures: 'rate-selector.json', fallback: (...a) => defaultAnswer(...a) });
+const { openPage, eventually } = h;
+const edge = h.edge;
+const fx = h.fx;
 
 function routeOf(params) {
   return params.get('to_zip_code');
@@ -28,55 +28,6 @@ function defaultAnswer(op, params) {
   if (zip === '08002') return { status: fx.invalid_zip.http_status, body: fx.invalid_zip.body };
   if (zip === '08003') return { status: fx.upstream_error.http_status, body: fx.upstream_error.body };
   return { status: 404, body: { status: 'err', data: { errorCode: 400, errorMessage: `no canned answer for ${zip}` } } };
-}
-
-before(async () => {
-  ({ 'rate-selector.json': fx } = await readVectors('widgets'));
-  server = await startServer({
-    handler: async (req, res, url) => {
-      const m = /^\/v1\/([a-z-]+)$/.exec(url.pathname);
-      if (!m) return false;
-      const op = m[1];
-      edge.log.push({ op, method: req.method, query: url.searchParams.toString(), params: Object.fromEntries(url.searchParams) });
-      const a = (edge.answer || defaultAnswer)(op, url.searchParams) || defaultAnswer(op, url.searchParams);
-      if (a.delay) await new Promise((r) => setTimeout(r, a.delay));
-      res.writeHead(a.status || 200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(a.body));
-      return true;
-    },
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-beforeEach(() => {
-  edge.answer = null;
-  edge.log = [];
-});
-
-async function openPage() {
-  const page = await browser.newPage({ locale: 'en-GB' });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}/js/test/pages/widgets-rate-selector.html`);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { page, errors, el: page.locator('pg-rate-selector') };
-}
-
-async function eventually(fn, ms = 5000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 40));
-    }
-  }
 }
 
 /** Sets the route (attributes one by one, then the parcels). */

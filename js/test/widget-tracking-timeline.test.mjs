@@ -4,36 +4,14 @@
 // the bearer token sent, polling that picks up new events, announces only
 // changes and stops at the final state, a 401 shown as an error.
 
-import { test, before, after, beforeEach } from 'node:test';
+import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, readVectors } from './helpers.mjs';
+import { widgetHarness } from './widget-harness.mjs';
 
-let server;
-let browser;
-let fx;
-const edge = { answer: null, log: [] };
-
-before(async () => {
-  ({ 'tracking-timeline.json': fx } = await readVectors('widgets'));
-  server = await startServer({
-    handler: async (req, res, url) => {
-      const m = /^\/v1\/([a-z-]+)$/.exec(url.pathname);
-      if (!m) return false;
-      edge.log.push({ op: m[1], auth: req.headers.authorization || '', params: Object.fromEntries(url.searchParams), at: Date.now() });
-      const a = edge.answer(m[1], url.searchParams, edge.log.length, req);
-      if (a.delay) await new Promise((r) => setTimeout(r, a.delay));
-      res.writeHead(a.status || 200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(a.body));
-      return true;
-    },
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const h = widgetHarness({ page: 'widgets-tracking-timeline.html', fixtures: 'tracking-timeline.json', timeout: 8000 });
+const { openPage, eventually } = h;
+const edge = h.edge;
+const fx = h.fx;
 
 beforeEach(() => {
   edge.log = [];
@@ -43,27 +21,6 @@ beforeEach(() => {
     return { body: fx.stages[Math.min(n - 1, fx.stages.length - 1)] };
   };
 });
-
-async function openPage() {
-  const page = await browser.newPage({ locale: 'en-GB' });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}/js/test/pages/widgets-tracking-timeline.html`);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { page, errors };
-}
-
-async function eventually(fn, ms = 8000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 const start = (page, attrs, token = 'shop-token') =>
   page.evaluate(

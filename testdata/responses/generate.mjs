@@ -33,7 +33,7 @@ vec('get-client-carriers', {
     'parcelNow': { id_carrier: 27, carrier_name: 'Parcel Now', carrier_code: 'parcelNow', status: 1 },
   }),
   expect: {
-    'acme-express': { id_carrier: 3, carrier_name: 'Acme Express', carrier_code: 'acme-express', status: 0 },
+    'acme-express': { id_carrier: 3, carrier_name: 'Acme Express', carrier_code: 'acme-express', status: 0, extra: { ignored: true } },
     'parcelNow': { id_carrier: 27, carrier_name: 'Parcel Now', carrier_code: 'parcelNow', status: 1 },
     'swiftpost': { id_carrier: 12, carrier_name: 'SwiftPost', carrier_code: 'swiftpost', status: 1 },
   },
@@ -65,7 +65,7 @@ vec('get-client-services', {
     { id_service: 101, service_name: 'Acme 24', service_type: '24', service_code: 'acme-24', is_drop_point: false,
       carrier: { id_carrier: 3, carrier_name: 'Acme Express', carrier_code: 'acme-express' }, status: 1 },
     { id_service: 102, service_name: 'Acme Shop 48', service_type: '48', service_code: 'acme-shop-48', is_drop_point: true,
-      carrier: { id_carrier: 3, carrier_name: 'Acme Express', carrier_code: 'acme-express' }, status: 0 },
+      carrier: { id_carrier: 3, carrier_name: 'Acme Express', carrier_code: 'acme-express' }, status: 0, new_field: 'x' },
   ],
 });
 vec('get-client-services', {
@@ -102,6 +102,18 @@ vec('get-shipments-rates', {
   expect: { best_price_service: null, services: [{ ...rate1, is_drop_point: false, price: 12, currency: 'EUR' }] },
 });
 vec('get-shipments-rates', {
+  name: 'unknown members of rate entries passed through unchanged',
+  operation: 'get-shipments-rates',
+  body: '{"status":"ok","data":{"best_price_service":' + JSON.stringify({ ...rate1, co2_grams: '120' }) +
+        ',"services":[' + JSON.stringify(rate1) + ',' + JSON.stringify({ ...rate1, id_service: 12, unknown: { a: [1, 'x', null], b: '' }, pickup: true }) +
+        '],"generated_at":"2026-05-12T10:00:00Z"}}',
+  expect: {
+    best_price_service: { ...rate1, is_drop_point: false, co2_grams: '120' },
+    services: [{ ...rate1, is_drop_point: false }, { ...rate1, id_service: 12, is_drop_point: false, unknown: { a: [1, 'x', null], b: '' }, pickup: true }],
+    generated_at: '2026-05-12T10:00:00Z',
+  },
+});
+vec('get-shipments-rates', {
   name: 'wrong shape: price not a number',
   operation: 'get-shipments-rates',
   body: ok({ best_price_service: rate1, services: [rate1, rate1, { ...rate1, price: 'free' }] }),
@@ -116,7 +128,8 @@ vec('get-shipment-time-arrival-estimation', {
   name: 'arrival estimates',
   operation: 'get-shipment-time-arrival-estimation',
   body: ok({ bestArrivalTime: arr1w, services: [arr1w, { ...arr2, unknown: [1, 2] }] }),
-  expect: { bestArrivalTime: arr1, services: [arr1, arr2] },
+  // Unknown members are passed through unchanged (the spec lists no fields for these entries).
+  expect: { bestArrivalTime: arr1, services: [arr1, { ...arr2, unknown: [1, 2] }] },
 });
 vec('get-shipment-time-arrival-estimation', {
   name: 'arrival estimates: null best, empty date',
@@ -142,7 +155,15 @@ vec('get-service-info', {
   name: 'service info: methods as a list',
   operation: 'get-service-info',
   body: ok({ available_methods: ['new-shipment'], schemas: [], additional_information: null }),
-  expect: { available_methods: { '0': 'new-shipment' }, schemas: {}, additional_information: {} },
+  // A list of names means what the object form means: those methods are available.
+  expect: { available_methods: { 'new-shipment': true }, schemas: {}, additional_information: {} },
+});
+vec('get-service-info', {
+  name: 'service info: methods as a list keep their meaning, non-names by index',
+  operation: 'get-service-info',
+  body: ok({ available_methods: ['new-shipment', 'get-shipment-label', 7], schemas: { 'new-shipment': { type: 'object' } } }),
+  expect: { available_methods: { 'new-shipment': true, 'get-shipment-label': true, '2': 7 },
+            schemas: { 'new-shipment': { type: 'object' } }, additional_information: {} },
 });
 
 // ---------------------------------------------------------------- drop points
@@ -301,6 +322,7 @@ const shipmentOut = {
   tracking_events: { tracking_code: '11', tracking_name: 'Delivered', tracking_details: 'Entregado', tracking_date: '2026-05-13 12:41:00', tracking_category: 'delivered', tracking_history: histOut },
   tracking_data: { carrier_status: 'DELIVERED', pod: { signed_by: 'L. Pérez' } },
   outdated: false,
+  some_new_block: { a: 1 }, // unknown: passed through unchanged
 };
 vec('get-shipment', {
   name: 'full shipment: strings for numbers, history out of order, is_return, no drop point',
@@ -345,6 +367,18 @@ vec('get-shipment', {
   operation: 'get-shipment',
   body: ok(dpShipWire),
   expect: dpShipOut,
+});
+vec('get-shipment', {
+  name: 'shipment: a new block and unknown members inside blocks passed through unchanged',
+  operation: 'get-shipment',
+  body: ok({ ...shipmentWire,
+    shipping_data: { ...shippingWire, insurance_amount: '150.00' },
+    parcels: [{ parcel_weight: 1, parcel_width: 2, parcel_height: 3, parcel_length: 4, parcel_volume: 24, barcode: 'B1' }],
+    customs_data: { hs_code: '6109', items: [{ qty: 2 }] } }),
+  expect: { ...shipmentOut,
+    shipping_data: { ...shippingOut, insurance_amount: '150.00' },
+    parcels: [{ parcel_weight: 1, parcel_width: 2, parcel_height: 3, parcel_length: 4, parcel_volume: 24, barcode: 'B1' }],
+    customs_data: { hs_code: '6109', items: [{ qty: 2 }] } },
 });
 vec('get-shipment', {
   name: 'shipment: data before status, unknown top-level keys',

@@ -28,7 +28,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/parcelgate/parcelgate/internal/holidays"
+	"github.com/parcelgate/parcelgate/internal/sandbox/holidays"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
-	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
@@ -413,76 +413,45 @@ func (x *exchange) bookingHint(cfg *Config, op *catalog.Operation, req *form.Req
 	return "do not resend blindly: the collection may have been booked; check the customer area before booking again"
 }
 
-// upstreamMessage formats the upstream's errorCode/errorMessage, if any.
+// upstreamMessage formats the upstream's errorCode/errorMessage, if any,
+// read by envelope.ParseErrorData.
 func upstreamMessage(data []byte) string {
 	if data == nil {
 		return ""
 	}
-	var code, msg string
-	s := jsonlite.NewScanner(data)
-	_ = s.Object(func(key string) error {
-		switch key {
-		case "errorCode":
-			t, err := s.LooseString()
-			code = t
-			return err
-		case "errorMessage":
-			t, err := s.LooseString()
-			msg = t
-			return err
-		}
-		return s.Skip()
-	})
+	d, _ := envelope.ParseErrorData(data) // what could be read
+	msg := d.Message
+	if msg == "" {
+		msg = d.AltMessage
+	}
+	code := ""
+	if d.Code != 0 {
+		code = strconv.Itoa(d.Code)
+	}
 	switch {
 	case code != "" && msg != "":
-		return ": " + clip(code, 16) + " " + clip(msg, 200)
+		return ": " + code + " " + clip(msg, 200)
 	case msg != "":
 		return ": " + clip(msg, 200)
 	case code != "":
-		return ": error " + clip(code, 16)
+		return ": error " + code
 	}
 	return ""
 }
 
-// sniffEnvelope checks cheaply that body is a {status, data} envelope
-// and returns its status and the raw JSON of data; reason says what is
-// wrong otherwise ("an empty body", "an HTML page", ...).
+// sniffEnvelope checks with envelope.Open that body is a {status, data}
+// envelope and returns its status and the raw JSON of data; reason says
+// what came instead ("an empty body", "an HTML page", ...).
 func sniffEnvelope(body []byte) (status string, data []byte, reason string) {
-	t := bytes.TrimLeft(body, " \t\r\n\xef\xbb\xbf")
-	if len(t) == 0 {
-		return "", nil, "an empty body"
-	}
-	switch t[0] {
-	case '{':
-	case '<':
-		return "", nil, "an HTML page"
-	default:
-		return "", nil, "a body that is not a JSON object"
-	}
-	s := jsonlite.NewScanner(t)
-	err := s.Object(func(key string) error {
-		switch key {
-		case "status":
-			v, err := s.String()
-			status = v
-			return err
-		case "data":
-			v, err := s.RawText()
-			data = []byte(v)
-			return err
+	env, err := envelope.Open(0, body)
+	if err != nil {
+		if u, ok := err.(*envelope.UnexpectedResponse); ok {
+			return "", nil, u.Reason
 		}
-		return s.Skip()
-	})
-	if err == nil {
-		err = s.End()
-	}
-	switch {
-	case err != nil:
 		return "", nil, "malformed JSON"
-	case status != "ok" && status != "err":
-		return "", nil, "JSON without a status of ok or err"
-	case data == nil:
+	}
+	if env.Data == nil {
 		return "", nil, "JSON without data"
 	}
-	return status, data, ""
+	return env.Status, env.Data, ""
 }

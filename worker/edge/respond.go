@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
@@ -45,60 +46,19 @@ type edgeError struct {
 	class          string // short machine-readable kind for logs and clients
 }
 
-// body renders {"status":"err","data":{...}}.
+// body renders the edge's error envelope: envelope.ErrorData, the shape
+// of every error body a client reads.
 func (e *edgeError) body(requestID string) []byte {
-	w := jsonlite.NewWriter()
-	w.BeginObject()
-	w.Key("status")
-	w.String("err")
-	w.Key("data")
-	w.BeginObject()
-	w.Key("errorCode")
-	w.Int(int64(e.code))
-	w.Key("errorMessage")
-	w.String(e.message)
-	w.Key("source")
-	w.String("edge")
-	if e.class != "" {
-		w.Key("errorClass")
-		w.String(e.class)
-	}
-	if e.fieldErrors != nil {
-		w.Key("errors")
-		w.BeginArray()
-		for _, fe := range e.fieldErrors {
-			w.BeginObject()
-			w.Key("field")
-			w.String(fe.Field)
-			w.Key("code")
-			w.Int(int64(fe.Code))
-			w.Key("message")
-			w.String(fe.Message)
-			w.EndObject()
-		}
-		w.EndArray()
-	}
-	if e.upstreamStatus != 0 {
-		w.Key("upstreamStatus")
-		w.Int(int64(e.upstreamStatus))
-	}
-	if e.upstreamData != nil {
-		w.Key("upstream")
-		w.Raw(e.upstreamData)
+	d := envelope.ErrorData{Code: e.code, Message: e.message, Source: "edge", Class: e.class,
+		UpstreamStatus: e.upstreamStatus, Upstream: e.upstreamData, Hint: e.hint, RequestID: requestID}
+	for _, fe := range e.fieldErrors {
+		d.Errors = append(d.Errors, envelope.FieldError{Field: fe.Field, Code: fe.Code, Message: fe.Message})
 	}
 	if e.retryable != 0 {
-		w.Key("retryable")
-		w.Bool(e.retryable == 1)
+		r := e.retryable == 1
+		d.Retryable = &r
 	}
-	if e.hint != "" {
-		w.Key("hint")
-		w.String(e.hint)
-	}
-	w.Key("requestId")
-	w.String(requestID)
-	w.EndObject()
-	w.EndObject()
-	return w.Bytes()
+	return envelope.MarshalErr(&d)
 }
 
 // okBody renders {"status":"ok","data":{...}} from key/value string pairs.

@@ -1,9 +1,8 @@
 // Command gen writes the catalog's JSON exports into testdata/: the whole
-// catalog (catalog.json, from which the JavaScript package and its
-// TypeScript types are generated) and one JSON Schema (draft 4) per
-// operation, without and with the rules feature (schemas/<op>.json,
-// schemas/rules/<op>.json). Run it with `go generate ./internal/catalog`;
-// a test fails when the committed files drift from the catalog.
+// catalog (catalog.json, what tools outside Go read) and one JSON Schema
+// (draft 4) per operation, without and with the rules feature
+// (schemas/<op>.json, schemas/rules/<op>.json). Run it with `make
+// generate`; a test fails when the committed files drift from the catalog.
 package main
 
 import (

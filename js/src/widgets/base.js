@@ -220,6 +220,140 @@ export class PgElement extends HTMLElement {
   }
 }
 
+/** Milliseconds attribute changes are gathered before a widget fetches. */
+export const DEBOUNCE_MS = 30;
+
+/**
+ * A widget that loads data from the edge: the fetch cycle every such widget
+ * shares. Attribute changes are debounced (schedule), a new cycle aborts the
+ * one in flight, and a sequence number drops the answers of superseded
+ * cycles, so that the last request always owns the widget. State is
+ * `idle` (nothing to ask), `loading`, `ready`, `empty` or `error`, mirrored
+ * with the message in `_state` and `_message` for render().
+ */
+export class FetchingElement extends PgElement {
+  constructor() {
+    super();
+    this._state = 'idle';
+    this._message = '';
+    this._seq = 0;
+    this._ctrl = null;
+    this._timer = null;
+  }
+
+  disconnectedCallback() {
+    clearTimeout(this._timer);
+    if (this._ctrl) this._ctrl.abort();
+  }
+
+  /** idle, loading, ready, empty or error. */
+  get state() {
+    return this._state;
+  }
+
+  /** Fetches again now. */
+  refresh() {
+    clearTimeout(this._timer);
+    return this._fetch();
+  }
+
+  /** Fetches after DEBOUNCE_MS, once for a burst of changes. */
+  _schedule() {
+    if (!this.isConnected) return;
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => this._fetch(), DEBOUNCE_MS);
+  }
+
+  /**
+   * Runs one fetch cycle. job.idle() returns the message to show when there
+   * is nothing to ask (then job.reset() clears the data), or null;
+   * job.load(client, core, signal) makes the calls and throws on failure;
+   * job.done(result, core) or this._fail(err) then update the widget, only
+   * while this cycle is the latest. job.quiet keeps the old content on
+   * screen instead of a loading state; job.settle() runs after the latest
+   * cycle ends either way.
+   */
+  async _cycle(job) {
+    const seq = ++this._seq;
+    if (this._ctrl) this._ctrl.abort();
+    this._ctrl = null;
+    const idle = job.idle();
+    if (idle !== null) {
+      this._state = 'idle';
+      this._message = idle;
+      job.reset();
+      this.render();
+      if (job.settle) job.settle();
+      return;
+    }
+    const ctrl = new AbortController();
+    this._ctrl = ctrl;
+    if (!job.quiet) {
+      this._state = 'loading';
+      this._message = this.t('loading');
+      this.render();
+    }
+    try {
+      // The core validates requests in the Client; wait for it so the
+      // shopper gets the edge's messages before anything is sent.
+      const core = await this.ensureCore().catch(() => null);
+      if (seq !== this._seq) return;
+      const result = await job.load(this.client, core, ctrl.signal);
+      if (seq !== this._seq) return; // a newer request owns the widget
+      this._ctrl = null;
+      job.done(result, core);
+    } catch (err) {
+      if (seq !== this._seq || (err && err.category === 'aborted')) return;
+      this._ctrl = null;
+      this._fail(err);
+    } finally {
+      if (seq === this._seq && job.settle) job.settle();
+    }
+  }
+
+  /** The error message for the shopper: invalid fields by their label, else the error's text without the operation. */
+  _errorMessage(err) {
+    if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
+      return err.fieldErrors.map((e) => `${this.texts[`field_${e.field}`] || e.field}: ${e.message}`).join(' ');
+    }
+    const text = errorText(err);
+    return err && err.operation && text.startsWith(`${err.operation}: `) ? text.slice(err.operation.length + 2) : text;
+  }
+}
+
+/**
+ * A fetching widget that offers a list to choose one entry from (radio
+ * inputs): the `value` attribute reflects the choice, and pg-select
+ * announces it under detail[selectKey].
+ */
+export class SelectableList extends FetchingElement {
+  constructor(selectKey) {
+    super();
+    this._selectKey = selectKey;
+    this._value = '';
+  }
+
+  /** Writes the value to the attribute without reacting to it. */
+  _reflect() {
+    this._reflecting = true;
+    if (this._value) this.setAttribute('value', this._value);
+    else this.removeAttribute('value');
+    this._reflecting = false;
+  }
+
+  /** Emits pg-select with the entry (null: the selection was cleared). */
+  _announce(entry) {
+    emit(this, 'pg-select', { [this._selectKey]: entry });
+  }
+
+  /** Clears the selection and announces it. */
+  _clearSelection() {
+    this._value = '';
+    this._reflect();
+    this._announce(null);
+  }
+}
+
 /**
  * Registers a custom element unless the name is taken (so that loading a
  * widget twice, e.g. through the bundle and one file, is harmless).

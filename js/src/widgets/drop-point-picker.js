@@ -13,10 +13,9 @@
 // It calls get-drop-points (and get-client-carriers for the carriers'
 // names); both are public operations.
 
-import { PgElement, adoptStyles, define, emit, esc, uid, errorText } from './base.js';
+import { SelectableList, adoptStyles, define, emit, esc, uid } from './base.js';
 import { distanceKm } from '../core.js';
 
-const DEBOUNCE_MS = 30;
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 const CSS = `
@@ -32,7 +31,7 @@ fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 `;
 
 /** Drop-point picker. */
-export class PgDropPointPicker extends PgElement {
+export class PgDropPointPicker extends SelectableList {
   static observedAttributes = ['country', 'zip-code', 'carrier', 'value', 'endpoint'];
 
   /** Texts; override any with the `texts` property. */
@@ -59,16 +58,10 @@ export class PgDropPointPicker extends PgElement {
   };
 
   constructor() {
-    super();
+    super('dropPoint');
     adoptStyles(this.shadowRoot, CSS);
     this._points = [];
     this._names = new Map(); // carrier_code -> carrier_name
-    this._value = '';
-    this._state = 'idle';
-    this._message = '';
-    this._seq = 0;
-    this._ctrl = null;
-    this._timer = null;
     this._name = uid('pg-dp');
     this._today = null;
     this._filter = null; // carrier chosen in the select; null = the attribute
@@ -99,11 +92,6 @@ export class PgDropPointPicker extends PgElement {
       this._rendered = true;
     }
     this._schedule();
-  }
-
-  disconnectedCallback() {
-    clearTimeout(this._timer);
-    if (this._ctrl) this._ctrl.abort();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -152,98 +140,56 @@ export class PgDropPointPicker extends PgElement {
     return this._visible().find((p) => p.drop_point_key === this._value) || null;
   }
 
-  /** idle, loading, ready, empty or error. */
-  get state() {
-    return this._state;
-  }
-
-  /** Fetches again now. */
-  refresh() {
-    clearTimeout(this._timer);
-    return this._fetch();
-  }
-
   _carrier() {
     return this._filter !== null ? this._filter : (this.getAttribute('carrier') || '').trim();
   }
 
-  _schedule() {
-    if (!this.isConnected) return;
-    clearTimeout(this._timer);
-    this._timer = setTimeout(() => this._fetch(), DEBOUNCE_MS);
-  }
-
-  async _fetch() {
-    const seq = ++this._seq;
-    if (this._ctrl) this._ctrl.abort();
-    this._ctrl = null;
+  _fetch() {
     const country = (this.getAttribute('country') || 'ES').trim().toUpperCase();
     const zip = (this.getAttribute('zip-code') || '').trim();
-    if (!zip) {
-      this._state = 'idle';
-      this._points = [];
-      this._message = this.t('missing');
-      this.render();
-      this._keepOrClear();
-      return;
-    }
-    const ctrl = new AbortController();
-    this._ctrl = ctrl;
-    this._state = 'loading';
-    this._message = this.t('loading');
-    this.render();
-    let core = null;
-    let client;
-    try {
-      core = await this.ensureCore().catch(() => null);
-      client = this.client;
-    } catch (err) {
-      if (seq === this._seq) this._fail(err);
-      return;
-    }
-    if (seq !== this._seq) return;
-    const [points, carriers] = await Promise.allSettled([
-      client.call('get-drop-points', { country_code: country, zip_code: zip }, { signal: ctrl.signal }),
-      this._names.size ? Promise.resolve(null) : client.call('get-client-carriers', {}, { signal: ctrl.signal }),
-    ]);
-    if (seq !== this._seq) return; // a newer request owns the widget
-    this._ctrl = null;
-    if (points.status === 'rejected') {
-      this._fail(points.reason);
-      return;
-    }
-    if (carriers.status === 'fulfilled' && carriers.value) this._names = carrierNames(carriers.value);
-    let here = null;
-    if (core && typeof core.locate === 'function') {
-      try {
-        here = core.locate(country, zip);
-      } catch {
-        here = null;
-      }
-    }
-    const list = points.value && Array.isArray(points.value.drop_points) ? points.value.drop_points : [];
-    this._points = list.filter(Boolean).map((p) => normalize(p, here));
-    if (here) this._points.sort((a, b) => a.distance_km - b.distance_km);
-    this._here = here;
-    this._state = this._points.length ? 'ready' : 'empty';
-    this._message = '';
-    this.render();
-    emit(this, 'pg-load', { dropPoints: this.dropPoints });
-    this._keepOrClear();
+    return this._cycle({
+      idle: () => (zip ? null : this.t('missing')),
+      reset: () => {
+        this._points = [];
+      },
+      settle: () => {
+        if (this._state === 'idle') this._keepOrClear();
+      },
+      load: async (client, core, signal) => {
+        const [points, carriers] = await Promise.allSettled([
+          client.call('get-drop-points', { country_code: country, zip_code: zip }, { signal }),
+          this._names.size ? Promise.resolve(null) : client.call('get-client-carriers', {}, { signal }),
+        ]);
+        if (points.status === 'rejected') throw points.reason;
+        return { points: points.value, carriers };
+      },
+      done: ({ points, carriers }, core) => {
+        if (carriers.status === 'fulfilled' && carriers.value) this._names = carrierNames(carriers.value);
+        let here = null;
+        if (core && typeof core.locate === 'function') {
+          try {
+            here = core.locate(country, zip);
+          } catch {
+            here = null;
+          }
+        }
+        const list = points && Array.isArray(points.drop_points) ? points.drop_points : [];
+        this._points = list.filter(Boolean).map((p) => normalize(p, here));
+        if (here) this._points.sort((a, b) => a.distance_km - b.distance_km);
+        this._here = here;
+        this._state = this._points.length ? 'ready' : 'empty';
+        this._message = '';
+        this.render();
+        emit(this, 'pg-load', { dropPoints: this.dropPoints });
+        this._keepOrClear();
+      },
+    });
   }
 
   _fail(err) {
-    this._ctrl = null;
     this._state = 'error';
     this._points = [];
-    let msg;
-    if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
-      msg = err.fieldErrors.map((e) => `${this.texts[`field_${e.field}`] || e.field}: ${e.message}`).join(' ');
-    } else {
-      msg = errorText(err);
-      if (err && err.operation && msg.startsWith(`${err.operation}: `)) msg = msg.slice(err.operation.length + 2);
-    }
-    this._message = this.t('error', { message: msg });
+    this._message = this.t('error', { message: this._errorMessage(err) });
     this.render();
     emit(this, 'pg-error', { error: err });
     this._keepOrClear();
@@ -254,19 +200,12 @@ export class PgDropPointPicker extends PgElement {
     return c ? this._points.filter((p) => p.carrier_code === c) : this._points;
   }
 
-  _reflect() {
-    this._reflecting = true;
-    if (this._value) this.setAttribute('value', this._value);
-    else this.removeAttribute('value');
-    this._reflecting = false;
-  }
-
   _choose(k) {
     if (k === this._value) return;
     this._value = k;
     this._reflect();
     const point = this.selected;
-    emit(this, 'pg-select', { dropPoint: point });
+    this._announce(point);
     if (point && typeof this.onPick === 'function') this.onPick({ ...point });
   }
 
@@ -274,9 +213,7 @@ export class PgDropPointPicker extends PgElement {
   _keepOrClear() {
     if (!this._value || this._state === 'loading') return;
     if (this.selected) return;
-    this._value = '';
-    this._reflect();
-    emit(this, 'pg-select', { dropPoint: null });
+    this._clearSelection();
   }
 
   render() {

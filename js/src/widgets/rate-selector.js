@@ -13,10 +13,9 @@
 // parallel (public operations, no token) and joins them by
 // carrier_code + service_code.
 
-import { PgElement, adoptStyles, define, emit, esc, uid, money, formatDate, errorText } from './base.js';
+import { SelectableList, adoptStyles, define, emit, esc, uid, money, formatDate } from './base.js';
 
 const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
-const DEBOUNCE_MS = 30;
 
 const CSS = `
 fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
@@ -28,7 +27,7 @@ fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 `;
 
 /** Rate selector: services for a route, cheapest and fastest marked. */
-export class PgRateSelector extends PgElement {
+export class PgRateSelector extends SelectableList {
   static observedAttributes = [...INPUTS, 'carrier', 'filter', 'value', 'endpoint', 'parcels'];
 
   /** Texts; override any with the `texts` property. */
@@ -60,17 +59,11 @@ export class PgRateSelector extends PgElement {
   };
 
   constructor() {
-    super();
+    super('service');
     adoptStyles(this.shadowRoot, CSS);
     this._parcels = null;
-    this._value = '';
     this._all = []; // joined services of the last successful fetch
-    this._state = 'idle';
-    this._message = '';
     this._notice = '';
-    this._seq = 0;
-    this._ctrl = null;
-    this._timer = null;
     this._name = uid('pg-rate');
     this._loadedOnce = false;
     this._onChange = (ev) => {
@@ -93,11 +86,6 @@ export class PgRateSelector extends PgElement {
       this._rendered = true;
     }
     this._schedule();
-  }
-
-  disconnectedCallback() {
-    clearTimeout(this._timer);
-    if (this._ctrl) this._ctrl.abort();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -158,17 +146,6 @@ export class PgRateSelector extends PgElement {
     return this._all.map((s) => ({ ...s }));
   }
 
-  /** idle, loading, ready, empty or error. */
-  get state() {
-    return this._state;
-  }
-
-  /** Fetches again now (e.g. after a failure). */
-  refresh() {
-    clearTimeout(this._timer);
-    return this._fetch();
-  }
-
   /** Focuses the selected option, else the first. */
   focus(options) {
     const radio =
@@ -186,83 +163,59 @@ export class PgRateSelector extends PgElement {
     return out;
   }
 
-  _schedule() {
-    if (!this.isConnected) return;
-    clearTimeout(this._timer);
-    this._timer = setTimeout(() => this._fetch(), DEBOUNCE_MS);
-  }
-
   // ---- fetching -------------------------------------------------------------
 
-  async _fetch() {
-    const seq = ++this._seq;
-    if (this._ctrl) this._ctrl.abort();
-    this._ctrl = null;
-    const missing = this._missing();
-    if (missing.length > 0) {
-      this._state = 'idle';
-      this._message = this.t('missing', { list: missing.map((m) => this.t(`missing-${m}`)).join(', ') });
-      this._notice = '';
-      this._all = [];
-      this.render();
-      this._keepOrClear();
-      return;
-    }
-    const ctrl = new AbortController();
-    this._ctrl = ctrl;
-    const route = {
-      from_country_code: this.getAttribute('from-country').trim(),
-      from_zip_code: this.getAttribute('from-zip').trim(),
-      to_country_code: this.getAttribute('to-country').trim(),
-      to_zip_code: this.getAttribute('to-zip').trim(),
-    };
-    this._state = 'loading';
-    this._message = this.t('loading');
-    this.render();
-
-    let client;
-    try {
-      // The core validates requests in the Client; wait for it so the
-      // shopper gets the edge's messages before anything is sent.
-      await this.ensureCore().catch(() => null);
-      client = this.client;
-    } catch (err) {
-      if (seq === this._seq) this._fail(err);
-      return;
-    }
-    if (seq !== this._seq) return;
-    const [rates, estimation] = await Promise.allSettled([
-      client.call('get-shipments-rates', { ...route, parcels: this._parcels }, { signal: ctrl.signal }),
-      client.call('get-shipment-time-arrival-estimation', { ...route, shipping_date: this.shippingDate }, { signal: ctrl.signal }),
-    ]);
-    if (seq !== this._seq) return; // a newer request owns the widget
-    this._ctrl = null;
-    if (rates.status === 'rejected') {
-      this._fail(rates.reason);
-      return;
-    }
-    const estimates = new Map();
-    let estimationOk = estimation.status === 'fulfilled';
-    if (estimationOk) {
-      const list = estimation.value && Array.isArray(estimation.value.services) ? estimation.value.services : null;
-      if (list) for (const e of list) if (e) estimates.set(key(e), e);
-      else estimationOk = false;
-    }
-    const services = (rates.value && Array.isArray(rates.value.services) ? rates.value.services : [])
-      .filter(Boolean)
-      .map((r) => normalize(r, estimates.get(key(r))));
-    sortServices(services);
-    this._all = services;
-    this._notice = estimationOk ? '' : this.t('estimationFailed');
-    this._state = services.length ? 'ready' : 'empty';
-    this._message = '';
-    this.render();
-    emit(this, 'pg-load', { services: this.services });
-    this._keepOrClear(true);
+  _fetch() {
+    return this._cycle({
+      idle: () => {
+        const missing = this._missing();
+        return missing.length ? this.t('missing', { list: missing.map((m) => this.t(`missing-${m}`)).join(', ') }) : null;
+      },
+      reset: () => {
+        this._notice = '';
+        this._all = [];
+      },
+      load: async (client, core, signal) => {
+        const route = {
+          from_country_code: this.getAttribute('from-country').trim(),
+          from_zip_code: this.getAttribute('from-zip').trim(),
+          to_country_code: this.getAttribute('to-country').trim(),
+          to_zip_code: this.getAttribute('to-zip').trim(),
+        };
+        const [rates, estimation] = await Promise.allSettled([
+          client.call('get-shipments-rates', { ...route, parcels: this._parcels }, { signal }),
+          client.call('get-shipment-time-arrival-estimation', { ...route, shipping_date: this.shippingDate }, { signal }),
+        ]);
+        if (rates.status === 'rejected') throw rates.reason;
+        return { rates: rates.value, estimation };
+      },
+      done: ({ rates, estimation }) => {
+        const estimates = new Map();
+        let estimationOk = estimation.status === 'fulfilled';
+        if (estimationOk) {
+          const list = estimation.value && Array.isArray(estimation.value.services) ? estimation.value.services : null;
+          if (list) for (const e of list) if (e) estimates.set(key(e), e);
+          else estimationOk = false;
+        }
+        const services = (rates && Array.isArray(rates.services) ? rates.services : [])
+          .filter(Boolean)
+          .map((r) => normalize(r, estimates.get(key(r))));
+        sortServices(services);
+        this._all = services;
+        this._notice = estimationOk ? '' : this.t('estimationFailed');
+        this._state = services.length ? 'ready' : 'empty';
+        this._message = '';
+        this.render();
+        emit(this, 'pg-load', { services: this.services });
+        this._keepOrClear(true);
+      },
+      settle: () => {
+        if (this._state === 'idle') this._keepOrClear();
+      },
+    });
   }
 
   _fail(err) {
-    this._ctrl = null;
     this._state = 'error';
     this._all = [];
     this._notice = '';
@@ -270,19 +223,6 @@ export class PgRateSelector extends PgElement {
     this.render();
     emit(this, 'pg-error', { error: err });
     this._keepOrClear();
-  }
-
-  _errorMessage(err) {
-    if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
-      return err.fieldErrors
-        .map((e) => {
-          const label = this.texts[`field_${e.field}`];
-          return `${label || e.field}: ${e.message}`;
-        })
-        .join(' ');
-    }
-    const text = errorText(err);
-    return err && err.operation && text.startsWith(`${err.operation}: `) ? text.slice(err.operation.length + 2) : text;
   }
 
   // ---- selection ------------------------------------------------------------
@@ -297,19 +237,12 @@ export class PgRateSelector extends PgElement {
     );
   }
 
-  _reflect() {
-    this._reflecting = true;
-    if (this._value) this.setAttribute('value', this._value);
-    else this.removeAttribute('value');
-    this._reflecting = false;
-  }
-
   _choose(k) {
     if (k === this._value) return;
     this._value = k;
     this._reflect();
     this._lastSelected = this.selected;
-    emit(this, 'pg-select', { service: this.selected });
+    this._announce(this.selected);
   }
 
   _setValue(v, emitEvent) {
@@ -318,7 +251,7 @@ export class PgRateSelector extends PgElement {
     const radio = [...this.shadowRoot.querySelectorAll('input[type=radio]')].find((r) => r.value === v);
     for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = r === radio;
     this._lastSelected = this.selected;
-    if (emitEvent) emit(this, 'pg-select', { service: this.selected });
+    if (emitEvent) this._announce(this.selected);
   }
 
   // After new results or a filter change: keep the selection when still
@@ -334,16 +267,14 @@ export class PgRateSelector extends PgElement {
     const now = this.selected;
     if (!now) {
       if (this._state === 'idle' && !this._loadedOnce) return; // a preset value waits for the first list
-      this._value = '';
-      this._reflect();
       this._lastSelected = null;
-      emit(this, 'pg-select', { service: null });
+      this._clearSelection();
       return;
     }
     const before = this._lastSelected;
     this._lastSelected = now;
     if (fresh && before && (before.price !== now.price || before.estimated_delivery_date !== now.estimated_delivery_date)) {
-      emit(this, 'pg-select', { service: now });
+      this._announce(now);
     }
   }
 

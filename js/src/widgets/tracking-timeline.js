@@ -12,9 +12,8 @@
 // carrying the shop's token (the `client` property) or the `token`
 // property.
 
-import { PgElement, adoptStyles, define, emit, esc, formatDate, errorText } from './base.js';
+import { FetchingElement, adoptStyles, define, emit, esc, formatDate } from './base.js';
 
-const DEBOUNCE_MS = 30;
 const MIN_POLL_S = 2;
 
 const CSS = `
@@ -36,7 +35,7 @@ const CSS = `
 `;
 
 /** Tracking timeline of one shipment. */
-export class PgTrackingTimeline extends PgElement {
+export class PgTrackingTimeline extends FetchingElement {
   static observedAttributes = ['reference', 'client-ref', 'poll', 'endpoint'];
 
   /** Texts; override any with the `texts` property. */
@@ -63,11 +62,6 @@ export class PgTrackingTimeline extends PgElement {
     adoptStyles(this.shadowRoot, CSS);
     this._tracking = null;
     this._events = [];
-    this._state = 'idle';
-    this._message = '';
-    this._seq = 0;
-    this._ctrl = null;
-    this._timer = null;
     this._pollTimer = null;
     this._busy = false;
     this._lastKey = '';
@@ -87,9 +81,8 @@ export class PgTrackingTimeline extends PgElement {
   }
 
   disconnectedCallback() {
-    clearTimeout(this._timer);
+    super.disconnectedCallback();
     clearTimeout(this._pollTimer);
-    if (this._ctrl) this._ctrl.abort();
     this._busy = false;
   }
 
@@ -112,21 +105,10 @@ export class PgTrackingTimeline extends PgElement {
     return this._tracking;
   }
 
-  /** idle, loading, ready, empty or error. */
-  get state() {
-    return this._state;
-  }
-
   /** Whether the current state is final (delivered, returned...). */
   get final() {
     const cur = this._events[0];
     return !!(cur && cur.final);
-  }
-
-  /** Loads the tracking now. */
-  refresh() {
-    clearTimeout(this._timer);
-    return this._fetch();
   }
 
   _query() {
@@ -138,10 +120,8 @@ export class PgTrackingTimeline extends PgElement {
   }
 
   _schedule() {
-    if (!this.isConnected) return;
-    clearTimeout(this._timer);
     clearTimeout(this._pollTimer);
-    this._timer = setTimeout(() => this._fetch(), DEBOUNCE_MS);
+    super._schedule();
   }
 
   // Polls after each load while connected, asked to, and not final; never
@@ -156,56 +136,43 @@ export class PgTrackingTimeline extends PgElement {
     }, Math.max(s, MIN_POLL_S) * 1000);
   }
 
-  async _fetch() {
-    const seq = ++this._seq;
+  _fetch() {
     clearTimeout(this._pollTimer);
-    if (this._ctrl) this._ctrl.abort();
-    this._ctrl = null;
     const query = this._query();
-    if (!query) {
-      this._state = 'idle';
-      this._tracking = null;
-      this._events = [];
-      this._message = this.t('missing');
-      this.render();
-      return;
-    }
-    const ctrl = new AbortController();
-    this._ctrl = ctrl;
-    this._busy = true;
-    if (!this._tracking) {
-      this._state = 'loading';
-      this._message = this.t('loading');
-      this.render();
-    }
-    let core = null;
-    try {
-      core = await this.ensureCore().catch(() => null);
-      const data = await this.client.call('get-shipment-tracking', query, { signal: ctrl.signal });
-      if (seq !== this._seq) return;
-      this._tracking = data;
-      this._events = events(data, core);
-      this._state = this._events.length ? 'ready' : 'empty';
-      this._message = '';
-      const cur = this._events[0] || null;
-      const key = cur ? `${cur.code}|${cur.date}|${this._events.length}` : '';
-      const changed = key !== this._lastKey;
-      this._lastKey = key;
-      this.render(changed && cur ? this.t('announce', { reference: data.shipping_dlvr_ref || query.dlvr_ref || query.client_ref, state: cur.name }) : null);
-      emit(this, 'pg-tracking', { tracking: data, current: cur, final: this.final, changed });
-    } catch (err) {
-      if (seq !== this._seq || (err && err.category === 'aborted')) return;
-      this._state = 'error';
-      this._message = this.t('error', { message: message(err) });
-      this.render();
-      emit(this, 'pg-error', { error: err });
-    } finally {
-      if (seq === this._seq) {
+    this._busy = !!query;
+    return this._cycle({
+      idle: () => (query ? null : this.t('missing')),
+      reset: () => {
+        this._tracking = null;
+        this._events = [];
+      },
+      // Polling keeps the timeline on screen while it reloads.
+      quiet: !!this._tracking,
+      load: (client, core, signal) => client.call('get-shipment-tracking', query, { signal }),
+      done: (data, core) => {
+        this._tracking = data;
+        this._events = events(data, core);
+        this._state = this._events.length ? 'ready' : 'empty';
+        this._message = '';
+        const cur = this._events[0] || null;
+        const key = cur ? `${cur.code}|${cur.date}|${this._events.length}` : '';
+        const changed = key !== this._lastKey;
+        this._lastKey = key;
+        this.render(changed && cur ? this.t('announce', { reference: data.shipping_dlvr_ref || query.dlvr_ref || query.client_ref, state: cur.name }) : null);
+        emit(this, 'pg-tracking', { tracking: data, current: cur, final: this.final, changed });
+      },
+      settle: () => {
         this._busy = false;
-        this._ctrl = null;
-        this._armPoll();
-      }
-    }
+        if (query) this._armPoll();
+      },
+    });
+  }
+
+  _fail(err) {
+    this._state = 'error';
+    this._message = this.t('error', { message: this._errorMessage(err) });
+    this.render();
+    emit(this, 'pg-error', { error: err });
   }
 
   render(announce) {
@@ -294,11 +261,6 @@ function events(data, core) {
 
 function when(date) {
   return formatDate(date, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-}
-
-function message(err) {
-  const text = errorText(err);
-  return err && err.operation && text.startsWith(`${err.operation}: `) ? text.slice(err.operation.length + 2) : text;
 }
 
 define('pg-tracking-timeline', PgTrackingTimeline);

@@ -1,9 +1,11 @@
-package parcelgatejs
+// Hand-written declarations of @parcelgate/js (the API of src/*.js). The
+// types generated from the operation catalog (parameters, the Client's
+// methods) are in index.d.ts, the result types generated from
+// internal/envelope in results.d.ts; index.d.ts re-exports this file.
 
-// Hand-written parts of index.d.ts (the API of src/*.js); the generator
-// adds the catalog-derived types between them.
+import type { OperationName, OperationParams } from './index.js';
+import type { FieldError, OperationResults, ShipmentLabel } from './results.js';
 
-const dtsHead = `
 /** A request as the core takes it: fields as an object or [name, value] pairs, plus parcels. */
 export interface RequestObject {
   fields?: Record<string, string | number | boolean | null | undefined> | Array<[string, string | number | boolean | null | undefined]>;
@@ -24,13 +26,6 @@ export interface ValidateOptions {
    * fr, de, it and nl; English otherwise. Field names and codes are the same in every language.
    */
   locale?: string;
-}
-
-/** One invalid field: its wire name (parcels as parcels[i][field]), the spec's error code and a message for shoppers. */
-export interface FieldError {
-  field: string;
-  code: number;
-  message: string;
 }
 
 /** The result of a postal-code check. */
@@ -90,8 +85,10 @@ export interface DecodeError {
   operation?: string;
 }
 
-/** The result of decode(). */
-export type DecodeResult = { ok: true; data: any } | { ok: false; error: DecodeError };
+/** The result of decode(): the operation's data, or why there is none. */
+export type DecodeResult<K extends OperationName = OperationName> =
+  | { ok: true; data: OperationResults[K] }
+  | { ok: false; error: DecodeError };
 
 /** The operation catalog (the JSON form of internal/catalog). */
 export interface Catalog {
@@ -137,7 +134,7 @@ export interface Core {
   /** The form body of a request exactly as held: no operation, no normalization, the given order. */
   encodeForm(request: RequestInput): string;
   /** Needs the decoder module: await loadDecoder() first (the Client does); throws otherwise. */
-  decode(operation: OperationName, httpStatus: number, body: string): DecodeResult;
+  decode<K extends OperationName>(operation: K, httpStatus: number, body: string): DecodeResult<K>;
   /** Fetches and instantiates the response decoder once (a second module, not needed to validate). */
   loadDecoder(): Promise<void>;
   /** Whether decode() can run. */
@@ -203,9 +200,7 @@ export class ParcelgateError extends Error {
   /** The decoded error details, when there were any. */
   readonly details: unknown;
 }
-`
 
-const dtsClientHead = `
 /** Options of the Client. */
 export interface ClientOptions {
   /** The edge worker, e.g. "https://ship.example.com" ("/v1" is appended unless the URL ends with it). */
@@ -235,30 +230,11 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** A label as PDF. */
+/** A label as PDF (Client.label()). */
 export interface Label {
   bytes: Uint8Array;
   /** The PDF as a Blob (type application/pdf). */
   blob(): Blob;
-  /** The other fields of the response (references). */
-  data: any;
+  /** The response's data (references and label_raw). */
+  data: ShipmentLabel;
 }
-
-/** Client of the edge worker: one method per operation. */
-export class Client {
-  constructor(options: ClientOptions);
-  /** Calls an operation by name. */
-  call<K extends OperationName>(operation: K, params?: OperationParams[K], options?: CallOptions): Promise<any>;
-  /** Pages of get-shipments, from params.page (default 1) until a short or empty page. */
-  shipmentPages(params?: GetShipmentsParams, options?: CallOptions): AsyncIterableIterator<any>;
-  /** Every shipment of every page of get-shipments. */
-  shipments(params?: GetShipmentsParams, options?: CallOptions): AsyncIterableIterator<any>;
-  /** get-shipment-label with the PDF decoded. */
-  label(params: GetShipmentLabelParams, options?: CallOptions): Promise<Label>;
-`
-
-const dtsClientTail = `}
-
-/** The operations, in the spec's order, with their Client method names. */
-export const OPERATIONS: ReadonlyArray<{ name: OperationName; method: string; read: boolean; books: boolean; parcels: boolean }>;
-`

@@ -1,0 +1,73 @@
+// Type-checked by `make test-types` (never run): the declarations used as
+// a shop would use them. A declaration that stops matching this use fails
+// the check.
+import {
+  Client, load, ParcelgateError, OPERATIONS,
+  type Carriers, type Rates, type Shipment, type ShipmentTracking, type OperationResults, type DecodeResult,
+} from '../index.js';
+import type { PgRateSelector, PgEventMap } from '../widgets.js';
+
+export async function shop(): Promise<void> {
+  const core = await load();
+  const client = new Client({ baseUrl: 'https://ship.example.com', core });
+
+  const carriers: Carriers = await client.getClientCarriers();
+  const active: number = Object.values(carriers).filter((c) => c.status === 1).length;
+
+  const rates: Rates = await client.getShipmentsRates({
+    from_country_code: 'ES', from_zip_code: '28014', to_country_code: 'ES', to_zip_code: '08001',
+    parcels: [{ parcel_weight: 2, parcel_width: 20, parcel_height: 10, parcel_length: 30, parcel_volume: 6000 }],
+  });
+  const cheapest: number | undefined = rates.best_price_service?.price;
+  // Unknown members of rate entries reach the shop unchanged.
+  const extra: unknown = rates.services[0]?.co2_grams;
+
+  const shipment: Shipment = await client.getShipment({ dlvr_ref: 'DLV1' });
+  const city: string = shipment.to_data.to_city;
+  const returned: boolean = shipment.shipping_data.is_returned;
+  const delivered: string | null = shipment.shipping_data.delivery_date;
+
+  const tracking: ShipmentTracking = await client.call('get-shipment-tracking', { dlvr_ref: 'DLV1' });
+  const newest: string | undefined = tracking.tracking_history[0]?.tracking_category;
+
+  for await (const s of client.shipments({ page: 1 })) {
+    const ref: string = s.shipping_data.shipping_dlvr_ref;
+    void ref;
+  }
+  const label = await client.label({ dlvr_ref: 'DLV1' });
+  const pdf: Uint8Array = label.bytes;
+  const guid: string = label.data.shipping_carrier_guid;
+
+  const decoded: DecodeResult<'get-drop-points'> = core.decode('get-drop-points', 200, '{}');
+  if (decoded.ok) {
+    const lat: number | null = decoded.data.drop_points[0]?.latitude ?? null;
+    void lat;
+  } else {
+    const kind: 'api' | 'unexpected' | 'shape' = decoded.error.type;
+    void kind;
+  }
+  const names: string[] = OPERATIONS.map((op) => op.method);
+  const byName: OperationResults['new-shipment']['shipping_dlvr_ref'] = '';
+
+  try {
+    await client.newShipment({} as never);
+  } catch (err) {
+    if (err instanceof ParcelgateError) {
+      const code: number = err.code;
+      const fields: string[] = err.fieldErrors.map((f) => f.field);
+      void code, fields;
+    }
+  }
+
+  const selector = document.querySelector('pg-rate-selector') as PgRateSelector;
+  selector.addEventListener('pg-select', (ev: PgEventMap['pg-select']) => {
+    const code: string | undefined = ev.detail.service?.service_code;
+    void code;
+  });
+  document.querySelector('pg-tracking-timeline')?.addEventListener('pg-tracking', (ev) => {
+    const final: boolean = ev.detail.final;
+    const ref: string = ev.detail.tracking.shipping_dlvr_ref;
+    void final, ref;
+  });
+  void active, cheapest, extra, city, returned, delivered, newest, pdf, guid, names, byName;
+}
