@@ -28,6 +28,7 @@
 // Timers inside workerd do not advance during computation, so nothing
 // here measures time; `make bench` measures from outside.
 
+import { DurableObject } from "cloudflare:workers";
 import "./wasm_exec.js";
 import mod from "./app.wasm";
 
@@ -232,6 +233,14 @@ function run(m, r) {
     case "fetch": return upstreamFetch(m.inst, m.id, m.a, m.b, m.c, m.d, m.e, m.f);
     case "cacheGet": return cacheGet(m.inst, m.id, m.a);
     case "cachePut": return cachePut(m.a, m.b, m.c, r);
+    case "bookBegin": return bookCall(m, async (stub) => {
+      const r = await stub.begin(m.c, m.d, m.e);
+      return [200, r.state, r.body ?? null];
+    });
+    case "bookFinish": return bookCall(m, async (stub) => {
+      await stub.finish(m.c, m.d, m.e, m.f);
+      return [200, "", null];
+    });
     case "kvGet": return kvCall(m, (ns) => ns.get(m.b).then((v) => (v === null ? [404, ""] : [200, v])));
     case "kvPut": return kvCall(m, (ns) => ns.put(m.b, m.c).then(() => [200, ""]));
     case "kvList": return kvCall(m, async (ns) => {
@@ -245,6 +254,18 @@ function run(m, r) {
       }
     });
     default: return deliver(m.inst, m.id, 0, "", null, "unknown call " + m.kind);
+  }
+}
+
+// bookCall runs op on the Bookings object of a booking key.
+async function bookCall(m, op) {
+  const ns = m.inst.env[m.a];
+  if (ns === undefined) return deliver(m.inst, m.id, 0, "", null, "unbound");
+  try {
+    const [status, head, body] = await op(ns.get(ns.idFromName(m.b)));
+    deliver(m.inst, m.id, status, head, body, "");
+  } catch (e) {
+    deliver(m.inst, m.id, 0, "", null, String(e && e.message));
   }
 }
 
@@ -353,4 +374,79 @@ function failure(request, status, errorClass, message, retryable, t0) {
 
 function log(o) {
   console.log(JSON.stringify({ ts: new Date().toISOString(), ...o }));
+}
+
+// Bookings is the Durable Object behind exactly-once bookings (worker/edge's
+// bookings.go has the protocol): one object per (API user, upstream,
+// operation, client reference). It is single-threaded, so the first
+// request takes the record and the others wait for its outcome here. Its
+// storage keeps { state: "done" | "lost", fp, body } until an alarm clears
+// it (the record's ttl).
+export class Bookings extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.holder = null; // { fp, done, release, until }: a request forwarding now
+  }
+
+  // begin takes or reads the record for a request with fingerprint fp:
+  // "new" or "lost" (the caller holds it and must finish), "done" with the
+  // stored answer, "conflict", or "busy" after waitMs.
+  async begin(fp, waitMs, holdMs) {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      if (this.holder !== null && Date.now() > this.holder.until) {
+        // The holder vanished (its instance died): the outcome is unknown.
+        const h = this.holder;
+        await this.ctx.storage.put("rec", { state: "lost", fp: h.fp, expires: Date.now() + 86400000 });
+        this.release(h);
+      }
+      if (this.holder !== null) {
+        if (this.holder.fp !== fp) return { state: "conflict" };
+        const left = Math.min(deadline, this.holder.until + 1) - Date.now();
+        if (Date.now() >= deadline) return { state: "busy" };
+        await Promise.race([this.holder.done, new Promise((r) => setTimeout(r, Math.max(left, 1)))]);
+        continue;
+      }
+      let rec = await this.ctx.storage.get("rec");
+      if (rec !== undefined && rec.expires <= Date.now()) {
+        await this.ctx.storage.delete("rec");
+        rec = undefined;
+      }
+      if (rec !== undefined && rec.fp !== fp) return { state: "conflict" };
+      if (rec !== undefined && rec.state === "done") return { state: "done", body: rec.body };
+      this.take(fp, holdMs);
+      return { state: rec === undefined ? "new" : "lost" };
+    }
+  }
+
+  // finish records the holder's outcome: "ok" keeps the answer, "lost"
+  // makes the next attempt look the booking up, "release" forgets it.
+  async finish(fp, outcome, body, ttlMs) {
+    const h = this.holder;
+    if (h === null || h.fp !== fp) return false;
+    if (outcome === "release") {
+      await this.ctx.storage.delete("rec");
+    } else {
+      const expires = Date.now() + ttlMs;
+      await this.ctx.storage.put("rec", outcome === "ok" ? { state: "done", fp, body, expires } : { state: "lost", fp, expires });
+      await this.ctx.storage.setAlarm(expires);
+    }
+    this.release(h);
+    return true;
+  }
+
+  take(fp, holdMs) {
+    let release;
+    const done = new Promise((r) => { release = r; });
+    this.holder = { fp, done, release, until: Date.now() + holdMs };
+  }
+
+  release(h) {
+    if (this.holder === h) this.holder = null;
+    h.release();
+  }
+
+  async alarm() {
+    await this.ctx.storage.deleteAll();
+  }
 }

@@ -18,6 +18,10 @@ import (
 // holds the embedded sandbox's state.
 const KVBinding = "SANDBOX_KV"
 
+// BookingsBinding is the Durable Object namespace (class Bookings in
+// worker/entry.mjs) that makes bookings exactly-once.
+const BookingsBinding = "BOOKINGS"
+
 // platform wires the handler to workerd: the worker's env, fetch and the
 // Cache API through the entry, the KV-backed sandbox store and console
 // logging (stdout).
@@ -26,6 +30,7 @@ func platform() edge.Deps {
 		Getenv:   cloudflare.Getenv,
 		Upstream: bridge.Fetch{MaxBytes: edge.MaxUpstreamBody},
 		Shared:   bridge.Cache{},
+		Bookings: bridge.Ledger{Binding: BookingsBinding},
 		Store: func(ctx context.Context) (sandbox.Store, error) {
 			return bridge.KV{Binding: KVBinding}, nil
 		},

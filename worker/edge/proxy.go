@@ -289,7 +289,10 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 	retry := 1
 	hint := ""
 	if op.Books {
-		retry = 2
+		// A resend is safe only where the ledger makes bookings exactly-once.
+		if x.h.d.Bookings == nil {
+			retry = 2
+		}
 		hint = x.bookingHint(cfg, op, req)
 	}
 	if a.err != nil {

@@ -33,6 +33,9 @@ type Options struct {
 	Vars map[string]string
 	// KV adds the SANDBOX_KV namespace binding.
 	KV bool
+	// NoBookings leaves out the BOOKINGS Durable Object binding that the
+	// built worker (Main empty) otherwise gets.
+	NoBookings bool
 	// PersistDir keeps KV state (a new temporary folder when empty).
 	PersistDir string
 	// StartTimeout bounds the wait for the first answer (default 90 s).
@@ -113,8 +116,10 @@ func Start(o Options) (*Server, error) {
 		}
 		o.Root = root
 	}
+	bookings := false
 	if o.Main == "" {
 		o.Main = filepath.Join(o.Root, "build", "worker", "worker.mjs")
+		bookings = !o.NoBookings
 	}
 	if _, err := os.Stat(o.Main); err != nil {
 		return nil, fmt.Errorf("worker not built (%v): run `make worker`", err)
@@ -140,6 +145,10 @@ func Start(o Options) (*Server, error) {
 	fmt.Fprintf(&toml, "name = %q\nmain = %q\ncompatibility_date = \"2026-04-01\"\nsend_metrics = false\n", "parcelgate-e2e", o.Main)
 	if o.KV {
 		toml.WriteString("\n[[kv_namespaces]]\nbinding = \"SANDBOX_KV\"\nid = \"parcelgate-e2e\"\n")
+	}
+	if bookings {
+		toml.WriteString("\n[[durable_objects.bindings]]\nname = \"BOOKINGS\"\nclass_name = \"Bookings\"\n" +
+			"\n[[migrations]]\ntag = \"v1\"\nnew_sqlite_classes = [\"Bookings\"]\n")
 	}
 	var vars strings.Builder
 	keys := make([]string, 0, len(o.Vars))
