@@ -233,6 +233,16 @@ function run(m, r) {
     case "fetch": return upstreamFetch(m.inst, m.id, m.a, m.b, m.c, m.d, m.e, m.f);
     case "cacheGet": return cacheGet(m.inst, m.id, m.a);
     case "cachePut": return cachePut(m.a, m.b, m.c, r);
+    case "rateLimit": return (async () => {
+      const rl = m.inst.env[m.a];
+      if (rl === undefined) return deliver(m.inst, m.id, 0, "", null, "unbound");
+      try {
+        const { success } = await rl.limit({ key: m.b });
+        deliver(m.inst, m.id, success ? 200 : 429, "", null, "");
+      } catch (e) {
+        deliver(m.inst, m.id, 0, "", null, String(e && e.message));
+      }
+    })();
     case "bookBegin": return bookCall(m, async (stub) => {
       const r = await stub.begin(m.c, m.d, m.e);
       return [200, r.state, r.body ?? null];

@@ -31,6 +31,7 @@ func platform() edge.Deps {
 		Upstream: bridge.Fetch{MaxBytes: edge.MaxUpstreamBody},
 		Shared:   bridge.Cache{},
 		Bookings: bridge.Ledger{Binding: BookingsBinding},
+		Limiter:  bridge.Limiter{},
 		Store: func(ctx context.Context) (sandbox.Store, error) {
 			return bridge.KV{Binding: KVBinding}, nil
 		},

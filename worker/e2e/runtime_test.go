@@ -275,3 +275,32 @@ func TestRejectedBodiesDoNotStall(t *testing.T) {
 		})
 	}
 }
+
+func TestRateLimitsUnderWorkerd(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	vars := map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "API_USER": user, "API_KEY": key,
+		"PROXY_TOKEN": token, "CACHE_TTL": "*=0"}
+	s := start(t, wranglerdev.Options{Vars: vars, RateLimit: 5, ReadyPath: "/healthz"})
+	r := get(t, s.URL, "/healthz")
+	assert.Equal(t, map[string]any{"RATE_LIMIT_PUBLIC": "on", "RATE_LIMIT_TOKENS": "on"}, r.Data["rate_limits"])
+	codes := map[int]int{}
+	var last *result
+	for i := 0; i < 8; i++ {
+		last = call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+		codes[last.Code]++
+	}
+	assert.Equal(t, 5, codes[200], "%v", codes)
+	assert.Equal(t, 3, codes[429], "%v", codes)
+	assert.Equal(t, "60", last.Header.Get("Retry-After"))
+	assert.EqualValues(t, 1429, last.Data["errorCode"])
+	// The shop's server (master token) is not limited.
+	for i := 0; i < 3; i++ {
+		r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil, bearer()...)
+		assert.Equal(t, 200, r.Code, r.Raw)
+	}
+	// Without the bindings: no limit, and /healthz says so.
+	s2 := start(t, wranglerdev.Options{Vars: vars})
+	r = get(t, s2.URL, "/healthz")
+	assert.Contains(t, r.Data["rate_limits"].(map[string]any)["RATE_LIMIT_PUBLIC"], "off")
+}

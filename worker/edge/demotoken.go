@@ -113,6 +113,9 @@ func (x *exchange) demoToken(cfg *Config, cfgErrs []ConfigError) {
 		x.misconfigured(cfgErrs)
 		return
 	}
+	if x.limitedByIP() {
+		return
+	}
 	if cfg.ProxyToken == "" || cfg.APIKey == "" {
 		x.misconfigured([]ConfigError{{EnvProxyToken, "secret is not set (demo tokens are derived from PROXY_TOKEN and API_KEY)"}})
 		return

@@ -74,6 +74,8 @@ type Deps struct {
 	// new-collection exactly-once (a Durable Object under workerd). Nil:
 	// bookings are forwarded as they come.
 	Bookings Ledger
+	// Limiter applies the rate-limiting bindings (nil: no limits).
+	Limiter Limiter
 	// Instance describes the Go instance serving a request, for
 	// /healthz (nil: not reported).
 	Instance func(ctx context.Context) InstanceInfo
@@ -95,6 +97,7 @@ type Handler struct {
 	cfg     Config
 	cfgErrs []ConfigError
 	cache   *respCache
+	retries *retryBudget
 }
 
 // New returns the handler.
@@ -120,6 +123,7 @@ func (h *Handler) config() (*Config, []ConfigError) {
 	h.cfgOnce.Do(func() {
 		h.cfg, h.cfgErrs = loadConfig(h.d.Getenv, h.d.LookupEnv)
 		h.cache = newRespCache(h.cfg.CacheMaxBytes, CacheMaxEntries)
+		h.retries = newRetryBudget()
 	})
 	return &h.cfg, h.cfgErrs
 }
@@ -330,6 +334,17 @@ func (x *exchange) serve() {
 			return
 		}
 	}
+	// Rate limits: by scoped token, else by address; the master token
+	// (the shop's server) is not limited.
+	header := r.Header.Get("Authorization")
+	if x.scope != nil {
+		t, _ := bearerToken(header)
+		if x.limitedByToken(t) {
+			return
+		}
+	} else if !(cfg.ProxyToken != "" && bearerOK(header, cfg.ProxyToken)) && x.limitedByIP() {
+		return
+	}
 	x.proxy(cfg, op)
 }
 
@@ -424,6 +439,17 @@ func (x *exchange) health(cfg *Config, errs []ConfigError) {
 		w.Int(in.MemoryBytes)
 		w.EndObject()
 	}
+	w.Key("rate_limits")
+	w.BeginObject()
+	for _, b := range []string{RateLimitPublic, RateLimitTokens} {
+		w.Key(b)
+		if x.h.d.Limiter != nil && x.h.d.Limiter.Bound(b) {
+			w.String("on")
+		} else {
+			w.String("off (no binding: no limit)")
+		}
+	}
+	w.EndObject()
 	entries, bytes := x.h.cache.stats()
 	w.Key("cache")
 	w.BeginObject()

@@ -192,9 +192,12 @@ func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request
 	url := base + "/" + op.Name
 
 	var a attempt
+	x.h.retries.deposit()
 	for i := 0; ; i++ {
 		a = x.call(cfg, doer, url, body)
-		if op.Books || i >= len(readBackoff) || !retryable(&a) {
+		// Reads are retried within the budget (a share of the reads), so
+		// a failing upstream does not get three times the traffic.
+		if op.Books || i >= len(readBackoff) || !retryable(&a) || !x.h.retries.withdraw() {
 			break
 		}
 		if x.h.d.Sleep(x.r.Context(), readBackoff[i]) != nil {

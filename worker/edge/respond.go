@@ -26,6 +26,7 @@ const (
 	CodeInternal         = 1500 // a failure inside the worker (a recovered panic)
 	CodeBadGateway       = 1502 // upstream unreachable, 5xx, not an envelope, refused credentials
 	CodeUnavailable      = 1503 // booking ledger unreachable, or a booking with the reference in progress
+	CodeRateLimited      = 1429 // a rate limit was reached (Retry-After says when to come back)
 	CodeGatewayTimeout   = 1504 // upstream did not answer in time
 )
 

@@ -47,6 +47,9 @@ func (x *exchange) mintToken(cfg *Config, cfgErrs []ConfigError) {
 		return
 	}
 	if !bearerOK(x.r.Header.Get("Authorization"), cfg.ProxyToken) {
+		if x.limitedByIP() {
+			return
+		}
 		x.unauthorized("POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)")
 		return
 	}

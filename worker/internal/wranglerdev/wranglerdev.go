@@ -33,6 +33,9 @@ type Options struct {
 	Vars map[string]string
 	// KV adds the SANDBOX_KV namespace binding.
 	KV bool
+	// RateLimit, when positive, adds the RATE_LIMIT_PUBLIC and
+	// RATE_LIMIT_TOKENS bindings with this many requests per 60 s.
+	RateLimit int
 	// NoBookings leaves out the BOOKINGS Durable Object binding that the
 	// built worker (Main empty) otherwise gets.
 	NoBookings bool
@@ -145,6 +148,11 @@ func Start(o Options) (*Server, error) {
 	fmt.Fprintf(&toml, "name = %q\nmain = %q\ncompatibility_date = \"2026-04-01\"\nsend_metrics = false\n", "parcelgate-e2e", o.Main)
 	if o.KV {
 		toml.WriteString("\n[[kv_namespaces]]\nbinding = \"SANDBOX_KV\"\nid = \"parcelgate-e2e\"\n")
+	}
+	if o.RateLimit > 0 {
+		for i, name := range []string{"RATE_LIMIT_PUBLIC", "RATE_LIMIT_TOKENS"} {
+			fmt.Fprintf(&toml, "\n[[ratelimits]]\nname = %q\nnamespace_id = \"%d\"\nsimple = { limit = %d, period = 60 }\n", name, 1001+i, o.RateLimit)
+		}
 	}
 	if bookings {
 		toml.WriteString("\n[[durable_objects.bindings]]\nname = \"BOOKINGS\"\nclass_name = \"Bookings\"\n" +
