@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"os"
+	"runtime/debug"
 
 	"github.com/syumai/workers/cloudflare"
 
@@ -45,6 +46,10 @@ func platform() edge.Deps {
 
 // serve hands the isolate's requests to h for the life of the instance.
 func serve(h *edge.Handler) {
+	// The instance lives across requests and its live heap is small (a
+	// few MB): collecting at 5x the live heap instead of 2x spends less
+	// CPU in the collector and stays far below INSTANCE_MAX_MEMORY_MB.
+	debug.SetGCPercent(400)
 	maxBody, maxRequests, maxMemoryMB, deadline := h.Limits()
 	var bookings []string
 	for i := range catalog.Operations {

@@ -175,7 +175,7 @@ func TestSandboxFlow(t *testing.T) {
 	skipUnlessE2E(t)
 	persist := t.TempDir()
 	opts := wranglerdev.Options{KV: true, PersistDir: persist, Vars: map[string]string{
-		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "ALLOWED_ORIGINS": shop,
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
 	}}
 	s := start(t, opts)
 	B := s.URL
@@ -400,7 +400,7 @@ func TestFakeUpstream(t *testing.T) {
 	up := newUpstream(t)
 	s := start(t, wranglerdev.Options{Vars: map[string]string{
 		"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "UPSTREAM_TIMEOUT_MS": "700",
-		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "ALLOWED_ORIGINS": shop,
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
 	}})
 	B := s.URL
 	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+key))

@@ -265,3 +265,23 @@ func opNamed(t *testing.T, name string) *catalog.Operation {
 	require.NotNil(t, op, name)
 	return op
 }
+
+func TestLogRequestsModes(t *testing.T) {
+	up := newFakeUpstream(t, okReply(carriersBody))
+	for mode, want := range map[string][2]int{"": {0, 1}, "errors": {0, 1}, "all": {1, 1}, "off": {0, 0}} {
+		e := baseEnv(up.srv.URL + "/v1")
+		e[EnvLogRequests] = mode
+		hs := newHarness(e, up.srv.Client())
+		for i, target := range []string{"/v1/get-client-carriers", "/v1/get-drop-points?country_code=ES&zip_code=1"} {
+			before := hs.log.Len()
+			rec := httptest.NewRecorder()
+			hs.h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+			assert.Equal(t, want[i], strings.Count(hs.log.String()[before:], "\n"), "LOG_REQUESTS=%q, %s (HTTP %d)", mode, target, rec.Code)
+		}
+	}
+	_, errs := LoadConfig(func(k string) string {
+		return map[string]string{EnvLogRequests: "verbose", EnvAPIUser: "u", EnvAPIKey: "k"}[k]
+	})
+	require.Len(t, errs, 1)
+	assert.Equal(t, EnvLogRequests, errs[0].Var)
+}

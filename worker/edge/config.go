@@ -28,6 +28,7 @@ const (
 	EnvInstanceRequests  = "INSTANCE_MAX_REQUESTS"
 	EnvInstanceMemoryMB  = "INSTANCE_MAX_MEMORY_MB"
 	EnvFaultInjection    = "FAULT_INJECTION"
+	EnvLogRequests       = "LOG_REQUESTS"
 	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
 )
 
@@ -109,6 +110,10 @@ type Config struct {
 	// JavaScript entry applies to its Go instance.
 	InstanceRequests int
 	InstanceMemoryMB int
+	// LogRequests says which requests get a log line: "errors" (an
+	// answer of 400 or more, a retried upstream call or a note: the
+	// default), "all" or "off".
+	LogRequests string
 	// upstreamSet: UPSTREAM_BASE_URL is set, valid or not.
 	upstreamSet bool
 	// Faults enables /__faults/* (tests of panic and crash isolation);
@@ -272,6 +277,14 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		} else {
 			c.InstanceMemoryMB = n
 		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvLogRequests))); v {
+	case "", "errors":
+		c.LogRequests = "errors"
+	case "all", "off":
+		c.LogRequests = v
+	default:
+		bad(EnvLogRequests, "must be errors, all or off")
 	}
 	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvFaultInjection))); v {
 	case "", "0", "false", "no", "off":

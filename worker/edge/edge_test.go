@@ -86,6 +86,8 @@ func baseEnv(upstream string) env {
 		// Forwarding is what most tests look at; the cache has tests of
 		// its own (cache_test.go).
 		EnvCacheTTL: "*=0",
+		// Every request's log line is checked (LOG_REQUESTS has a test).
+		EnvLogRequests: "all",
 	}
 }
 
