@@ -72,6 +72,11 @@ type Ledger interface {
 // (the BOOKINGS Durable Object binding is missing).
 var ErrNoLedger = errors.New("no booking ledger configured")
 
+// exactlyOnce reports whether bookings go through the ledger.
+func (x *exchange) exactlyOnce(cfg *Config) bool {
+	return x.h.d.Bookings != nil && cfg.ExactlyOnce
+}
+
 // bookingRef is the client reference parameter of a booking operation.
 func bookingRef(op *catalog.Operation) string {
 	if op.Name == "new-collection" {

@@ -258,3 +258,19 @@ func TestMemoryLedgerHolderThatVanishes(t *testing.T) {
 	st, _, _ = l.Begin(ctx, "k", "other", time.Second, time.Second)
 	assert.Equal(t, BookNew, st, "records expire")
 }
+
+func TestBookingsOptOut(t *testing.T) {
+	hs, up := bookingHarness(t)
+	hs.h.d.Bookings = noLedger{} // not even configured: the opt-out needs none
+	hs.setEnv(EnvExactlyOnce, "false")
+	for i := 0; i < 2; i++ {
+		r := book(t, hs, shipmentForm)
+		assert.Equal(t, 200, r.Code, r.Raw)
+		assert.Empty(t, r.Header.Get("Idempotent-Replayed"))
+	}
+	assert.Equal(t, 2, up.count("/new-shipment"), "EXACTLY_ONCE=false forwards every booking")
+	up.set("5xx")
+	r := book(t, hs, shipmentForm)
+	assert.Equal(t, false, r.Env.Data["retryable"], "without the ledger a resend is not safe")
+	assert.Contains(t, r.Env.Data["hint"], "do not resend blindly")
+}

@@ -29,6 +29,7 @@ const (
 	EnvInstanceMemoryMB  = "INSTANCE_MAX_MEMORY_MB"
 	EnvFaultInjection    = "FAULT_INJECTION"
 	EnvLogRequests       = "LOG_REQUESTS"
+	EnvExactlyOnce       = "EXACTLY_ONCE"
 	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
 )
 
@@ -110,6 +111,10 @@ type Config struct {
 	// JavaScript entry applies to its Go instance.
 	InstanceRequests int
 	InstanceMemoryMB int
+	// ExactlyOnce keeps booking records (the BOOKINGS Durable Object) so
+	// that a resent booking never books twice; false (explicit) forwards
+	// bookings as they come, for a shop whose own backend dedupes.
+	ExactlyOnce bool
 	// LogRequests says which requests get a log line: "errors" (an
 	// answer of 400 or more, a retried upstream call or a note: the
 	// default), "all" or "off".
@@ -277,6 +282,13 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		} else {
 			c.InstanceMemoryMB = n
 		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvExactlyOnce))); v {
+	case "", "1", "true", "yes", "on":
+		c.ExactlyOnce = true
+	case "0", "false", "no", "off":
+	default:
+		bad(EnvExactlyOnce, "must be true or false")
 	}
 	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvLogRequests))); v {
 	case "", "errors":

@@ -63,7 +63,7 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 		x.cached(cfg, op, req, body, ttl)
 		return
 	}
-	if op.Books && x.h.d.Bookings != nil {
+	if op.Books && x.exactlyOnce(cfg) {
 		x.booked(cfg, op, req, body)
 		return
 	}
@@ -293,7 +293,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 	hint := ""
 	if op.Books {
 		// A resend is safe only where the ledger makes bookings exactly-once.
-		if x.h.d.Bookings == nil {
+		if !x.exactlyOnce(cfg) {
 			retry = 2
 		}
 		hint = x.bookingHint(cfg, op, req)
@@ -406,7 +406,7 @@ func leaksSecret(cfg *Config, body []byte) bool {
 // lost: it may have been made. What is safe depends on the mode.
 func (x *exchange) bookingHint(cfg *Config, op *catalog.Operation, req *form.Request) string {
 	ref := bookingRef(op)
-	if x.h.d.Bookings != nil {
+	if x.exactlyOnce(cfg) {
 		return "resend the same request (same " + ref + ", same data): the edge looks the booking up or answers with the first one, and never books twice"
 	}
 	if cfg.UpstreamBase == "" {
