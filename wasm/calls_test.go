@@ -1,9 +1,8 @@
 package main
 
 import (
-	"encoding/json"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"testing"
@@ -14,24 +13,8 @@ import (
 	"github.com/parcelgate/parcelgate/wasm/internal/wire"
 )
 
-type vector struct {
-	Name      string `json:"name"`
-	Operation string `json:"operation"`
-	Options   struct {
-		Rules bool   `json:"rules"`
-		Today string `json:"today"`
-	} `json:"options"`
-	Request struct {
-		Fields  [][2]string         `json:"fields"`
-		Parcels []map[string]string `json:"parcels"`
-	} `json:"request"`
-	Errors []struct {
-		Field   string `json:"field"`
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"errors"`
-	Body *string `json:"body"`
-}
+// vector is one case of testdata/requests (internal/testvectors).
+type vector = testvectors.Request
 
 // pack writes a request as js/src/core.js does.
 func pack(head []string, v *vector) []byte {
@@ -70,15 +53,8 @@ func answerTokens(t *testing.T, n int32) []string {
 // The request vectors give their errors and bodies through the calls the
 // exports make (the JavaScript tests run the same through the module).
 func TestRequestVectors(t *testing.T) {
-	files, err := filepath.Glob("../testdata/requests/*.json")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		var vs []vector
-		require.NoError(t, json.Unmarshal(b, &vs))
-		for _, v := range vs {
+	{
+		for _, v := range testvectors.Requests(t) {
 			rules := ""
 			if v.Options.Rules {
 				rules = "1"

@@ -5,6 +5,7 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -126,9 +127,9 @@ func agree(t *testing.T, name string, op *catalog.Operation, r *form.Request, op
 
 func TestSchemasAgreeWithRequestVectors(t *testing.T) {
 	n := 0
-	for _, v := range loadVectors(t) {
+	for _, v := range testvectors.Requests(t) {
 		op := catalog.Lookup(v.Operation)
-		r := v.request(t)
+		r := formOf(t, &v)
 		if ok, _ := agree(t, v.Name, op, r, Options{Rules: v.Options.Rules, Today: v.Options.Today}); ok {
 			n++
 		}
@@ -206,7 +207,7 @@ var fieldCorpus = map[catalog.Kind][]string{
 // TestSchemasAgreeOnFields varies one field of a valid request at a time.
 func TestSchemasAgreeOnFields(t *testing.T) {
 	base := func(op string) *vector {
-		for _, v := range loadVectors(t) {
+		for _, v := range testvectors.Requests(t) {
 			if v.Operation == op && len(v.Errors) == 0 && v.Body != nil {
 				return &v
 			}
@@ -229,7 +230,7 @@ func TestSchemasAgreeOnFields(t *testing.T) {
 					values = []string{"custom", "24", "48", "72", " custom ", "Custom", "96", ""}
 				}
 				for _, val := range append(values, "") {
-					r := v.request(t)
+					r := formOf(t, v)
 					r.Set(p.Name, val)
 					if rules && op.Param("service_type") != nil && p.Name != "service_type" {
 						r.Set("service_type", "48")
@@ -241,7 +242,7 @@ func TestSchemasAgreeOnFields(t *testing.T) {
 			}
 		}
 		// Parcels where the operation has none.
-		r := v.request(t)
+		r := formOf(t, v)
 		r.Parcels = append(r.Parcels, form.Parcel{Weight: "1", Width: "1", Height: "1", Length: "1", Volume: "1"})
 		agree(t, opName+" with a parcel", op, r, Options{})
 	}

@@ -1,9 +1,7 @@
 package validate
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,42 +11,13 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 )
 
-// vector is one case of testdata/requests/*.json (see its README).
-type vector struct {
-	Name      string `json:"name"`
-	Operation string `json:"operation"`
-	Options   struct {
-		Rules bool   `json:"rules"`
-		Today string `json:"today"`
-	} `json:"options"`
-	Request struct {
-		Fields  [][2]string         `json:"fields"`
-		Parcels []map[string]string `json:"parcels"`
-	} `json:"request"`
-	Errors []struct {
-		Field   string `json:"field"`
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"errors"`
-	Body *string `json:"body"`
-}
+// vector is one case of testdata/requests (internal/testvectors).
+type vector = testvectors.Request
 
-func loadVectors(t testing.TB) []vector {
-	files, err := filepath.Glob("../../testdata/requests/*.json")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	var all []vector
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		var vs []vector
-		require.NoError(t, json.Unmarshal(b, &vs), f)
-		all = append(all, vs...)
-	}
-	return all
-}
-
-func (v *vector) request(t testing.TB) *form.Request {
+// formOf builds a vector's request; a parcel field the core does not know
+// fails the test.
+func formOf(t testing.TB, v *vector) *form.Request {
+	t.Helper()
 	r := &form.Request{}
 	for _, f := range v.Request.Fields {
 		r.Fields = append(r.Fields, form.Field{Name: f[0], Value: f[1]})
@@ -56,19 +25,21 @@ func (v *vector) request(t testing.TB) *form.Request {
 	for _, p := range v.Request.Parcels {
 		var pc form.Parcel
 		for k, val := range p {
-			require.True(t, pc.Set(k, val), "parcel field %s", k)
+			require.True(t, pc.Set(k, val), "vector %q: parcel field %s", v.Name, k)
 		}
 		r.Parcels = append(r.Parcels, pc)
 	}
 	return r
 }
 
+func loadVectors(t testing.TB) []vector { return testvectors.Requests(t) }
+
 func TestVectors(t *testing.T) {
-	for _, v := range loadVectors(t) {
+	for _, v := range testvectors.Requests(t) {
 		t.Run(v.Name, func(t *testing.T) {
 			op := catalog.Lookup(v.Operation)
 			require.NotNil(t, op, v.Operation)
-			r := v.request(t)
+			r := formOf(t, &v)
 			opt := Options{Rules: v.Options.Rules, Today: v.Options.Today}
 			got := Request(op, r, opt, nil)
 			want := make([]FieldError, 0, len(v.Errors))
@@ -100,7 +71,7 @@ func TestVectors(t *testing.T) {
 
 func TestEveryOperationHasVectors(t *testing.T) {
 	seen := map[string]bool{}
-	for _, v := range loadVectors(t) {
+	for _, v := range testvectors.Requests(t) {
 		seen[v.Operation] = true
 	}
 	for i := range catalog.Operations {

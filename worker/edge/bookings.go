@@ -240,19 +240,13 @@ func shipmentAnswer(data []byte, ref string) []byte {
 	if found == nil {
 		return nil
 	}
-	w := jsonlite.NewWriter()
-	w.BeginObject()
-	w.Key("status")
-	w.String("ok")
-	w.Key("data")
-	w.BeginObject()
-	for _, f := range fields {
-		w.Key(f)
-		w.String(found[f])
-	}
-	w.EndObject()
-	w.EndObject()
-	return w.Bytes()
+	body := okObject(func(w jsonlite.Emitter) {
+		for _, f := range fields {
+			w.Key(f)
+			w.String(found[f])
+		}
+	})
+	return body
 }
 
 // MemoryLedger is a Ledger in process memory: for the native server and

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -356,37 +357,10 @@ func TestCORS(t *testing.T) {
 	assert.Equal(t, "https://anything.example", r.Header.Get("Access-Control-Allow-Origin"))
 }
 
-// vector is a case of testdata/requests.
-type vector struct {
-	Name      string `json:"name"`
-	Operation string `json:"operation"`
-	Options   struct {
-		Rules bool   `json:"rules"`
-		Today string `json:"today"`
-	} `json:"options"`
-	Request struct {
-		Fields  [][2]string         `json:"fields"`
-		Parcels []map[string]string `json:"parcels"`
-	} `json:"request"`
-	Errors []struct {
-		Field   string `json:"field"`
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"errors"`
-	Body *string `json:"body"`
-}
+// vector is one case of testdata/requests (internal/testvectors).
+type vector = testvectors.Request
 
-func loadVectors(t *testing.T) []vector {
-	var all []vector
-	for _, f := range []string{"new-shipment", "new-collection", "reads"} {
-		b, err := os.ReadFile("../../testdata/requests/" + f + ".json")
-		require.NoError(t, err)
-		var vs []vector
-		require.NoError(t, json.Unmarshal(b, &vs))
-		all = append(all, vs...)
-	}
-	return all
-}
+func loadVectors(t testing.TB) []vector { return testvectors.Requests(t) }
 
 // encodeVector writes the vector's request as a client would (fields in
 // the given order, url.QueryEscape).
@@ -410,7 +384,7 @@ func encodeVector(v *vector) string {
 // valid ones reach the upstream with exactly the vector's body.
 func TestVectors(t *testing.T) {
 	up := newFakeUpstream(t, okReply(`{"status":"ok","data":{}}`))
-	for _, v := range loadVectors(t) {
+	for _, v := range testvectors.Requests(t) {
 		t.Run(v.Operation+"/"+v.Name, func(t *testing.T) {
 			e := baseEnv(up.srv.URL + "/v1")
 			if v.Options.Rules {

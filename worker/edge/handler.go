@@ -417,50 +417,44 @@ func (x *exchange) health(cfg *Config, errs []ConfigError) {
 	if cfg.UpstreamBase != "" {
 		upstream = "remote"
 	}
-	w := jsonlite.NewWriter()
-	w.BeginObject()
-	w.Key("status")
-	w.String("ok")
-	w.Key("data")
-	w.BeginObject()
-	w.Key("service")
-	w.String("parcelgate-edge")
-	w.Key("upstream")
-	w.String(upstream)
-	if x.h.d.Instance != nil {
-		in := x.h.d.Instance(x.r.Context())
-		w.Key("instance")
-		w.BeginObject()
-		w.Key("id")
-		w.String(in.ID)
-		w.Key("requests")
-		w.Int(int64(in.Requests))
-		w.Key("memory_bytes")
-		w.Int(in.MemoryBytes)
-		w.EndObject()
-	}
-	w.Key("rate_limits")
-	w.BeginObject()
-	for _, b := range []string{RateLimitPublic, RateLimitTokens} {
-		w.Key(b)
-		if x.h.d.Limiter != nil && x.h.d.Limiter.Bound(b) {
-			w.String("on")
-		} else {
-			w.String("off (no binding: no limit)")
+	body := okObject(func(w jsonlite.Emitter) {
+		w.Key("service")
+		w.String("parcelgate-edge")
+		w.Key("upstream")
+		w.String(upstream)
+		if x.h.d.Instance != nil {
+			in := x.h.d.Instance(x.r.Context())
+			w.Key("instance")
+			w.BeginObject()
+			w.Key("id")
+			w.String(in.ID)
+			w.Key("requests")
+			w.Int(int64(in.Requests))
+			w.Key("memory_bytes")
+			w.Int(in.MemoryBytes)
+			w.EndObject()
 		}
-	}
-	w.EndObject()
-	entries, bytes := x.h.cache.stats()
-	w.Key("cache")
-	w.BeginObject()
-	w.Key("entries")
-	w.Int(int64(entries))
-	w.Key("bytes")
-	w.Int(int64(bytes))
-	w.EndObject()
-	w.EndObject()
-	w.EndObject()
-	x.respond(http.StatusOK, w.Bytes())
+		w.Key("rate_limits")
+		w.BeginObject()
+		for _, b := range []string{RateLimitPublic, RateLimitTokens} {
+			w.Key(b)
+			if x.h.d.Limiter != nil && x.h.d.Limiter.Bound(b) {
+				w.String("on")
+			} else {
+				w.String("off (no binding: no limit)")
+			}
+		}
+		w.EndObject()
+		entries, bytes := x.h.cache.stats()
+		w.Key("cache")
+		w.BeginObject()
+		w.Key("entries")
+		w.Int(int64(entries))
+		w.Key("bytes")
+		w.Int(int64(bytes))
+		w.EndObject()
+	})
+	x.respond(http.StatusOK, body)
 }
 
 // fail answers with an edge envelope.

@@ -62,21 +62,30 @@ func (e *edgeError) body(requestID string) []byte {
 	return envelope.MarshalErr(&d)
 }
 
+// data is an envelope's data written by a function, so that the edge's own
+// ok answers go through envelope.MarshalOK like every other body.
+type data func(w jsonlite.Emitter)
+
+// EmitTo implements jsonlite.Value.
+func (d data) EmitTo(w jsonlite.Emitter) { d(w) }
+
+// okObject renders {"status":"ok","data":{...}} with the members fields writes.
+func okObject(fields func(w jsonlite.Emitter)) []byte {
+	return envelope.MarshalOK(data(func(w jsonlite.Emitter) {
+		w.BeginObject()
+		fields(w)
+		w.EndObject()
+	}))
+}
+
 // okBody renders {"status":"ok","data":{...}} from key/value string pairs.
 func okBody(kv ...string) []byte {
-	w := jsonlite.NewWriter()
-	w.BeginObject()
-	w.Key("status")
-	w.String("ok")
-	w.Key("data")
-	w.BeginObject()
-	for i := 0; i+1 < len(kv); i += 2 {
-		w.Key(kv[i])
-		w.String(kv[i+1])
-	}
-	w.EndObject()
-	w.EndObject()
-	return w.Bytes()
+	return okObject(func(w jsonlite.Emitter) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			w.Key(kv[i])
+			w.String(kv[i+1])
+		}
+	})
 }
 
 // write sends a JSON body with the given status; the common headers are

@@ -115,35 +115,29 @@ func (x *exchange) mintToken(cfg *Config, cfgErrs []ConfigError) {
 		return
 	}
 	granted, _ := tokens.Check(g)
-	w := jsonlite.NewWriter()
-	w.BeginObject()
-	w.Key("status")
-	w.String("ok")
-	w.Key("data")
-	w.BeginObject()
-	w.Key("token")
-	w.String(tok)
-	w.Key("expires_at")
-	w.String(exp.UTC().Format(time.RFC3339))
-	w.Key("expires_in")
-	w.Int(exp.Unix() - now.Unix())
-	w.Key("operations")
-	w.BeginArray()
-	for _, op := range granted.Operations {
-		w.String(op)
-	}
-	w.EndArray()
-	if g.ShippingClientRef != "" {
-		w.Key("shipping_client_ref")
-		w.String(g.ShippingClientRef)
-	}
-	if g.DlvrRef != "" {
-		w.Key("dlvr_ref")
-		w.String(g.DlvrRef)
-	}
-	w.EndObject()
-	w.EndObject()
-	x.respond(http.StatusOK, w.Bytes())
+	body := okObject(func(w jsonlite.Emitter) {
+		w.Key("token")
+		w.String(tok)
+		w.Key("expires_at")
+		w.String(exp.UTC().Format(time.RFC3339))
+		w.Key("expires_in")
+		w.Int(exp.Unix() - now.Unix())
+		w.Key("operations")
+		w.BeginArray()
+		for _, op := range granted.Operations {
+			w.String(op)
+		}
+		w.EndArray()
+		if g.ShippingClientRef != "" {
+			w.Key("shipping_client_ref")
+			w.String(g.ShippingClientRef)
+		}
+		if g.DlvrRef != "" {
+			w.Key("dlvr_ref")
+			w.String(g.DlvrRef)
+		}
+	})
+	x.respond(http.StatusOK, body)
 }
 
 // authorize checks the credentials of a call to a private operation: the
