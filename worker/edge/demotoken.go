@@ -123,12 +123,7 @@ func (x *exchange) demoToken(cfg *Config, cfgErrs []ConfigError) {
 	now := x.h.d.Now()
 	token, exp := mintDemoToken(cfg, now)
 	body := okObject(func(w jsonlite.Emitter) {
-		w.Key("token")
-		w.String(token)
-		w.Key("expires_at")
-		w.String(exp.UTC().Format(time.RFC3339))
-		w.Key("expires_in")
-		w.Int(exp.Unix() - now.Unix())
+		writeToken(w, token, exp, now)
 		w.Key("upstream")
 		w.String("sandbox")
 	})

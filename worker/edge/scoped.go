@@ -116,12 +116,7 @@ func (x *exchange) mintToken(cfg *Config, cfgErrs []ConfigError) {
 	}
 	granted, _ := tokens.Check(g)
 	body := okObject(func(w jsonlite.Emitter) {
-		w.Key("token")
-		w.String(tok)
-		w.Key("expires_at")
-		w.String(exp.UTC().Format(time.RFC3339))
-		w.Key("expires_in")
-		w.Int(exp.Unix() - now.Unix())
+		writeToken(w, tok, exp, now)
 		w.Key("operations")
 		w.BeginArray()
 		for _, op := range granted.Operations {
@@ -138,6 +133,17 @@ func (x *exchange) mintToken(cfg *Config, cfgErrs []ConfigError) {
 		}
 	})
 	x.respond(http.StatusOK, body)
+}
+
+// writeToken writes what every token answer starts with (POST /tokens,
+// /demo/token): the token, when it expires, and in how many seconds.
+func writeToken(w jsonlite.Emitter, token string, exp, now time.Time) {
+	w.Key("token")
+	w.String(token)
+	w.Key("expires_at")
+	w.String(exp.UTC().Format(time.RFC3339))
+	w.Key("expires_in")
+	w.Int(exp.Unix() - now.Unix())
 }
 
 // authorize checks the credentials of a call to a private operation: the
