@@ -68,6 +68,7 @@ worker-assets: $(if $(wildcard wasm/wasm.mk),wasm)
 ## dev: build and run the worker under wrangler dev (workerd), offline, with the
 ## embedded sandbox, on http://$(DEV_HOST):$(DEV_PORT). Ctrl-C stops it.
 dev: npm-tools worker .dev.vars
+	@bash worker/devvars.sh .dev.vars .dev.vars.example
 	@echo ""
 	@echo "  demo shop:   http://$(DEV_HOST):$(DEV_PORT)/demo/"
 	@echo "  edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"

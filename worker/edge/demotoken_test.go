@@ -41,8 +41,9 @@ func TestDemoTokenBooksAgainstTheSandbox(t *testing.T) {
 		res := hs.do(t, http.MethodPost, "/v1/new-shipment", demoBooking("DEMO-"+m), "Authorization", "Bearer "+tok)
 		require.Equal(t, http.StatusOK, res.Code, res.Raw)
 		assert.NotEmpty(t, res.Env.Data["shipping_dlvr_ref"])
-		// Other protected reads work too, and the public ones never needed it.
-		res = hs.do(t, http.MethodGet, "/v1/get-shipments?filter_shipping_client_ref=DEMO-"+m, "", "Authorization", "bearer "+tok)
+		// The demo's own reads work too (not the list of every shipment:
+		// TestDemoTokenCannotListShipments), and the public ones never needed it.
+		res = hs.do(t, http.MethodGet, "/v1/get-shipment-tracking?client_ref=DEMO-"+m, "", "Authorization", "bearer "+tok)
 		assert.Equal(t, http.StatusOK, res.Code, res.Raw)
 	}
 	// Without a token: 401 as before.
@@ -158,4 +159,16 @@ func TestDemoTokenEndpointRules(t *testing.T) {
 	noStore.h.d.Store = nil
 	res = noStore.do(t, http.MethodGet, DemoTokenPath, "")
 	assert.Equal(t, http.StatusNotFound, res.Code)
+}
+
+func TestDemoTokenCannotListShipments(t *testing.T) {
+	hs := newHarness(baseEnv(""), nil)
+	r := hs.do(t, "POST", DemoTokenPath, "")
+	require.Equal(t, 200, r.Code, r.Raw)
+	tok := r.Env.Data["token"].(string)
+	r = hs.do(t, "GET", "/v1/get-shipments", "", "Authorization", "Bearer "+tok)
+	assert.Equal(t, 403, r.Code, r.Raw)
+	assert.Contains(t, r.message(), "get-shipments")
+	r = hs.do(t, "GET", "/v1/get-shipment-tracking?dlvr_ref=SBX1", "", "Authorization", "Bearer "+tok)
+	assert.NotEqual(t, 403, r.Code, "the demo's own reads still work")
 }
