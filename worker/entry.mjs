@@ -247,6 +247,10 @@ function run(m, r) {
       const r = await stub.begin(m.c, m.d, m.e);
       return [200, r.state, r.body ?? null];
     });
+    case "bookPeek": return bookCall(m, async (stub) => {
+      const r = await stub.peek();
+      return [200, r.state, r.body ?? null];
+    });
     case "bookFinish": return bookCall(m, async (stub) => {
       await stub.finish(m.c, m.d, m.e, m.f);
       return [200, "", null];
@@ -443,6 +447,14 @@ export class Bookings extends DurableObject {
     }
     this.release(h);
     return true;
+  }
+
+  // peek reads the record without taking it: the edge resolves a token's
+  // shipping_client_ref to the shipment booked with it.
+  async peek() {
+    const rec = await this.ctx.storage.get("rec");
+    if (rec === undefined || rec.expires <= Date.now()) return { state: "" };
+    return { state: rec.state, body: rec.body };
   }
 
   take(fp, holdMs) {

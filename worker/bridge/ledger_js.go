@@ -48,3 +48,18 @@ func (l Ledger) Finish(ctx context.Context, key, fp, outcome string, body []byte
 	}
 	return nil
 }
+
+// Peek implements edge.Ledger.
+func (l Ledger) Peek(ctx context.Context, key string) (string, []byte, error) {
+	r, err := call(ctx, "bookPeek", l.Binding, key)
+	if err != nil {
+		return "", nil, err
+	}
+	switch r.failure {
+	case "":
+		return r.head, r.body, nil
+	case "unbound":
+		return "", nil, edge.ErrNoLedger
+	}
+	return "", nil, errors.New("booking ledger: " + r.failure)
+}

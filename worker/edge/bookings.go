@@ -66,6 +66,9 @@ type Ledger interface {
 	Begin(ctx context.Context, key, fingerprint string, wait, hold time.Duration) (state string, body []byte, err error)
 	// Finish ends the holder's turn with its outcome.
 	Finish(ctx context.Context, key, fingerprint, outcome string, body []byte, ttl time.Duration) error
+	// Peek reads a record without taking it: its state (BookDone,
+	// BookLost, or "" for none) and the stored answer.
+	Peek(ctx context.Context, key string) (state string, body []byte, err error)
 }
 
 // ErrNoLedger is a Ledger's answer when the platform has none configured
@@ -75,6 +78,43 @@ var ErrNoLedger = errors.New("no booking ledger configured")
 // exactlyOnce reports whether bookings go through the ledger.
 func (x *exchange) exactlyOnce(cfg *Config) bool {
 	return x.h.d.Bookings != nil && cfg.ExactlyOnce
+}
+
+// bookingKey names the record of a booking: the API user, the upstream,
+// the operation and the client reference.
+func bookingKey(cfg *Config, op, ref string) string {
+	base := cfg.UpstreamBase
+	if base == "" {
+		base = SandboxBaseURL
+	}
+	return cfg.APIUser + "\n" + base + "\n" + op + "\n" + ref
+}
+
+// bookedDlvrRef is the shipping_dlvr_ref of the shipment booked with a
+// shipping_client_ref, from the booking record ("" when there is none).
+func (x *exchange) bookedDlvrRef(cfg *Config, ref string) string {
+	if !x.exactlyOnce(cfg) || ref == "" {
+		return ""
+	}
+	state, body, err := x.h.d.Bookings.Peek(x.r.Context(), bookingKey(cfg, "new-shipment", ref))
+	if err != nil || state != BookDone {
+		return ""
+	}
+	_, data, reason := sniffEnvelope(body)
+	if reason != "" {
+		return ""
+	}
+	var dlvr string
+	s := jsonlite.NewScanner(data)
+	_ = s.Object(func(k string) error {
+		if k == "shipping_dlvr_ref" {
+			v, err := s.LooseString()
+			dlvr = v
+			return err
+		}
+		return s.Skip()
+	})
+	return dlvr
 }
 
 // bookingRef is the client reference parameter of a booking operation.
@@ -90,11 +130,7 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 	ledger := x.h.d.Bookings
 	refField := bookingRef(op)
 	ref := req.Get(refField)
-	base := cfg.UpstreamBase
-	if base == "" {
-		base = SandboxBaseURL
-	}
-	key := cfg.APIUser + "\n" + base + "\n" + op.Name + "\n" + ref
+	key := bookingKey(cfg, op.Name, ref)
 	sum := sha256.Sum256(body)
 	fp := hex.EncodeToString(sum[:])
 	ctx := x.r.Context()
@@ -313,6 +349,17 @@ func (l *MemoryLedger) Begin(ctx context.Context, key, fp string, wait, hold tim
 			return BookLost, nil, nil
 		}
 	}
+}
+
+// Peek implements Ledger.
+func (l *MemoryLedger) Peek(_ context.Context, key string) (string, []byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.recs[key]
+	if r == nil || r.state == "" || r.holder != nil || time.Now().After(r.expires) {
+		return "", nil, nil
+	}
+	return r.state, r.body, nil
 }
 
 // Finish implements Ledger.

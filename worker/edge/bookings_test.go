@@ -225,6 +225,7 @@ func (noLedger) Begin(context.Context, string, string, time.Duration, time.Durat
 func (noLedger) Finish(context.Context, string, string, string, []byte, time.Duration) error {
 	return ErrNoLedger
 }
+func (noLedger) Peek(context.Context, string) (string, []byte, error) { return "", nil, ErrNoLedger }
 
 func TestBookingsFailClosedWithoutTheLedger(t *testing.T) {
 	hs, up := bookingHarness(t)
@@ -273,4 +274,34 @@ func TestBookingsOptOut(t *testing.T) {
 	r := book(t, hs, shipmentForm)
 	assert.Equal(t, false, r.Env.Data["retryable"], "without the ledger a resend is not safe")
 	assert.Contains(t, r.Env.Data["hint"], "do not resend blindly")
+}
+
+// One token bound to the order's shipping_client_ref books it, then reads
+// the shipment booked with it, and nothing else.
+func TestScopedTokenReadsTheShipmentItBooked(t *testing.T) {
+	hs, _ := bookingHarness(t)
+	hs.setEnv(EnvTokenSigningKey, testSigningKey)
+	r := hs.mint(t, "operations=new-shipment,get-shipment,get-shipment-label,get-shipment-tracking&shipping_client_ref=ORD-77")
+	require.Equal(t, 200, r.Code, r.Raw)
+	tok := "Bearer " + r.Env.Data["token"].(string)
+
+	// Before the booking there is nothing to read.
+	r = hs.do(t, "GET", "/v1/get-shipment?dlvr_ref=DLV1", "", "Authorization", tok)
+	assert.Equal(t, 403, r.Code, r.Raw)
+
+	r = hs.do(t, "POST", "/v1/new-shipment", shipmentForm, "Authorization", tok)
+	require.Equal(t, 200, r.Code, r.Raw)
+	for _, target := range []string{"/v1/get-shipment?dlvr_ref=DLV1", "/v1/get-shipment-label?dlvr_ref=DLV1",
+		"/v1/get-shipment-tracking?dlvr_ref=DLV1", "/v1/get-shipment-tracking?client_ref=ORD-77"} {
+		r = hs.do(t, "GET", target, "", "Authorization", tok)
+		assert.Equal(t, 200, r.Code, "%s: %s", target, r.Raw)
+	}
+	r = hs.do(t, "GET", "/v1/get-shipment?dlvr_ref=DLV2", "", "Authorization", tok)
+	assert.Equal(t, 403, r.Code, "another shipment")
+	assert.Equal(t, "dlvr_ref", r.Env.Data["errors"].([]any)[0].(map[string]any)["field"])
+
+	// Without booking records (EXACTLY_ONCE=false) the edge cannot tell.
+	hs.setEnv(EnvExactlyOnce, "false")
+	r = hs.do(t, "GET", "/v1/get-shipment?dlvr_ref=DLV1", "", "Authorization", tok)
+	assert.Equal(t, 403, r.Code)
 }

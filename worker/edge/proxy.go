@@ -53,7 +53,14 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 	validate.Normalize(op, req)
 	validate.Canonicalize(op, req)
 	if x.scope != nil {
-		if e := scopeError(x.scope, op, req); e != nil {
+		once, dlvr := false, ""
+		booked := func() string {
+			if !once {
+				once, dlvr = true, x.bookedDlvrRef(cfg, x.scope.ShippingClientRef)
+			}
+			return dlvr
+		}
+		if e := scopeError(x.scope, op, req, booked); e != nil {
 			x.fail(e)
 			return
 		}

@@ -196,7 +196,11 @@ func (x *exchange) authorize(cfg *Config, op *catalog.Operation) *edgeError {
 // dlvr_ref; tracking by client_ref only with the bound shipping_client_ref;
 // tracking by carrier_ref and labels by shipping_carrier_ref never (the
 // token cannot prove which shipment those name).
-func scopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request) *edgeError {
+//
+// A token bound to a shipping_client_ref also reads the shipment booked
+// with it: booked resolves that reference to the shipment's dlvr_ref from
+// the booking record (called only when needed; "" when there is none).
+func scopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, booked func() string) *edgeError {
 	deny := func(field, why string) *edgeError {
 		return &edgeError{status: http.StatusForbidden, code: CodeForbidden, class: "forbidden",
 			message:     field + ": " + why,
@@ -204,13 +208,17 @@ func scopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request) *edg
 	}
 	bound := func(field, want string) *edgeError {
 		got := req.Get(field)
-		if want == "" {
-			return deny(field, "the scoped token is not bound to a shipment ("+op.Name+" needs a token minted with dlvr_ref)")
+		if got == want && want != "" {
+			return nil
 		}
-		if got != want {
-			return deny(field, "the scoped token is bound to another reference")
+		// The shipment booked with the token's shipping_client_ref.
+		if field != "client_ref" && field != "shipping_client_ref" && c.ShippingClientRef != "" && got != "" && got == booked() {
+			return nil
 		}
-		return nil
+		if want == "" && c.ShippingClientRef == "" {
+			return deny(field, "the scoped token is not bound to a shipment ("+op.Name+" needs a token minted with dlvr_ref or shipping_client_ref)")
+		}
+		return deny(field, "the scoped token is bound to another reference")
 	}
 	switch op.Name {
 	case "new-shipment":

@@ -105,11 +105,15 @@ func Grantable(op string) bool {
 }
 
 // needsBinding: the reads of one shipment are only grantable together with
-// a reference that names the shipment.
-func needsBinding(op string) bool {
+// a reference that names the shipment: its dlvr_ref, or the
+// shipping_client_ref it was booked with (the edge resolves that from its
+// booking record). A collection needs the dlvr_ref.
+func needsBinding(op string, g Grant) bool {
 	switch op {
-	case "get-shipment", "get-shipment-label", "get-shipment-tracking", "new-collection":
-		return true
+	case "new-collection":
+		return g.DlvrRef == ""
+	case "get-shipment", "get-shipment-label", "get-shipment-tracking":
+		return g.DlvrRef == "" && g.ShippingClientRef == ""
 	}
 	return false
 }
@@ -127,8 +131,10 @@ func Check(g Grant) (Grant, error) {
 			return g, &FieldError{"operations", "get-shipments is never grantable (it lists every customer's shipments)"}
 		case catalog.Lookup(op) == nil:
 			return g, &FieldError{"operations", "unknown operation " + strconv.Quote(clip(op, 64))}
-		case needsBinding(op) && g.DlvrRef == "" && (op != "get-shipment-tracking" || g.ShippingClientRef == ""):
-			return g, &FieldError{"operations", op + " needs dlvr_ref (the shipment it may read or collect)"}
+		case needsBinding(op, g) && op == "new-collection":
+			return g, &FieldError{"operations", op + " needs dlvr_ref (the shipment it collects)"}
+		case needsBinding(op, g):
+			return g, &FieldError{"operations", op + " needs dlvr_ref or shipping_client_ref (the shipment it may read)"}
 		}
 		seen[op] = true
 	}
