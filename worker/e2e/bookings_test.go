@@ -109,3 +109,43 @@ func TestBookingsRefusedWithoutTheDurableObject(t *testing.T) {
 	assert.Contains(t, str(r.Data, "errorMessage"), "BOOKINGS")
 	assert.Equal(t, 0, up.bookings(), "fail closed: nothing booked")
 }
+
+// The shop's server mints one token for the order; the page books with it
+// and then reads that shipment's label and tracking, nothing else.
+func TestScopedTokenFlowUnderWorkerd(t *testing.T) {
+	skipUnlessE2E(t)
+	const signing = "e2e-token-signing-key-0123456789abcdef"
+	s := start(t, wranglerdev.Options{KV: true, Vars: map[string]string{
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}})
+	mint := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
+		"operations":          {"new-shipment,get-shipment-label,get-shipment-tracking"},
+		"shipping_client_ref": {"SCOPED-1"}}, bearer()...)
+	require.Equal(t, 200, mint.Code, mint.Raw)
+	scoped := []string{"Authorization", "Bearer " + str(mint.Data, "token")}
+
+	v := shipment("SCOPED-1", "rayo")
+	v.Set("service_code", "rayo-48")
+	r := call(t, s.URL, http.MethodPost, "new-shipment", v, scoped...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	dlvr := str(r.Data, "shipping_dlvr_ref")
+	require.NotEmpty(t, dlvr)
+
+	r = call(t, s.URL, http.MethodGet, "get-shipment-label", url.Values{"dlvr_ref": {dlvr}}, scoped...)
+	assert.Equal(t, 200, r.Code, r.Raw)
+	assert.NotEmpty(t, str(r.Data, "label_raw"))
+	r = call(t, s.URL, http.MethodGet, "get-shipment-tracking", url.Values{"client_ref": {"SCOPED-1"}}, scoped...)
+	assert.Equal(t, 200, r.Code, r.Raw)
+
+	// Another order's reference, another operation: refused.
+	other := shipment("SCOPED-2", "rayo")
+	other.Set("service_code", "rayo-48")
+	r = call(t, s.URL, http.MethodPost, "new-shipment", other, scoped...)
+	assert.Equal(t, 403, r.Code, r.Raw)
+	r = call(t, s.URL, http.MethodGet, "get-shipments", nil, scoped...)
+	assert.Equal(t, 403, r.Code, r.Raw)
+	// A different booking made by the shop's server is not readable with it.
+	r = call(t, s.URL, http.MethodPost, "new-shipment", other, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	r = call(t, s.URL, http.MethodGet, "get-shipment-label", url.Values{"dlvr_ref": {str(r.Data, "shipping_dlvr_ref")}}, scoped...)
+	assert.Equal(t, 403, r.Code, r.Raw)
+}
