@@ -24,6 +24,9 @@ for k in $(grep -E '^[A-Z_]+=' "$ex" | cut -d= -f1 | sort -u); do
 		problems+=("$k is missing: add this line from $ex: $(grep -E "^$k=" "$ex" | tail -1)")
 	fi
 done
+if grep -qE '^UPSTREAM_BASE_URL=("")?$' "$dv"; then
+	problems+=("UPSTREAM_BASE_URL is empty: set UPSTREAM_BASE_URL=sandbox (the embedded sandbox is no longer the default of an empty value)")
+fi
 for k in PROXY_TOKEN TOKEN_SIGNING_KEY; do
 	v=$(val "$k" "$dv")
 	if [ -n "$v" ] && [ ${#v} -lt 32 ]; then

@@ -35,6 +35,7 @@ func TestDevVarsCheck(t *testing.T) {
 	assert.Contains(t, out, "PROXY_TOKEN has 15 characters; it needs at least 32")
 	assert.Contains(t, out, "TOKEN_SIGNING_KEY is missing: add this line from ../.dev.vars.example: TOKEN_SIGNING_KEY=")
 	assert.Contains(t, out, "ALLOWED_ORIGINS is missing")
+	assert.Contains(t, out, "UPSTREAM_BASE_URL is empty: set UPSTREAM_BASE_URL=sandbox")
 
 	same := strings.Replace(string(example), "TOKEN_SIGNING_KEY=dev-token-signing-key-change-me-0123456789",
 		"TOKEN_SIGNING_KEY=\"dev-proxy-token-change-me-0123456789abcdef\"", 1)

@@ -280,6 +280,12 @@ func (c *call) tracking() (jsonlite.Value, *apiError) {
 	}), nil
 }
 
+// MaxShipmentScan bounds the records one get-shipments reads: filters other
+// than the day and dlvr_ref need each record, and without a bound a filter
+// that matches nothing would read the whole store on every call. Past it
+// the page holds what was found among the newest MaxShipmentScan shipments.
+const MaxShipmentScan = 500
+
 func (c *call) shipments() (jsonlite.Value, *apiError) {
 	page, _ := strconv.Atoi(c.get("page"))
 	if page < 1 {
@@ -330,6 +336,9 @@ func (c *call) shipments() (jsonlite.Value, *apiError) {
 	}
 	skip := (page - 1) * n
 	var list []*ShipmentRecord
+	if len(cand) > MaxShipmentScan {
+		cand = cand[:MaxShipmentScan]
+	}
 	for _, dlvr := range cand {
 		if len(list) == n {
 			break

@@ -332,3 +332,31 @@ func TestMadridTime(t *testing.T) {
 	}
 	assert.Equal(t, "2026-07-01 06:30 UTC", atMadrid(time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC), 8*60+30).UTC().Format("2006-01-02 15:04 MST"))
 }
+
+// countingStore counts record reads.
+type countingStore struct {
+	*MemoryStore
+	gets int
+}
+
+func (s *countingStore) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	s.gets++
+	return s.MemoryStore.Get(ctx, key)
+}
+
+// A filter that matches nothing reads at most MaxShipmentScan records, not
+// the whole store.
+func TestShipmentsScanIsBounded(t *testing.T) {
+	st := &countingStore{MemoryStore: NewMemoryStore()}
+	e := newEnv(t, WithStore(st))
+	ctx := context.Background()
+	for i := 0; i < MaxShipmentScan+200; i++ {
+		key := keyIndex + "20261101" + strconv.Itoa(100000+i) + "/SBX" + strconv.Itoa(100000+i)
+		require.NoError(t, st.MemoryStore.Put(ctx, key, nil))
+	}
+	st.gets = 0
+	r := e.ok(http.MethodGet, "get-shipments", params{{"filter_shipping_client_ref", "NOBODY"}})
+	assert.EqualValues(t, 0, r["n_shipments"])
+	assert.LessOrEqual(t, st.gets, MaxShipmentScan+5)
+	assert.Greater(t, st.gets, MaxShipmentScan/2, "the scan did read records")
+}

@@ -116,7 +116,7 @@ func TestScopedTokenFlowUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
 	const signing = "e2e-token-signing-key-0123456789abcdef"
 	s := start(t, wranglerdev.Options{KV: true, Vars: map[string]string{
-		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}})
+		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}})
 	mint := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
 		"operations":          {"new-shipment,get-shipment-label,get-shipment-tracking"},
 		"shipping_client_ref": {"SCOPED-1"}}, bearer()...)

@@ -175,7 +175,8 @@ func TestSandboxFlow(t *testing.T) {
 	skipUnlessE2E(t)
 	persist := t.TempDir()
 	opts := wranglerdev.Options{KV: true, PersistDir: persist, Vars: map[string]string{
-		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
+		"UPSTREAM_BASE_URL": "sandbox",
+		"API_USER":          user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
 	}}
 	s := start(t, opts)
 	B := s.URL

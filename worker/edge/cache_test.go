@@ -108,13 +108,13 @@ func TestCacheConfig(t *testing.T) {
 		"get-drop-points=99999999": "must be <operation>=<seconds",
 	} {
 		_, errs := LoadConfig(func(k string) string {
-			return map[string]string{EnvCacheTTL: v, EnvAPIUser: "u", EnvAPIKey: "k"}[k]
+			return map[string]string{EnvCacheTTL: v, EnvAPIUser: "u", EnvAPIKey: "k", EnvUpstreamBaseURL: SandboxUpstream}[k]
 		})
 		require.Len(t, errs, 1, v)
 		assert.Equal(t, EnvCacheTTL, errs[0].Var)
 		assert.Contains(t, errs[0].Problem, want, v)
 	}
-	c := mustConfig(t, env{EnvCacheTTL: "*=60, get-drop-points=5", EnvAPIUser: "u", EnvAPIKey: "k"})
+	c := mustConfig(t, env{EnvCacheTTL: "*=60, get-drop-points=5", EnvAPIUser: "u", EnvAPIKey: "k", EnvUpstreamBaseURL: SandboxUpstream})
 	assert.Equal(t, 60*time.Second, c.CacheTTL["get-client-services"])
 	assert.Equal(t, 5*time.Second, c.CacheTTL["get-drop-points"])
 	assert.Zero(t, c.CacheTTL["new-shipment"])
@@ -280,8 +280,34 @@ func TestLogRequestsModes(t *testing.T) {
 		}
 	}
 	_, errs := LoadConfig(func(k string) string {
-		return map[string]string{EnvLogRequests: "verbose", EnvAPIUser: "u", EnvAPIKey: "k"}[k]
+		return map[string]string{EnvLogRequests: "verbose", EnvAPIUser: "u", EnvAPIKey: "k", EnvUpstreamBaseURL: SandboxUpstream}[k]
 	})
 	require.Len(t, errs, 1)
 	assert.Equal(t, EnvLogRequests, errs[0].Var)
+}
+
+// The embedded sandbox is chosen by name, never by an unset variable.
+func TestSandboxOnlyWhenAskedFor(t *testing.T) {
+	for v, want := range map[string]string{"": "is not set", "  ": "is not set", "sandbox": "", "SANDBOX": "", "sand box": "must be an absolute URL"} {
+		c, errs := LoadConfig(func(k string) string {
+			return map[string]string{EnvUpstreamBaseURL: v, EnvAPIUser: "u", EnvAPIKey: "k"}[k]
+		})
+		if want == "" {
+			assert.Empty(t, errs, v)
+			assert.True(t, c.Sandbox, v)
+			continue
+		}
+		require.Len(t, errs, 1, v)
+		assert.Equal(t, EnvUpstreamBaseURL, errs[0].Var)
+		assert.Contains(t, errs[0].Problem, want, v)
+		assert.False(t, c.Sandbox)
+	}
+	// Unset on a deployed worker: bookings get the configuration error, not the sandbox.
+	e := baseEnv("")
+	delete(e, EnvUpstreamBaseURL)
+	hs := newHarness(e, nil)
+	r := hs.do(t, "POST", "/v1/new-shipment", shipmentForm, "Authorization", "Bearer "+testToken)
+	assert.Equal(t, 500, r.Code)
+	assert.Contains(t, r.message(), "UPSTREAM_BASE_URL: is not set")
+	assert.Equal(t, 404, hs.do(t, "GET", DemoTokenPath, "").Code, "no demo tokens either")
 }

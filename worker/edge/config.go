@@ -43,6 +43,9 @@ const (
 	// MaxUpstreamBody bounds what is read of an upstream response (a label
 	// is a base64 PDF of a few hundred KB at most).
 	MaxUpstreamBody = 8 << 20
+	// SandboxUpstream is the UPSTREAM_BASE_URL that selects the embedded
+	// sandbox.
+	SandboxUpstream = "sandbox"
 	// SandboxBaseURL is the base URL requests to the embedded sandbox
 	// carry; they never leave the worker.
 	SandboxBaseURL = "http://sandbox.internal/v1"
@@ -119,6 +122,9 @@ type Config struct {
 	// answer of 400 or more, a retried upstream call or a note: the
 	// default), "all" or "off".
 	LogRequests string
+	// Sandbox: UPSTREAM_BASE_URL is "sandbox", the embedded test upstream
+	// (UpstreamBase is then empty).
+	Sandbox bool
 	// upstreamSet: UPSTREAM_BASE_URL is set, valid or not.
 	upstreamSet bool
 	// Faults enables /__faults/* (tests of panic and crash isolation);
@@ -156,7 +162,14 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	var errs []ConfigError
 	bad := func(v, p string) { errs = append(errs, ConfigError{v, p}) }
 
-	if base := strings.TrimSpace(getenv(EnvUpstreamBaseURL)); base != "" {
+	// The embedded sandbox only when asked for by name: an unset value on a
+	// deployed worker must never take bookings into a fake upstream.
+	switch base := strings.TrimSpace(getenv(EnvUpstreamBaseURL)); {
+	case base == "":
+		bad(EnvUpstreamBaseURL, "is not set: the service's https URL ending in /v1, or sandbox for the embedded test upstream (make dev sets sandbox)")
+	case strings.EqualFold(base, SandboxUpstream):
+		c.Sandbox = true
+	default:
 		c.upstreamSet = true
 		if p := checkBaseURL(base); p != "" {
 			bad(EnvUpstreamBaseURL, p)

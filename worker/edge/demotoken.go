@@ -40,7 +40,7 @@ const (
 // and the platform provides one.
 func (h *Handler) demoMode() bool {
 	c, _ := h.config()
-	return !c.upstreamSet && h.d.Store != nil
+	return c.Sandbox && h.d.Store != nil
 }
 
 func demoKey(cfg *Config) []byte {

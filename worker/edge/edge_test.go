@@ -78,6 +78,9 @@ func okReply(body string) func(http.ResponseWriter, *http.Request, int) {
 type env map[string]string
 
 func baseEnv(upstream string) env {
+	if upstream == "" {
+		upstream = SandboxUpstream
+	}
 	return env{
 		EnvUpstreamBaseURL: upstream,
 		EnvAPIUser:         testUser,
