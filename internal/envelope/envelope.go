@@ -211,6 +211,10 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 	}
 
 	s := jsonlite.NewScanner(body[i:])
+	// The decoders recurse only as deep as the result types; what nests
+	// deeper (a JSON Schema in get-service-info, an unknown member) is
+	// kept as raw JSON by an iterative walk, so the limit can be high.
+	s.SetMaxDepth(jsonlite.MaxRawDepth)
 	status := ""
 	hasStatus, hasData, done := false, false, false
 	dataAt := 0

@@ -224,9 +224,16 @@ func TestShipmentQuirks(t *testing.T) {
 	assert.Nil(t, s.TrackingEvents)
 }
 
-func TestDeepNestingIsAnError(t *testing.T) {
+// Deep but valid values kept as raw JSON decode (a JSON Schema may nest
+// far deeper than the result types); past jsonlite.MaxRawDepth the body is
+// an error, never a stack overflow.
+func TestDeepNesting(t *testing.T) {
 	deep := `{"status":"ok","data":{"custom_carrier_parameters":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}}`
 	_, err := DecodeShipment(200, []byte(deep))
+	require.NoError(t, err)
+
+	tooDeep := `{"status":"ok","data":{"custom_carrier_parameters":` + strings.Repeat("[", jsonlite.MaxRawDepth) + strings.Repeat("]", jsonlite.MaxRawDepth) + `}}`
+	_, err = DecodeShipment(200, []byte(tooDeep))
 	require.Error(t, err)
 	assert.IsType(t, &UnexpectedResponse{}, err)
 	assert.Contains(t, err.Error(), "nesting too deep")

@@ -40,6 +40,11 @@ func (k Kind) String() string {
 	return "invalid value"
 }
 
+// MaxRawDepth is a nesting limit for values read as a whole (Skip,
+// RawText, Transcode): they keep their own stack, one byte a level, so a
+// deep but valid value (a JSON Schema) costs memory, not call stack.
+const MaxRawDepth = 10000
+
 // DefaultMaxDepth is the nesting limit of a Scanner unless SetMaxDepth
 // changes it.
 const DefaultMaxDepth = 64
@@ -707,27 +712,168 @@ func (s *Scanner) literal(lit string) bool {
 }
 
 // Skip reads and discards the next value, validating it fully.
-func (s *Scanner) Skip() error {
-	k, err := s.peekOrFail()
-	if err != nil {
-		return err
+func (s *Scanner) Skip() error { return s.walk(nil) }
+
+// walk reads the next value, validating it, and replays it to e (nil:
+// discards it). It keeps its own stack of open containers, one byte each,
+// instead of recursing, so a deep value costs memory, not call stack
+// (TinyGo's is 64 KB in the browser); the nesting limit still applies.
+func (s *Scanner) walk(e Emitter) error {
+	var open []byte // '{' or '[' of each container not yet closed
+	for {
+		// At the start of a value.
+		k, err := s.peekOrFail()
+		if err != nil {
+			return err
+		}
+		closed := true
+		if k == Object || k == Array {
+			if len(open)+s.depth >= s.limit() {
+				return s.fail(s.pos, "nesting too deep")
+			}
+			c := s.src[s.pos]
+			s.pos++
+			if e != nil {
+				if c == '{' {
+					e.BeginObject()
+				} else {
+					e.BeginArray()
+				}
+			}
+			s.ws()
+			if s.pos < len(s.src) && (c == '{' && s.src[s.pos] == '}' || c == '[' && s.src[s.pos] == ']') {
+				s.pos++
+				if e != nil {
+					if c == '{' {
+						e.EndObject()
+					} else {
+						e.EndArray()
+					}
+				}
+			} else {
+				open = append(open, c)
+				closed = false
+				if c == '{' {
+					if err := s.memberKey(e); err != nil {
+						return err
+					}
+				}
+			}
+		} else if err := s.scalar(k, e); err != nil {
+			return err
+		}
+		// After a value: close what ends here, or go on to the next one.
+		for closed {
+			if len(open) == 0 {
+				return nil
+			}
+			s.ws()
+			top := open[len(open)-1]
+			if s.pos >= len(s.src) {
+				if top == '{' {
+					return s.fail(s.pos, "unexpected end of input in object")
+				}
+				return s.fail(s.pos, "unexpected end of input in array")
+			}
+			switch c := s.src[s.pos]; {
+			case c == ',':
+				s.pos++
+				if top == '{' {
+					if err := s.memberKey(e); err != nil {
+						return err
+					}
+				}
+				closed = false
+			case top == '{' && c == '}', top == '[' && c == ']':
+				s.pos++
+				open = open[:len(open)-1]
+				if e != nil {
+					if top == '{' {
+						e.EndObject()
+					} else {
+						e.EndArray()
+					}
+				}
+			case top == '{':
+				return s.fail(s.pos, "invalid character "+quoteByte(c)+" after object member")
+			default:
+				return s.fail(s.pos, "invalid character "+quoteByte(c)+" after array element")
+			}
+		}
 	}
+}
+
+// scalar reads a string, number, boolean or null of kind k and replays it
+// to e (nil: discards it). Numbers go to e as Raw with their literal text,
+// which keeps their precision; strings are decoded (valid UTF-8).
+func (s *Scanner) scalar(k Kind, e Emitter) error {
 	switch k {
-	case Object:
-		return s.Object(func(string) error { return s.Skip() })
-	case Array:
-		return s.Array(func(int) error { return s.Skip() })
 	case String:
-		return s.skipString()
+		if e == nil {
+			return s.skipString()
+		}
+		v, err := s.readString()
+		if err != nil {
+			return err
+		}
+		e.String(v)
 	case Number:
-		_, _, err := s.scanNumber()
-		return err
+		t, _, err := s.scanNumber()
+		if err != nil {
+			return err
+		}
+		if e != nil {
+			e.Raw([]byte(t))
+		}
 	case Bool:
-		_, err := s.Bool()
-		return err
+		v, err := s.Bool()
+		if err != nil {
+			return err
+		}
+		if e != nil {
+			e.Bool(v)
+		}
 	default:
-		return s.Null()
+		if err := s.Null(); err != nil {
+			return err
+		}
+		if e != nil {
+			e.Null()
+		}
 	}
+	return nil
+}
+
+// memberKey reads an object member's `"key":` (replaying the key to e),
+// leaving the Scanner at its value.
+func (s *Scanner) memberKey(e Emitter) error {
+	s.ws()
+	if s.pos >= len(s.src) {
+		return s.fail(s.pos, "unexpected end of input in object")
+	}
+	if s.src[s.pos] != '"' {
+		return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" looking for an object key")
+	}
+	if e == nil {
+		if err := s.skipString(); err != nil {
+			return err
+		}
+	} else {
+		key, err := s.readString()
+		if err != nil {
+			return err
+		}
+		e.Key(key)
+	}
+	s.ws()
+	if s.pos >= len(s.src) {
+		return s.fail(s.pos, "unexpected end of input after object key")
+	}
+	if s.src[s.pos] != ':' {
+		return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after object key")
+	}
+	s.pos++
+	return nil
 }
 
 // skipString validates a string without decoding it.
@@ -784,48 +930,4 @@ func (s *Scanner) RawText() (string, error) {
 // Transcode reads the next value and replays it to e as events. Strings
 // are decoded (so e sees valid UTF-8) and numbers are passed as Raw with
 // their literal text, which keeps their precision.
-func (s *Scanner) Transcode(e Emitter) error {
-	k, err := s.peekOrFail()
-	if err != nil {
-		return err
-	}
-	switch k {
-	case Object:
-		e.BeginObject()
-		err := s.Object(func(key string) error {
-			e.Key(key)
-			return s.Transcode(e)
-		})
-		e.EndObject()
-		return err
-	case Array:
-		e.BeginArray()
-		err := s.Array(func(int) error { return s.Transcode(e) })
-		e.EndArray()
-		return err
-	case String:
-		v, err := s.readString()
-		if err != nil {
-			return err
-		}
-		e.String(v)
-	case Number:
-		t, _, err := s.scanNumber()
-		if err != nil {
-			return err
-		}
-		e.Raw([]byte(t))
-	case Bool:
-		v, err := s.Bool()
-		if err != nil {
-			return err
-		}
-		e.Bool(v)
-	default:
-		if err := s.Null(); err != nil {
-			return err
-		}
-		e.Null()
-	}
-	return nil
-}
+func (s *Scanner) Transcode(e Emitter) error { return s.walk(e) }

@@ -406,3 +406,24 @@ func TestValidityAgreesWithEncodingJSON(t *testing.T) {
 		})
 	}
 }
+
+// Deep values read as a whole use no call stack: Skip, RawText and
+// Transcode of a 5,000-level value under MaxRawDepth.
+func TestDeepValuesReadAsAWhole(t *testing.T) {
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 2500) + `{"type":"string"}` + strings.Repeat(`}}`, 2500)
+	s := NewScannerString(deep)
+	s.SetMaxDepth(MaxRawDepth)
+	raw, err := s.RawText()
+	require.NoError(t, err)
+	assert.Equal(t, deep, raw)
+	w := NewWriter()
+	s = NewScannerString(deep)
+	s.SetMaxDepth(MaxRawDepth)
+	require.NoError(t, s.Transcode(w))
+	assert.Equal(t, deep, string(w.Bytes()))
+	// Errors deep inside are still found.
+	bad := strings.Replace(deep, `"string"`, `"string",}`, 1)
+	s = NewScannerString(bad)
+	s.SetMaxDepth(MaxRawDepth)
+	assert.ErrorContains(t, s.Skip(), "looking for an object key")
+}
