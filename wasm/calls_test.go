@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/parcelgate/parcelgate/internal/testvectors"
-	"os"
 	"sort"
 	"strconv"
 	"testing"
@@ -109,8 +108,7 @@ func TestLocateAndDescribe(t *testing.T) {
 
 func TestCatalogIsTheExport(t *testing.T) {
 	n := callCatalog()
-	want, err := os.ReadFile("../testdata/catalog.json")
-	require.NoError(t, err)
+	want := testvectors.Read(t, "catalog.json")
 	assert.JSONEq(t, string(want), string(wire.Out()[:n]))
 }
 

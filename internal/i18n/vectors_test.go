@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"os"
 	"strings"
 	"testing"
@@ -359,17 +360,11 @@ func TestEveryMessageHasEveryLanguage(t *testing.T) {
 // requestVectors reads testdata/requests/*.json as probes.
 func requestVectors(t *testing.T) []probe {
 	var out []probe
-	for _, f := range []string{"new-shipment", "new-collection", "reads"} {
-		b, err := os.ReadFile("../../testdata/requests/" + f + ".json")
-		require.NoError(t, err)
-		var ps []struct {
-			probe
-			Errors any `json:"errors"`
-		}
-		require.NoError(t, json.Unmarshal(b, &ps), f)
-		for _, p := range ps {
-			out = append(out, p.probe)
-		}
+	for _, p := range testvectors.List[struct {
+		probe
+		Errors any `json:"errors"`
+	}](t, "requests/*.json") {
+		out = append(out, p.V.probe)
 	}
 	return out
 }

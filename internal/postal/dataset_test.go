@@ -2,6 +2,7 @@ package postal
 
 import (
 	"encoding/json"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"os"
 	"regexp"
 	"strings"
@@ -13,12 +14,10 @@ import (
 
 // isoCodes reads the 249 assigned codes shared with the country package.
 func isoCodes(t *testing.T) []string {
-	raw, err := os.ReadFile("../../testdata/countries.json")
-	require.NoError(t, err)
 	var list []struct {
 		Code string `json:"code"`
 	}
-	require.NoError(t, json.Unmarshal(raw, &list))
+	testvectors.Load(t, "countries.json", &list)
 	var out []string
 	for _, c := range list {
 		out = append(out, c.Code)

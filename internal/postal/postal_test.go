@@ -1,7 +1,7 @@
 package postal
 
 import (
-	"encoding/json"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"os"
 	"regexp"
 	"strconv"
@@ -109,10 +109,8 @@ type vector struct {
 
 func loadVectors(t testing.TB) []vector {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/postal.json")
-	require.NoError(t, err)
 	var vs []vector
-	require.NoError(t, json.Unmarshal(raw, &vs))
+	testvectors.Load(t, "postal.json", &vs)
 	require.GreaterOrEqual(t, len(vs), 60)
 	return vs
 }
@@ -264,14 +262,8 @@ func TestProperties(t *testing.T) {
 // FuzzCheck checks that Check never panics and that valid results are stable.
 // Set POSTAL_FUZZ_COUNTRY=ES (etc.) to pin the country while fuzzing one group.
 func FuzzCheck(f *testing.F) {
-	raw, err := os.ReadFile("../../testdata/postal.json")
-	if err != nil {
-		f.Fatal(err)
-	}
 	var vs []vector
-	if err := json.Unmarshal(raw, &vs); err != nil {
-		f.Fatal(err)
-	}
+	testvectors.Load(f, "postal.json", &vs)
 	for _, v := range vs {
 		f.Add(v.Country, v.Input)
 	}

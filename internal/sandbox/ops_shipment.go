@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
-	"github.com/parcelgate/parcelgate/internal/label"
+	"github.com/parcelgate/parcelgate/internal/sandbox/label"
 )
 
 // find loads a shipment by dlvr_ref, or returns a 404 naming field.

@@ -6,8 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/parcelgate/parcelgate/internal/testvectors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,15 +31,14 @@ import (
 var schemaCache = map[string]*jsonschema.Schema{}
 
 func loadSchema(t testing.TB, op string, rules bool) *jsonschema.Schema {
-	path := filepath.Join("../../testdata/schemas", op+".json")
+	path := "schemas/" + op + ".json"
 	if rules {
-		path = filepath.Join("../../testdata/schemas/rules", op+".json")
+		path = "schemas/rules/" + op + ".json"
 	}
 	if s, ok := schemaCache[path]; ok {
 		return s
 	}
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
+	raw := testvectors.Read(t, path)
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft4
 	require.NoError(t, c.AddResource("file:///"+op+".json", bytes.NewReader(raw)))
@@ -141,10 +138,8 @@ func TestSchemasAgreeWithRequestVectors(t *testing.T) {
 // country (and a few invalid ones) through get-drop-points, whose country
 // and postal code are required, and through new-shipment's recipient.
 func TestSchemasAgreeOnPostalCodes(t *testing.T) {
-	raw, err := os.ReadFile("../../testdata/countries.json")
-	require.NoError(t, err)
 	var countries []struct{ Code string }
-	require.NoError(t, json.Unmarshal(raw, &countries))
+	testvectors.Load(t, "countries.json", &countries)
 	codes := []string{"XX", "", " gb ", "es", "Hk"}
 	for _, c := range countries {
 		codes = append(codes, c.Code)
@@ -173,10 +168,8 @@ func TestSchemasAgreeOnPostalCodes(t *testing.T) {
 	assert.Greater(t, valid, 300)
 	assert.Greater(t, invalid, 1500)
 	// The shared postal vectors: the spec countries' edge cases.
-	raw, err = os.ReadFile("../../testdata/postal.json")
-	require.NoError(t, err)
 	var vectors []struct{ Country, Input string }
-	require.NoError(t, json.Unmarshal(raw, &vectors))
+	testvectors.Load(t, "postal.json", &vectors)
 	for _, v := range vectors {
 		r := &form.Request{Fields: []form.Field{{Name: "country_code", Value: v.Country}, {Name: "zip_code", Value: v.Input}}}
 		agree(t, v.Country+" "+strconv.Quote(v.Input), dp, r, Options{})

@@ -227,24 +227,21 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	} else {
 		c.PublicOps = DefaultPublicOperations
 	}
-	c.Timeout = DefaultTimeout
-	if v := strings.TrimSpace(getenv(EnvUpstreamTimeoutMS)); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 300000 {
-			bad(EnvUpstreamTimeoutMS, "must be a whole number of milliseconds from 1 to 300000")
-		} else {
-			c.Timeout = time.Duration(n) * time.Millisecond
+	// whole reads a bounded whole number, def when unset.
+	whole := func(name string, def, min, max int, unit string) int {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return def
 		}
-	}
-	c.MaxBodyBytes = DefaultMaxBodyBytes
-	if v := strings.TrimSpace(getenv(EnvMaxBodyBytes)); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 256 || n > 1<<20 {
-			bad(EnvMaxBodyBytes, "must be a whole number of bytes from 256 to 1048576")
-		} else {
-			c.MaxBodyBytes = n
+		if err != nil || n < min || n > max {
+			bad(name, "must be a whole number"+unit+" from "+strconv.Itoa(min)+" to "+strconv.Itoa(max))
+			return def
 		}
+		return n
 	}
+	c.Timeout = time.Duration(whole(EnvUpstreamTimeoutMS, int(DefaultTimeout/time.Millisecond), 1, 300000, " of milliseconds")) * time.Millisecond
+	c.MaxBodyBytes = whole(EnvMaxBodyBytes, DefaultMaxBodyBytes, 256, 1<<20, " of bytes")
 	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvRulesFeature))); v {
 	case "", "0", "false", "no", "off":
 	case "1", "true", "yes", "on":
@@ -270,32 +267,10 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			c.CacheTTL = ttl
 		}
 	}
-	if v := strings.TrimSpace(getenv(EnvCacheMaxBytes)); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 64<<20 {
-			bad(EnvCacheMaxBytes, "must be a whole number of bytes from 0 (no in-instance cache) to 67108864")
-		} else {
-			c.CacheMaxBytes = n
-		}
-	}
-	c.InstanceRequests = DefaultInstanceRequests
-	if v := strings.TrimSpace(getenv(EnvInstanceRequests)); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100000000 {
-			bad(EnvInstanceRequests, "must be a whole number from 1 to 100000000")
-		} else {
-			c.InstanceRequests = n
-		}
-	}
-	c.InstanceMemoryMB = DefaultInstanceMemoryMB
-	if v := strings.TrimSpace(getenv(EnvInstanceMemoryMB)); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 16 || n > 4096 {
-			bad(EnvInstanceMemoryMB, "must be a whole number of MB from 16 to 4096")
-		} else {
-			c.InstanceMemoryMB = n
-		}
-	}
+	// 0: no in-instance tier (flights still coalesce).
+	c.CacheMaxBytes = whole(EnvCacheMaxBytes, c.CacheMaxBytes, 0, 64<<20, " of bytes")
+	c.InstanceRequests = whole(EnvInstanceRequests, DefaultInstanceRequests, 1, 100000000, "")
+	c.InstanceMemoryMB = whole(EnvInstanceMemoryMB, DefaultInstanceMemoryMB, 16, 4096, " of MB")
 	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvExactlyOnce))); v {
 	case "", "1", "true", "yes", "on":
 		c.ExactlyOnce = true

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -629,8 +628,7 @@ func TestLogLine(t *testing.T) {
 }
 
 func TestSniffEnvelopeMatchesErrorVectors(t *testing.T) {
-	b, err := os.ReadFile("../../testdata/responses/errors.json")
-	require.NoError(t, err)
+	b := testvectors.Read(t, "responses/errors.json")
 	var vs []struct {
 		Name        string         `json:"name"`
 		Body        string         `json:"body"`
