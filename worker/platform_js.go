@@ -28,7 +28,16 @@ const BookingsBinding = "BOOKINGS"
 // logging (stdout).
 func platform() edge.Deps {
 	return edge.Deps{
-		Getenv:   cloudflare.Getenv,
+		Getenv: cloudflare.Getenv,
+		// env.X is undefined when unset and "" when set empty: PUBLIC_OPERATIONS
+		// set but empty means none, not the defaults.
+		LookupEnv: func(name string) (string, bool) {
+			v := cloudflare.GetBinding(name)
+			if v.IsUndefined() || v.IsNull() {
+				return "", false
+			}
+			return v.String(), true
+		},
 		Upstream: bridge.Fetch{MaxBytes: edge.MaxUpstreamBody},
 		Shared:   bridge.Cache{},
 		Bookings: bridge.Ledger{Binding: BookingsBinding},

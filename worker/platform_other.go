@@ -18,8 +18,9 @@ import (
 func platform() edge.Deps {
 	store := sandbox.NewMemoryStore()
 	return edge.Deps{
-		Getenv:   os.Getenv,
-		Upstream: &http.Client{CheckRedirect: noRedirect},
+		Getenv:    os.Getenv,
+		LookupEnv: os.LookupEnv,
+		Upstream:  &http.Client{CheckRedirect: noRedirect},
 		Store: func(context.Context) (sandbox.Store, error) {
 			return store, nil
 		},

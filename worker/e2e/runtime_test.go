@@ -304,3 +304,16 @@ func TestRateLimitsUnderWorkerd(t *testing.T) {
 	r = get(t, s2.URL, "/healthz")
 	assert.Contains(t, r.Data["rate_limits"].(map[string]any)["RATE_LIMIT_PUBLIC"], "off")
 }
+
+// PUBLIC_OPERATIONS set but empty means no public operation under workerd
+// (the environment tells "" from unset), never the defaults.
+func TestPublicOperationsSetEmptyUnderWorkerd(t *testing.T) {
+	skipUnlessE2E(t)
+	up := newUpstream(t)
+	s := start(t, wranglerdev.Options{Vars: map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1",
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "PUBLIC_OPERATIONS": ""}})
+	r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+	assert.Equal(t, 401, r.Code, r.Raw)
+	r = call(t, s.URL, http.MethodGet, "get-client-carriers", nil, bearer()...)
+	assert.Equal(t, 200, r.Code, r.Raw)
+}
