@@ -228,7 +228,10 @@ export interface ClientOptions {
 }
 
 /** Returns a scoped token (e.g. fetched from the shop's server); see ClientOptions.token. */
-export type TokenSource = () => string | Promise<string>;
+export type TokenSource = () => TokenAnswer | Promise<TokenAnswer>;
+
+/** A token, or what mintToken / POST /tokens answer (expiresAt lets the Client refresh before expiry). */
+export type TokenAnswer = string | { token: string; expiresAt?: string; expires_at?: string };
 
 /** What mintToken grants (the fields of POST /tokens). */
 export interface TokenGrant {
