@@ -211,8 +211,12 @@ export interface ClientOptions {
   timeout?: number;
   /** Aborts every request of this client. */
   signal?: AbortSignal;
-  /** Proxy token for booking operations: sent as Authorization: Bearer <token>. */
-  token?: string;
+  /**
+   * Scoped token for private operations (sent as Authorization: Bearer <token>), or a function
+   * that fetches one from the shop's server: called when none is cached, and once more when the
+   * edge refuses the cached one with 401. Never the master PROXY_TOKEN in a page.
+   */
+  token?: string | TokenSource;
   /** The core to validate and decode with; default: the one load() loaded, when loaded. */
   core?: Core | null;
   /** Validate before sending when a core is available (default true). */
@@ -222,6 +226,53 @@ export interface ClientOptions {
   /** fetch implementation (default globalThis.fetch). */
   fetch?: typeof fetch;
 }
+
+/** Returns a scoped token (e.g. fetched from the shop's server); see ClientOptions.token. */
+export type TokenSource = () => TokenAnswer | Promise<TokenAnswer>;
+
+/** A token, or what mintToken / POST /tokens answer (expiresAt lets the Client refresh before expiry). */
+export type TokenAnswer = string | { token: string; expiresAt?: string; expires_at?: string };
+
+/** What mintToken grants (the fields of POST /tokens). */
+export interface TokenGrant {
+  /** Private operations allowed (get-shipments never is); an array, or the comma-separated POST /tokens form. */
+  operations: readonly string[] | string;
+  /** Binds new-shipment (and tracking by client_ref) to this reference (at most 15 characters). */
+  shippingClientRef?: string;
+  /** Binds get-shipment, get-shipment-label, get-shipment-tracking and new-collection to this shipment. */
+  dlvrRef?: string;
+}
+
+/** Options of mintToken. */
+export interface MintOptions {
+  /** Lifetime in seconds, 1..2592000 (default 900). */
+  ttl?: number;
+  /** Mint time in ms since the epoch, or a Date (default now). */
+  now?: number | Date;
+}
+
+/** A minted scoped token (the data of POST /tokens). */
+export interface MintedToken {
+  token: string;
+  /** RFC 3339, UTC, whole seconds. */
+  expiresAt: string;
+  /** Seconds from now to expiresAt. */
+  expiresIn: number;
+  /** The granted operations in catalog order. */
+  operations: string[];
+}
+
+/**
+ * Mints a scoped token on the shop's server (Node 20+ or any WebCrypto runtime): byte for byte
+ * what the worker's POST /tokens and Go's worker/tokens.Mint make. signingKey is the worker's
+ * TOKEN_SIGNING_KEY (at least 32 bytes; a string is UTF-8). A bad grant rejects with a
+ * ParcelgateError (category "validation") naming the field; a short key with a TypeError.
+ */
+export function mintToken(
+  signingKey: string | ArrayBuffer | ArrayBufferView,
+  grant: TokenGrant,
+  options?: MintOptions,
+): Promise<MintedToken>;
 
 /** Per-call options. */
 export interface CallOptions {

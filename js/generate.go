@@ -136,7 +136,7 @@ func dts() []byte {
 	b.WriteString(`
 export * from './core.js';
 export * from './results.js';
-import type { CallOptions, ClientOptions, Label } from './core.js';
+import type { CallOptions, ClientOptions, Label, TokenSource } from './core.js';
 import type { OperationResults, Shipment, Shipments } from './results.js';
 `)
 
@@ -197,6 +197,9 @@ import type { OperationResults, Shipment, Shipments } from './results.js';
  */
 export class Client {
   constructor(options: ClientOptions);
+  /** The cached scoped token ('' when none); assign a token or a token function to replace it (drops the cache). */
+  get token(): string;
+  set token(value: string | TokenSource | undefined);
   /** Calls an operation by name. */
   call<K extends OperationName>(operation: K, params?: OperationParams[K], options?: CallOptions): Promise<OperationResults[K]>;
   /** Pages of get-shipments, from params.page (default 1) until a short or empty page. */

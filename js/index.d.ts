@@ -2,7 +2,7 @@
 
 export * from './core.js';
 export * from './results.js';
-import type { CallOptions, ClientOptions, Label } from './core.js';
+import type { CallOptions, ClientOptions, Label, TokenSource } from './core.js';
 import type { OperationResults, Shipment, Shipments } from './results.js';
 
 /** Name of an operation of the shipping service. */
@@ -630,6 +630,9 @@ export interface OperationParams {
  */
 export class Client {
   constructor(options: ClientOptions);
+  /** The cached scoped token ('' when none); assign a token or a token function to replace it (drops the cache). */
+  get token(): string;
+  set token(value: string | TokenSource | undefined);
   /** Calls an operation by name. */
   call<K extends OperationName>(operation: K, params?: OperationParams[K], options?: CallOptions): Promise<OperationResults[K]>;
   /** Pages of get-shipments, from params.page (default 1) until a short or empty page. */

@@ -1,14 +1,17 @@
 // Types of @parcelgate/js/widgets (hand-written; the elements are in
 // src/widgets/). See the README, "Checkout widgets".
 
-import type { Client, Core, FieldError, ShipmentTracking } from './index.js';
+import type { Client, Core, FieldError, ShipmentTracking, TokenSource } from './index.js';
 
 /** Properties every widget has. */
 export declare class PgElement extends HTMLElement {
   /** The Client used for requests (default: one for the `endpoint` attribute or the page's origin). */
   client: Client;
-  /** Bearer token used when no `client` is set (never reflected to an attribute). */
-  token: string;
+  /**
+   * Scoped token used when no `client` is set, or a function returning one (see ClientOptions.token;
+   * never reflected to an attribute).
+   */
+  token: string | TokenSource;
   /** The core used for validation (default: the shared one, loaded on first use). */
   core: Core | null;
   /** Texts replacing the English defaults, by key. */

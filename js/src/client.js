@@ -11,9 +11,20 @@ const BY_NAME = new Map(OPERATIONS.map((op) => [op.name, op]));
 
 /** Client of the edge worker. */
 export class Client {
+  #token = '';
+  #source = null;
+  #expires = NaN;
+  #pending = null;
+
   /**
+   * options.token is a scoped token, or a function that returns one (or
+   * {token, expiresAt}, what mintToken and POST /tokens answer), e.g.
+   * fetched from the shop's server. The function is called when no token
+   * is cached (or the cached one's expiresAt has passed), and again when
+   * the edge refuses the cached one with 401; the request is then sent once
+   * more.
    * @param {{baseUrl: string, headers?: Record<string, string>, timeout?: number, signal?: AbortSignal,
-   *   token?: string, core?: any, validate?: boolean, validateOptions?: object, fetch?: typeof fetch}} options
+   *   token?: string | (() => any), core?: any, validate?: boolean, validateOptions?: object, fetch?: typeof fetch}} options
    */
   constructor(options) {
     if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') {
@@ -25,7 +36,7 @@ export class Client {
     this.headers = { ...(options.headers || {}) };
     this.timeout = options.timeout === undefined ? 30000 : options.timeout;
     this.signal = options.signal || null;
-    this.token = options.token || '';
+    this.token = options.token;
     this.core = options.core;
     this.validate = options.validate !== false;
     this.validateOptions = options.validateOptions || {};
@@ -34,6 +45,49 @@ export class Client {
 
   #core() {
     return this.core === undefined ? loaded() : this.core;
+  }
+
+  /** The cached token ('' when none); set a string or a token function (drops the cache). */
+  get token() {
+    return this.#token;
+  }
+
+  set token(t) {
+    this.#source = typeof t === 'function' ? t : null;
+    this.#token = typeof t === 'string' ? t : '';
+    this.#expires = NaN;
+    this.#pending = null;
+  }
+
+  // The token to send: the cached one, or a fresh one from the token
+  // function (one call shared by concurrent requests).
+  async #currentToken(operation) {
+    if (!this.#source) return this.#token;
+    if (this.#token && !(Date.now() >= this.#expires - 5000)) return this.#token;
+    const source = this.#source;
+    if (!this.#pending) {
+      this.#pending = (async () => {
+        let v;
+        try {
+          v = await source();
+        } catch (err) {
+          throw new ParcelgateError(`${operation}: the token function failed: ${err && err.message}`, { category: 'unauthorized', operation, cause: err });
+        }
+        const tok = typeof v === 'string' ? v : v && typeof v.token === 'string' ? v.token : '';
+        if (tok === '' || /[\s]/.test(tok)) {
+          throw new ParcelgateError(`${operation}: the token function returned no token`, { category: 'unauthorized', operation, details: v });
+        }
+        const at = v && typeof v === 'object' ? v.expiresAt ?? v.expires_at : undefined;
+        if (this.#source === source) {
+          this.#token = tok;
+          this.#expires = typeof at === 'string' ? Date.parse(at) : NaN;
+        }
+        return tok;
+      })().finally(() => {
+        this.#pending = null;
+      });
+    }
+    return this.#pending;
   }
 
   /**
@@ -65,7 +119,8 @@ export class Client {
     }
 
     const headers = { Accept: 'application/json', ...this.headers, ...(options.headers || {}) };
-    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    let token = await this.#currentToken(operation);
+    if (token) headers.Authorization = `Bearer ${token}`;
     let url = `${this.baseUrl}/${operation}`;
     const init = { headers, redirect: 'error' };
     if (op.read) {
@@ -82,7 +137,18 @@ export class Client {
     // read in JavaScript.
     const decoding =
       core && typeof core.loadDecoder === 'function' ? core.loadDecoder().then(() => true, () => false) : Promise.resolve(!!core);
-    const { status, text } = await this.#send(operation, url, init, options);
+    let { status, text } = await this.#send(operation, url, init, options);
+    if (status === 401 && this.#source && edgeRefusedToken(text)) {
+      // The edge's own 401 (source "edge"): it refused the token before
+      // forwarding anything upstream, so nothing was booked and even a
+      // booking (new-shipment, new-collection) may be sent again. Once,
+      // with a fresh token; any other failure of a booking is never
+      // retried here.
+      if (this.#token === token) this.#token = '';
+      token = await this.#currentToken(operation);
+      headers.Authorization = `Bearer ${token}`;
+      ({ status, text } = await this.#send(operation, url, init, options));
+    }
     return decodeResponse((await decoding) ? core : null, operation, status, text);
   }
 
@@ -174,6 +240,18 @@ for (const op of OPERATIONS) {
     writable: true,
     configurable: true,
   });
+}
+
+// edgeRefusedToken: a 401 the edge answered itself (errorClass
+// "unauthorized", source "edge"): an expired, tampered or foreign token,
+// refused before anything reached the upstream.
+function edgeRefusedToken(text) {
+  try {
+    const d = JSON.parse(text).data;
+    return d.errorClass === 'unauthorized' && d.source === 'edge';
+  } catch {
+    return false;
+  }
 }
 
 function decodeResponse(core, operation, status, text) {

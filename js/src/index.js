@@ -6,3 +6,6 @@ export { load, loaded, today, distanceKm, Core } from './core.js';
 export { Client, encodeParams } from './client.js';
 export { ParcelgateError } from './errors.js';
 export { OPERATIONS } from './operations.js';
+// Server side only (the shop's backend holds TOKEN_SIGNING_KEY); nothing
+// in the Client or the widgets imports it.
+export { mintToken } from './tokens.js';

@@ -218,3 +218,101 @@ test('without the core: the JavaScript encoder and the plain envelope', async ()
   assert.equal(err.category, 'carrier_communication');
   assert.equal(err.carrierCode, '12');
 });
+
+// The edge's own 401 for a scoped token it refuses (worker/edge/scoped.go).
+const edge401 = {
+  status: 'err',
+  data: { errorCode: 1401, errorMessage: 'the scoped token has expired; get a new one from the shop\'s server', source: 'edge', errorClass: 'unauthorized', requestId: 'r1' },
+};
+
+// A token function that counts its calls and hands out tok-1, tok-2, ...
+function tokenFunction(wrap = (t) => t) {
+  const f = async () => {
+    f.calls += 1;
+    await new Promise((r) => setTimeout(r, 5));
+    return wrap(`tok-${f.calls}`);
+  };
+  f.calls = 0;
+  return f;
+}
+
+test('a token function is called once and its token cached, also by concurrent calls', async () => {
+  const body = responses['get-shipment-tracking.json'][0].body;
+  handler = (req, res) => reply(res, 200, body);
+  const source = tokenFunction();
+  const c = new Client({ baseUrl: base, token: source });
+  assert.equal(c.token, '');
+  await Promise.all([c.getShipmentTracking({ dlvr_ref: 'D1' }), c.getShipmentTracking({ dlvr_ref: 'D1' })]);
+  await c.getShipmentTracking({ dlvr_ref: 'D1' });
+  assert.equal(source.calls, 1);
+  assert.deepEqual(requests.map((r) => r.headers.authorization), ['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-1']);
+  assert.equal(c.token, 'tok-1');
+});
+
+test("the edge's 401 refreshes the token and sends a booking once more", async () => {
+  const v = requestVectors['new-shipment.json'][0];
+  handler = (req, res) =>
+    req.headers.authorization === 'Bearer tok-2' ? reply(res, 200, responses['new-shipment.json'][0].body) : reply(res, 401, edge401);
+  const source = tokenFunction();
+  const c = new Client({ baseUrl: base, token: source, validateOptions: v.options });
+  const data = await c.newShipment({ fields: v.request.fields, parcels: v.request.parcels });
+  assert.deepEqual(data, responses['new-shipment.json'][0].expect);
+  assert.equal(source.calls, 2);
+  assert.deepEqual(requests.map((r) => r.headers.authorization), ['Bearer tok-1', 'Bearer tok-2']);
+  assert.equal(requests[1].body, v.body);
+
+  // Refused again with the fresh token: one retry only, then the error.
+  requests = [];
+  handler = (req, res) => reply(res, 401, edge401);
+  const err = await c.getShipmentTracking({ dlvr_ref: 'D1' }).catch((e) => e);
+  assert.equal(err.category, 'unauthorized');
+  assert.equal(err.status, 401);
+  assert.equal(requests.length, 2);
+  assert.equal(source.calls, 3); // tok-2 (cached) refused, tok-3 refused
+});
+
+test('no retry: a fixed token, a 403, a 401 that is not the edge refusing the token', async () => {
+  const cases = [
+    [{ token: 'fixed' }, 401, edge401],
+    [{ token: tokenFunction() }, 403, { status: 'err', data: { errorCode: 1403, errorMessage: 'the scoped token does not grant new-shipment', source: 'edge', errorClass: 'forbidden' } }],
+    [{ token: tokenFunction() }, 401, { status: 'err', data: { errorCode: 999, errorMessage: 'relayed' } }],
+    [{ token: tokenFunction() }, 401, 'not json'],
+  ];
+  for (const [opts, status, body] of cases) {
+    requests = [];
+    handler = (req, res) => reply(res, status, body);
+    const c = new Client({ baseUrl: base, ...opts });
+    const err = await c.getShipmentTracking({ dlvr_ref: 'D1' }).catch((e) => e);
+    assert.ok(err instanceof ParcelgateError);
+    assert.equal(err.status, status);
+    assert.equal(requests.length, 1, JSON.stringify(body));
+    if (typeof opts.token === 'function') assert.equal(opts.token.calls, 1);
+  }
+});
+
+test('a token function may answer {token, expiresAt}; an expired one is replaced before sending', async () => {
+  const body = responses['get-shipment-tracking.json'][0].body;
+  handler = (req, res) => reply(res, 200, body);
+  let expiresAt = new Date(Date.now() + 60000).toISOString();
+  const source = tokenFunction((token) => ({ token, expiresAt, expiresIn: 60 }));
+  const c = new Client({ baseUrl: base, token: source });
+  await c.getShipmentTracking({ dlvr_ref: 'D1' });
+  await c.getShipmentTracking({ dlvr_ref: 'D1' });
+  assert.equal(source.calls, 1);
+  expiresAt = new Date(Date.now() - 1000).toISOString();
+  c.token = source; // a new function (here the same one) drops the cache
+  await c.getShipmentTracking({ dlvr_ref: 'D1' }); // tok-2, already expired
+  await c.getShipmentTracking({ dlvr_ref: 'D1' }); // so tok-3 is fetched first
+  assert.deepEqual(requests.map((r) => r.headers.authorization), ['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-2', 'Bearer tok-3']);
+});
+
+test('a failing token function is an unauthorized error and nothing is sent', async () => {
+  handler = (req, res) => reply(res, 200, {});
+  for (const token of [async () => { throw new Error('shop server down'); }, async () => '', async () => ({ nope: 1 })]) {
+    const c = new Client({ baseUrl: base, token });
+    const err = await c.getShipmentTracking({ dlvr_ref: 'D1' }).catch((e) => e);
+    assert.ok(err instanceof ParcelgateError);
+    assert.equal(err.category, 'unauthorized');
+  }
+  assert.equal(requests.length, 0);
+});

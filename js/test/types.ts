@@ -2,7 +2,7 @@
 // a shop would use them. A declaration that stops matching this use fails
 // the check.
 import {
-  Client, load, ParcelgateError, OPERATIONS,
+  Client, load, ParcelgateError, OPERATIONS, mintToken, type MintedToken,
   type Carriers, type Rates, type Shipment, type ShipmentTracking, type OperationResults, type DecodeResult,
 } from '../index.js';
 import type { PgRateSelector, PgEventMap } from '../widgets.js';
@@ -70,4 +70,19 @@ export async function shop(): Promise<void> {
     void final, ref;
   });
   void active, cheapest, extra, city, returned, delivered, newest, pdf, guid, names, byName;
+}
+
+// The shop's server mints a token per order; the page's Client fetches it.
+export async function tokens(key: string): Promise<void> {
+  const minted: MintedToken = await mintToken(key, { operations: ['new-shipment', 'get-shipment-tracking'], shippingClientRef: 'ORDER-1' }, { ttl: 1800 });
+  const seconds: number = minted.expiresIn;
+  await mintToken(new Uint8Array(32), { operations: 'get-shipment', dlvrRef: 'D1' }, { now: new Date() });
+  const fixed = new Client({ baseUrl: 'https://ship.example.com', token: minted.token });
+  const fetched = new Client({
+    baseUrl: 'https://ship.example.com',
+    token: async () => (await (await fetch('/checkout/parcel-token')).json()).token as string,
+  });
+  fixed.token = async () => minted; // the whole {token, expiresAt} answer
+  const cached: string = fetched.token;
+  void [seconds, fixed, fetched, cached];
 }

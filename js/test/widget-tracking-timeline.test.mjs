@@ -118,3 +118,19 @@ test('a 401 from the edge is shown as an error', async () => {
   assert.equal(err.status, 401);
   await page.close();
 });
+
+test('the token property takes an async function: refreshed after the edge refuses it, then cached', async () => {
+  const { page } = await openPage();
+  await page.evaluate((ref) => {
+    const el = document.querySelector('pg-tracking-timeline');
+    window.tokenCalls = 0;
+    // The shop's server would mint these; the first one has expired.
+    el.token = async () => (++window.tokenCalls === 1 ? 'expired-token' : 'shop-token');
+    el.setAttribute('poll', '2');
+    el.setAttribute('reference', ref);
+  }, fx.reference);
+  await eventually(async () => assert.ok((await view(page)).items.length > 0 && edge.log.length >= 3), 6000);
+  assert.deepEqual(edge.log.slice(0, 3).map((l) => l.auth), ['Bearer expired-token', 'Bearer shop-token', 'Bearer shop-token']);
+  assert.equal(await page.evaluate(() => window.tokenCalls), 2);
+  await page.close();
+});

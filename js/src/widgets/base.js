@@ -140,7 +140,8 @@ export function uid(prefix) {
  * A widget finds its Client in this order: the `client` property (a
  * configured `Client`, e.g. with a token), then a Client for the
  * `endpoint` attribute (the edge worker's URL; the page's origin when
- * absent) carrying the `token` property when set. The core is the shared
+ * absent) carrying the `token` property (a token or a function returning
+ * one) when set. The core is the shared
  * one (`load()` with the package's default module) unless the `core`
  * property is set.
  */
@@ -154,6 +155,7 @@ export class PgElement extends HTMLElement {
     this._client = null;
     this._core = null;
     this._token = '';
+    this._auto = null;
     this._texts = null;
   }
 
@@ -161,14 +163,24 @@ export class PgElement extends HTMLElement {
   get client() {
     if (this._client) return this._client;
     const base = this.getAttribute('endpoint') || globalThis.location?.origin || '';
-    return new Client({ baseUrl: base, token: this._token || undefined });
+    // Kept while the endpoint and token stay the same, so a token
+    // function's token is cached across calls instead of fetched per call.
+    const auto = this._auto;
+    if (auto && auto.base === base && auto.token === this._token) return auto.client;
+    const client = new Client({ baseUrl: base, token: this._token || undefined });
+    this._auto = { base, token: this._token, client };
+    return client;
   }
 
   set client(c) {
     this._client = c || null;
   }
 
-  /** Bearer token for protected operations when no `client` is given (a property, never an attribute). */
+  /**
+   * Scoped token for protected operations when no `client` is given, or an
+   * async function that returns one (see Client's `token` option). A
+   * property, never an attribute.
+   */
   get token() {
     return this._token;
   }

@@ -9,8 +9,10 @@
 //   </script>
 //
 // get-shipment-tracking is a protected operation: give the widget a Client
-// carrying the shop's token (the `client` property) or the `token`
-// property.
+// carrying a scoped token (the `client` property) or the `token` property:
+// a token minted by the shop's server for this shipment, or an async
+// function that fetches one (called again when the edge refuses it as
+// expired). Never PROXY_TOKEN.
 
 import { FetchingElement, adoptStyles, define, emit, esc, formatDate } from './base.js';
 

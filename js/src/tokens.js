@@ -1,0 +1,153 @@
+// Scoped tokens minted on the shop's server (Node 20+, Deno, Bun, Workers:
+// any runtime with WebCrypto): the same strings worker/tokens.Mint makes,
+// so the edge verifies them with TOKEN_SIGNING_KEY and the page never sees
+// PROXY_TOKEN. Parity with Go is pinned by testdata/tokens.json.
+//
+// Not imported by the Client or the widgets: a browser bundle that does not
+// import mintToken does not carry it (and a page must never hold the key).
+
+import { OPERATIONS } from './operations.js';
+import { ParcelgateError } from './errors.js';
+
+const PREFIX = 'pgt1.';
+const MIN_KEY_BYTES = 32;
+const DEFAULT_TTL = 900;
+const MAX_TTL = 2592000;
+// The catalog's limits (internal/catalog): shipping_client_ref is 15
+// characters, other references 64.
+const MAX_CLIENT_REF = 15;
+const MAX_REF = 64;
+// The edge's code for a request it cannot accept (CodeBadRequest).
+const CODE_BAD_REQUEST = 1400;
+
+const ORDER = new Map(OPERATIONS.map((op, i) => [op.name, i]));
+
+// Go's unicode.IsSpace, which strings.TrimSpace trims (not JavaScript's
+// \s: that has U+FEFF and lacks U+0085).
+const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const EDGE_SPACE = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`, 'u');
+
+function fieldError(field, problem) {
+  return new ParcelgateError(`${field}: ${problem}`, {
+    code: CODE_BAD_REQUEST,
+    category: 'validation',
+    fieldErrors: [{ field, code: CODE_BAD_REQUEST, message: problem }],
+  });
+}
+
+function needsBinding(op) {
+  return op === 'get-shipment' || op === 'get-shipment-label' || op === 'get-shipment-tracking' || op === 'new-collection';
+}
+
+function refProblem(v, max) {
+  if (v === '') return '';
+  // Lone surrogates have no UTF-8 form; Go refuses invalid UTF-8.
+  if (/[\ud800-\udfff]/u.test(v) || [...v].length > max) return `must be at most ${max} characters of valid UTF-8`;
+  if (EDGE_SPACE.test(v)) return 'must not start or end with spaces';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(v)) return 'must not contain control characters';
+  return '';
+}
+
+// Go's url.QueryEscape: unreserved A-Z a-z 0-9 - _ . ~ kept, space as +,
+// every other UTF-8 byte as %XX (upper case).
+function queryEscape(s) {
+  return encodeURIComponent(s)
+    .replace(/%20/g, '+')
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function ref(value, field) {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw fieldError(field, 'must be a string');
+  return value;
+}
+
+/**
+ * The grant checked the way tokens.Check does it, with its operations in
+ * catalog order: the same field and problem for the same mistake.
+ */
+function checkGrant(grant) {
+  let ops = grant.operations;
+  if (typeof ops === 'string') {
+    // The POST /tokens spelling: comma-separated, spaces and empties dropped.
+    ops = ops.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  }
+  if (ops !== undefined && ops !== null && !Array.isArray(ops)) throw fieldError('operations', 'must be an array of operation names');
+  ops = ops || [];
+  const shippingClientRef = ref(grant.shippingClientRef, 'shipping_client_ref');
+  const dlvrRef = ref(grant.dlvrRef, 'dlvr_ref');
+  if (ops.length === 0) throw fieldError('operations', 'name at least one operation');
+  const seen = new Set();
+  for (const op of ops) {
+    if (op === 'get-shipments') {
+      throw fieldError('operations', "get-shipments is never grantable (it lists every customer's shipments)");
+    }
+    if (typeof op !== 'string' || !ORDER.has(op)) {
+      const s = String(op);
+      throw fieldError('operations', `unknown operation ${JSON.stringify(s.length > 64 ? `${s.slice(0, 64)}...` : s)}`);
+    }
+    if (needsBinding(op) && dlvrRef === '' && (op !== 'get-shipment-tracking' || shippingClientRef === '')) {
+      throw fieldError('operations', `${op} needs dlvr_ref (the shipment it may read or collect)`);
+    }
+    seen.add(op);
+  }
+  let p = refProblem(shippingClientRef, MAX_CLIENT_REF);
+  if (p) throw fieldError('shipping_client_ref', p);
+  p = refProblem(dlvrRef, MAX_REF);
+  if (p) throw fieldError('dlvr_ref', p);
+  const operations = [...seen].sort((a, b) => ORDER.get(a) - ORDER.get(b));
+  return { operations, shippingClientRef, dlvrRef };
+}
+
+function keyBytes(key) {
+  if (typeof key === 'string') return new TextEncoder().encode(key);
+  if (key instanceof ArrayBuffer) return new Uint8Array(key);
+  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  throw new TypeError('parcelgate: mintToken: the signing key must be a string, an ArrayBuffer or a Uint8Array');
+}
+
+function base64url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * Mints a scoped token on the shop's server: what POST /tokens answers,
+ * without the request. The token is byte for byte the one Go's
+ * worker/tokens.Mint makes for the same grant, key and time.
+ *
+ * @param {string | ArrayBuffer | ArrayBufferView} signingKey the worker's TOKEN_SIGNING_KEY (at least 32 bytes; a string is UTF-8)
+ * @param {{operations: string[] | string, shippingClientRef?: string, dlvrRef?: string}} grant
+ * @param {{ttl?: number, now?: number | Date}} [options] ttl in seconds (1..2592000, default 900); now in ms or a Date
+ * @returns {Promise<{token: string, expiresAt: string, expiresIn: number, operations: string[]}>}
+ */
+export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Date.now() } = {}) {
+  const key = keyBytes(signingKey);
+  if (key.byteLength < MIN_KEY_BYTES) {
+    throw new TypeError(`parcelgate: mintToken: the signing key must be at least ${MIN_KEY_BYTES} bytes (TOKEN_SIGNING_KEY)`);
+  }
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL) {
+    throw fieldError('ttl', `must be a whole number of seconds from 1 to ${MAX_TTL}`);
+  }
+  const g = checkGrant(grant || {});
+  const nowMs = now instanceof Date ? now.getTime() : now;
+  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new TypeError('parcelgate: mintToken: now must be a time in ms or a Date');
+  const nowS = Math.floor(nowMs / 1000);
+  const exp = nowS + ttl;
+  let payload = `exp=${exp}&ops=${g.operations.join(',')}`;
+  if (g.dlvrRef) payload += `&dlvr_ref=${queryEscape(g.dlvrRef)}`;
+  if (g.shippingClientRef) payload += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
+  const signed = PREFIX + base64url(new TextEncoder().encode(payload));
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) throw new TypeError('parcelgate: mintToken needs WebCrypto (globalThis.crypto.subtle; Node 20+)');
+  const k = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await subtle.sign('HMAC', k, new TextEncoder().encode(signed)));
+  return {
+    token: `${signed}.${base64url(mac)}`,
+    expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    expiresIn: exp - nowS,
+    operations: g.operations,
+  };
+}

@@ -1,0 +1,86 @@
+// mintToken against testdata/tokens.json, which Go's tokens.Mint wrote and
+// whose tokens Go's tokens.Verify accepts (worker/tokens/vectors_test.go):
+// a JavaScript token equal to its vector is a token the edge accepts.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { mintToken, ParcelgateError } from '../src/index.js';
+import { ROOT } from './helpers.mjs';
+
+const vectors = JSON.parse(await fs.readFile(path.join(ROOT, 'testdata/tokens.json'), 'utf8'));
+
+test('the vector file has every kind of case', () => {
+  assert.ok(vectors.mint.length >= 8 && vectors.refuse.length >= 10 && vectors.tampered.length >= 5);
+});
+
+for (const v of vectors.mint) {
+  test(`mints Go's token: ${v.name}`, async () => {
+    const opts = { now: v.now_ms };
+    if (v.ttl !== undefined) opts.ttl = v.ttl;
+    const got = await mintToken(vectors.key, v.grant, opts);
+    assert.deepEqual(got, { token: v.token, expiresAt: v.expiresAt, expiresIn: v.expiresIn, operations: v.operations });
+    // A Date and a byte key give the same token.
+    const again = await mintToken(new TextEncoder().encode(vectors.key), v.grant, { ...opts, now: new Date(v.now_ms) });
+    assert.equal(again.token, v.token);
+  });
+}
+
+for (const v of vectors.refuse) {
+  test(`refuses like Go: ${v.name}`, async () => {
+    const opts = { now: 0 };
+    if (v.ttl !== undefined) opts.ttl = v.ttl;
+    await assert.rejects(mintToken(vectors.key, v.grant, opts), (err) => {
+      assert.ok(err instanceof ParcelgateError, String(err));
+      assert.equal(err.category, 'validation');
+      assert.deepEqual(err.fieldErrors.map((e) => [e.field, e.message]), [[v.field, v.problem]]);
+      assert.equal(err.message, `${v.field}: ${v.problem}`);
+      return true;
+    });
+  });
+}
+
+test('tampered spellings of a JavaScript token are the ones Go refuses', async () => {
+  // Go refuses each vectors.tampered string; JavaScript's own token for the
+  // same grant is none of them, and tampering with it the same ways yields
+  // exactly those strings (so they are what an attacker would send).
+  const v = vectors.mint[0];
+  const { token } = await mintToken(vectors.key, v.grant, { ttl: v.ttl, now: v.now_ms });
+  const refused = new Map(vectors.tampered.map((t) => [t.name, t.token]));
+  for (const [name, t] of refused) if (!name.startsWith('expired')) assert.notEqual(t, token, name);
+  const dot = token.lastIndexOf('.');
+  const flip = (s, i) => s.slice(0, i) + String.fromCharCode(s.charCodeAt(i) ^ 1) + s.slice(i + 1);
+  assert.equal(refused.get('LF before the signature'), `${token.slice(0, dot + 1)}\n${token.slice(dot + 1)}`);
+  assert.equal(refused.get('CR inside the payload'), `${token.slice(0, 10)}\r${token.slice(10)}`);
+  assert.equal(refused.get('signature byte flipped'), flip(token, token.length - 1));
+  assert.equal(refused.get('payload byte flipped'), flip(token, 'pgt1.'.length + 3));
+  assert.equal(refused.get('padding appended'), `${token}=`);
+  const foreign = await mintToken('another-signing-key-also-32-bytes-long', v.grant, { ttl: v.ttl, now: v.now_ms });
+  assert.equal(refused.get('another key'), foreign.token);
+  assert.notEqual(foreign.token, token);
+  assert.equal(refused.get('expired (at its expiry)'), token);
+});
+
+test('key, ttl and now are checked', async () => {
+  const g = { operations: ['new-shipment'] };
+  await assert.rejects(mintToken('x'.repeat(31), g), TypeError);
+  await assert.rejects(mintToken(42, g), TypeError);
+  for (const ttl of [0, 2592001, 1.5, '900', NaN]) {
+    await assert.rejects(mintToken(vectors.key, g, { ttl }), (e) => e instanceof ParcelgateError && e.fieldErrors[0].field === 'ttl');
+  }
+  await assert.rejects(mintToken(vectors.key, g, { now: 'today' }), TypeError);
+  await assert.rejects(mintToken(vectors.key, { operations: ['get-shipment'], dlvrRef: 7 }), (e) => e.fieldErrors[0].field === 'dlvr_ref');
+  await assert.rejects(mintToken(vectors.key, { operations: ['get-shipment'], dlvrRef: 'D\ud800' }), (e) => e.fieldErrors[0].field === 'dlvr_ref');
+  // Default ttl and now: 900 seconds from the current second.
+  const before = Math.floor(Date.now() / 1000);
+  const t = await mintToken(vectors.key, g);
+  assert.equal(t.expiresIn, 900);
+  assert.ok(Date.parse(t.expiresAt) / 1000 >= before + 900);
+});
+
+test('operations as the POST /tokens spelling (comma-separated)', async () => {
+  const v = vectors.mint[0];
+  const t = await mintToken(vectors.key, { ...v.grant, operations: ` ${v.grant.operations.slice().reverse().join(' , ')} ,` }, { ttl: v.ttl, now: v.now_ms });
+  assert.equal(t.token, v.token);
+});
