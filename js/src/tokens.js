@@ -87,8 +87,11 @@ function checkGrant(grant) {
       const s = String(op);
       throw fieldError('operations', `unknown operation ${JSON.stringify(s.length > 64 ? `${s.slice(0, 64)}...` : s)}`);
     }
-    if (needsBinding(op) && dlvrRef === '' && (op !== 'get-shipment-tracking' || shippingClientRef === '')) {
-      throw fieldError('operations', `${op} needs dlvr_ref (the shipment it may read or collect)`);
+    if (op === 'new-collection' && dlvrRef === '') {
+      throw fieldError('operations', `${op} needs dlvr_ref (the shipment it collects)`);
+    }
+    if (needsBinding(op) && dlvrRef === '' && shippingClientRef === '') {
+      throw fieldError('operations', `${op} needs dlvr_ref or shipping_client_ref (the shipment it may read)`);
     }
     seen.add(op);
   }
