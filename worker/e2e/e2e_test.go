@@ -113,8 +113,9 @@ func call(t *testing.T, base, method, op string, params url.Values, hdr ...strin
 // demoToken calls /demo/token and returns the status and decoded body.
 func demoToken(t *testing.T, base, method string) (int, map[string]any) {
 	t.Helper()
-	req, err := http.NewRequest(method, base+"/demo/token", nil)
+	req, err := http.NewRequest(method, base+"/demo/token", strings.NewReader("shipping_client_ref=DEMO-E2E"))
 	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	res, err := client.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
@@ -175,8 +176,8 @@ func TestSandboxFlow(t *testing.T) {
 	skipUnlessE2E(t)
 	persist := t.TempDir()
 	opts := wranglerdev.Options{KV: true, PersistDir: persist, Vars: map[string]string{
-		"UPSTREAM_BASE_URL": "sandbox",
-		"API_USER":          user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
+		"UPSTREAM_BASE_URL": "sandbox", "TOKEN_SIGNING_KEY": "e2e-token-signing-key-0123456789abcdef",
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
 	}}
 	s := start(t, opts)
 	B := s.URL
@@ -221,13 +222,17 @@ func TestSandboxFlow(t *testing.T) {
 	code, dt := demoToken(t, B, "POST")
 	require.Equal(t, 200, code, "%v", dt)
 	tok := str(dt["data"].(map[string]any), "token")
-	require.True(t, strings.HasPrefix(tok, "pgdemo."), "%v", dt)
+	require.True(t, strings.HasPrefix(tok, "pgt1."), "%v", dt)
 	assert.NotContains(t, tok, token)
 	r = call(t, B, "POST", "new-shipment", parcel(route(parties(url.Values{"shipping_date": {day}, "service_type": {"custom"},
 		"carrier_code": {"rayo"}, "service_code": {"rayo-48"}, "shipping_client_ref": {"DEMO-E2E"}}))), "Authorization", "Bearer "+tok)
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.NotEmpty(t, r.Data["shipping_dlvr_ref"])
-	r = call(t, B, "GET", "get-shipments", url.Values{"filter_shipping_client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok+"x")
+	r = call(t, B, "GET", "get-shipment-tracking", url.Values{"client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok)
+	assert.Equal(t, 200, r.Code, "the order's own tracking: %s", r.Raw)
+	r = call(t, B, "GET", "get-shipments", url.Values{"filter_shipping_client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok)
+	assert.Equal(t, 403, r.Code, "a demo token never lists shipments")
+	r = call(t, B, "GET", "get-shipment-tracking", url.Values{"client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok+"x")
 	assert.Equal(t, 401, r.Code, "a tampered demo token is refused")
 
 	// Validation at the edge.

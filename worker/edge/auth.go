@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"strings"
 )
 
 // bearerOK reports whether an Authorization header carries the proxy
@@ -22,4 +23,13 @@ func bearerOK(header, token string) bool {
 // basicAuth is the upstream's Authorization header value.
 func basicAuth(user, key string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+key))
+}
+
+// bearerToken extracts the token of an "Authorization: Bearer" header.
+func bearerToken(header string) (string, bool) {
+	const prefix = "bearer "
+	if len(header) < len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+		return "", false
+	}
+	return strings.TrimSpace(header[len(prefix):]), true
 }

@@ -3,111 +3,50 @@ package edge
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/base64"
+	"errors"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/validate"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
-// Demo tokens let the demo shop (served by the worker itself) book against
-// the embedded sandbox without ever seeing PROXY_TOKEN. They exist only
-// while the upstream is the embedded sandbox: /demo/token is then
-// answered, and the token check accepts them; with UPSTREAM_BASE_URL set,
-// /demo/token is an unknown path and every demo token is refused.
-//
-// A token is "pgdemo.<expiry, unix seconds>.<base64url HMAC-SHA256>" over
-// "pgdemo.<expiry>", keyed by SHA-256 of a label, PROXY_TOKEN and API_KEY.
-// It is stateless (each request runs in a fresh instance), verifiable in
-// constant time, and changes when either secret changes.
+// The demo shop (served by the worker itself) has no server of its own to
+// mint tokens, so /demo/token does it for one order at a time: the same
+// scoped tokens a shop's server gets from POST /tokens, bound to the page's
+// shipping_client_ref, for DemoOperations, valid for DemoTokenTTL. The
+// endpoint exists only while the upstream is the embedded sandbox, and
+// demo tokens are signed with their own key (derived from
+// TOKEN_SIGNING_KEY), accepted only in that mode: a token anyone could
+// take from the demo is worthless once the merchant configures the real
+// service.
 
-// DemoTokenPath is the demo token endpoint (GET or POST).
+// DemoTokenPath is the demo token endpoint (GET or POST, with
+// shipping_client_ref in the query or the form body).
 const DemoTokenPath = "/demo/token"
 
 // DemoTokenTTL is how long a demo token is accepted.
 const DemoTokenTTL = time.Hour
 
-const (
-	demoPrefix   = "pgdemo."
-	demoMaxLen   = 96
-	demoKeyLabel = "parcelgate demo token v1\x00"
-)
+// DemoOperations are what a demo token allows: book the order, then read
+// what was booked with it.
+var DemoOperations = []string{"new-shipment", "get-shipment", "get-shipment-label", "get-shipment-tracking"}
 
 // demoMode reports whether demo tokens exist: the upstream is the embedded
-// sandbox (UPSTREAM_BASE_URL empty, even if other settings are invalid)
-// and the platform provides one.
+// sandbox and the platform provides one.
 func (h *Handler) demoMode() bool {
 	c, _ := h.config()
 	return c.Sandbox && h.d.Store != nil
 }
 
+// demoKey is the key demo tokens are signed with.
 func demoKey(cfg *Config) []byte {
-	k := sha256.New()
-	k.Write([]byte(demoKeyLabel))
-	k.Write([]byte(cfg.ProxyToken))
-	k.Write([]byte{0})
-	k.Write([]byte(cfg.APIKey))
-	return k.Sum(nil)
-}
-
-func demoMAC(cfg *Config, payload string) []byte {
-	m := hmac.New(sha256.New, demoKey(cfg))
-	m.Write([]byte(payload))
+	m := hmac.New(sha256.New, cfg.SigningKey)
+	m.Write([]byte("parcelgate sandbox demo tokens v2"))
 	return m.Sum(nil)
 }
 
-// mintDemoToken returns a token valid until now + DemoTokenTTL.
-func mintDemoToken(cfg *Config, now time.Time) (string, time.Time) {
-	exp := now.Add(DemoTokenTTL).Truncate(time.Second)
-	payload := demoPrefix + strconv.FormatInt(exp.Unix(), 10)
-	return payload + "." + base64.RawURLEncoding.EncodeToString(demoMAC(cfg, payload)), exp
-}
-
-// demoTokenOK reports whether token is a demo token minted with cfg's
-// secrets that has not expired. Malformed input is simply refused.
-func demoTokenOK(cfg *Config, token string, now time.Time) bool {
-	if len(token) > demoMaxLen || !strings.HasPrefix(token, demoPrefix) {
-		return false
-	}
-	rest := token[len(demoPrefix):]
-	dot := strings.IndexByte(rest, '.')
-	if dot <= 0 || dot > 12 {
-		return false
-	}
-	exp, err := strconv.ParseInt(rest[:dot], 10, 64)
-	if err != nil || exp <= 0 {
-		return false
-	}
-	// Canonical spelling only: the decimal expiry as FormatInt writes it
-	// and the MAC exactly as minted. Go's base64 decoders skip \r and \n
-	// (even Strict), so comparing the decoded bytes would accept many
-	// spellings of one token; the whole string is compared instead.
-	payload := token[:len(demoPrefix)+dot]
-	if rest[:dot] != strconv.FormatInt(exp, 10) {
-		return false
-	}
-	want := payload + "." + base64.RawURLEncoding.EncodeToString(demoMAC(cfg, payload))
-	if !hmac.Equal([]byte(token), []byte(want)) {
-		return false
-	}
-	// Unexpired, and not further ahead than a fresh token would be (a
-	// token is never valid for more than DemoTokenTTL).
-	n := now.Unix()
-	return n < exp && exp <= n+int64(DemoTokenTTL/time.Second)+60
-}
-
-// bearerToken extracts the token of an "Authorization: Bearer" header.
-func bearerToken(header string) (string, bool) {
-	const prefix = "bearer "
-	if len(header) < len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
-		return "", false
-	}
-	return strings.TrimSpace(header[len(prefix):]), true
-}
-
-// demoToken answers /demo/token (only reached in demo mode).
 func (x *exchange) demoToken(cfg *Config, cfgErrs []ConfigError) {
 	if len(cfgErrs) > 0 {
 		x.misconfigured(cfgErrs)
@@ -116,14 +55,52 @@ func (x *exchange) demoToken(cfg *Config, cfgErrs []ConfigError) {
 	if x.limitedByIP() {
 		return
 	}
-	if cfg.ProxyToken == "" || cfg.APIKey == "" {
-		x.misconfigured([]ConfigError{{EnvProxyToken, "secret is not set (demo tokens are derived from PROXY_TOKEN and API_KEY)"}})
+	if len(cfg.SigningKey) == 0 {
+		x.misconfigured([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}})
+		return
+	}
+	raw, e := x.readInput(cfg)
+	if e != nil {
+		x.fail(e)
+		return
+	}
+	req, fe := decodeForm(raw, cfg)
+	if fe != nil {
+		x.fail(invalid([]validate.FieldError{*fe}))
+		return
+	}
+	for _, f := range req.Fields {
+		if f.Name != "shipping_client_ref" {
+			x.fail(badTokenField(f.Name, "not a field of /demo/token (only shipping_client_ref)"))
+			return
+		}
+	}
+	ref := req.Get("shipping_client_ref")
+	if ref == "" {
+		x.fail(badTokenField("shipping_client_ref", "required: the order the page books"))
 		return
 	}
 	now := x.h.d.Now()
-	token, exp := mintDemoToken(cfg, now)
+	tok, exp, err := tokens.Mint(demoKey(cfg), tokens.Grant{Operations: DemoOperations, ShippingClientRef: ref}, DemoTokenTTL, now)
+	var tfe *tokens.FieldError
+	if errors.As(err, &tfe) {
+		x.fail(badTokenField(tfe.Field, tfe.Problem))
+		return
+	}
+	if err != nil {
+		x.misconfigured([]ConfigError{{EnvTokenSigningKey, err.Error()}})
+		return
+	}
 	body := okObject(func(w jsonlite.Emitter) {
-		writeToken(w, token, exp, now)
+		writeToken(w, tok, exp, now)
+		w.Key("operations")
+		w.BeginArray()
+		for _, op := range DemoOperations {
+			w.String(op)
+		}
+		w.EndArray()
+		w.Key("shipping_client_ref")
+		w.String(ref)
 		w.Key("upstream")
 		w.String("sandbox")
 	})
