@@ -1,8 +1,9 @@
 // Tienda Demo: a checkout wired to the parcelgate widgets and the edge
 // worker that serves this page. Everything a real shop would do is here,
-// except one thing: the booking token. A real shop keeps PROXY_TOKEN on its
-// server and books from there (or hands its pages a token of its own); this
-// demo asks the worker's /demo/token endpoint, which exists only while the
+// except one thing: where the order's token comes from. A real shop's
+// server mints a scoped token per order (POST /tokens with PROXY_TOKEN, or
+// mintToken); this demo has no server, so it asks the worker's /demo/token,
+// which mints the same kind of token for one order and exists only while the
 // worker's upstream is the embedded sandbox.
 
 import { Client, ParcelgateError, load } from '../src/index.js';
@@ -177,9 +178,17 @@ function fail(message) {
   $('order-error').textContent = message;
 }
 
-/** Asks the worker for a short-lived booking token (sandbox only). */
-async function demoToken() {
-  const res = await fetch('/demo/token', { method: 'POST', headers: { Accept: 'application/json' } });
+/**
+ * Asks the worker for a token for one order (sandbox only): it books that
+ * order and reads what was booked with it, nothing else. Returns the
+ * {token, expiresAt} the Client caches and renews.
+ */
+async function demoToken(orderRef) {
+  const res = await fetch('/demo/token', {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ shipping_client_ref: orderRef }),
+  });
   let body = null;
   try {
     body = await res.json();
@@ -192,7 +201,7 @@ async function demoToken() {
   if (!res.ok || !body || body.status !== 'ok') {
     throw new Error(body?.data?.errorMessage || `the token endpoint answered HTTP ${res.status}`);
   }
-  return body.data.token;
+  return { token: body.data.token, expiresAt: body.data.expires_at };
 }
 
 let placing = false;
@@ -280,10 +289,11 @@ function showConfirmation() {
   box.focus();
 }
 
-/** A Client carrying a fresh demo token. */
+/** A Client for the current order: its token is fetched when first needed and renewed on expiry. */
 async function bookingClient() {
-  const token = await demoToken();
-  return new Client({ baseUrl: endpoint, token, validateOptions: { today: true } });
+  const orderRef = state.orderRef;
+  const client = new Client({ baseUrl: endpoint, token: () => demoToken(orderRef), validateOptions: { today: true } });
+  return client;
 }
 
 async function downloadLabel() {
@@ -292,16 +302,8 @@ async function downloadLabel() {
   $('label-error').textContent = '';
   button.disabled = true;
   try {
-    let label;
-    try {
-      label = await state.booking.client.label({ dlvr_ref: ref });
-    } catch (err) {
-      if (!(err instanceof ParcelgateError) || err.category !== 'unauthorized') throw err;
-      // The demo token lasts an hour: take a new one and try once more.
-      state.booking.client = await bookingClient();
-      $('tracking').client = state.booking.client;
-      label = await state.booking.client.label({ dlvr_ref: ref });
-    }
+    // The Client renews the order's token itself when it expires.
+    const label = await state.booking.client.label({ dlvr_ref: ref });
     const url = URL.createObjectURL(label.blob());
     const a = $('label-link');
     a.href = url;

@@ -55,6 +55,7 @@ export async function startStack(options = {}) {
     API_USER: 'e2e-user',
     API_KEY: 'e2e-secret-key-never-shown',
     PROXY_TOKEN: 'e2e-proxy-token-never-shown-0123456',
+    TOKEN_SIGNING_KEY: 'e2e-token-signing-key-never-shown-0123456789',
     UPSTREAM_BASE_URL: 'sandbox',
     ...(options.vars || {}),
   };
