@@ -161,21 +161,27 @@ type rateEntry struct {
 	price float64
 }
 
-func (r rateEntry) emit(e jsonlite.Emitter) {
-	k := r.s.carrier()
-	e.BeginObject()
+// emitServiceHead writes the members every priced or timed service entry
+// starts with (rates and arrival estimates).
+func emitServiceHead(e jsonlite.Emitter, s *service) {
+	k := s.carrier()
 	e.Key("id_service")
-	e.Int(r.s.ID)
+	e.Int(s.ID)
 	e.Key("service_name")
-	e.String(r.s.Name)
+	e.String(s.Name)
 	e.Key("service_code")
-	e.String(r.s.Code)
+	e.String(s.Code)
 	e.Key("service_type")
-	e.String(r.s.Type)
+	e.String(s.Type)
 	e.Key("carrier_code")
 	e.String(k.Code)
 	e.Key("carrier_name")
 	e.String(k.Name)
+}
+
+func (r rateEntry) emit(e jsonlite.Emitter) {
+	e.BeginObject()
+	emitServiceHead(e, r.s)
 	e.Key("is_drop_point")
 	e.Int(b2i(r.s.DropPoint))
 	e.Key("price")
@@ -239,20 +245,8 @@ func estimate(s *service, z zone, shipping time.Time) transit {
 }
 
 func (t transit) emit(e jsonlite.Emitter) {
-	k := t.s.carrier()
 	e.BeginObject()
-	e.Key("id_service")
-	e.Int(t.s.ID)
-	e.Key("service_name")
-	e.String(t.s.Name)
-	e.Key("service_code")
-	e.String(t.s.Code)
-	e.Key("service_type")
-	e.String(t.s.Type)
-	e.Key("carrier_code")
-	e.String(k.Code)
-	e.Key("carrier_name")
-	e.String(k.Name)
+	emitServiceHead(e, t.s)
 	e.Key("transit_hours")
 	e.Int(int64(t.hours))
 	e.Key("working_days")
