@@ -1,7 +1,7 @@
 // In-browser benchmark (headless Chromium): prints a table. Not a test.
 import { startServer, launchBrowser } from '../test/helpers.mjs';
 
-const PAGES = Number(process.env.BENCH_PAGES || 5);
+const PAGES = Number(process.env.BENCH_PAGES || 15);
 const server = await startServer();
 const browser = await launchBrowser();
 try {
