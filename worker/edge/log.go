@@ -5,7 +5,9 @@ import (
 )
 
 // log writes the request's one structured line: no query strings, bodies,
-// addresses, tokens or credentials, only what describes the exchange.
+// client addresses, tokens or credentials, only what describes the
+// exchange. detail may name the upstream (a transport failure's cause):
+// the operator's log has it, the client's answer never does.
 func (x *exchange) log() {
 	if x.h.d.Log == nil {
 		return
