@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
-	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
@@ -59,14 +58,8 @@ func (x *exchange) demoToken(cfg *Config, cfgErrs []ConfigError) {
 		x.misconfigured([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}})
 		return
 	}
-	raw, e := x.readInput(cfg)
-	if e != nil {
-		x.fail(e)
-		return
-	}
-	req, fe := decodeForm(raw, cfg)
-	if fe != nil {
-		x.fail(invalid([]validate.FieldError{*fe}))
+	req := x.readForm(cfg)
+	if req == nil {
 		return
 	}
 	for _, f := range req.Fields {

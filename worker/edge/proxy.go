@@ -24,20 +24,30 @@ import (
 // 5xx, wait then try again, at most len(readBackoff) more times.
 var readBackoff = [...]time.Duration{100 * time.Millisecond, 400 * time.Millisecond}
 
-// proxy decodes, validates and forwards one operation call.
-func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
+// readForm reads and decodes the request's form (the query of a GET, the
+// body of a POST, never both); on failure it has answered and returns nil.
+func (x *exchange) readForm(cfg *Config) *form.Request {
 	if e := queryOnPost(x.r); e != nil {
 		x.fail(e)
-		return
+		return nil
 	}
 	raw, e := x.readInput(cfg)
 	if e != nil {
 		x.fail(e)
-		return
+		return nil
 	}
 	req, fe := decodeForm(raw, cfg)
 	if fe != nil {
 		x.fail(invalid([]validate.FieldError{*fe}))
+		return nil
+	}
+	return req
+}
+
+// proxy decodes, validates and forwards one operation call.
+func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
+	req := x.readForm(cfg)
+	if req == nil {
 		return
 	}
 	today := x.h.d.Now().UTC().Add(-12 * time.Hour).Format("2006-01-02")
