@@ -88,7 +88,8 @@ func (x *exchange) demoToken(cfg *Config, cfgErrs []ConfigError) {
 		writeToken(w, tok, exp, now)
 		w.Key("operations")
 		w.BeginArray()
-		for _, op := range DemoOperations {
+		granted, _ := tokens.Check(tokens.Grant{Operations: DemoOperations, ShippingClientRef: ref})
+		for _, op := range granted.Operations { // catalog order, as POST /tokens answers
 			w.String(op)
 		}
 		w.EndArray()
