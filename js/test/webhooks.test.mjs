@@ -1,0 +1,107 @@
+// verifyWebhook against testdata/webhooks.json, which Go's webhooks.Sign,
+// Event.Marshal and Verify wrote (worker/webhooks/vectors_test.go): every
+// delivery gets Go's verdict, so what the worker signs a Node or browser
+// receiver accepts, and what Go refuses it refuses for the same reason.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { verifyWebhook, WebhookError } from '../src/index.js';
+import * as direct from '../src/webhooks.js';
+import { ROOT } from './helpers.mjs';
+
+const vectors = JSON.parse(await fs.readFile(path.join(ROOT, 'testdata/webhooks.json'), 'utf8'));
+
+test('the vector file has every kind of case', () => {
+  const codes = new Set(vectors.verify.map((v) => v.error));
+  assert.deepEqual([...codes].sort(), ['', 'malformed', 'signature', 'stale']);
+  assert.ok(vectors.signed.length >= 3);
+  assert.ok(vectors.verify.some((v) => v.name.startsWith('rotation')));
+  assert.equal(direct.verifyWebhook, verifyWebhook);
+});
+
+function opts(v) {
+  const o = { now: v.now * 1000 + 999 }; // a fraction of a second is dropped, as in Go
+  if (v.tolerance_seconds) o.toleranceSeconds = v.tolerance_seconds;
+  return o;
+}
+
+for (const v of vectors.verify) {
+  test(`${v.error || 'accepts'} like Go: ${v.name}`, async () => {
+    const secret = v.secret || vectors.secret;
+    const run = (body, key, o) => verifyWebhook(body, v.header, key, o);
+    const bytes = new TextEncoder().encode(v.body);
+    const forms = [
+      () => run(v.body, secret, opts(v)),
+      // Bytes (a Node Buffer is a Uint8Array), a view into a larger buffer, a Date.
+      () => run(bytes, new TextEncoder().encode(secret), { ...opts(v), now: new Date(opts(v).now) }),
+      () => {
+        const big = new Uint8Array(bytes.length + 8);
+        big.set(bytes, 4);
+        return run(big.subarray(4, 4 + bytes.length), secret, opts(v));
+      },
+    ];
+    for (const f of forms) {
+      if (v.error === '') {
+        assert.equal(await f(), true);
+      } else {
+        await assert.rejects(f(), (err) => {
+          assert.ok(err instanceof WebhookError && err instanceof Error, String(err));
+          assert.equal(err.code, v.error, err.message);
+          return true;
+        });
+      }
+    }
+  });
+}
+
+test("accepts the worker's own deliveries at their time and refuses them later", async () => {
+  for (const s of vectors.signed) {
+    assert.equal(await verifyWebhook(s.body, s.header, vectors.secret, { now: s.t * 1000 }), true);
+    await assert.rejects(verifyWebhook(s.body, s.header, vectors.secret, { now: (s.t + 301) * 1000 }), { code: 'stale' });
+    await assert.rejects(verifyWebhook(s.body, s.header, vectors.secret, { now: (s.t - 301) * 1000 }), { code: 'stale' });
+    // Parsed and re-serialised JSON is not the raw body when it differs by a byte.
+    const reserialised = JSON.stringify(JSON.parse(s.body), null, 1);
+    await assert.rejects(verifyWebhook(reserialised, s.header, vectors.secret, { now: s.t * 1000 }), { code: 'signature' });
+  }
+});
+
+test('the default tolerance is 300 seconds of the current clock', async () => {
+  const s = vectors.signed[0];
+  // Now is far from the vector's t: stale by default, accepted with a tolerance that covers it.
+  await assert.rejects(verifyWebhook(s.body, s.header, vectors.secret), { code: 'stale' });
+  const age = Math.ceil(Date.now() / 1000 - s.t) + 60;
+  assert.equal(await verifyWebhook(s.body, s.header, vectors.secret, { toleranceSeconds: age }), true);
+});
+
+test('bad arguments are TypeErrors, not verdicts', async () => {
+  const s = vectors.signed[0];
+  const now = s.t * 1000;
+  await assert.rejects(verifyWebhook(s.body, s.header, 'x'.repeat(31), { now }), TypeError);
+  await assert.rejects(verifyWebhook(s.body, s.header, new Uint8Array(31), { now }), TypeError);
+  await assert.rejects(verifyWebhook({ a: 1 }, s.header, vectors.secret, { now }), TypeError);
+  await assert.rejects(verifyWebhook(s.body, s.header, vectors.secret, { now, toleranceSeconds: 0 }), TypeError);
+  await assert.rejects(verifyWebhook(s.body, s.header, vectors.secret, { now, toleranceSeconds: -1 }), TypeError);
+  await assert.rejects(verifyWebhook(s.body, s.header, vectors.secret, { now: 'soon' }), TypeError);
+  // A missing header is a malformed delivery, not a programming error.
+  await assert.rejects(verifyWebhook(s.body, undefined, vectors.secret, { now }), { code: 'malformed' });
+});
+
+// The browser's validation path (core.js, client.js, the widgets) must not
+// load the webhook module: follow their static imports.
+test('the Client, the core and the widgets do not import webhooks.js', async () => {
+  const src = path.join(ROOT, 'js/src');
+  const seen = new Set();
+  const walk = async (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = await fs.readFile(file, 'utf8');
+    for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+      await walk(path.resolve(path.dirname(file), m[1] || m[2]));
+    }
+  };
+  for (const entry of ['core.js', 'client.js', 'widgets/index.js']) await walk(path.join(src, entry));
+  assert.ok(seen.size >= 4, [...seen].join(' '));
+  assert.ok(![...seen].some((f) => f.endsWith('webhooks.js')), [...seen].join(' '));
+});
