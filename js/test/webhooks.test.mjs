@@ -105,3 +105,48 @@ test('the Client, the core and the widgets do not import webhooks.js', async () 
   assert.ok(seen.size >= 4, [...seen].join(' '));
   assert.ok(![...seen].some((f) => f.endsWith('webhooks.js')), [...seen].join(' '));
 });
+
+// The Node receiver of worker/README.md ("Webhooks: verifying the
+// signature"), taken from the README itself so the example cannot rot: it
+// accepts the worker's deliveries and answers 400 to the refused ones.
+test("worker/README.md's Node receiver accepts signed events and refuses the rest", async (t) => {
+  const os = await import('node:os');
+  const { pathToFileURL } = await import('node:url');
+  const readme = await fs.readFile(path.join(ROOT, 'worker/README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Webhooks: verifying the signature'));
+  const code = section.match(/```js\n([\s\S]*?)```/)[1];
+  assert.match(code, /http\.createServer\(/);
+  assert.match(code, /\.listen\(8080\);/);
+  const runnable = code
+    .replace("'@parcelgate/js/webhooks'", `'${pathToFileURL(path.join(ROOT, 'js/src/webhooks.js')).href}'`)
+    .replace('http.createServer(', 'export const server = http.createServer(')
+    .replace('.listen(8080);', '.listen(0, "127.0.0.1");');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pg-webhook-'));
+  const file = path.join(dir, 'receiver.mjs');
+  await fs.writeFile(file, runnable);
+  process.env.WEBHOOK_SECRET = vectors.secret;
+  const { server } = await import(pathToFileURL(file).href);
+  t.after(async () => {
+    server.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  if (!server.listening) await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const post = (body, header) => fetch(url, { method: 'POST', body, headers: header === undefined ? {} : { 'parcelgate-signature': header } });
+  // The vectors' times are in the past: sign fresh deliveries with the vector secret.
+  const { createHmac } = await import('node:crypto');
+  const body = vectors.signed[0].body;
+  const ts = Math.floor(Date.now() / 1000);
+  const header = `t=${ts},v1=${createHmac('sha256', vectors.secret).update(`${ts}.${body}`).digest('hex')}`;
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    assert.equal((await post(body, header)).status, 204);
+    assert.equal((await post(`${body} `, header)).status, 400);
+    assert.equal((await post(body, vectors.signed[0].header)).status, 400); // stale
+    assert.equal((await post(body)).status, 400);
+    assert.equal((await post('x'.repeat(70 * 1024), header)).status, 413);
+  } finally {
+    console.warn = warn;
+  }
+});
