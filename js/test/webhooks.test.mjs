@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { verifyWebhook, WebhookError } from '../src/index.js';
 import * as direct from '../src/webhooks.js';
-import { ROOT } from './helpers.mjs';
+import { ROOT, startServer, launchBrowser } from './helpers.mjs';
 
 const vectors = JSON.parse(await fs.readFile(path.join(ROOT, 'testdata/webhooks.json'), 'utf8'));
 
@@ -149,4 +149,34 @@ test("worker/README.md's Node receiver accepts signed events and refuses the res
   } finally {
     console.warn = warn;
   }
+});
+
+// The same vectors in headless Chromium: the browser's WebCrypto, string
+// and byte bodies, and the module loaded on its own (no core, no wasm).
+test('verifyWebhook in the browser: every vector gets Go\'s verdict', async (t) => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  t.after(async () => {
+    await browser.close();
+    await server.close();
+  });
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/js/package.json`);
+  const got = await page.evaluate(async (file) => {
+    const { verifyWebhook } = await import('/js/src/webhooks.js');
+    const verdict = (p) => p.then(() => '', (e) => e.code || `thrown: ${e}`);
+    const out = [];
+    for (const v of file.verify) {
+      const secret = v.secret || file.secret;
+      const o = { now: v.now * 1000 + 999 };
+      if (v.tolerance_seconds) o.toleranceSeconds = v.tolerance_seconds;
+      out.push([
+        await verdict(verifyWebhook(v.body, v.header, secret, o)),
+        await verdict(verifyWebhook(new TextEncoder().encode(v.body), v.header, new TextEncoder().encode(secret), o)),
+      ]);
+    }
+    return { out, scripts: performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.endsWith('.js') || p.endsWith('.wasm')) };
+  }, vectors);
+  assert.deepEqual(got.out, vectors.verify.map((v) => [v.error, v.error]));
+  assert.deepEqual(got.scripts, ['/js/src/webhooks.js']);
 });
