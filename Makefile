@@ -87,7 +87,7 @@ test-browser:
 ## fails, then a summary; fails when any target failed.
 fuzz:
 	@pass=(); fail=(); \
-	for pkg in $$($(GO) list ./internal/... ./worker/edge); do \
+	for pkg in $$($(GO) list ./internal/... ./worker/edge ./worker/webhooks); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "== $$pkg $$t"; \
 	    if $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_TIME) $$pkg; then \
