@@ -274,6 +274,38 @@ export function mintToken(
   options?: MintOptions,
 ): Promise<MintedToken>;
 
+/** Options of verifyWebhook. */
+export interface VerifyWebhookOptions {
+  /** How far the header's t may be from now, either side, in seconds (default 300; must be positive). */
+  toleranceSeconds?: number;
+  /** The receiver's clock in ms since the epoch, or a Date (default now). */
+  now?: number | Date;
+}
+
+/** Why verifyWebhook refused a delivery. */
+export type WebhookErrorCode = 'malformed' | 'stale' | 'signature';
+
+/** A refused webhook delivery: code says why (log it; answer 400). */
+export class WebhookError extends Error {
+  readonly name: 'WebhookError';
+  readonly code: WebhookErrorCode;
+}
+
+/**
+ * Verifies a parcelgate webhook delivery (Node 20+, browsers, any WebCrypto runtime) with the same
+ * verdicts as Go's worker/webhooks.Verify. rawBody is the request body byte for byte as received
+ * (verify before parsing); signatureHeader the Parcelgate-Signature header; secret WEBHOOK_SECRET (at
+ * least 32 bytes; a string is UTF-8). Resolves true when one v1 entry matches (several come during a
+ * secret rotation) and t is within the tolerance; rejects with a WebhookError ('malformed', 'stale'
+ * for a genuine but late or early delivery, 'signature'), or a TypeError for a short secret or bad options.
+ */
+export function verifyWebhook(
+  rawBody: string | ArrayBuffer | ArrayBufferView,
+  signatureHeader: string | null | undefined,
+  secret: string | ArrayBuffer | ArrayBufferView,
+  options?: VerifyWebhookOptions,
+): Promise<true>;
+
 /** Per-call options. */
 export interface CallOptions {
   signal?: AbortSignal;

@@ -2,7 +2,7 @@
 // a shop would use them. A declaration that stops matching this use fails
 // the check.
 import {
-  Client, load, ParcelgateError, OPERATIONS, mintToken, type MintedToken,
+  Client, load, ParcelgateError, OPERATIONS, mintToken, type MintedToken, verifyWebhook, WebhookError, type WebhookErrorCode,
   type Carriers, type Rates, type Shipment, type ShipmentTracking, type OperationResults, type DecodeResult,
 } from '../index.js';
 import type { PgRateSelector, PgEventMap } from '../widgets.js';
@@ -85,4 +85,20 @@ export async function tokens(key: string): Promise<void> {
   fixed.token = async () => minted; // the whole {token, expiresAt} answer
   const cached: string = fetched.token;
   void [seconds, fixed, fetched, cached];
+}
+
+// The shop's webhook receiver verifies the raw body before parsing it.
+export async function webhook(raw: Uint8Array, header: string | undefined, secret: string): Promise<string> {
+  try {
+    const ok: true = await verifyWebhook(raw, header, secret, { toleranceSeconds: 600, now: new Date() });
+    void ok;
+    await verifyWebhook(new TextDecoder().decode(raw), header, new Uint8Array(32));
+    return 'ok';
+  } catch (err) {
+    if (err instanceof WebhookError) {
+      const code: WebhookErrorCode = err.code;
+      return code;
+    }
+    throw err;
+  }
 }

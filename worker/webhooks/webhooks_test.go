@@ -1,0 +1,76 @@
+package webhooks
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSignVerifyRoundTrip(t *testing.T) {
+	secret := []byte(strings.Repeat("s", MinSecretBytes))
+	ev := event("evt_1", "05", "01", false)
+	body, err := ev.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Unix(baseT, 900e6)
+	h := Sign(secret, body, at)
+	if !strings.HasPrefix(h, "t=1795348800,v1=") || len(h) != len("t=1795348800,v1=")+64 {
+		t.Fatalf("header %q", h)
+	}
+	if err := Verify(body, h, secret, at.Add(4*time.Minute), 0); err != nil {
+		t.Fatal(err)
+	}
+	// The default is 5 minutes: 5m01s is stale, and says so with its age.
+	err = Verify(body, h, secret, time.Unix(baseT+301, 0), 0)
+	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "301s") {
+		t.Fatalf("got %v", err)
+	}
+	if err := Verify(body[:len(body)-1], h, secret, at, 0); !errors.Is(err, ErrSignature) {
+		t.Fatalf("got %v", err)
+	}
+	if err := Verify(body, "t=1,v1=zz", secret, at, 0); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrSignature) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestSecretAndTolerance(t *testing.T) {
+	short := []byte(strings.Repeat("s", MinSecretBytes-1))
+	if err := CheckSecret(short); !errors.Is(err, ErrSecret) {
+		t.Fatalf("got %v", err)
+	}
+	if err := Verify([]byte("{}"), "t=1,v1="+strings.Repeat("0", 64), short, time.Unix(1, 0), 0); !errors.Is(err, ErrSecret) {
+		t.Fatalf("got %v", err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !errors.Is(r.(error), ErrSecret) {
+				t.Fatalf("Sign with a short secret: recovered %v", r)
+			}
+		}()
+		Sign(short, []byte("{}"), time.Unix(1, 0))
+	}()
+	secret := []byte(strings.Repeat("s", MinSecretBytes))
+	h := Sign(secret, []byte("{}"), time.Unix(1, 0))
+	if err := Verify([]byte("{}"), h, secret, time.Unix(1, 0), -time.Second); err == nil || code(err) != "other: "+err.Error() {
+		t.Fatalf("negative tolerance: %v", err)
+	}
+}
+
+func TestMarshalIsStable(t *testing.T) {
+	ev := event("evt_<x>&", "11", "05", true)
+	a, err := ev.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.Created = ev.Created.In(time.FixedZone("X", 7200))
+	b, _ := ev.Marshal()
+	if string(a) != string(b) {
+		t.Fatalf("zone changed the body:\n%s\n%s", a, b)
+	}
+	want := `{"id":"evt_<x>&","type":"shipment.tracking_updated","created":"2026-11-22T12:00:00Z","data":{"shipping_dlvr_ref":"SBX0000000042","shipping_client_ref":"ORDER-1001","tracking_code":"11","tracking_name":"Tracking 11","category":"transit","final":true,"tracking_date":"2026-11-22 12:59:58","previous_code":"05"}}`
+	if string(a) != want {
+		t.Fatalf("got  %s\nwant %s", a, want)
+	}
+}
