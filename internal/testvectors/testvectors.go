@@ -73,3 +73,23 @@ type Named[T any] struct {
 	File string
 	V    T
 }
+
+// Golden checks that testdata/<name> holds want, the vectors a Go test
+// generates for the Go and JavaScript tests; with update it writes want
+// first. A stale file fails the test and says how to regenerate it.
+func Golden(t testing.TB, name string, want []byte, update bool, regenerate string) {
+	t.Helper()
+	path := filepath.Join(Dir(), filepath.FromSlash(name))
+	if update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatalf("testvectors: %v", err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("testvectors: %v (run %s)", err, regenerate)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("testdata/%s is stale: run %s", name, regenerate)
+	}
+}

@@ -1,11 +1,10 @@
 package tokens
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
-	"os"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"strings"
 	"testing"
 	"time"
@@ -13,9 +12,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/tokens.json")
 
-// vectorsFile drives the JavaScript mintToken too (js/test/tokens.test.mjs):
+// vectorsName (in testdata/) drives the JavaScript mintToken too (js/test/tokens.test.mjs):
 // both sides mint every grant below and must produce these exact strings.
-const vectorsFile = "../../testdata/tokens.json"
+const vectorsName = "tokens.json"
 
 type vectorFile struct {
 	Comment string       `json:"//"`
@@ -168,18 +167,7 @@ func TestVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = append(want, '\n')
-	if *update {
-		if err := os.WriteFile(vectorsFile, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(vectorsFile)
-	if err != nil {
-		t.Fatalf("%v (run go test ./worker/tokens/ -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run go test ./worker/tokens/ -update", vectorsFile)
-	}
+	testvectors.Golden(t, vectorsName, want, *update, "go test ./worker/tokens/ -update")
 	// What the file says, checked against Verify: every vector token is
 	// accepted with its grant, every tampered spelling refused.
 	key := []byte(f.Key)

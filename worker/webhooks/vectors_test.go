@@ -1,11 +1,10 @@
 package webhooks
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
-	"os"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,10 +13,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/webhooks.json")
 
-// vectorsFile drives the JavaScript verifyWebhook too
+// vectorsName (in testdata/) drives the JavaScript verifyWebhook too
 // (js/test/webhooks.test.mjs): both sides run every case below and must
 // reach the same verdict.
-const vectorsFile = "../../testdata/webhooks.json"
+const vectorsName = "webhooks.json"
 
 type vectorFile struct {
 	Comment string `json:"//"`
@@ -195,18 +194,7 @@ func TestVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = append(want, '\n')
-	if *update {
-		if err := os.WriteFile(vectorsFile, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(vectorsFile)
-	if err != nil {
-		t.Fatalf("%v (run go test ./worker/webhooks/ -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run go test ./worker/webhooks/ -update", vectorsFile)
-	}
+	testvectors.Golden(t, vectorsName, want, *update, "go test ./worker/webhooks/ -update")
 	// The verdicts are computed, so pin what each kind of case must be: a
 	// Verify that accepted everything would otherwise write a file that
 	// agrees with it.
