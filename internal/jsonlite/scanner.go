@@ -272,25 +272,10 @@ func (s *Scanner) Object(fn func(key string) error) error {
 		return nil
 	}
 	for {
-		s.ws()
-		if s.pos >= len(s.src) {
-			return s.fail(s.pos, "unexpected end of input in object")
-		}
-		if s.src[s.pos] != '"' {
-			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" looking for an object key")
-		}
-		key, err := s.readString()
+		key, err := s.objectKey(true)
 		if err != nil {
 			return err
 		}
-		s.ws()
-		if s.pos >= len(s.src) {
-			return s.fail(s.pos, "unexpected end of input after object key")
-		}
-		if s.src[s.pos] != ':' {
-			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after object key")
-		}
-		s.pos++
 		if _, err := s.peekOrFail(); err != nil {
 			return err
 		}
@@ -847,33 +832,42 @@ func (s *Scanner) scalar(k Kind, e Emitter) error {
 // memberKey reads an object member's `"key":` (replaying the key to e),
 // leaving the Scanner at its value.
 func (s *Scanner) memberKey(e Emitter) error {
-	s.ws()
-	if s.pos >= len(s.src) {
-		return s.fail(s.pos, "unexpected end of input in object")
-	}
-	if s.src[s.pos] != '"' {
-		return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" looking for an object key")
-	}
-	if e == nil {
-		if err := s.skipString(); err != nil {
-			return err
-		}
-	} else {
-		key, err := s.readString()
-		if err != nil {
-			return err
-		}
+	key, err := s.objectKey(e != nil)
+	if err == nil && e != nil {
 		e.Key(key)
 	}
+	return err
+}
+
+// objectKey reads an object member's `"key":`, leaving the Scanner at its
+// value; the key is decoded only when asked (Skip just validates it).
+func (s *Scanner) objectKey(decode bool) (string, error) {
 	s.ws()
 	if s.pos >= len(s.src) {
-		return s.fail(s.pos, "unexpected end of input after object key")
+		return "", s.fail(s.pos, "unexpected end of input in object")
+	}
+	if s.src[s.pos] != '"' {
+		return "", s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" looking for an object key")
+	}
+	var key string
+	var err error
+	if decode {
+		key, err = s.readString()
+	} else {
+		err = s.skipString()
+	}
+	if err != nil {
+		return "", err
+	}
+	s.ws()
+	if s.pos >= len(s.src) {
+		return "", s.fail(s.pos, "unexpected end of input after object key")
 	}
 	if s.src[s.pos] != ':' {
-		return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after object key")
+		return "", s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after object key")
 	}
 	s.pos++
-	return nil
+	return key, nil
 }
 
 // skipString validates a string without decoding it.
