@@ -277,3 +277,22 @@ func (e *Event) Marshal() ([]byte, error) {
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
+
+// SignAll is Sign with one v1 entry per secret, in order: while
+// WEBHOOK_SECRET is being rotated the worker signs every delivery with the
+// new and the previous secret, so receivers holding either accept it
+// (Verify takes any matching entry). Every secret must pass CheckSecret.
+func SignAll(secrets [][]byte, body []byte, t time.Time) string {
+	if len(secrets) == 0 {
+		panic(ErrSecret)
+	}
+	h := Sign(secrets[0], body, t)
+	ts := t.Unix()
+	for _, s := range secrets[1:] {
+		if err := CheckSecret(s); err != nil {
+			panic(err)
+		}
+		h += ",v1=" + hex.EncodeToString(mac(s, ts, body))
+	}
+	return h
+}

@@ -74,3 +74,28 @@ func TestMarshalIsStable(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", a, want)
 	}
 }
+
+// During a rotation every delivery carries one v1 per secret: a receiver
+// holding either secret accepts it, one holding neither refuses it.
+func TestSignAllRotation(t *testing.T) {
+	old := []byte(strings.Repeat("o", MinSecretBytes))
+	next := []byte(strings.Repeat("n", MinSecretBytes))
+	other := []byte(strings.Repeat("x", MinSecretBytes))
+	body := []byte(`{"id":"evt_1"}`)
+	at := time.Unix(baseT, 0)
+	h := SignAll([][]byte{next, old}, body, at)
+	if strings.Count(h, ",v1=") != 2 || !strings.HasPrefix(h, Sign(next, body, at)+",v1=") {
+		t.Fatalf("header %q", h)
+	}
+	for _, s := range [][]byte{old, next} {
+		if err := Verify(body, h, s, at, 0); err != nil {
+			t.Fatalf("secret %q: %v", s[:1], err)
+		}
+	}
+	if err := Verify(body, h, other, at, 0); !errors.Is(err, ErrSignature) {
+		t.Fatalf("other secret: %v", err)
+	}
+	if got := SignAll([][]byte{next}, body, at); got != Sign(next, body, at) {
+		t.Fatalf("one secret: %q", got)
+	}
+}
