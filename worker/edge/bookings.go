@@ -184,6 +184,9 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 		}
 		if found != nil {
 			_ = ledger.Finish(ctx, key, fp, OutcomeOK, found, BookingRecordTTL)
+			if _, data, reason := sniffEnvelope(found); reason == "" {
+				x.watchBooked(cfg, data)
+			}
 			x.w.Header().Set("Idempotent-Replayed", "true")
 			x.respond(http.StatusOK, found)
 			return

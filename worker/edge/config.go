@@ -9,6 +9,8 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/worker/tokens"
+	"github.com/parcelgate/parcelgate/worker/watch"
+	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
 
 // Names of the worker's environment variables and secrets.
@@ -31,6 +33,14 @@ const (
 	EnvLogRequests       = "LOG_REQUESTS"
 	EnvExactlyOnce       = "EXACTLY_ONCE"
 	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
+	// Tracking webhooks (webhooks.go).
+	EnvWebhookURL            = "WEBHOOK_URL"
+	EnvWebhookSecret         = "WEBHOOK_SECRET"
+	EnvWebhookSecretPrevious = "WEBHOOK_SECRET_PREVIOUS"
+	EnvWebhookRunBudget      = "WEBHOOK_RUN_BUDGET"
+	EnvWebhookCheckMinutes   = "WEBHOOK_CHECK_MINUTES"
+	EnvWebhookRetryHours     = "WEBHOOK_RETRY_HOURS"
+	EnvWebhookMaxAgeDays     = "WEBHOOK_MAX_AGE_DAYS"
 )
 
 // MinProxyTokenLen is the shortest accepted PROXY_TOKEN, in characters.
@@ -130,6 +140,9 @@ type Config struct {
 	// Faults enables /__faults/* (tests of panic and crash isolation);
 	// refused with a remote upstream.
 	Faults bool
+	// Webhooks configures the tracking watcher; nil when WEBHOOK_URL is
+	// unset (no watching, no cost).
+	Webhooks *watch.Config
 }
 
 // ConfigError is a configuration problem: the variable and what is wrong.
@@ -297,7 +310,75 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	default:
 		bad(EnvFaultInjection, "must be true or false")
 	}
+	c.Webhooks = loadWebhooks(getenv, whole, bad, &c)
 	return c, errs
+}
+
+// loadWebhooks reads the WEBHOOK_* settings; nil when WEBHOOK_URL is
+// unset. The secret is checked here, so a weak one stops the worker with
+// a configuration error instead of signing anything.
+func loadWebhooks(getenv func(string) string, whole func(string, int, int, int, string) int, bad func(string, string), c *Config) *watch.Config {
+	u := strings.TrimSpace(getenv(EnvWebhookURL))
+	if u == "" {
+		return nil
+	}
+	w := &watch.Config{URL: u}
+	if p := checkWebhookURL(u); p != "" {
+		bad(EnvWebhookURL, p)
+	}
+	secretOK := func(name string, required bool) []byte {
+		v := getenv(name)
+		switch {
+		case v == "" && required:
+			bad(name, "secret is not set (WEBHOOK_URL is): a random secret of at least 32 bytes, e.g. openssl rand -hex 32")
+		case v == "":
+		case webhooks.CheckSecret([]byte(v)) != nil:
+			bad(name, "must be at least 32 bytes (e.g. openssl rand -hex 32)")
+		case v == c.APIKey || v == c.ProxyToken || v == string(c.SigningKey):
+			// The shop's receiver holds this secret: it must not open
+			// anything else.
+			bad(name, "must differ from API_KEY, PROXY_TOKEN and TOKEN_SIGNING_KEY")
+		default:
+			return []byte(v)
+		}
+		return nil
+	}
+	if s := secretOK(EnvWebhookSecret, true); s != nil {
+		w.Secrets = append(w.Secrets, s)
+	}
+	if s := secretOK(EnvWebhookSecretPrevious, false); s != nil && len(w.Secrets) > 0 {
+		w.Secrets = append(w.Secrets, s)
+	}
+	w.Budget = whole(EnvWebhookRunBudget, watch.DefaultBudget, 3, 10000, " of subrequests")
+	w.CheckEvery = time.Duration(whole(EnvWebhookCheckMinutes, int(watch.DefaultCheckEvery/time.Minute), 1, 1440, " of minutes")) * time.Minute
+	w.RetryFor = time.Duration(whole(EnvWebhookRetryHours, int(watch.DefaultRetryFor/time.Hour), 1, 168, " of hours")) * time.Hour
+	w.MaxAge = time.Duration(whole(EnvWebhookMaxAgeDays, int(watch.DefaultMaxAge/(24*time.Hour)), 1, 365, " of days")) * 24 * time.Hour
+	return w
+}
+
+// checkWebhookURL returns "" for a usable WEBHOOK_URL: https (plain http
+// only for loopback hosts), no credentials and no fragment.
+func checkWebhookURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return "must be an absolute URL such as https://shop.example/parcelgate/webhooks"
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !isLoopback(u.Hostname()) {
+			return "must use https (plain http is allowed only for loopback addresses)"
+		}
+	default:
+		return "must use https"
+	}
+	if u.User != nil {
+		return "must not carry credentials: the Parcelgate-Signature header authenticates each delivery"
+	}
+	if u.Fragment != "" {
+		return "must not have a fragment"
+	}
+	return ""
 }
 
 // parseCacheTTL reads "op=seconds,..." over the defaults; "*" names every

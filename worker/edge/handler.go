@@ -30,6 +30,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/worker/tokens"
+	"github.com/parcelgate/parcelgate/worker/watch"
 )
 
 // Doer sends one HTTP request. The worker's transport under workerd is
@@ -79,6 +80,12 @@ type Deps struct {
 	// Instance describes the Go instance serving a request, for
 	// /healthz (nil: not reported).
 	Instance func(ctx context.Context) InstanceInfo
+	// Watchlists opens the named watchlist of the tracking webhooks (the
+	// WATCHLIST Durable Object under workerd); nil when the platform has
+	// none, which is a configuration error only when WEBHOOK_URL is set.
+	Watchlists func(name string) watch.Store
+	// Webhooks delivers the events to WEBHOOK_URL (Upstream when nil).
+	Webhooks Doer
 }
 
 // InstanceInfo describes the Go instance that serves the isolate's
@@ -98,6 +105,7 @@ type Handler struct {
 	cfgErrs []ConfigError
 	cache   *respCache
 	retries *retryBudget
+	stats   watchStats
 }
 
 // New returns the handler.
@@ -122,6 +130,7 @@ func New(d Deps) *Handler {
 func (h *Handler) config() (*Config, []ConfigError) {
 	h.cfgOnce.Do(func() {
 		h.cfg, h.cfgErrs = loadConfig(h.d.Getenv, h.d.LookupEnv)
+		h.cfgErrs = append(h.cfgErrs, h.webhookErrors(&h.cfg)...)
 		h.cache = newRespCache(h.cfg.CacheMaxBytes, CacheMaxEntries)
 		h.retries = newRetryBudget()
 	})
@@ -453,6 +462,7 @@ func (x *exchange) health(cfg *Config, errs []ConfigError) {
 		w.Key("bytes")
 		w.Int(int64(bytes))
 		w.EndObject()
+		x.emitWebhooks(cfg, w)
 	})
 	x.respond(http.StatusOK, body)
 }

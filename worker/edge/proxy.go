@@ -361,6 +361,9 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 			message:        "the upstream answered HTTP " + st + " with " + reason + " instead of a {status, data} envelope",
 			upstreamStatus: a.status, retryable: retry, hint: hint})
 	case status == "ok":
+		if op.Name == "new-shipment" {
+			x.watchBooked(cfg, data)
+		}
 		x.respond(http.StatusOK, a.body)
 		return a.body
 	case a.status == 401 || a.status == 403 || a.status == 407:
