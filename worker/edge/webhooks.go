@@ -199,7 +199,9 @@ func (h *Handler) Watch(ctx context.Context, at time.Time) []byte {
 	defer cancel()
 	d := watch.Deps{
 		Store: h.watchlist(cfg),
-		Track: func(ctx context.Context, ref string) (envelope.ShipmentTracking, error) { return h.track(ctx, cfg, ref) },
+		Track: func(ctx context.Context, ref string) (envelope.ShipmentTracking, error) {
+			return h.track(ctx, cfg, ref)
+		},
 		Post:  h.webhookDoer(),
 		Clock: h.d.Now,
 		Log:   h.watchLog,
