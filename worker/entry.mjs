@@ -25,6 +25,10 @@
 //   object to the request whose context created it, and Go runs every
 //   ready goroutine whenever any request wakes it.
 //
+// - The Cron Trigger's scheduled() runs the tracking webhooks' watcher on
+//   the same instance, with a mailbox of its own (worker/watch); without
+//   WEBHOOK_URL it returns at once and no instance is started for it.
+//
 // Timers inside workerd do not advance during computation, so nothing
 // here measures time; `make bench` measures from outside.
 
@@ -41,6 +45,10 @@ let limits = null; // from the first instance: the environment is fixed
 // Cloudflare refuses bodies over 100 MB (Free and Pro plans) before they
 // reach a worker, so every body that can arrive is drained, not cancelled.
 const DRAIN_BYTES = 100 * 1000 * 1000;
+
+// SCHEDULED_DEADLINE_MS bounds one watcher run: Go stops starting work
+// after 4 minutes and commits; Cron Triggers may run for 15.
+const SCHEDULED_DEADLINE_MS = 5 * 60 * 1000;
 
 export default {
   async fetch(request, env, ctx) {
@@ -82,6 +90,45 @@ export default {
     } finally {
       clearTimeout(deadline);
       if (r.inst !== undefined) r.inst.reqs.delete(r.seq);
+    }
+  },
+
+  // One run of the tracking webhooks' watcher (wrangler.toml [triggers]).
+  // Go logs the run's line; a failed run is thrown so that the platform
+  // counts it as failed.
+  async scheduled(controller, env, ctx) {
+    // Unset: no watching and no cost, not even an instance.
+    if (!env.WEBHOOK_URL) return;
+    const inst = pick(env); // a failure to start is thrown: the run failed
+    const r = {
+      seq: ++seqNext, method: "SCHEDULED", url: "scheduled:", env, ctx,
+      booking: true, replayed: true, t0: Date.now(), box: [], wake: null, inst,
+    };
+    inst.reqs.set(r.seq, r);
+    const deadline = setTimeout(() => post(r, { kind: "fail", status: 504, cls: "edge_timeout",
+      message: "the scheduled run did not finish in time" }), SCHEDULED_DEADLINE_MS);
+    try {
+      try {
+        inst.binding.scheduled(r.seq, controller.scheduledTime);
+      } catch (e) {
+        kill(inst, e);
+      }
+      for (;;) {
+        while (r.box.length === 0) await new Promise((wake) => { r.wake = wake; });
+        const m = r.box.shift();
+        if (m.kind === "respond") {
+          if (m.status !== 200) throw new Error("webhooks run failed (see the log line before)");
+          return;
+        }
+        if (m.kind === "fail") {
+          log({ msg: "webhooks run failed", error: m.cls });
+          throw new Error("webhooks run failed: " + m.cls);
+        }
+        run(m, r);
+      }
+    } finally {
+      clearTimeout(deadline);
+      inst.reqs.delete(r.seq);
     }
   },
 };
@@ -255,6 +302,16 @@ function run(m, r) {
       await stub.finish(m.c, m.d, m.e, m.f);
       return [200, "", null];
     });
+    case "watchAdd": {
+      // Not awaited by Go (a booking's answer does not wait for it): the
+      // request keeps running it, and a failure is logged here.
+      const p = watchCall(m, (stub) => stub.add(m.c, m.d, m.e));
+      if (r !== null) r.ctx.waitUntil(p);
+      return p;
+    }
+    case "watchLease": return watchCall(m, (stub) => stub.lease(m.c, m.d, m.e));
+    case "watchCommit": return watchCall(m, (stub) => stub.commit(m.c));
+    case "watchStats": return watchCall(m, (stub) => stub.stats());
     case "kvGet": return kvCall(m, (ns) => ns.get(m.b).then((v) => (v === null ? [404, ""] : [200, v])));
     case "kvPut": return kvCall(m, (ns) => ns.put(m.b, m.c).then(() => [200, ""]));
     case "kvList": return kvCall(m, async (ns) => {
@@ -279,6 +336,22 @@ async function bookCall(m, op) {
     const [status, head, body] = await op(ns.get(ns.idFromName(m.b)));
     deliver(m.inst, m.id, status, head, body, "");
   } catch (e) {
+    deliver(m.inst, m.id, 0, "", null, String(e && e.message));
+  }
+}
+
+// watchCall runs op on the Watchlist object named m.b; its answer is text.
+async function watchCall(m, op) {
+  const ns = m.inst.env[m.a];
+  if (ns === undefined) {
+    if (m.id === 0) log({ msg: "watchlist call failed", call: m.kind, error: "binding " + m.a + " is not configured" });
+    return deliver(m.inst, m.id, 0, "", null, "unbound");
+  }
+  try {
+    const text = await op(ns.get(ns.idFromName(m.b)));
+    deliver(m.inst, m.id, 200, text ?? "", null, "");
+  } catch (e) {
+    if (m.id === 0) log({ msg: "watchlist call failed", call: m.kind, error: String(e && e.message) });
     deliver(m.inst, m.id, 0, "", null, String(e && e.message));
   }
 }
@@ -470,5 +543,70 @@ export class Bookings extends DurableObject {
 
   async alarm() {
     await this.ctx.storage.deleteAll();
+  }
+}
+
+// Watchlist is the Durable Object that holds the shipments the tracking
+// webhooks watch (worker/watch has the protocol): one object per (API
+// user, upstream), a SQLite table with a row per shipment. The Go side
+// owns each row's state (JSON text); this object only orders, leases and
+// counts. Runs lease the due rows, oldest next_at first, and move their
+// next_at past the lease, so an overlapping run never gets the same row.
+export class Watchlist extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS watch (
+      ref TEXT PRIMARY KEY, client_ref TEXT NOT NULL, added INTEGER NOT NULL,
+      next_at INTEGER NOT NULL, pending INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL DEFAULT '')`);
+    this.sql.exec("CREATE INDEX IF NOT EXISTS watch_due ON watch (next_at, ref)");
+    this.sql.exec("CREATE TABLE IF NOT EXISTS totals (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+  }
+
+  // add watches a shipment from at (due at once); nothing if watched.
+  add(ref, clientRef, at) {
+    this.sql.exec("INSERT OR IGNORE INTO watch (ref, client_ref, added, next_at) VALUES (?, ?, ?, ?)", ref, clientRef, at, at);
+    return "";
+  }
+
+  // lease returns up to n due rows (JSON) and holds them for holdMs.
+  lease(now, n, holdMs) {
+    return this.ctx.storage.transactionSync(() => {
+      const rows = this.sql.exec(
+        "SELECT ref, client_ref, added, next_at, pending, state FROM watch WHERE next_at <= ? ORDER BY next_at, ref LIMIT ?",
+        now, n).toArray();
+      for (const r of rows) this.sql.exec("UPDATE watch SET next_at = ? WHERE ref = ?", now + holdMs, r.ref);
+      return JSON.stringify(rows);
+    });
+  }
+
+  // commit writes a run's rows back, removes the finished ones and adds
+  // the run's counts to the totals, in one transaction.
+  commit(text) {
+    const c = JSON.parse(text);
+    this.ctx.storage.transactionSync(() => {
+      for (const r of c.save ?? []) {
+        this.sql.exec("UPDATE watch SET next_at = ?, pending = ?, state = ? WHERE ref = ?", r.next_at, r.pending, r.state, r.ref);
+      }
+      for (const ref of c.remove ?? []) this.sql.exec("DELETE FROM watch WHERE ref = ?", ref);
+      const t = this.totals();
+      t.delivered += c.run.delivered;
+      t.dropped += c.run.dropped;
+      t.last_run = c.run;
+      this.sql.exec("INSERT OR REPLACE INTO totals (k, v) VALUES ('totals', ?)", JSON.stringify(t));
+    });
+    return "";
+  }
+
+  // stats counts for /healthz (JSON).
+  stats() {
+    const w = this.sql.exec("SELECT COUNT(*) AS watched, COALESCE(SUM(pending), 0) AS pending FROM watch").one();
+    const t = this.totals();
+    return JSON.stringify({ watched: w.watched, pending: w.pending, delivered: t.delivered, dropped: t.dropped, last_run: t.last_run ?? null });
+  }
+
+  totals() {
+    const rows = this.sql.exec("SELECT v FROM totals WHERE k = 'totals'").toArray();
+    return rows.length > 0 ? JSON.parse(rows[0].v) : { delivered: 0, dropped: 0 };
   }
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/worker/bridge"
 	"github.com/parcelgate/parcelgate/worker/edge"
+	"github.com/parcelgate/parcelgate/worker/watch"
 )
 
 // KVBinding is the name of the KV namespace binding (wrangler.toml) that
@@ -49,8 +50,18 @@ func platform() edge.Deps {
 			id, n, mem := bridge.Info(ctx)
 			return edge.InstanceInfo{ID: id, Requests: n, MemoryBytes: mem}
 		},
-		Log: os.Stdout,
+		Watchlists: watchlists(),
+		Log:        os.Stdout,
 	}
+}
+
+// watchlists opens the WATCHLIST Durable Object's lists; nil when the
+// binding is absent (a configuration error only with WEBHOOK_URL set).
+func watchlists() func(string) watch.Store {
+	if !bridge.Bound(edge.WatchlistBinding) {
+		return nil
+	}
+	return func(name string) watch.Store { return bridge.Watchlist{Binding: edge.WatchlistBinding, Name: name} }
 }
 
 // serve hands the isolate's requests to h for the life of the instance.
@@ -60,6 +71,7 @@ func serve(h *edge.Handler) {
 	// CPU in the collector and stays far below INSTANCE_MAX_MEMORY_MB.
 	debug.SetGCPercent(400)
 	maxBody, maxRequests, maxMemoryMB, deadline := h.Limits()
+	bridge.Scheduled = h.Watch
 	var bookings []string
 	for i := range catalog.Operations {
 		if op := &catalog.Operations[i]; op.Books {

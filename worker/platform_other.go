@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/worker/edge"
+	"github.com/parcelgate/parcelgate/worker/watch"
 )
 
 // platform wires the handler to a native process: os.Getenv, net/http and
@@ -24,8 +26,36 @@ func platform() edge.Deps {
 		Store: func(context.Context) (sandbox.Store, error) {
 			return store, nil
 		},
-		Bookings: edge.NewMemoryLedger(),
-		Log:      os.Stdout,
+		Bookings:   edge.NewMemoryLedger(),
+		Watchlists: memoryWatchlists(),
+		Log:        os.Stdout,
+	}
+}
+
+// memoryWatchlists keeps the tracking webhooks' watchlists in memory, one
+// per name, for the life of the process.
+func memoryWatchlists() func(string) watch.Store {
+	var mu sync.Mutex
+	lists := map[string]*watch.MemoryStore{}
+	return func(name string) watch.Store {
+		mu.Lock()
+		defer mu.Unlock()
+		if lists[name] == nil {
+			lists[name] = watch.NewMemoryStore()
+		}
+		return lists[name]
+	}
+}
+
+// watchLoop is the native stand-in for the Cron Trigger: a watcher run
+// every minute while WEBHOOK_URL is set.
+func watchLoop(h *edge.Handler) {
+	if os.Getenv(edge.EnvWebhookURL) == "" {
+		return
+	}
+	t := time.NewTicker(time.Minute)
+	for now := range t.C {
+		_, _ = h.Watch(context.Background(), now) // it logs its own line
 	}
 }
 
@@ -48,6 +78,7 @@ func serve(h *edge.Handler) {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    32 << 10,
 	}
+	go watchLoop(h)
 	fmt.Fprintf(os.Stderr, "parcelgate edge worker (native) on http://%s\n", srv.Addr)
 	if err := srv.ListenAndServe(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)

@@ -36,6 +36,13 @@ type Limits struct {
 	Deadline time.Duration
 }
 
+// Scheduled, when set before Serve, runs the Cron Trigger's work: the
+// entry's scheduled() hands it the trigger's scheduled time, and what it
+// returns (a JSON line, already logged) ends the run; an error makes the
+// entry report the run as failed. Its context routes every call to the
+// scheduled handler's own context, as a request's does.
+var Scheduled func(ctx context.Context, at time.Time) ([]byte, error)
+
 var (
 	binding    js.Value
 	respondFn  js.Value
@@ -64,6 +71,12 @@ func Serve(h http.Handler, l Limits) {
 		return nil
 	}))
 	binding.Set("deliver", js.FuncOf(deliver))
+	binding.Set("scheduled", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		seq := args[0].Int()
+		at := time.UnixMilli(int64(args[1].Float()))
+		go runScheduled(seq, at)
+		return nil
+	}))
 	workers.Ready()
 	select {}
 }
@@ -130,6 +143,28 @@ func serve(h http.Handler, seq int, head string, body []byte) {
 	ctx := context.WithValue(context.Background(), seqKey{}, seq)
 	ctx = context.WithValue(ctx, infoKey{}, req.info)
 	h.ServeHTTP(w, req.Request.WithContext(ctx))
+}
+
+// runScheduled runs Scheduled for the entry's scheduled handler seq and
+// answers it like a request (status 200, the line as the body).
+func runScheduled(seq int, at time.Time) {
+	var line []byte
+	status := http.StatusOK
+	defer func() {
+		if p := recover(); p != nil {
+			status, line = http.StatusInternalServerError, []byte(`{"msg":"scheduled run failed","error":"internal error in the edge worker"}`)
+		}
+		respondFn.Invoke(seq, status, "", jsBytes(line))
+	}()
+	if Scheduled == nil {
+		status, line = http.StatusInternalServerError, []byte(`{"msg":"scheduled run failed","error":"this build has no scheduled work"}`)
+		return
+	}
+	var err error
+	line, err = Scheduled(context.WithValue(context.Background(), seqKey{}, seq), at)
+	if err != nil {
+		status = http.StatusInternalServerError
+	}
 }
 
 type parsedRequest struct {

@@ -14,6 +14,8 @@
 //	Go -> JS  fetch(id, url, method, head, body, timeoutMs, maxBytes)
 //	JS -> Go  deliver(id, status, head, body, failure)
 //	Go -> JS  cacheGet(id, key) / cachePut(seq, key, body, ttlSeconds)
+//	JS -> Go  scheduled(seq, scheduledTimeMs)  one Cron run, answered by respond(seq, ...)
+//	Go -> JS  watchAdd / watchLease / watchCommit / watchStats (the Watchlist object)
 //
 // Responses are buffered: the handler's answer is sent when it returns,
 // so a panic (recovered here) never follows a started response. The

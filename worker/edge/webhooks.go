@@ -167,9 +167,10 @@ func emitReport(w jsonlite.Emitter, r *watch.Report) {
 }
 
 // Watch runs the tracking watcher once, for the Cron Trigger; at is the
-// trigger's scheduled time. It returns the run's log line (JSON): counts,
-// never a reference. Without WEBHOOK_URL it does nothing.
-func (h *Handler) Watch(ctx context.Context, at time.Time) []byte {
+// trigger's scheduled time. It logs and returns the run's line (JSON):
+// counts, never a reference. The error says the run did not happen or
+// failed (the configuration, or the watchlist unreachable).
+func (h *Handler) Watch(ctx context.Context, at time.Time) ([]byte, error) {
 	cfg, errs := h.config()
 	line := jsonlite.NewWriter()
 	line.BeginObject()
@@ -187,13 +188,13 @@ func (h *Handler) Watch(ctx context.Context, at time.Time) []byte {
 		line.Key("error")
 		line.String("misconfigured: " + errs[0].Error())
 		line.EndObject()
-		return line.Bytes()
+		return line.Bytes(), errors.New("misconfigured")
 	case cfg.Webhooks == nil:
 		line.String("webhooks run skipped")
 		line.Key("error")
 		line.String("WEBHOOK_URL is not set")
 		line.EndObject()
-		return line.Bytes()
+		return line.Bytes(), errors.New("WEBHOOK_URL is not set")
 	}
 	ctx, cancel := context.WithTimeout(ctx, watchRunTimeout)
 	defer cancel()
@@ -217,7 +218,7 @@ func (h *Handler) Watch(ctx context.Context, at time.Time) []byte {
 	line.Key("run")
 	emitReport(line, &rep)
 	line.EndObject()
-	return line.Bytes()
+	return line.Bytes(), err
 }
 
 // watchLog writes the watcher's notes as log lines.

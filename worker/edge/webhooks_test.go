@@ -82,7 +82,8 @@ func webhookHarness(t *testing.T) (*harness, *hookReceiver, map[string]*watch.Me
 func (hs *harness) watchRun(t *testing.T) map[string]any {
 	t.Helper()
 	before := hs.log.Len()
-	line := hs.h.Watch(context.Background(), hs.now)
+	line, err := hs.h.Watch(context.Background(), hs.now)
+	require.NoError(t, err)
 	var out map[string]any
 	require.NoError(t, json.Unmarshal(line, &out), "%s", line)
 	assert.Contains(t, hs.log.String()[before:], string(line), "the run's line is logged")
@@ -245,6 +246,8 @@ func TestWebhooksNeedTheWatchlist(t *testing.T) {
 	r = off.do(t, "GET", "/healthz", "")
 	assert.Equal(t, "off", r.Env.Data["webhooks"])
 	var run map[string]any
-	require.NoError(t, json.Unmarshal(off.h.Watch(context.Background(), off.now), &run))
+	line, err := off.h.Watch(context.Background(), off.now)
+	assert.Error(t, err)
+	require.NoError(t, json.Unmarshal(line, &run))
 	assert.Equal(t, "webhooks run skipped", run["msg"])
 }

@@ -91,15 +91,24 @@ type budget struct {
 	taken int
 }
 
-func (b *budget) take() bool {
+// take reserves n subrequests, all or none.
+func (b *budget) take(n int) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.left == 0 {
+	if b.left < n {
 		return false
 	}
-	b.left--
-	b.taken++
+	b.left -= n
+	b.taken += n
 	return true
+}
+
+// give returns n reserved subrequests that were not spent.
+func (b *budget) give(n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.left += n
+	b.taken -= n
 }
 
 func (b *budget) spent() int {
@@ -162,13 +171,19 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 		}
 	}()
 
+	// credit is a subrequest reserved with a poll for the first event it
+	// finds: a poll whose change cannot be delivered in the same run
+	// only delays it.
+	credit := 0
 	deliverQueue := func() {
 		for len(st.Queue) > 0 {
 			q := &st.Queue[0]
 			if q.RetryAt > nowMs {
 				return
 			}
-			if !r.b.take() {
+			if credit > 0 {
+				credit--
+			} else if !r.b.take(1) {
 				deferred = true
 				return
 			}
@@ -196,8 +211,9 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 	deliverQueue()
 	tooOld := nowMs-row.Added >= r.cfg.MaxAge.Milliseconds()
 	if !st.Final && !tooOld && st.CheckAt <= nowMs && !deferred {
-		if r.b.take() {
+		if r.b.take(2) {
 			untouched = false
+			credit = 1
 			t, err := r.d.Track(ctx, row.Ref)
 			st.CheckAt = nowMs + r.cfg.CheckEvery.Milliseconds()
 			if err != nil {
@@ -217,6 +233,9 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 				}
 				deliverQueue()
 			}
+			if credit > 0 {
+				r.b.give(credit)
+			}
 		} else {
 			deferred = true
 		}
@@ -234,12 +253,12 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 }
 
 // nextAt is when a shipment worked on is due again: its next check or
-// the retry of its first queued event, whichever comes first; at once
-// when the budget cut it short.
+// the retry of its first queued event, whichever comes first. One the
+// budget cut short keeps its place (it was due then, and is first again).
 func (r *run) nextAt(st *state, row Row, deferred bool) int64 {
 	nowMs := r.now.UnixMilli()
 	if deferred {
-		return nowMs
+		return row.NextAt
 	}
 	next := int64(-1)
 	if !st.Final && nowMs-row.Added < r.cfg.MaxAge.Milliseconds() {

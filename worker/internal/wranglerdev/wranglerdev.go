@@ -10,8 +10,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,6 +41,13 @@ type Options struct {
 	// NoBookings leaves out the BOOKINGS Durable Object binding that the
 	// built worker (Main empty) otherwise gets.
 	NoBookings bool
+	// NoWatchlist leaves out the WATCHLIST Durable Object binding that
+	// the built worker otherwise gets.
+	NoWatchlist bool
+	// Scheduled adds the Cron Trigger (every 5 minutes, as wrangler.toml)
+	// and runs wrangler dev with --test-scheduled; Server.Scheduled fires
+	// runs (locally nothing fires them by itself).
+	Scheduled bool
 	// PersistDir keeps KV state (a new temporary folder when empty).
 	PersistDir string
 	// StartTimeout bounds the wait for the first answer (default 90 s).
@@ -119,10 +128,10 @@ func Start(o Options) (*Server, error) {
 		}
 		o.Root = root
 	}
-	bookings := false
+	bookings, watchlist := false, false
 	if o.Main == "" {
 		o.Main = filepath.Join(o.Root, "build", "worker", "worker.mjs")
-		bookings = !o.NoBookings
+		bookings, watchlist = !o.NoBookings, !o.NoWatchlist
 	}
 	if _, err := os.Stat(o.Main); err != nil {
 		return nil, fmt.Errorf("worker not built (%v): run `make worker`", err)
@@ -158,6 +167,13 @@ func Start(o Options) (*Server, error) {
 		toml.WriteString("\n[[durable_objects.bindings]]\nname = \"BOOKINGS\"\nclass_name = \"Bookings\"\n" +
 			"\n[[migrations]]\ntag = \"v1\"\nnew_sqlite_classes = [\"Bookings\"]\n")
 	}
+	if watchlist {
+		toml.WriteString("\n[[durable_objects.bindings]]\nname = \"WATCHLIST\"\nclass_name = \"Watchlist\"\n" +
+			"\n[[migrations]]\ntag = \"v2\"\nnew_sqlite_classes = [\"Watchlist\"]\n")
+	}
+	if o.Scheduled {
+		fmt.Fprintf(&toml, "\n[triggers]\ncrons = [%q]\n", Cron)
+	}
 	var vars strings.Builder
 	keys := make([]string, 0, len(o.Vars))
 	for k := range o.Vars {
@@ -184,10 +200,14 @@ func Start(o Options) (*Server, error) {
 		out:        &syncBuffer{},
 		done:       make(chan struct{}),
 	}
-	s.cmd = exec.Command("node", wrangler, "dev", "--config", filepath.Join(dir, "wrangler.toml"),
+	args := []string{wrangler, "dev", "--config", filepath.Join(dir, "wrangler.toml"),
 		"--local", "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
 		"--inspector-port", fmt.Sprint(mustPort()),
-		"--show-interactive-dev-session=false", "--persist-to", o.PersistDir)
+		"--show-interactive-dev-session=false", "--persist-to", o.PersistDir}
+	if o.Scheduled {
+		args = append(args, "--test-scheduled")
+	}
+	s.cmd = exec.Command("node", args...)
 	s.cmd.Dir = dir
 	s.cmd.Env = append(os.Environ(),
 		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
@@ -271,6 +291,29 @@ func (s *Server) WorkerdStats() (cpu time.Duration, rssBytes int64) {
 		rssBytes += rss * int64(os.Getpagesize())
 	}
 	return cpu, rssBytes
+}
+
+// Cron is the schedule Options.Scheduled adds (wrangler.toml's).
+const Cron = "*/5 * * * *"
+
+// Scheduled fires one run of the worker's scheduled handler as the Cron
+// Trigger would at the given time (controller.scheduledTime), and waits
+// for it. It uses Miniflare's /cdn-cgi/handler/scheduled, which takes the
+// time (wrangler's /__scheduled of --test-scheduled takes only the cron);
+// an error says the run failed or could not be fired.
+func (s *Server) Scheduled(at time.Time) error {
+	u := s.URL + "/cdn-cgi/handler/scheduled?cron=" + url.QueryEscape(Cron) + "&time=" + fmt.Sprint(at.UnixMilli())
+	client := &http.Client{Timeout: 6 * time.Minute}
+	res, err := client.Get(u)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+	if res.StatusCode != http.StatusOK || strings.TrimSpace(string(b)) != "ok" {
+		return fmt.Errorf("scheduled run: HTTP %d %q", res.StatusCode, b)
+	}
+	return nil
 }
 
 // Logs returns wrangler's output so far (worker log lines included).
