@@ -43,14 +43,14 @@ worker: worker-assets
 	echo "built $(WORKER_OUT)/app.wasm ($$(stat -c %s $(WORKER_OUT)/app.wasm) bytes)"
 
 ## worker-assets: build/assets from the web files of $(WORKER_ASSETS_SRC) (html, js, mjs, css,
-## wasm, images; no sources, tests or package files) plus a small index page; never fails
+## wasm, images; no sources, tests, package files or server-side examples) plus a small index page; never fails
 ## when the folder is missing. The browser module (make wasm) is built first: the demo
 ## shop and the widgets load js/dist/parcelgate.wasm.
 worker-assets: $(if $(wildcard wasm/wasm.mk),wasm)
 	@mkdir -p build
 	@tmp=$$(mktemp -d build/.assets-XXXXXX); \
 	if [ -d "$(WORKER_ASSETS_SRC)" ]; then \
-	  (cd $(WORKER_ASSETS_SRC) && find . \( -name node_modules -o -name test -o -name bench -o -name gen -o -name '.*' ! -name . \) -prune -o \
+	  (cd $(WORKER_ASSETS_SRC) && find . \( -name node_modules -o -name test -o -name bench -o -name gen -o -name server -o -name '.*' ! -name . \) -prune -o \
 	    -type f \( -name '*.html' -o -name '*.js' -o -name '*.mjs' -o -name '*.css' -o -name '*.wasm' \
 	    -o -name '*.svg' -o -name '*.png' -o -name '*.ico' -o -name '*.map' \) -print) | \
 	  while read -r f; do mkdir -p "$$tmp/$$(dirname "$$f")"; cp "$(WORKER_ASSETS_SRC)/$$f" "$$tmp/$$f"; done; \
@@ -72,9 +72,10 @@ dev: npm-tools worker .dev.vars
 	@echo ""
 	@echo "  demo shop:   http://$(DEV_HOST):$(DEV_PORT)/demo/"
 	@echo "  edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"
+	@echo "  webhooks:    curl http://$(DEV_HOST):$(DEV_PORT)/__scheduled runs the watcher (js/README.md, Demo shop)"
 	@echo ""
 	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --local --ip $(DEV_HOST) --port $(DEV_PORT) \
-	  --show-interactive-dev-session=false
+	  --show-interactive-dev-session=false --test-scheduled
 
 ## test-worker-e2e: the worker under real workerd (wrangler dev on a free port),
 ## against the embedded sandbox and a recording fake upstream.

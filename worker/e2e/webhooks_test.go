@@ -4,10 +4,14 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -34,11 +38,10 @@ type hookDelivery struct {
 	ok     bool // answered 2xx
 	verify error
 	event  struct {
-		ID      string            `json:"id"`
-		Type    string            `json:"type"`
-		Created string            `json:"created"`
-		Data    map[string]any    `json:"data"`
-		Extra   map[string]string `json:"-"`
+		ID      string         `json:"id"`
+		Type    string         `json:"type"`
+		Created string         `json:"created"`
+		Data    map[string]any `json:"data"`
 	}
 }
 
@@ -283,4 +286,86 @@ func TestWebhooksBudgetSpreadsRunsUnderWorkerd(t *testing.T) {
 		deferred += int(run["deferred"].(float64))
 	}
 	assert.Positive(t, deferred, "runs over budget say so in their line")
+}
+
+// The demo shop's receiver (js/demo/server/webhook-receiver.mjs, Node and
+// the JS package's verifyWebhook) takes the worker's own deliveries: it
+// prints each event once, in order, and refuses a tampered one.
+func TestDemoReceiverUnderWorkerd(t *testing.T) {
+	skipUnlessE2E(t)
+	root, err := wranglerdev.FindRoot()
+	require.NoError(t, err)
+	port, err := wranglerdev.FreePort()
+	require.NoError(t, err)
+	var out, errOut syncBuf
+	cmd := exec.Command("node", filepath.Join(root, "js/demo/server/webhook-receiver.mjs"))
+	cmd.Env = append(os.Environ(), "WEBHOOK_SECRET="+hookSecret, fmt.Sprintf("PORT=%d", port))
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	hookURL := fmt.Sprintf("http://127.0.0.1:%d/webhooks", port)
+	require.Eventually(t, func() bool { return strings.Contains(errOut.String(), "webhook receiver on") }, 10*time.Second, 50*time.Millisecond)
+
+	s := start(t, wranglerdev.Options{KV: true, Scheduled: true, Vars: map[string]string{
+		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token,
+		"WEBHOOK_URL": hookURL, "WEBHOOK_SECRET": hookSecret, "WEBHOOK_CHECK_MINUTES": "1",
+		"SANDBOX_TIME_SCALE": "50000"}})
+	bookFor(t, s, "DEMO-HOOK-1", "deliver")
+	at := time.Now()
+	lines := func() []map[string]any {
+		var evs []map[string]any
+		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var m map[string]any
+			if json.Unmarshal([]byte(l), &m) == nil {
+				evs = append(evs, m)
+			}
+		}
+		return evs
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		evs := lines()
+		if n := len(evs); n > 0 && evs[n-1]["final"] == true {
+			break
+		}
+		require.NoError(t, s.Scheduled(at))
+		at = at.Add(2 * time.Minute)
+		time.Sleep(200 * time.Millisecond)
+	}
+	evs := lines()
+	require.NotEmpty(t, evs, "stderr: %s", errOut.String())
+	assert.Equal(t, true, evs[len(evs)-1]["final"], "the receiver printed the final event: %v", evs)
+	assert.Equal(t, "11", evs[len(evs)-1]["tracking_code"])
+	prev := ""
+	for _, e := range evs {
+		assert.Equal(t, prev, e["previous_code"])
+		prev = e["tracking_code"].(string)
+		assert.Equal(t, "DEMO-HOOK-1", e["shipping_client_ref"])
+	}
+	assert.NotContains(t, errOut.String(), "refused", "every real delivery verifies in JavaScript")
+
+	// A forged delivery: refused with 400 and the reason on stderr.
+	res, err := client.Post(hookURL, "application/json", strings.NewReader(`{"id":"evt_forged"}`))
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+	assert.Eventually(t, func() bool { return strings.Contains(errOut.String(), `"refused":"malformed"`) }, 5*time.Second, 50*time.Millisecond)
+}
+
+// syncBuf is a bytes.Buffer safe for a process writing while the test reads.
+type syncBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
