@@ -14,6 +14,8 @@
 //     workerd's RSS at 0, 5k, 10k and 20k);
 //   - cold start: the first request to a fresh isolate, and requests that
 //     each get a fresh Go instance in a warm isolate;
+//   - tracking webhooks: a booking with and without WEBHOOK_URL, and the
+//     cost of a watcher run (webhooks.go);
 //   - size: app.wasm raw and gzip, and `wrangler deploy --dry-run`.
 //
 // Run by `make bench` (bench-worker) after `make worker`. Bounded: every
@@ -106,7 +108,7 @@ func main() {
 	warm := flag.Int("warm", 30, "warm-up requests per target and scenario")
 	dur := flag.Duration("d", 5*time.Second, "duration of each concurrency-16 run")
 	memN := flag.Int("mem", 20000, "requests of the memory run")
-	parts := flag.String("parts", "latency,throughput,memory,cold,size", "parts to run")
+	parts := flag.String("parts", "latency,throughput,memory,cold,webhooks,size", "parts to run")
 	flag.Parse()
 	for _, p := range strings.Split(*parts, ",") {
 		want[strings.TrimSpace(p)] = true
@@ -180,6 +182,11 @@ func run(n, warm int, dur time.Duration, memN int) error {
 	}
 	if want["cold"] {
 		if err := coldStart(root, vars); err != nil {
+			return err
+		}
+	}
+	if want["webhooks"] {
+		if err := webhooksPart(root); err != nil {
 			return err
 		}
 	}

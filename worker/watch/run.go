@@ -211,9 +211,17 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 	deliverQueue()
 	tooOld := nowMs-row.Added >= r.cfg.MaxAge.Milliseconds()
 	if !st.Final && !tooOld && st.CheckAt <= nowMs && !deferred {
+		// A poll takes room for the event it may find too; when only one
+		// subrequest is left (others hold theirs for a moment), it polls
+		// anyway: what it finds is queued and goes first next run.
+		polled := false
 		if r.b.take(2) {
+			polled, credit = true, 1
+		} else if r.b.take(1) {
+			polled = true
+		}
+		if polled {
 			untouched = false
-			credit = 1
 			t, err := r.d.Track(ctx, row.Ref)
 			st.CheckAt = nowMs + r.cfg.CheckEvery.Milliseconds()
 			if err != nil {
