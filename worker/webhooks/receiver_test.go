@@ -14,8 +14,8 @@ import (
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
 
-// webhookHandler is the Go receiver of worker/README.md ("Webhooks:
-// verifying the signature"), as printed there.
+// webhookHandler is the Go receiver of worker/README.md ("Tracking
+// webhooks", "Verifying a delivery"), as printed there.
 func webhookHandler(secret []byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
