@@ -580,8 +580,9 @@ export class Watchlist extends DurableObject {
     });
   }
 
-  // commit writes a run's rows back, removes the finished ones and adds
-  // the run's counts to the totals, in one transaction.
+  // commit writes a chunk of a run's rows back, removes the finished ones,
+  // adds the chunk's counts to the totals and keeps the run so far, in
+  // one transaction (a run commits every few shipments).
   commit(text) {
     const c = JSON.parse(text);
     this.ctx.storage.transactionSync(() => {
@@ -590,8 +591,8 @@ export class Watchlist extends DurableObject {
       }
       for (const ref of c.remove ?? []) this.sql.exec("DELETE FROM watch WHERE ref = ?", ref);
       const t = this.totals();
-      t.delivered += c.run.delivered;
-      t.dropped += c.run.dropped;
+      t.delivered += c.delivered;
+      t.dropped += c.dropped;
       t.last_run = c.run;
       this.sql.exec("INSERT OR REPLACE INTO totals (k, v) VALUES ('totals', ?)", JSON.stringify(t));
     });

@@ -69,8 +69,8 @@ func (m *MemoryStore) Commit(_ context.Context, c Commit) error {
 	for _, ref := range c.Remove {
 		delete(m.rows, ref)
 	}
-	m.delivered += int64(c.Run.Delivered)
-	m.dropped += int64(c.Run.Dropped)
+	m.delivered += int64(c.Delivered)
+	m.dropped += int64(c.Dropped)
 	run := c.Run
 	m.last = &run
 	return nil

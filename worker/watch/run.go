@@ -17,12 +17,17 @@ const UserAgent = "parcelgate-webhooks/1"
 
 // Run is one run of the watcher at now (the Cron Trigger's scheduled
 // time): it leases the due shipments, works on them within the budget and
-// commits them back. The report counts what it did; an error means the
-// Store could not be reached (nothing was sent, or what was sent is sent
-// again next run with the same ids).
+// commits them back, a chunk at a time. The report counts what it did; an
+// error means the Store could not be reached (what was sent and not
+// committed is sent again, with the same ids, once the lease ends).
+//
+// Committing per chunk of CommitEvery shipments, not once at the end,
+// is what keeps a run that the platform stops (the Free plan's CPU limit
+// applies to Cron runs too) from starting over for ever: every chunk it
+// finished is recorded.
 func Run(ctx context.Context, cfg Config, d Deps, now time.Time) (Report, error) {
 	rep := Report{At: now.UTC()}
-	if cfg.Budget < storeCalls+1 {
+	if cfg.Budget < minBudget {
 		return rep, errors.New("watch: the budget must allow at least one subrequest besides the Store's two")
 	}
 	if len(cfg.Secrets) == 0 {
@@ -39,48 +44,60 @@ func Run(ctx context.Context, cfg Config, d Deps, now time.Time) (Report, error)
 	if d.Log == nil {
 		d.Log = func(string, ...any) {}
 	}
-	b := &budget{left: cfg.Budget - storeCalls}
-	rows, err := d.Store.Lease(ctx, now, b.left, Lease)
+	// The lease is one subrequest; the rest is shared by the shipments and
+	// one commit per chunk of them: n + ceil(n/CommitEvery) <= rest.
+	rest := cfg.Budget - 1
+	n := rest * CommitEvery / (CommitEvery + 1)
+	rows, err := d.Store.Lease(ctx, now, n, Lease)
 	rep.Used = 1
 	if err != nil {
 		return rep, err
 	}
 	rep.Leased = len(rows)
+	commits := (len(rows) + CommitEvery - 1) / CommitEvery
+	if commits == 0 {
+		commits = 1 // the run's report, for /healthz
+	}
+	b := &budget{left: rest - commits}
 	r := &run{cfg: cfg, d: d, now: now, b: b}
-	outs := make([]outcome, len(rows))
-	sem := make(chan struct{}, Concurrency)
-	var wg sync.WaitGroup
-	for i := range rows {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int) {
-			defer func() { <-sem; wg.Done() }()
-			outs[i] = r.shipment(ctx, rows[i])
-		}(i)
-	}
-	wg.Wait()
-
-	var c Commit
-	for i := range outs {
-		o := &outs[i]
-		rep.add(&o.rep)
-		if o.remove {
-			c.Remove = append(c.Remove, rows[i].Ref)
-		} else {
-			c.Save = append(c.Save, o.row)
-		}
-	}
-	rep.Used += b.spent()
-	c.Run = rep
-	c.Run.Used++ // the commit itself
-	// The commit must land even when the run's context is ending: what
-	// was delivered is recorded, or it is delivered again.
+	// Commits must land even when the run's context is ending: what was
+	// delivered is recorded, or it is delivered again.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if err := d.Store.Commit(cctx, c); err != nil {
-		return rep, err
+	for start := 0; start == 0 || start < len(rows); start += CommitEvery {
+		part := rows[start:min(start+CommitEvery, len(rows))]
+		outs := make([]outcome, len(part))
+		sem := make(chan struct{}, Concurrency)
+		var wg sync.WaitGroup
+		for i := range part {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(i int) {
+				defer func() { <-sem; wg.Done() }()
+				outs[i] = r.shipment(ctx, part[i])
+			}(i)
+		}
+		wg.Wait()
+		var c Commit
+		for i := range outs {
+			o := &outs[i]
+			rep.add(&o.rep)
+			c.Delivered += o.rep.Delivered
+			c.Dropped += o.rep.Dropped
+			if o.remove {
+				c.Remove = append(c.Remove, part[i].Ref)
+			} else {
+				c.Save = append(c.Save, o.row)
+			}
+		}
+		// Used: the lease, what the shipments spent, the commits so far
+		// and this one.
+		rep.Used = 1 + b.spent() + start/CommitEvery + 1
+		c.Run = rep
+		if err := d.Store.Commit(cctx, c); err != nil {
+			return rep, err
+		}
 	}
-	rep.Used++
 	return rep, nil
 }
 

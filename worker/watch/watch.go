@@ -13,8 +13,9 @@
 //     retried with backoff, then dropped and counted), polls
 //     get-shipment-tracking when its check is due, queues one event per
 //     change of tracking_code found in the history, and delivers them;
-//  3. commits every shipment back with when it is due next, and removes
-//     those done: final state delivered, or older than the maximum age.
+//  3. commits the shipments back, a chunk at a time, with when each is due
+//     next, and removes those done: final state delivered, or older than
+//     the maximum age.
 //
 // Shipments a run could not reach within its budget keep their place and
 // come first in the next run. A shipment is leased by one run at a time,
@@ -65,8 +66,11 @@ const (
 	// a dozen changes at most, so this is only reached when the receiver
 	// has been failing for long. The oldest are dropped (and counted).
 	MaxQueue = 32
-	// storeCalls is what a run spends on the Store (lease and commit).
-	storeCalls = 2
+	// CommitEvery is how many shipments a run works on between two
+	// commits (each one subrequest).
+	CommitEvery = 8
+	// minBudget: the lease, one commit and one call.
+	minBudget = 3
 )
 
 // Config is the watcher's configuration (from the WEBHOOK_* variables).
@@ -131,17 +135,22 @@ type Store interface {
 	// and makes them due again only after hold (another run skips them).
 	Lease(ctx context.Context, now time.Time, n int, hold time.Duration) ([]Row, error)
 	// Commit writes rows back (their NextAt, Pending and State), removes
-	// the refs listed, and adds the run's counts to the totals.
+	// the refs listed, adds Delivered and Dropped to the totals and keeps
+	// Run as the last run. A run commits several times.
 	Commit(ctx context.Context, c Commit) error
 	// Stats reports the watchlist for /healthz.
 	Stats(ctx context.Context) (Stats, error)
 }
 
-// Commit is what a run writes back.
+// Commit is what a run writes back after a chunk of shipments.
 type Commit struct {
 	Save   []Row    `json:"save"`
 	Remove []string `json:"remove"`
-	Run    Report   `json:"run"`
+	// Delivered and Dropped are this chunk's, for the totals.
+	Delivered int `json:"delivered"`
+	Dropped   int `json:"dropped"`
+	// Run is the run so far, for /healthz's last_run.
+	Run Report `json:"run"`
 }
 
 // Report counts what one run did. It names no shipment.

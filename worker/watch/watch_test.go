@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -304,4 +305,55 @@ func TestRunRefusesWeakConfig(t *testing.T) {
 func TestBackoff(t *testing.T) {
 	assert.Equal(t, []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 32 * time.Minute, time.Hour, time.Hour},
 		[]time.Duration{backoff(1), backoff(2), backoff(3), backoff(6), backoff(7), backoff(30)})
+}
+
+// failingCommits is a MemoryStore whose commits fail from the n-th on, as
+// when the platform stops a run midway.
+type failingCommits struct {
+	*MemoryStore
+	commits, failFrom int
+}
+
+func (f *failingCommits) Commit(ctx context.Context, c Commit) error {
+	f.commits++
+	if f.failFrom > 0 && f.commits >= f.failFrom {
+		return errors.New("the run was stopped")
+	}
+	return f.MemoryStore.Commit(ctx, c)
+}
+
+// A run commits every CommitEvery shipments: one stopped midway keeps
+// what it finished, and only the rest is done (and sent) again.
+func TestRunCommitsInChunks(t *testing.T) {
+	f := newFixture()
+	store := &failingCommits{MemoryStore: f.store, failFrom: 2}
+	for i := 0; i < 2*CommitEvery+3; i++ {
+		f.book(fmt.Sprintf("R%02d", i), delivered[:1]...)
+	}
+	_, err := Run(context.Background(), f.cfg, Deps{Store: store, Track: f.tr.track, Post: f.rc}, f.now)
+	require.Error(t, err, "the second commit fails")
+	assert.Len(t, f.rc.got, 2*CommitEvery, "the run stopped at the chunk whose commit failed")
+	st, _ := f.store.Stats(context.Background())
+	assert.EqualValues(t, CommitEvery, st.Delivered, "the first chunk is recorded")
+
+	// Once the lease is over, the uncommitted chunk is done again (the same
+	// ids: receivers dedupe), the committed one is not.
+	store.failFrom = 0
+	f.now = f.now.Add(Lease)
+	rep, err := Run(context.Background(), f.cfg, Deps{Store: store, Track: f.tr.track, Post: f.rc}, f.now)
+	require.NoError(t, err)
+	assert.Equal(t, CommitEvery+3, rep.Delivered, "the second and third chunks' events")
+	assert.Equal(t, 3, store.commits-2, "three commits for 19 shipments")
+	ids := map[string]int{}
+	for _, d := range f.rc.got {
+		ids[d.ev["id"].(string)]++
+	}
+	assert.Len(t, ids, 2*CommitEvery+3, "every shipment's event")
+	again := 0
+	for _, n := range ids {
+		if n > 1 {
+			again++
+		}
+	}
+	assert.Equal(t, CommitEvery, again, "the uncommitted chunk's events came again, with their ids")
 }
