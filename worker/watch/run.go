@@ -198,6 +198,12 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 			if q.RetryAt > nowMs {
 				return
 			}
+			if ctx.Err() != nil {
+				// The run's deadline passed: no attempt is started, so
+				// none is counted (nor an event dropped untried).
+				deferred = true
+				return
+			}
 			if credit > 0 {
 				credit--
 			} else if !r.b.take(1) {
@@ -209,6 +215,12 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 				o.rep.Delivered++
 				st.Queue = st.Queue[1:]
 				continue
+			}
+			if ctx.Err() != nil {
+				// Cut short by the run's deadline, not refused by the
+				// receiver: tried again next run, not held against it.
+				deferred = true
+				return
 			}
 			o.rep.Failed++
 			q.Attempts++
@@ -227,6 +239,9 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 
 	deliverQueue()
 	tooOld := nowMs-row.Added >= r.cfg.MaxAge.Milliseconds()
+	if !st.Final && !tooOld && st.CheckAt <= nowMs && !deferred && ctx.Err() != nil {
+		deferred = true // the run's deadline passed: the poll waits for the next run
+	}
 	if !st.Final && !tooOld && st.CheckAt <= nowMs && !deferred {
 		// A poll takes room for the event it may find too; when only one
 		// subrequest is left (others hold theirs for a moment), it polls
