@@ -15,6 +15,9 @@ import (
 // UserAgent is sent with every delivery.
 const UserAgent = "parcelgate-webhooks/1"
 
+// commitTimeout bounds one commit (a variable for tests).
+var commitTimeout = 30 * time.Second
+
 // Run is one run of the watcher at now (the Cron Trigger's scheduled
 // time): it leases the due shipments, works on them within the budget and
 // commits them back, a chunk at a time. The report counts what it did; an
@@ -60,10 +63,6 @@ func Run(ctx context.Context, cfg Config, d Deps, now time.Time) (Report, error)
 	}
 	b := &budget{left: rest - commits}
 	r := &run{cfg: cfg, d: d, now: now, b: b}
-	// Commits must land even when the run's context is ending: what was
-	// delivered is recorded, or it is delivered again.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
 	for start := 0; start == 0 || start < len(rows); start += CommitEvery {
 		part := rows[start:min(start+CommitEvery, len(rows))]
 		outs := make([]outcome, len(part))
@@ -94,7 +93,13 @@ func Run(ctx context.Context, cfg Config, d Deps, now time.Time) (Report, error)
 		// and this one.
 		rep.Used = 1 + b.spent() + start/CommitEvery + 1
 		c.Run = rep
-		if err := d.Store.Commit(cctx, c); err != nil {
+		// Commits must land even when the run's context is ending: what
+		// was delivered is recorded, or it is delivered again. Each gets
+		// its own time, counted from when it starts.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+		err := d.Store.Commit(cctx, c)
+		cancel()
+		if err != nil {
 			return rep, err
 		}
 	}

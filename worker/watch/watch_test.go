@@ -409,3 +409,46 @@ func TestRunPastItsDeadlineStartsNoWork(t *testing.T) {
 	assert.Equal(t, 1, rep.Delivered)
 	assert.Equal(t, []string{"01"}, f.rc.codes()["DLV-1"])
 }
+
+// ctxStore is a MemoryStore whose commits honour their context, as the
+// Durable Object's calls through the bridge do.
+type ctxStore struct{ *MemoryStore }
+
+func (s ctxStore) Commit(ctx context.Context, c Commit) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.MemoryStore.Commit(ctx, c)
+}
+
+// slowDoer answers after a pause, as a slow receiver does.
+type slowDoer struct {
+	rc    *receiver
+	pause time.Duration
+}
+
+func (s slowDoer) Do(req *http.Request) (*http.Response, error) {
+	time.Sleep(s.pause)
+	return s.rc.Do(req)
+}
+
+// Each commit gets its own time: a run that has worked longer than the
+// commit timeout still records every chunk it finished.
+func TestRunCommitsAfterALongChunk(t *testing.T) {
+	defer func(d time.Duration) { commitTimeout = d }(commitTimeout)
+	commitTimeout = 20 * time.Millisecond
+	f := newFixture()
+	for i := 0; i < CommitEvery+1; i++ {
+		f.book(fmt.Sprintf("R%02d", i), delivered[:1]...)
+	}
+	store := ctxStore{f.store}
+	rep, err := Run(context.Background(), f.cfg, Deps{Store: store, Track: f.tr.track,
+		Post: slowDoer{f.rc, 3 * commitTimeout}}, f.now)
+	require.NoError(t, err, "the commits land")
+	assert.Equal(t, CommitEvery+1, rep.Delivered)
+	st, _ := f.store.Stats(context.Background())
+	assert.EqualValues(t, CommitEvery+1, st.Delivered)
+	for _, r := range f.store.Rows() {
+		assert.Zero(t, r.Pending, r.Ref)
+	}
+}
