@@ -15,6 +15,9 @@ import (
 // UserAgent is sent with every delivery.
 const UserAgent = "parcelgate-webhooks/1"
 
+// commitTimeout bounds one commit (a variable for tests).
+var commitTimeout = 30 * time.Second
+
 // Run is one run of the watcher at now (the Cron Trigger's scheduled
 // time): it leases the due shipments, works on them within the budget and
 // commits them back, a chunk at a time. The report counts what it did; an
@@ -60,10 +63,6 @@ func Run(ctx context.Context, cfg Config, d Deps, now time.Time) (Report, error)
 	}
 	b := &budget{left: rest - commits}
 	r := &run{cfg: cfg, d: d, now: now, b: b}
-	// Commits must land even when the run's context is ending: what was
-	// delivered is recorded, or it is delivered again.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
 	for start := 0; start == 0 || start < len(rows); start += CommitEvery {
 		part := rows[start:min(start+CommitEvery, len(rows))]
 		outs := make([]outcome, len(part))
@@ -94,7 +93,13 @@ func Run(ctx context.Context, cfg Config, d Deps, now time.Time) (Report, error)
 		// and this one.
 		rep.Used = 1 + b.spent() + start/CommitEvery + 1
 		c.Run = rep
-		if err := d.Store.Commit(cctx, c); err != nil {
+		// Commits must land even when the run's context is ending: what
+		// was delivered is recorded, or it is delivered again. Each gets
+		// its own time, counted from when it starts.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+		err := d.Store.Commit(cctx, c)
+		cancel()
+		if err != nil {
 			return rep, err
 		}
 	}
@@ -198,6 +203,12 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 			if q.RetryAt > nowMs {
 				return
 			}
+			if ctx.Err() != nil {
+				// The run's deadline passed: no attempt is started, so
+				// none is counted (nor an event dropped untried).
+				deferred = true
+				return
+			}
 			if credit > 0 {
 				credit--
 			} else if !r.b.take(1) {
@@ -209,6 +220,12 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 				o.rep.Delivered++
 				st.Queue = st.Queue[1:]
 				continue
+			}
+			if ctx.Err() != nil {
+				// Cut short by the run's deadline, not refused by the
+				// receiver: tried again next run, not held against it.
+				deferred = true
+				return
 			}
 			o.rep.Failed++
 			q.Attempts++
@@ -227,6 +244,9 @@ func (r *run) shipment(ctx context.Context, row Row) (o outcome) {
 
 	deliverQueue()
 	tooOld := nowMs-row.Added >= r.cfg.MaxAge.Milliseconds()
+	if !st.Final && !tooOld && st.CheckAt <= nowMs && !deferred && ctx.Err() != nil {
+		deferred = true // the run's deadline passed: the poll waits for the next run
+	}
 	if !st.Final && !tooOld && st.CheckAt <= nowMs && !deferred {
 		// A poll takes room for the event it may find too; when only one
 		// subrequest is left (others hold theirs for a moment), it polls

@@ -357,3 +357,98 @@ func TestRunCommitsInChunks(t *testing.T) {
 	}
 	assert.Equal(t, CommitEvery, again, "the uncommitted chunk's events came again, with their ids")
 }
+
+// ctxDoer is a receiver that honours the request's context, as Deps.Post
+// must: a request whose context has ended is not sent.
+type ctxDoer struct{ rc *receiver }
+
+func (c ctxDoer) Do(req *http.Request) (*http.Response, error) {
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	return c.rc.Do(req)
+}
+
+// A run whose context has ended (its deadline passed) starts no more
+// work: it neither counts attempts it did not make nor drops an event it
+// never tried; the shipments keep their place for the next run.
+func TestRunPastItsDeadlineStartsNoWork(t *testing.T) {
+	f := newFixture()
+	f.cfg.RetryFor = time.Hour
+	f.book("DLV-1", delivered[:1]...)
+	failing := true
+	f.rc.fail = func(string) bool { return failing }
+	rep := f.run(t)
+	require.Equal(t, 1, rep.Failed)
+	failing = false
+
+	// Past the retry period, the event gets one more real attempt; this
+	// run's context is over before it starts.
+	f.now = f.now.Add(2 * time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	track := func(ctx context.Context, ref string) (envelope.ShipmentTracking, error) {
+		if err := ctx.Err(); err != nil {
+			return envelope.ShipmentTracking{}, err
+		}
+		return f.tr.track(ctx, ref)
+	}
+	rep, err := Run(ctx, f.cfg, Deps{Store: f.store, Track: track, Post: ctxDoer{f.rc}}, f.now)
+	require.NoError(t, err)
+	assert.Zero(t, rep.Failed, "no attempt was made")
+	assert.Zero(t, rep.Dropped, "an event is not dropped without an attempt")
+	assert.Zero(t, rep.Errors, "no poll was made")
+	assert.Equal(t, 1, rep.Deferred)
+	rows := f.store.Rows()
+	require.Len(t, rows, 1)
+	assert.Equal(t, 1, rows[0].Pending)
+
+	// The next run delivers it.
+	rep, err = Run(context.Background(), f.cfg, Deps{Store: f.store, Track: track, Post: ctxDoer{f.rc}}, f.now.Add(time.Minute))
+	require.NoError(t, err)
+	assert.Equal(t, 1, rep.Delivered)
+	assert.Equal(t, []string{"01"}, f.rc.codes()["DLV-1"])
+}
+
+// ctxStore is a MemoryStore whose commits honour their context, as the
+// Durable Object's calls through the bridge do.
+type ctxStore struct{ *MemoryStore }
+
+func (s ctxStore) Commit(ctx context.Context, c Commit) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.MemoryStore.Commit(ctx, c)
+}
+
+// slowDoer answers after a pause, as a slow receiver does.
+type slowDoer struct {
+	rc    *receiver
+	pause time.Duration
+}
+
+func (s slowDoer) Do(req *http.Request) (*http.Response, error) {
+	time.Sleep(s.pause)
+	return s.rc.Do(req)
+}
+
+// Each commit gets its own time: a run that has worked longer than the
+// commit timeout still records every chunk it finished.
+func TestRunCommitsAfterALongChunk(t *testing.T) {
+	defer func(d time.Duration) { commitTimeout = d }(commitTimeout)
+	commitTimeout = 20 * time.Millisecond
+	f := newFixture()
+	for i := 0; i < CommitEvery+1; i++ {
+		f.book(fmt.Sprintf("R%02d", i), delivered[:1]...)
+	}
+	store := ctxStore{f.store}
+	rep, err := Run(context.Background(), f.cfg, Deps{Store: store, Track: f.tr.track,
+		Post: slowDoer{f.rc, 3 * commitTimeout}}, f.now)
+	require.NoError(t, err, "the commits land")
+	assert.Equal(t, CommitEvery+1, rep.Delivered)
+	st, _ := f.store.Stats(context.Background())
+	assert.EqualValues(t, CommitEvery+1, st.Delivered)
+	for _, r := range f.store.Rows() {
+		assert.Zero(t, r.Pending, r.Ref)
+	}
+}
