@@ -168,8 +168,8 @@ function start(env) {
       inst.reqs.delete(seq);
       post(r, { kind: "respond", status, head, body });
     },
-    call: (seq, id, kind, a, b, c, d, e, f) => {
-      const m = { inst, id, kind, a, b, c, d, e, f };
+    call: (seq, id, kind, a, b, c, d, e, f, g) => {
+      const m = { inst, id, kind, a, b, c, d, e, f, g };
       const r = inst.reqs.get(seq);
       if (r === undefined) run(m, null); // no live request: best effort, here
       else post(r, m);
@@ -277,7 +277,7 @@ function deliver(inst, id, status, head, body, why) {
 // run carries out a call from Go, in the context of request r (null: none).
 function run(m, r) {
   switch (m.kind) {
-    case "fetch": return upstreamFetch(m.inst, m.id, m.a, m.b, m.c, m.d, m.e, m.f);
+    case "fetch": return upstreamFetch(m.inst, m.id, m.a, m.b, m.c, m.d, m.e, m.f, m.g);
     case "cacheGet": return cacheGet(m.inst, m.id, m.a);
     case "cachePut": return cachePut(m.a, m.b, m.c, r);
     case "rateLimit": return (async () => {
@@ -367,7 +367,10 @@ async function kvCall(m, op) {
   }
 }
 
-async function upstreamFetch(inst, id, url, method, head, body, timeoutMs, maxBytes) {
+// upstreamFetch makes an outbound call for Go: maxBytes bounds the answer
+// read (-1: not read at all, for webhook deliveries), label names the
+// call in the log.
+async function upstreamFetch(inst, id, url, method, head, body, timeoutMs, maxBytes, label) {
   const headers = new Headers();
   for (const line of head.split("\n")) {
     const c = line.indexOf(":");
@@ -376,14 +379,22 @@ async function upstreamFetch(inst, id, url, method, head, body, timeoutMs, maxBy
   let res;
   try {
     res = await fetch(url, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    if (maxBytes < 0) {
+      if (res.body !== null) res.body.cancel().catch(() => {});
+      return deliver(inst, id, res.status, "", new Uint8Array(0), "");
+    }
     const got = (await readBounded(res.body, maxBytes + 1, 0)) ?? new Uint8Array(0);
     if (got.byteLength > maxBytes) return deliver(inst, id, 0, "", null, "too large");
     deliver(inst, id, res.status, "", got, "");
   } catch (e) {
     const timeout = e && (e.name === "TimeoutError" || e.name === "AbortError");
-    // The platform's message may name the upstream: the log keeps it,
-    // the client never sees it.
-    log({ msg: "upstream fetch failed", status: res ? res.status : 0, error: String(e && e.message) });
+    // The platform's message may name the upstream: the log keeps it for
+    // upstream calls, the client never sees it. Other calls (webhook
+    // deliveries) log only what kind of failure it was.
+    const o = { msg: (label || "upstream") + " fetch failed", status: res ? res.status : 0 };
+    if (label === "upstream" || !label) o.error = String(e && e.message);
+    else o.error = timeout ? "timeout" : "network";
+    log(o);
     deliver(inst, id, 0, "", null, timeout ? "timeout" : "network");
   }
 }

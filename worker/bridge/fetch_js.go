@@ -20,6 +20,15 @@ import (
 // call, and at most MaxBytes of the answer are read (more is an error).
 type Fetch struct {
 	MaxBytes int
+	// Discard: the answer's body is not read at all (the entry cancels
+	// it) and the response has an empty body; for webhook deliveries,
+	// where only the status counts and a receiver's large answer must
+	// not turn a delivery into a failure.
+	Discard bool
+	// Label names the calls in the entry's log ("upstream" when empty).
+	// Failures of calls labelled other than upstream are logged without
+	// the platform's message, which may name the URL.
+	Label string
 }
 
 // ErrTimeout is the failure of a call that passed its deadline.
@@ -53,7 +62,15 @@ func (f Fetch) Do(req *http.Request) (*http.Response, error) {
 			head.WriteByte('\n')
 		}
 	}
-	r, err := call(ctx, "fetch", req.URL.String(), req.Method, head.String(), jsBytes(body), timeout, f.MaxBytes)
+	maxBytes := f.MaxBytes
+	if f.Discard {
+		maxBytes = -1
+	}
+	label := f.Label
+	if label == "" {
+		label = "upstream"
+	}
+	r, err := call(ctx, "fetch", req.URL.String(), req.Method, head.String(), jsBytes(body), timeout, maxBytes, label)
 	if err != nil {
 		return nil, err
 	}

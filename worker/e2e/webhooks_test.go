@@ -69,11 +69,16 @@ func newHookReceiver(t *testing.T) *hookReceiver {
 		ref, _ := d.event.Data["shipping_client_ref"].(string)
 		d.ok = d.verify == nil && rc.tries[d.event.ID] > rc.failFirst[ref]
 		rc.got = append(rc.got, d)
-		if !d.ok {
+		switch {
+		case !d.ok:
 			w.WriteHeader(http.StatusServiceUnavailable)
-			return
+		case ref == "HOOK-A":
+			// A receiver that answers with a page: only the status counts.
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(strings.Repeat("<p>thanks</p>", 20000)))
+		default:
+			w.WriteHeader(http.StatusNoContent)
 		}
-		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(rc.srv.Close)
 	return rc
