@@ -316,7 +316,16 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 		"WEBHOOK_URL": hookURL, "WEBHOOK_SECRET": hookSecret, "WEBHOOK_CHECK_MINUTES": "1",
 		"SANDBOX_TIME_SCALE": "50000"}})
 	bookFor(t, s, "DEMO-HOOK-1", "deliver")
-	at := time.Now()
+	// The dev flow of js/README.md: wrangler's own /__scheduled (of
+	// --test-scheduled) fires a run at the current time.
+	res, err := client.Get(s.URL + "/__scheduled")
+	require.NoError(t, err)
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), `"tracking_code":"01"`) }, 10*time.Second, 50*time.Millisecond,
+		"/__scheduled delivered the first event; stderr: %s", errOut.String())
+	at := time.Now().Add(time.Minute)
 	lines := func() []map[string]any {
 		var evs []map[string]any
 		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
@@ -350,7 +359,7 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 	assert.NotContains(t, errOut.String(), "refused", "every real delivery verifies in JavaScript")
 
 	// A forged delivery: refused with 400 and the reason on stderr.
-	res, err := client.Post(hookURL, "application/json", strings.NewReader(`{"id":"evt_forged"}`))
+	res, err = client.Post(hookURL, "application/json", strings.NewReader(`{"id":"evt_forged"}`))
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
