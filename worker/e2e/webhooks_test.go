@@ -302,7 +302,7 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 	require.NoError(t, err)
 	port, err := wranglerdev.FreePort()
 	require.NoError(t, err)
-	var out, errOut syncBuf
+	var out, errOut wranglerdev.SyncBuffer
 	cmd := exec.Command("node", filepath.Join(root, "js/demo/server/webhook-receiver.mjs"))
 	cmd.Env = append(os.Environ(), "WEBHOOK_SECRET="+hookSecret, fmt.Sprintf("PORT=%d", port))
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -364,22 +364,4 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 	res.Body.Close()
 	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
 	assert.Eventually(t, func() bool { return strings.Contains(errOut.String(), `"refused":"malformed"`) }, 5*time.Second, 50*time.Millisecond)
-}
-
-// syncBuf is a bytes.Buffer safe for a process writing while the test reads.
-type syncBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -359,23 +359,13 @@ func loadWebhooks(getenv func(string) string, whole func(string, int, int, int, 
 // checkWebhookURL returns "" for a usable WEBHOOK_URL: https (plain http
 // only for loopback hosts), no credentials and no fragment.
 func checkWebhookURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return "must be an absolute URL such as https://shop.example/parcelgate/webhooks"
-	}
-	switch u.Scheme {
-	case "https":
-	case "http":
-		if !isLoopback(u.Hostname()) {
-			return "must use https (plain http is allowed only for loopback addresses)"
-		}
-	default:
-		return "must use https"
-	}
-	if u.User != nil {
+	u, p := parseServiceURL(s, "https://shop.example/parcelgate/webhooks")
+	switch {
+	case p != "":
+		return p
+	case u.User != nil:
 		return "must not carry credentials: the Parcelgate-Signature header authenticates each delivery"
-	}
-	if u.Fragment != "" {
+	case u.Fragment != "":
 		return "must not have a fragment"
 	}
 	return ""
@@ -460,29 +450,38 @@ func splitList(s string) []string {
 // http only for loopback hosts), no credentials, query or fragment, and a
 // path ending in /v1.
 func checkBaseURL(s string) string {
+	u, p := parseServiceURL(s, "https://api.example.com/v1")
+	switch {
+	case p != "":
+		return p
+	case u.User != nil:
+		return "must not carry credentials (use the API_USER and API_KEY secrets)"
+	case u.RawQuery != "" || u.Fragment != "":
+		return "must not have a query or fragment"
+	case !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/v1"):
+		return "must end with /v1"
+	}
+	return ""
+}
+
+// parseServiceURL parses a URL the worker calls with secrets or signed
+// data: absolute, and https unless the host is a loopback address (local
+// tests). The problem text names example when it is not a URL.
+func parseServiceURL(s, example string) (*url.URL, string) {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
-		return "must be an absolute URL such as https://api.example.com/v1"
+		return nil, "must be an absolute URL such as " + example
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !isLoopback(u.Hostname()) {
-			return "must use https (plain http is allowed only for loopback addresses)"
+			return nil, "must use https (plain http is allowed only for loopback addresses)"
 		}
 	default:
-		return "must use https"
+		return nil, "must use https"
 	}
-	if u.User != nil {
-		return "must not carry credentials (use the API_USER and API_KEY secrets)"
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return "must not have a query or fragment"
-	}
-	if !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/v1") {
-		return "must end with /v1"
-	}
-	return ""
+	return u, ""
 }
 
 func isLoopback(host string) bool {

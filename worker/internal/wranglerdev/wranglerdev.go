@@ -69,23 +69,26 @@ type Server struct {
 	PersistDir string
 	cmd        *exec.Cmd
 	dir        string
-	out        *syncBuffer
+	out        *SyncBuffer
 	done       chan struct{}
 	waitErr    error
 }
 
-type syncBuffer struct {
+// SyncBuffer collects a process's output while a test reads it.
+type SyncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+// Write implements io.Writer.
+func (s *SyncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+// String returns what was written so far.
+func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
@@ -197,7 +200,7 @@ func Start(o Options) (*Server, error) {
 		URL:        fmt.Sprintf("http://127.0.0.1:%d", port),
 		PersistDir: o.PersistDir,
 		dir:        dir,
-		out:        &syncBuffer{},
+		out:        &SyncBuffer{},
 		done:       make(chan struct{}),
 	}
 	args := []string{wrangler, "dev", "--config", filepath.Join(dir, "wrangler.toml"),
