@@ -365,3 +365,24 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
 	assert.Eventually(t, func() bool { return strings.Contains(errOut.String(), `"refused":"malformed"`) }, 5*time.Second, 50*time.Millisecond)
 }
+
+// WEBHOOK_URL without the WATCHLIST binding fails closed under workerd:
+// requests get a configuration error naming it, and a Cron run is
+// reported to the platform as failed.
+func TestWebhooksWithoutTheWatchlistUnderWorkerd(t *testing.T) {
+	skipUnlessE2E(t)
+	s := start(t, wranglerdev.Options{KV: true, Scheduled: true, NoWatchlist: true, Vars: map[string]string{
+		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token,
+		"WEBHOOK_URL": "http://127.0.0.1:9/webhooks", "WEBHOOK_SECRET": hookSecret}})
+	v := shipment("NOWATCH-1", "rayo")
+	v.Set("service_code", "rayo-48")
+	r := call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+	assert.Equal(t, 500, r.Code, r.Raw)
+	assert.Contains(t, str(r.Data, "errorMessage"), "WATCHLIST")
+	err := s.Scheduled(time.Now())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "HTTP 500")
+	// The run's line reaches wrangler's output a moment later.
+	assert.Eventually(t, func() bool { return strings.Contains(s.Logs(), `"msg":"webhooks run skipped"`) },
+		5*time.Second, 20*time.Millisecond)
+}
