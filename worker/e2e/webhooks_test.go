@@ -231,8 +231,10 @@ func TestWebhooksUnderWorkerd(t *testing.T) {
 	}
 	rc.mu.Unlock()
 
-	// /healthz: counts, no reference, no receiver URL.
-	res, err := client.Get(s.URL + "/healthz")
+	// /healthz: counts (with the master token), no reference, no receiver URL.
+	req, _ := http.NewRequest(http.MethodGet, s.URL+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := client.Do(req)
 	require.NoError(t, err)
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()

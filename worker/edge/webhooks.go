@@ -117,8 +117,11 @@ func (h *Handler) webhookStats(ctx context.Context, cfg *Config) (watch.Stats, e
 	return c.s, c.err
 }
 
-// emitWebhooks writes /healthz's webhooks member: counts only, never a
-// reference or the receiver's URL.
+// emitWebhooks writes /healthz's webhooks member: never a reference or
+// the receiver's URL. The counts (shipments watched, events delivered)
+// are the shop's order volume, so only a caller with the master token
+// gets them; anyone else gets whether it runs and when it last ran,
+// enough for a liveness probe.
 func (x *exchange) emitWebhooks(cfg *Config, w jsonlite.Emitter) {
 	w.Key("webhooks")
 	if cfg.Webhooks == nil {
@@ -130,6 +133,18 @@ func (x *exchange) emitWebhooks(cfg *Config, w jsonlite.Emitter) {
 	if err != nil {
 		w.Key("error")
 		w.String("the watchlist could not be reached")
+		w.EndObject()
+		return
+	}
+	if cfg.ProxyToken == "" || !bearerOK(x.r.Header.Get("Authorization"), cfg.ProxyToken) {
+		w.Key("last_run_at")
+		if s.LastRun == nil {
+			w.Null()
+		} else {
+			w.String(s.LastRun.At.UTC().Format(time.RFC3339))
+		}
+		w.Key("counts")
+		w.String("with the master token (Authorization: Bearer PROXY_TOKEN)")
 		w.EndObject()
 		return
 	}

@@ -106,10 +106,16 @@ func TestWebhooksFromBookingToFinalState(t *testing.T) {
 	for _, l := range lists {
 		assert.Len(t, l.Rows(), 3)
 	}
-	h := hs.do(t, "GET", "/healthz", "")
+	h := hs.do(t, "GET", "/healthz", "", "Authorization", "Bearer "+testToken)
 	wh := h.Env.Data["webhooks"].(map[string]any)
 	assert.EqualValues(t, 3, wh["watched"])
 	assert.Nil(t, wh["last_run"])
+	// Without the master token: whether it runs, not the shop's volume.
+	h = hs.do(t, "GET", "/healthz", "")
+	wh = h.Env.Data["webhooks"].(map[string]any)
+	assert.Nil(t, wh["watched"], "%v", wh)
+	assert.Nil(t, wh["last_run_at"])
+	assert.Contains(t, wh["counts"], "master token")
 
 	// Runs every 10 minutes over ten days of the sandbox's clock.
 	for i := 0; i < 6*24*10; i++ {
@@ -144,7 +150,11 @@ func TestWebhooksFromBookingToFinalState(t *testing.T) {
 	for _, l := range lists {
 		assert.Empty(t, l.Rows(), "every shipment reached a final state")
 	}
-	h = hs.do(t, "GET", "/healthz", "")
+	hs.now = hs.now.Add(statsTTL + time.Second)
+	anon := hs.do(t, "GET", "/healthz", "")
+	assert.Equal(t, hs.now.Add(-statsTTL-time.Second-10*time.Minute).UTC().Format(time.RFC3339),
+		anon.Env.Data["webhooks"].(map[string]any)["last_run_at"], "the last run, for a liveness probe")
+	h = hs.do(t, "GET", "/healthz", "", "Authorization", "Bearer "+testToken)
 	wh = h.Env.Data["webhooks"].(map[string]any)
 	assert.EqualValues(t, 0, wh["watched"])
 	assert.EqualValues(t, len(rc.events), wh["delivered"])
@@ -175,7 +185,7 @@ func TestWebhooksRetryWhileTheReceiverFails(t *testing.T) {
 	run := hs.watchRun(t)["run"].(map[string]any)
 	assert.EqualValues(t, 1, run["failed"])
 	hs.now = hs.now.Add(statsTTL + time.Second)
-	h := hs.do(t, "GET", "/healthz", "")
+	h := hs.do(t, "GET", "/healthz", "", "Authorization", "Bearer "+testToken)
 	assert.EqualValues(t, 1, h.Env.Data["webhooks"].(map[string]any)["pending"])
 	rc.fail = false
 	hs.now = hs.now.Add(watch.FirstRetry)
