@@ -235,7 +235,9 @@ var healthMu sync.Mutex
 func healthWatched(base string) (int, error) {
 	healthMu.Lock()
 	defer healthMu.Unlock()
-	res, err := client.Get(base + "/healthz")
+	req, _ := http.NewRequest(http.MethodGet, base+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer "+token) // the counts need the master token
+	res, err := client.Do(req)
 	if err != nil {
 		return 0, err
 	}
