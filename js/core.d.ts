@@ -306,6 +306,37 @@ export function verifyWebhook(
   options?: VerifyWebhookOptions,
 ): Promise<true>;
 
+/**
+ * The JSON body of a tracking webhook (worker/README.md, "Tracking webhooks"): parse it only after
+ * verifyWebhook accepted the raw bytes. One event per change of tracking_code, at least once and in
+ * order per shipment.
+ */
+export interface TrackingWebhookEvent {
+  /** The same on every retry of a delivery: dedupe on it. */
+  id: string;
+  type: 'shipment.tracking_updated';
+  /** When the edge saw the change: RFC 3339, UTC, whole seconds. */
+  created: string;
+  data: TrackingWebhookData;
+}
+
+/** What a tracking webhook says of the shipment: its references and new state, nothing personal. */
+export interface TrackingWebhookData {
+  shipping_dlvr_ref: string;
+  shipping_client_ref: string;
+  /** The new code, "01".."30" (TrackingInfo, core.describeTracking). */
+  tracking_code: string;
+  tracking_name: string;
+  /** The core's display category of the code; "unknown" outside 01-30. */
+  category: TrackingInfo['category'] | 'unknown';
+  /** No further event is expected (delivered, returned, expired): the shipment's last event. */
+  final: boolean;
+  /** The service's tracking_date, as it sent it ("YYYY-MM-DD HH:MM:SS"). */
+  tracking_date: string;
+  /** The code before this change; "" for the first state the edge saw. */
+  previous_code: string;
+}
+
 /** Per-call options. */
 export interface CallOptions {
   signal?: AbortSignal;

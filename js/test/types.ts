@@ -3,6 +3,7 @@
 // the check.
 import {
   Client, load, ParcelgateError, OPERATIONS, mintToken, type MintedToken, verifyWebhook, WebhookError, type WebhookErrorCode,
+  type TrackingWebhookEvent,
   type Carriers, type Rates, type Shipment, type ShipmentTracking, type OperationResults, type DecodeResult,
 } from '../index.js';
 import type { PgRateSelector, PgEventMap } from '../widgets.js';
@@ -92,6 +93,10 @@ export async function webhook(raw: Uint8Array, header: string | undefined, secre
   try {
     const ok: true = await verifyWebhook(raw, header, secret, { toleranceSeconds: 600, now: new Date() });
     void ok;
+    const event = JSON.parse(new TextDecoder().decode(raw)) as TrackingWebhookEvent;
+    const last: boolean = event.data.final && event.type === 'shipment.tracking_updated';
+    const category: TrackingWebhookEvent['data']['category'] = event.data.category;
+    void [last, category, event.id, event.data.previous_code];
     await verifyWebhook(new TextDecoder().decode(raw), header, new Uint8Array(32));
     return 'ok';
   } catch (err) {

@@ -2,6 +2,8 @@ package webhooks
 
 import (
 	"errors"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +99,47 @@ func TestSignAllRotation(t *testing.T) {
 	}
 	if got := SignAll([][]byte{next}, body, at); got != Sign(next, body, at) {
 		t.Fatalf("one secret: %q", got)
+	}
+}
+
+// js/core.d.ts declares the event for TypeScript receivers by hand: its
+// data members must be Tracking's JSON names, in order, and the event's
+// the wire's.
+func TestTypeScriptDeclarationsMatch(t *testing.T) {
+	src, err := os.ReadFile("../../js/core.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := func(iface string) []string {
+		s := string(src)
+		i := strings.Index(s, "export interface "+iface+" {")
+		if i < 0 {
+			t.Fatalf("js/core.d.ts has no interface %s", iface)
+		}
+		body := s[i:]
+		body = body[strings.Index(body, "{")+1 : strings.Index(body, "\n}")]
+		var out []string
+		for _, line := range strings.Split(body, "\n") {
+			line = strings.TrimSpace(line)
+			if name, _, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, "/") && !strings.HasPrefix(line, "*") {
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	tags := func(v any) []string {
+		var out []string
+		rt := reflect.TypeOf(v)
+		for i := 0; i < rt.NumField(); i++ {
+			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			out = append(out, name)
+		}
+		return out
+	}
+	if got, want := members("TrackingWebhookData"), tags(Tracking{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("TrackingWebhookData: %v, Go's Tracking: %v", got, want)
+	}
+	if got, want := members("TrackingWebhookEvent"), tags(wire{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("TrackingWebhookEvent: %v, the wire: %v", got, want)
 	}
 }
