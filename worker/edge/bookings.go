@@ -104,17 +104,27 @@ func (x *exchange) bookedDlvrRef(cfg *Config, ref string) string {
 	if reason != "" {
 		return ""
 	}
-	var dlvr string
+	dlvr, _ := bookedRefs(data)
+	return dlvr
+}
+
+// bookedRefs reads the references of a new-shipment answer's data ("" for
+// one that is missing).
+func bookedRefs(data []byte) (dlvr, client string) {
 	s := jsonlite.NewScanner(data)
 	_ = s.Object(func(k string) error {
-		if k == "shipping_dlvr_ref" {
-			v, err := s.LooseString()
-			dlvr = v
-			return err
+		var err error
+		switch k {
+		case "shipping_dlvr_ref":
+			dlvr, err = s.LooseString()
+		case "shipping_client_ref":
+			client, err = s.LooseString()
+		default:
+			err = s.Skip()
 		}
-		return s.Skip()
+		return err
 	})
-	return dlvr
+	return dlvr, client
 }
 
 // bookingRef is the client reference parameter of a booking operation.

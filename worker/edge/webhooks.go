@@ -74,20 +74,7 @@ func (x *exchange) watchBooked(cfg *Config, data []byte) {
 	if cfg.Webhooks == nil || x.h.d.Watchlists == nil {
 		return
 	}
-	var dlvr, client string
-	s := jsonlite.NewScanner(data)
-	_ = s.Object(func(k string) error {
-		var err error
-		switch k {
-		case "shipping_dlvr_ref":
-			dlvr, err = s.LooseString()
-		case "shipping_client_ref":
-			client, err = s.LooseString()
-		default:
-			err = s.Skip()
-		}
-		return err
-	})
+	dlvr, client := bookedRefs(data)
 	if dlvr == "" {
 		x.note = "booked shipment not watched: no shipping_dlvr_ref in the answer"
 		return
