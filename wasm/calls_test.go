@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"sort"
 	"strconv"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"github.com/parcelgate/parcelgate/wasm/internal/wire"
 )
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"strings"
 	"testing"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/postal"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
 

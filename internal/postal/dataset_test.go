@@ -2,7 +2,6 @@ package postal
 
 import (
 	"encoding/json"
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"os"
 	"regexp"
 	"strings"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 // isoCodes reads the 249 assigned codes shared with the country package.

@@ -1,7 +1,6 @@
 package postal
 
 import (
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"os"
 	"regexp"
 	"strconv"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 func TestCheckExamples(t *testing.T) {

@@ -5,7 +5,6 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/postal"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 // The exported JSON Schemas (testdata/schemas, draft 4) against validation,

@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 // vector is one case of testdata/requests (internal/testvectors).

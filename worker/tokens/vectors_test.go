@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tokens.json")

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/webhooks.json")
