@@ -237,15 +237,17 @@ export type TokenAnswer = string | { token: string; expiresAt?: string; expires_
 export interface TokenGrant {
   /** Private operations allowed (get-shipments never is); an array, or the comma-separated POST /tokens form. */
   operations: readonly string[] | string;
-  /** Binds new-shipment (and tracking by client_ref) to this reference (at most 15 characters). */
+  /** Binds new-shipment (and tracking by client_ref) to this reference (at most 15 characters); required with new-shipment. */
   shippingClientRef?: string;
-  /** Binds get-shipment, get-shipment-label, get-shipment-tracking and new-collection to this shipment. */
+  /** Binds get-shipment, get-shipment-label, get-shipment-tracking and new-collection to this shipment; required with new-collection. */
   dlvrRef?: string;
+  /** Binds new-collection to this pickup reference (at most 15 characters): one token books one pickup; required with new-collection. */
+  collectionClientRef?: string;
 }
 
 /** Options of mintToken. */
 export interface MintOptions {
-  /** Lifetime in seconds, 1..2592000 (default 900). */
+  /** Lifetime in seconds, 1..2592000, at most 7200 when the grant books (default 900). */
   ttl?: number;
   /** Mint time in ms since the epoch, or a Date (default now). */
   now?: number | Date;

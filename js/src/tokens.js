@@ -13,6 +13,9 @@ const PREFIX = 'pgt1.';
 const MIN_KEY_BYTES = 32;
 const DEFAULT_TTL = 900;
 const MAX_TTL = 2592000;
+// A grant that books (new-shipment, new-collection) lives at most 2 hours:
+// a checkout books within minutes; worker/tokens.MaxBookingTTL says why.
+const MAX_BOOKING_TTL = 7200;
 // The catalog's limits (internal/catalog): shipping_client_ref is 15
 // characters, other references 64.
 const MAX_CLIENT_REF = 15;
@@ -36,7 +39,21 @@ function fieldError(field, problem) {
 }
 
 function needsBinding(op) {
-  return op === 'get-shipment' || op === 'get-shipment-label' || op === 'get-shipment-tracking' || op === 'new-collection';
+  return op === 'get-shipment' || op === 'get-shipment-label' || op === 'get-shipment-tracking';
+}
+
+// tokens.bindingError: a booking names the one booking it may make.
+function bindingError(op, g) {
+  if (op === 'new-shipment' && g.shippingClientRef === '') {
+    return fieldError('shipping_client_ref', "required with new-shipment (the order's reference: the one shipment the token may book)");
+  }
+  if (op === 'new-collection' && g.dlvrRef === '') {
+    return fieldError('dlvr_ref', 'required with new-collection (the shipment it collects)');
+  }
+  if (op === 'new-collection' && g.collectionClientRef === '') {
+    return fieldError('collection_client_ref', 'required with new-collection (the one pickup the token may book)');
+  }
+  return null;
 }
 
 function refProblem(v, max) {
@@ -46,6 +63,9 @@ function refProblem(v, max) {
   if (EDGE_SPACE.test(v)) return 'must not start or end with spaces';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(v)) return 'must not contain control characters';
+  // Unicode category Cf, as Go's unicode.Cf (the edge refuses them in
+  // every reference, so a token bound to one could never be used).
+  if (/\p{Cf}/u.test(v)) return 'must not contain invisible format characters (zero-width, bidi controls, U+FEFF)';
   return '';
 }
 
@@ -77,6 +97,8 @@ function checkGrant(grant) {
   ops = ops || [];
   const shippingClientRef = ref(grant.shippingClientRef, 'shipping_client_ref');
   const dlvrRef = ref(grant.dlvrRef, 'dlvr_ref');
+  const collectionClientRef = ref(grant.collectionClientRef, 'collection_client_ref');
+  const g = { shippingClientRef, dlvrRef, collectionClientRef };
   if (ops.length === 0) throw fieldError('operations', 'name at least one operation');
   const seen = new Set();
   for (const op of ops) {
@@ -87,20 +109,27 @@ function checkGrant(grant) {
       const s = String(op);
       throw fieldError('operations', `unknown operation ${JSON.stringify(s.length > 64 ? `${s.slice(0, 64)}...` : s)}`);
     }
-    if (op === 'new-collection' && dlvrRef === '') {
-      throw fieldError('operations', `${op} needs dlvr_ref (the shipment it collects)`);
-    }
+    seen.add(op);
+  }
+  // Every name first, then what the known ones need.
+  for (const op of ops) {
+    const missing = bindingError(op, g);
+    if (missing) throw missing;
     if (needsBinding(op) && dlvrRef === '' && shippingClientRef === '') {
       throw fieldError('operations', `${op} needs dlvr_ref or shipping_client_ref (the shipment it may read)`);
     }
-    seen.add(op);
   }
   let p = refProblem(shippingClientRef, MAX_CLIENT_REF);
   if (p) throw fieldError('shipping_client_ref', p);
   p = refProblem(dlvrRef, MAX_REF);
   if (p) throw fieldError('dlvr_ref', p);
+  if (collectionClientRef !== '' && !seen.has('new-collection')) {
+    throw fieldError('collection_client_ref', 'binds new-collection only: grant new-collection or leave it out');
+  }
+  p = refProblem(collectionClientRef, MAX_CLIENT_REF);
+  if (p) throw fieldError('collection_client_ref', p);
   const operations = [...seen].sort((a, b) => ORDER.get(a) - ORDER.get(b));
-  return { operations, shippingClientRef, dlvrRef };
+  return { operations, shippingClientRef, dlvrRef, collectionClientRef };
 }
 
 function keyBytes(key) {
@@ -122,8 +151,12 @@ function base64url(bytes) {
  * worker/tokens.Mint makes for the same grant, key and time.
  *
  * @param {string | ArrayBuffer | ArrayBufferView} signingKey the worker's TOKEN_SIGNING_KEY (at least 32 bytes; a string is UTF-8)
- * @param {{operations: string[] | string, shippingClientRef?: string, dlvrRef?: string}} grant
- * @param {{ttl?: number, now?: number | Date}} [options] ttl in seconds (1..2592000, default 900); now in ms or a Date
+ * A grant of new-shipment must bind shippingClientRef (the order it books);
+ * one of new-collection must bind dlvrRef (the shipment) and
+ * collectionClientRef (the pickup); either lives at most 7200 seconds.
+ *
+ * @param {{operations: string[] | string, shippingClientRef?: string, dlvrRef?: string, collectionClientRef?: string}} grant
+ * @param {{ttl?: number, now?: number | Date}} [options] ttl in seconds (1..2592000, at most 7200 for a booking grant; default 900); now in ms or a Date
  * @returns {Promise<{token: string, expiresAt: string, expiresIn: number, operations: string[]}>}
  */
 export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Date.now() } = {}) {
@@ -135,6 +168,9 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
     throw fieldError('ttl', `must be a whole number of seconds from 1 to ${MAX_TTL}`);
   }
   const g = checkGrant(grant || {});
+  if (ttl > MAX_BOOKING_TTL && (g.operations.includes('new-shipment') || g.operations.includes('new-collection'))) {
+    throw fieldError('ttl', `at most ${MAX_BOOKING_TTL} seconds (2 hours) for a grant of new-shipment or new-collection`);
+  }
   const nowMs = now instanceof Date ? now.getTime() : now;
   if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new TypeError('parcelgate: mintToken: now must be a time in ms or a Date');
   const nowS = Math.floor(nowMs / 1000);
@@ -142,6 +178,7 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   let payload = `exp=${exp}&ops=${g.operations.join(',')}`;
   if (g.dlvrRef) payload += `&dlvr_ref=${queryEscape(g.dlvrRef)}`;
   if (g.shippingClientRef) payload += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
+  if (g.collectionClientRef) payload += `&collection_client_ref=${queryEscape(g.collectionClientRef)}`;
   const signed = PREFIX + base64url(new TextEncoder().encode(payload));
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
   if (!subtle) throw new TypeError('parcelgate: mintToken needs WebCrypto (globalThis.crypto.subtle; Node 20+)');

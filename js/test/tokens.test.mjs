@@ -63,13 +63,17 @@ test('tampered spellings of a JavaScript token are the ones Go refuses', async (
 });
 
 test('key, ttl and now are checked', async () => {
-  const g = { operations: ['new-shipment'] };
+  const g = { operations: ['new-shipment'], shippingClientRef: 'ORDER-1' };
   await assert.rejects(mintToken('x'.repeat(31), g), TypeError);
   await assert.rejects(mintToken(42, g), TypeError);
   for (const ttl of [0, 2592001, 1.5, '900', NaN]) {
     await assert.rejects(mintToken(vectors.key, g, { ttl }), (e) => e instanceof ParcelgateError && e.fieldErrors[0].field === 'ttl');
   }
   await assert.rejects(mintToken(vectors.key, g, { now: 'today' }), TypeError);
+  // A booking grant lives at most 2 hours; a read may live a month.
+  await assert.rejects(mintToken(vectors.key, g, { ttl: 7201 }), (e) => e.fieldErrors[0].field === 'ttl');
+  assert.equal((await mintToken(vectors.key, { operations: ['get-shipment'], dlvrRef: 'D' }, { ttl: 2592000 })).expiresIn, 2592000);
+  await assert.rejects(mintToken(vectors.key, { operations: ['new-collection'], dlvrRef: 'D', collectionClientRef: 7 }), (e) => e.fieldErrors[0].field === 'collection_client_ref');
   await assert.rejects(mintToken(vectors.key, { operations: ['get-shipment'], dlvrRef: 7 }), (e) => e.fieldErrors[0].field === 'dlvr_ref');
   await assert.rejects(mintToken(vectors.key, { operations: ['get-shipment'], dlvrRef: 'D\ud800' }), (e) => e.fieldErrors[0].field === 'dlvr_ref');
   // Default ttl and now: 900 seconds from the current second.

@@ -78,6 +78,7 @@ export async function tokens(key: string): Promise<void> {
   const minted: MintedToken = await mintToken(key, { operations: ['new-shipment', 'get-shipment-tracking'], shippingClientRef: 'ORDER-1' }, { ttl: 1800 });
   const seconds: number = minted.expiresIn;
   await mintToken(new Uint8Array(32), { operations: 'get-shipment', dlvrRef: 'D1' }, { now: new Date() });
+  await mintToken(key, { operations: ['new-collection'], dlvrRef: 'D1', collectionClientRef: 'PICKUP-1' }, { ttl: 7200 });
   const fixed = new Client({ baseUrl: 'https://ship.example.com', token: minted.token });
   const fetched = new Client({
     baseUrl: 'https://ship.example.com',

@@ -74,6 +74,16 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 			x.fail(e)
 			return
 		}
+		// A page's booking goes through the booking records or not at
+		// all: they make a resent booking answer the first one, so a
+		// token bound to one reference books one shipment or one pickup.
+		// Without them the master token on the shop's server may still
+		// book (it decides), a page may not.
+		if op.Books && !x.exactlyOnce(cfg) {
+			x.fail(&edgeError{status: http.StatusForbidden, code: CodeForbidden, class: "forbidden",
+				message: "a scoped token books only with booking records (" + EnvExactlyOnce + "=true and the BOOKINGS binding), which make a resend answer the first booking; book from the shop's server with PROXY_TOKEN"})
+			return
+		}
 	}
 	body := form.Encode(req)
 	if ttl := cfg.CacheTTL[op.Name]; ttl > 0 {

@@ -23,7 +23,7 @@ const TokensPath = "/tokens"
 const CodeForbidden = 1403
 
 // tokenFields are the fields POST /tokens accepts.
-var tokenFields = [...]string{"operations", "shipping_client_ref", "dlvr_ref", "ttl"}
+var tokenFields = [...]string{"operations", "shipping_client_ref", "dlvr_ref", "collection_client_ref", "ttl"}
 
 func badTokenField(field, problem string) *edgeError {
 	return &edgeError{status: http.StatusBadRequest, code: CodeBadRequest, class: "invalid_request",
@@ -79,7 +79,7 @@ func (x *exchange) mintToken(cfg *Config, cfgErrs []ConfigError) {
 		}
 		switch {
 		case !known:
-			x.fail(badTokenField(clip(k, 64), "unknown field (operations, shipping_client_ref, dlvr_ref, ttl)"))
+			x.fail(badTokenField(clip(k, 64), "unknown field (operations, shipping_client_ref, dlvr_ref, collection_client_ref, ttl)"))
 			return
 		case len(v) > 1:
 			x.fail(badTokenField(k, "given more than once"))
@@ -94,6 +94,7 @@ func (x *exchange) mintToken(cfg *Config, cfgErrs []ConfigError) {
 	}
 	g.ShippingClientRef = vals.Get("shipping_client_ref")
 	g.DlvrRef = vals.Get("dlvr_ref")
+	g.CollectionClientRef = vals.Get("collection_client_ref")
 	var ttl time.Duration
 	if v, ok := vals["ttl"]; ok {
 		n, err := strconv.Atoi(v[0])
@@ -130,6 +131,10 @@ func (x *exchange) mintToken(cfg *Config, cfgErrs []ConfigError) {
 		if g.DlvrRef != "" {
 			w.Key("dlvr_ref")
 			w.String(g.DlvrRef)
+		}
+		if g.CollectionClientRef != "" {
+			w.Key("collection_client_ref")
+			w.String(g.CollectionClientRef)
 		}
 	})
 	x.respond(http.StatusOK, body)
@@ -171,8 +176,11 @@ func (x *exchange) authorize(cfg *Config, op *catalog.Operation) *edgeError {
 		}
 		if err != nil {
 			msg := "the scoped token is not valid (tampered, or minted with another TOKEN_SIGNING_KEY)"
-			if errors.Is(err, tokens.ErrExpired) {
+			switch {
+			case errors.Is(err, tokens.ErrExpired):
 				msg = "the scoped token has expired; get a new one from the shop's server"
+			case errors.Is(err, tokens.ErrGrant):
+				msg = "the scoped token's grant is no longer accepted (a booking token must be bound to its references and live at most 2 hours); get a new one from the shop's server"
 			}
 			x.w.Header().Set("WWW-Authenticate", `Bearer realm="parcelgate", error="invalid_token"`)
 			return &edgeError{status: http.StatusUnauthorized, code: CodeUnauthorized, class: "unauthorized", message: msg}
@@ -218,13 +226,28 @@ func scopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 		}
 		return deny(field, "the scoped token is bound to another reference")
 	}
+	exact := func(field, want string) *edgeError {
+		if want == "" {
+			// tokens.Verify refuses such a grant; never reached.
+			return deny(field, "the scoped token is not bound to a "+field)
+		}
+		if req.Get(field) != want {
+			return deny(field, "the scoped token is bound to another reference")
+		}
+		return nil
+	}
 	switch op.Name {
 	case "new-shipment":
-		if c.ShippingClientRef != "" {
-			return bound("shipping_client_ref", c.ShippingClientRef)
-		}
+		// A booking token books its order and nothing else.
+		return exact("shipping_client_ref", c.ShippingClientRef)
 	case "new-collection":
-		return bound("shipping_dlvr_ref", c.DlvrRef)
+		// Its shipment, and its one pickup reference: with the booking
+		// records, a second pickup under that reference is the first one's
+		// answer (or a 409), never a second booking.
+		if e := exact("shipping_dlvr_ref", c.DlvrRef); e != nil {
+			return e
+		}
+		return exact("collection_client_ref", c.CollectionClientRef)
 	case "get-shipment":
 		return bound("dlvr_ref", c.DlvrRef)
 	case "get-shipment-label":

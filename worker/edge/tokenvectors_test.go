@@ -16,7 +16,8 @@ import (
 // handler: each is accepted as a scoped token with its grant (a request
 // for get-shipments, which no token grants, is a 403 that lists the
 // token's operations, not a 401), and every tampered spelling is a 401
-// that never reaches the upstream.
+// that never reaches the upstream, and so is every signed token whose grant
+// today's rules refuse.
 func TestTokenVectorsAtTheEdge(t *testing.T) {
 	raw, err := os.ReadFile("../../testdata/tokens.json")
 	require.NoError(t, err)
@@ -33,6 +34,11 @@ func TestTokenVectorsAtTheEdge(t *testing.T) {
 			Token string `json:"token"`
 			NowMs int64  `json:"now_ms"`
 		} `json:"tampered"`
+		Outgrown []struct {
+			Name  string `json:"name"`
+			Token string `json:"token"`
+			NowMs int64  `json:"now_ms"`
+		} `json:"outgrown"`
 	}
 	require.NoError(t, json.Unmarshal(raw, &f))
 	require.NotEmpty(t, f.Mint)
@@ -57,6 +63,15 @@ func TestTokenVectorsAtTheEdge(t *testing.T) {
 		assert.Equal(t, 401, r.Code, "%s: %s", v.Name, r.Raw)
 		assert.Equal(t, "unauthorized", r.Env.Data["errorClass"], v.Name)
 		assert.Equal(t, "edge", r.Env.Data["source"], v.Name)
+	}
+	// Signed with the key, but a booking unbound or living longer than 2
+	// hours (minted before the rules): 401, saying to get a new token.
+	require.NotEmpty(t, f.Outgrown)
+	for _, v := range f.Outgrown {
+		hs.now = time.UnixMilli(v.NowMs)
+		r := hs.do(t, "POST", "/v1/new-shipment", shipmentForm, "Authorization", "Bearer "+v.Token)
+		assert.Equal(t, 401, r.Code, "%s: %s", v.Name, r.Raw)
+		assert.Contains(t, r.message(), "no longer accepted", v.Name)
 	}
 	assert.Empty(t, up.requests(), "no token above reaches the upstream")
 }

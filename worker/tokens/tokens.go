@@ -5,7 +5,7 @@
 // "Authorization: Bearer <token>".
 //
 // A token is "pgt1.<payload>.<mac>": payload is the base64url (no
-// padding) of "exp=<unix seconds>&ops=<op,op>[&dlvr_ref=..][&shipping_client_ref=..]"
+// padding) of "exp=<unix seconds>&ops=<op,op>[&dlvr_ref=..][&shipping_client_ref=..][&collection_client_ref=..]"
 // with its fields in that order, operations in catalog order and values
 // query-escaped; mac is the base64url HMAC-SHA256 of "pgt1.<payload>"
 // keyed by the TOKEN_SIGNING_KEY secret. Tokens are stateless (nothing to
@@ -14,6 +14,13 @@
 // exactly one spelling (Go's base64 decoders skip CR and LF, and query
 // unescaping has several spellings per value; neither can make a second
 // token for the same grant).
+//
+// A grant that books is bound and short-lived: new-shipment needs the
+// shipping_client_ref it books, new-collection the collection_client_ref
+// it books and the dlvr_ref of the shipment it collects, and neither
+// lives longer than MaxBookingTTL. Verify applies the same rules, so a
+// signed token that breaks them (minted by an older version, or by hand)
+// is refused with ErrGrant.
 //
 // The package is plain server-side Go: a Go backend imports it to mint
 // tokens without calling POST /tokens.
@@ -28,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
@@ -42,8 +50,17 @@ const (
 	MinKeyBytes = 32
 	// DefaultTTL is a token's lifetime when the grant names none.
 	DefaultTTL = 900 * time.Second
-	// MaxTTL is the longest lifetime a grant may ask for (30 days).
+	// MaxTTL is the longest lifetime a grant may ask for (30 days): a
+	// page that shows a shipment's tracking for weeks.
 	MaxTTL = 2592000 * time.Second
+	// MaxBookingTTL is the longest lifetime of a grant that books
+	// (new-shipment, new-collection): 2 hours. A checkout books within
+	// minutes of the page asking for its token, and a payment redirect
+	// with a bank's 3-D Secure step fits well inside; a page left open
+	// longer gets a new token through the Client's refresh (it asks again
+	// on 401). Anyone who copies the token from the page can use it only
+	// as long as this, and only for its reference.
+	MaxBookingTTL = 7200 * time.Second
 	// MaxLen bounds a token's length; longer strings are refused unread.
 	MaxLen = 1024
 	// maxRefRunes bounds a bound reference (the catalog's limit).
@@ -55,14 +72,19 @@ type Grant struct {
 	// Operations are the private operations allowed (get-shipments is
 	// never grantable: it lists every customer's shipment).
 	Operations []string
-	// ShippingClientRef, when set, is the only shipping_client_ref
-	// new-shipment may book with, and the only client_ref tracking may
-	// use.
+	// ShippingClientRef is the only shipping_client_ref new-shipment may
+	// book with (required when new-shipment is granted), and the only
+	// client_ref tracking may use.
 	ShippingClientRef string
 	// DlvrRef, when set, is the only shipment get-shipment,
 	// get-shipment-label, get-shipment-tracking (dlvr_ref) and
-	// new-collection (shipping_dlvr_ref) may name.
+	// new-collection (shipping_dlvr_ref, required) may name.
 	DlvrRef string
+	// CollectionClientRef is the only collection_client_ref new-collection
+	// may book with: with the booking records' one answer per reference,
+	// one token books at most one pickup. Required with new-collection,
+	// refused without it.
+	CollectionClientRef string
 }
 
 // Claims are a verified token's grant and expiry.
@@ -96,7 +118,21 @@ var (
 	ErrSignature = errors.New("token signature does not match")
 	ErrExpired   = errors.New("token expired")
 	ErrKey       = errors.New("signing key shorter than 32 bytes")
+	// ErrGrant is a signed token whose grant breaks today's rules: a
+	// booking without its reference bound, or living longer than
+	// MaxBookingTTL (a token minted before the rules existed).
+	ErrGrant = errors.New("token grant is not accepted (a booking needs its references bound and at most 2 hours of life)")
 )
+
+// Books reports whether the grant allows a booking.
+func (g *Grant) Books() bool {
+	for _, o := range g.Operations {
+		if o == "new-shipment" || o == "new-collection" {
+			return true
+		}
+	}
+	return false
+}
 
 // Grantable reports whether op may appear in a token: a catalog operation
 // other than get-shipments.
@@ -107,15 +143,28 @@ func Grantable(op string) bool {
 // needsBinding: the reads of one shipment are only grantable together with
 // a reference that names the shipment: its dlvr_ref, or the
 // shipping_client_ref it was booked with (the edge resolves that from its
-// booking record). A collection needs the dlvr_ref.
+// booking record). Bookings name what they book (bindingError).
 func needsBinding(op string, g Grant) bool {
 	switch op {
-	case "new-collection":
-		return g.DlvrRef == ""
 	case "get-shipment", "get-shipment-label", "get-shipment-tracking":
 		return g.DlvrRef == "" && g.ShippingClientRef == ""
 	}
 	return false
+}
+
+// bindingError is the missing binding of a booking operation, named by
+// the field that binds it: a booking token must name the one booking it
+// may make, or a page holding it could book any order.
+func bindingError(op string, g Grant) *FieldError {
+	switch {
+	case op == "new-shipment" && g.ShippingClientRef == "":
+		return &FieldError{"shipping_client_ref", "required with new-shipment (the order's reference: the one shipment the token may book)"}
+	case op == "new-collection" && g.DlvrRef == "":
+		return &FieldError{"dlvr_ref", "required with new-collection (the shipment it collects)"}
+	case op == "new-collection" && g.CollectionClientRef == "":
+		return &FieldError{"collection_client_ref", "required with new-collection (the one pickup the token may book)"}
+	}
+	return nil
 }
 
 // Check validates a grant and returns it with its operations in catalog
@@ -131,12 +180,17 @@ func Check(g Grant) (Grant, error) {
 			return g, &FieldError{"operations", "get-shipments is never grantable (it lists every customer's shipments)"}
 		case catalog.Lookup(op) == nil:
 			return g, &FieldError{"operations", "unknown operation " + strconv.Quote(clip(op, 64))}
-		case needsBinding(op, g) && op == "new-collection":
-			return g, &FieldError{"operations", op + " needs dlvr_ref (the shipment it collects)"}
-		case needsBinding(op, g):
-			return g, &FieldError{"operations", op + " needs dlvr_ref or shipping_client_ref (the shipment it may read)"}
 		}
 		seen[op] = true
+	}
+	// Every name first, then what the known ones need.
+	for _, op := range g.Operations {
+		if fe := bindingError(op, g); fe != nil {
+			return g, fe
+		}
+		if needsBinding(op, g) {
+			return g, &FieldError{"operations", op + " needs dlvr_ref or shipping_client_ref (the shipment it may read)"}
+		}
 	}
 	out := g
 	out.Operations = nil
@@ -150,6 +204,12 @@ func Check(g Grant) (Grant, error) {
 	}
 	if p := refProblem(g.DlvrRef, maxRefRunes); p != "" {
 		return g, &FieldError{"dlvr_ref", p}
+	}
+	if g.CollectionClientRef != "" && !seen["new-collection"] {
+		return g, &FieldError{"collection_client_ref", "binds new-collection only: grant new-collection or leave it out"}
+	}
+	if p := refProblem(g.CollectionClientRef, 15); p != "" {
+		return g, &FieldError{"collection_client_ref", p}
 	}
 	return out, nil
 }
@@ -167,6 +227,14 @@ func refProblem(v string, max int) string {
 	for _, r := range v {
 		if r < 0x20 || r == 0x7f {
 			return "must not contain control characters"
+		}
+	}
+	// Invisible format characters (category Cf: zero-width, bidi
+	// controls, U+FEFF, soft hyphen) are refused in every reference the
+	// edge validates, so a token bound to one could never be used.
+	for _, r := range v {
+		if r >= 0xad && unicode.Is(unicode.Cf, r) {
+			return "must not contain invisible format characters (zero-width, bidi controls, U+FEFF)"
 		}
 	}
 	return ""
@@ -188,6 +256,9 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 	if err != nil {
 		return "", time.Time{}, err
 	}
+	if g.Books() && ttl > MaxBookingTTL {
+		return "", time.Time{}, &FieldError{"ttl", "at most 7200 seconds (2 hours) for a grant of new-shipment or new-collection"}
+	}
 	exp := now.Truncate(time.Second).Add(ttl)
 	return encode(key, g, exp.Unix()), exp, nil
 }
@@ -199,6 +270,9 @@ func encode(key []byte, g Grant, exp int64) string {
 	}
 	if g.ShippingClientRef != "" {
 		p += "&shipping_client_ref=" + url.QueryEscape(g.ShippingClientRef)
+	}
+	if g.CollectionClientRef != "" {
+		p += "&collection_client_ref=" + url.QueryEscape(g.CollectionClientRef)
 	}
 	signed := Prefix + base64.RawURLEncoding.EncodeToString([]byte(p))
 	return signed + "." + base64.RawURLEncoding.EncodeToString(mac(key, signed))
@@ -247,6 +321,15 @@ func Verify(key []byte, token string, now time.Time) (Claims, error) {
 	if now.Unix() >= exp {
 		return c, ErrExpired
 	}
+	// Today's rules, for tokens signed before them: bound bookings, and
+	// no booking grant with more than MaxBookingTTL left.
+	checked, err := Check(g)
+	if err != nil {
+		return c, ErrGrant
+	}
+	if checked.Books() && exp-now.Unix() > int64(MaxBookingTTL/time.Second) {
+		return c, ErrGrant
+	}
 	c.Grant, c.Expires = g, time.Unix(exp, 0).UTC()
 	return c, nil
 }
@@ -255,7 +338,7 @@ func parsePayload(p string) (int64, Grant, bool) {
 	var g Grant
 	var exp int64
 	parts := strings.Split(p, "&")
-	if len(parts) < 2 || len(parts) > 4 {
+	if len(parts) < 2 || len(parts) > 5 {
 		return 0, g, false
 	}
 	for i, part := range parts {
@@ -272,25 +355,49 @@ func parsePayload(p string) (int64, Grant, bool) {
 			exp = n
 		case i == 1 && k == "ops":
 			g.Operations = strings.Split(v, ",")
-		case i > 1 && (k == "dlvr_ref" || k == "shipping_client_ref"):
+		case i > 1 && (k == "dlvr_ref" || k == "shipping_client_ref" || k == "collection_client_ref"):
 			s, err := url.QueryUnescape(v)
 			if err != nil {
 				return 0, g, false
 			}
-			if k == "dlvr_ref" {
+			switch k {
+			case "dlvr_ref":
 				g.DlvrRef = s
-			} else {
+			case "shipping_client_ref":
 				g.ShippingClientRef = s
+			default:
+				g.CollectionClientRef = s
 			}
 		default:
 			return 0, g, false
 		}
 	}
-	checked, err := Check(g)
-	if err != nil {
-		return 0, g, false
+	// Operations in canonical order, no duplicates: the re-encoding
+	// comparison in Verify catches any other spelling. The grant rules
+	// are checked after the signature and expiry (ErrGrant).
+	return exp, canonical(g), true
+}
+
+// canonical returns g with its known operations in catalog order and
+// unknown ones kept at the end (so Check still names them).
+func canonical(g Grant) Grant {
+	seen := map[string]bool{}
+	var unknown []string
+	for _, op := range g.Operations {
+		if catalog.Lookup(op) == nil {
+			unknown = append(unknown, op)
+		}
+		seen[op] = true
 	}
-	return exp, checked, true
+	out := g
+	out.Operations = nil
+	for i := range catalog.Operations {
+		if n := catalog.Operations[i].Name; seen[n] {
+			out.Operations = append(out.Operations, n)
+		}
+	}
+	out.Operations = append(out.Operations, unknown...)
+	return out
 }
 
 func clip(s string, n int) string {

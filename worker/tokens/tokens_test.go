@@ -68,11 +68,16 @@ func TestMintRefuses(t *testing.T) {
 		{Grant{Operations: []string{"get-shipments"}}, 0, "operations"},
 		{Grant{Operations: []string{"nope"}}, 0, "operations"},
 		{Grant{Operations: []string{"get-shipment-label"}}, 0, "operations"},
-		{Grant{Operations: []string{"new-collection"}, ShippingClientRef: "A"}, 0, "operations"},
-		{Grant{Operations: []string{"new-shipment"}}, MaxTTL + time.Second, "ttl"},
-		{Grant{Operations: []string{"new-shipment"}}, 1500 * time.Millisecond, "ttl"},
+		{Grant{Operations: []string{"new-collection"}, ShippingClientRef: "A", CollectionClientRef: "C"}, 0, "dlvr_ref"},
+		{Grant{Operations: []string{"new-collection"}, DlvrRef: "D"}, 0, "collection_client_ref"},
+		{Grant{Operations: []string{"new-shipment"}}, 0, "shipping_client_ref"},
+		{Grant{Operations: []string{"new-shipment"}, DlvrRef: "D"}, 0, "shipping_client_ref"},
+		{Grant{Operations: []string{"get-shipment"}, DlvrRef: "D"}, MaxTTL + time.Second, "ttl"},
+		{Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, MaxBookingTTL + time.Second, "ttl"},
+		{Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, 1500 * time.Millisecond, "ttl"},
 		{Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "0123456789abcdef"}, 0, "shipping_client_ref"},
-		{Grant{Operations: []string{"new-shipment"}, DlvrRef: "a\nb"}, 0, "dlvr_ref"},
+		{Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A", DlvrRef: "a\nb"}, 0, "dlvr_ref"},
+		{Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "AB\u200b12"}, 0, "shipping_client_ref"},
 	}
 	for _, tc := range cases {
 		_, _, err := Mint(key, tc.g, tc.ttl, now)
@@ -81,7 +86,7 @@ func TestMintRefuses(t *testing.T) {
 			t.Errorf("%+v ttl %v: %v, want field %s", tc.g, tc.ttl, err, tc.field)
 		}
 	}
-	if _, _, err := Mint(key[:31], Grant{Operations: []string{"new-shipment"}}, 0, now); !errors.Is(err, ErrKey) {
+	if _, _, err := Mint(key[:31], Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, 0, now); !errors.Is(err, ErrKey) {
 		t.Fatalf("short key: %v", err)
 	}
 	// Tracking by client reference only is fine.
@@ -90,8 +95,40 @@ func TestMintRefuses(t *testing.T) {
 	}
 }
 
+// A booking token is accepted only while it has at most MaxBookingTTL
+// left, and only with its references bound, even when it is signed with
+// the right key (tokens minted before these rules).
+func TestVerifyRefusesOutgrownGrants(t *testing.T) {
+	exp := now.Unix() + int64(MaxBookingTTL/time.Second)
+	ok := encode(key, Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, exp)
+	if _, err := Verify(key, ok, now); err != nil {
+		t.Fatalf("at the cap: %v", err)
+	}
+	long := encode(key, Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, exp+1)
+	if _, err := Verify(key, long, now); !errors.Is(err, ErrGrant) {
+		t.Fatalf("over the cap: %v", err)
+	}
+	// Once it is within the cap (an hour later) it is accepted: the rule
+	// is about what is left, not how it was minted.
+	if _, err := Verify(key, long, now.Add(time.Hour)); err != nil {
+		t.Fatalf("an hour later: %v", err)
+	}
+	unbound := encode(key, Grant{Operations: []string{"new-shipment"}}, now.Unix()+60)
+	if _, err := Verify(key, unbound, now); !errors.Is(err, ErrGrant) {
+		t.Fatalf("unbound: %v", err)
+	}
+	collect := encode(key, Grant{Operations: []string{"new-collection"}, DlvrRef: "D"}, now.Unix()+60)
+	if _, err := Verify(key, collect, now); !errors.Is(err, ErrGrant) {
+		t.Fatalf("collection without its reference: %v", err)
+	}
+	read := encode(key, Grant{Operations: []string{"get-shipment-tracking"}, ShippingClientRef: "A"}, now.Unix()+int64(MaxTTL/time.Second))
+	if _, err := Verify(key, read, now); err != nil {
+		t.Fatalf("a month of tracking: %v", err)
+	}
+}
+
 func FuzzVerify(f *testing.F) {
-	good, _, _ := Mint(key, Grant{Operations: []string{"new-shipment", "get-shipment"}, DlvrRef: "D1"}, 0, now)
+	good, _, _ := Mint(key, Grant{Operations: []string{"new-shipment", "get-shipment"}, ShippingClientRef: "O1", DlvrRef: "D1"}, 0, now)
 	f.Add(good)
 	f.Add(good[:20] + "\n" + good[20:])
 	f.Add("pgt1.x.y")

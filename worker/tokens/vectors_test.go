@@ -26,12 +26,17 @@ type vectorFile struct {
 	// flipped, CR/LF inserted, another key): a JavaScript token equal to
 	// its vector is therefore accepted, and these are not.
 	Tampered []tamperCase `json:"tampered"`
+	// Outgrown are tokens signed with the vector key whose grant breaks
+	// today's rules (an unbound or long-lived booking, as minted before
+	// the rules): Verify refuses them with ErrGrant, and the edge too.
+	Outgrown []tamperCase `json:"outgrown"`
 }
 
 type grantJSON struct {
-	Operations        []string `json:"operations"`
-	ShippingClientRef string   `json:"shippingClientRef,omitempty"`
-	DlvrRef           string   `json:"dlvrRef,omitempty"`
+	Operations          []string `json:"operations"`
+	ShippingClientRef   string   `json:"shippingClientRef,omitempty"`
+	DlvrRef             string   `json:"dlvrRef,omitempty"`
+	CollectionClientRef string   `json:"collectionClientRef,omitempty"`
 }
 
 type mintVector struct {
@@ -68,7 +73,7 @@ const vectorKey = "parcelgate-vector-signing-key-0123456789"
 const baseMs = 1795348800250
 
 func grantOf(g grantJSON) Grant {
-	return Grant{Operations: g.Operations, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef}
+	return Grant{Operations: g.Operations, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef, CollectionClientRef: g.CollectionClientRef}
 }
 
 // cases are the inputs; the expected outputs are computed by Mint.
@@ -81,31 +86,38 @@ func vectorInputs() vectorFile {
 		f.Mint = append(f.Mint, mintVector{Name: name, Grant: g, TTL: ttl, NowMs: nowMs})
 	}
 	m("booking bound to an order", grantJSON{Operations: []string{"new-shipment", "get-shipment-tracking"}, ShippingClientRef: "ORDER-1001"}, 1800, baseMs)
-	m("default ttl, operations reordered and repeated", grantJSON{Operations: []string{"get-shipment", "get-shipment-label", "get-shipment", "new-shipment"}, DlvrRef: "SBX0000000001"}, 0, baseMs)
-	m("collection of one shipment", grantJSON{Operations: []string{"new-collection"}, DlvrRef: "SBX0000000042"}, 60, baseMs+999)
+	m("default ttl, operations reordered and repeated", grantJSON{Operations: []string{"get-shipment", "get-shipment-label", "get-shipment", "new-shipment"}, ShippingClientRef: "ORDER-1003", DlvrRef: "SBX0000000001"}, 0, baseMs)
+	m("collection of one shipment", grantJSON{Operations: []string{"new-collection"}, DlvrRef: "SBX0000000042", CollectionClientRef: "PICKUP-42"}, 60, baseMs+999)
 	m("tracking by client reference only", grantJSON{Operations: []string{"get-shipment-tracking"}, ShippingClientRef: "A"}, 2592000, baseMs)
 	m("one order: book, then read what was booked", grantJSON{Operations: []string{"new-shipment", "get-shipment", "get-shipment-label", "get-shipment-tracking"}, ShippingClientRef: "ORDER-1002"}, 3600, baseMs)
-	m("minimum ttl", grantJSON{Operations: []string{"new-shipment"}}, 1, 0)
-	m("every grantable operation", grantJSON{Operations: []string{"get-shipment-tracking", "get-shipment", "get-shipment-label", "new-collection", "get-drop-points", "get-collection-cutoff-hour", "new-shipment", "get-service-info", "get-shipment-time-arrival-estimation", "get-shipments-rates", "get-client-services", "get-client-carriers"}, DlvrRef: "D-1", ShippingClientRef: "S-1"}, 0, baseMs)
+	m("minimum ttl", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "O"}, 1, 0)
+	m("longest booking ttl", grantJSON{Operations: []string{"new-shipment", "new-collection"}, ShippingClientRef: "ORDER-1004", DlvrRef: "SBX0000000004", CollectionClientRef: "PICKUP-1004"}, 7200, baseMs)
+	m("every grantable operation", grantJSON{Operations: []string{"get-shipment-tracking", "get-shipment", "get-shipment-label", "new-collection", "get-drop-points", "get-collection-cutoff-hour", "new-shipment", "get-service-info", "get-shipment-time-arrival-estimation", "get-shipments-rates", "get-client-services", "get-client-carriers"}, DlvrRef: "D-1", ShippingClientRef: "S-1", CollectionClientRef: "C-1"}, 0, baseMs)
 	m("references that need escaping", grantJSON{Operations: []string{"new-shipment", "get-shipment"}, ShippingClientRef: "a b&c=d+e%f", DlvrRef: "x/y?z#!'()*~._-"}, 0, baseMs)
-	m("non-ASCII references", grantJSON{Operations: []string{"get-shipment"}, ShippingClientRef: "Bestellung-Ä€😀", DlvrRef: "Zoë \u00a0ñ\u0085x\ufeffy"}, 0, baseMs)
-	m("reference starting with U+FEFF (not space in Go)", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "\ufeffD"}, 0, baseMs)
-	m("longest references", grantJSON{Operations: []string{"new-shipment", "get-shipment"}, ShippingClientRef: "ÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄ", DlvrRef: strings.Repeat("é", 64)}, 0, baseMs)
+	m("non-ASCII references", grantJSON{Operations: []string{"get-shipment"}, ShippingClientRef: "Bestellung-Ä€😀", DlvrRef: "Zoë \u00a0ñ\u0085xy"}, 0, baseMs)
+	m("longest references", grantJSON{Operations: []string{"new-shipment", "get-shipment", "new-collection"}, ShippingClientRef: "ÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄ", DlvrRef: strings.Repeat("é", 64), CollectionClientRef: "ÜÜÜÜÜÜÜÜÜÜÜÜÜÜÜ"}, 0, baseMs)
 
 	r := func(name string, g grantJSON, ttl float64) {
 		f.Refuse = append(f.Refuse, refuseCase{Name: name, Grant: g, TTL: ttl})
 	}
 	r("no operations", grantJSON{}, 0)
-	r("get-shipments", grantJSON{Operations: []string{"new-shipment", "get-shipments"}}, 0)
-	r("unknown operation", grantJSON{Operations: []string{"new-shipment", "delete-everything"}}, 0)
+	r("get-shipments", grantJSON{Operations: []string{"new-shipment", "get-shipments"}, ShippingClientRef: "A"}, 0)
+	r("unknown operation", grantJSON{Operations: []string{"new-shipment", "delete-everything"}, ShippingClientRef: "A"}, 0)
 	r("label bound to nothing", grantJSON{Operations: []string{"get-shipment-label"}}, 0)
 	r("get-shipment without dlvr_ref", grantJSON{Operations: []string{"get-shipment"}}, 0)
-	r("new-collection bound to a client ref only", grantJSON{Operations: []string{"new-collection"}, ShippingClientRef: "A"}, 0)
+	r("new-shipment bound to nothing", grantJSON{Operations: []string{"new-shipment"}}, 0)
+	r("new-shipment bound to a shipment only", grantJSON{Operations: []string{"get-shipment", "new-shipment"}, DlvrRef: "D"}, 0)
+	r("new-collection bound to a client ref only", grantJSON{Operations: []string{"new-collection"}, ShippingClientRef: "A", CollectionClientRef: "C"}, 0)
+	r("new-collection without its own reference", grantJSON{Operations: []string{"new-collection"}, DlvrRef: "D"}, 0)
+	r("collection_client_ref without new-collection", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D", CollectionClientRef: "C"}, 0)
 	r("tracking unbound", grantJSON{Operations: []string{"get-shipment-tracking"}}, 0)
-	r("ttl too long", grantJSON{Operations: []string{"new-shipment"}}, 2592001)
-	r("ttl fraction", grantJSON{Operations: []string{"new-shipment"}}, 1.5)
-	r("ttl negative", grantJSON{Operations: []string{"new-shipment"}}, -5)
+	r("ttl too long", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D"}, 2592001)
+	r("ttl fraction", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D"}, 1.5)
+	r("ttl negative", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D"}, -5)
+	r("booking ttl over 2 hours", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, 7201)
+	r("collection ttl of a month", grantJSON{Operations: []string{"new-collection", "get-shipment"}, DlvrRef: "D", CollectionClientRef: "C"}, 2592000)
 	r("shipping_client_ref too long", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "0123456789abcdef"}, 0)
+	r("collection_client_ref too long", grantJSON{Operations: []string{"new-collection"}, DlvrRef: "D", CollectionClientRef: "0123456789abcdef"}, 0)
 	r("dlvr_ref too long", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: strings.Repeat("é", 65)}, 0)
 	r("control character", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "a\nb"}, 0)
 	r("DEL", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "a\x7fb"}, 0)
@@ -113,6 +125,10 @@ func vectorInputs() vectorFile {
 	r("trailing NBSP", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D\u00a0"}, 0)
 	r("leading U+0085", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "\u0085D"}, 0)
 	r("trailing U+3000", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D\u3000"}, 0)
+	r("zero-width space", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "AB\u200b12"}, 0)
+	r("leading U+FEFF (not a space in Go, a format character)", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "\ufeffD"}, 0)
+	r("bidi override", grantJSON{Operations: []string{"new-collection"}, DlvrRef: "D", CollectionClientRef: "C\u202e1"}, 0)
+	r("soft hyphen", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D\u00ad1"}, 0)
 	return f
 }
 
@@ -158,6 +174,17 @@ func build(t *testing.T) vectorFile {
 		{"another key", other, good.NowMs},
 		{"expired (at its expiry)", good.Token, good.NowMs + int64(good.TTL)*1000},
 	}
+	// Signed with the vector key by the encoder itself, bypassing Mint's
+	// rules: what an older version minted.
+	old := func(g Grant, ttl int64) string { return encode(key, g, baseMs/1000+ttl) }
+	f.Outgrown = []tamperCase{
+		{"new-shipment bound to nothing", old(Grant{Operations: []string{"new-shipment"}}, 900), baseMs},
+		{"new-shipment bound to a shipment only", old(Grant{Operations: []string{"new-shipment", "get-shipment"}, DlvrRef: "D"}, 900), baseMs},
+		{"new-collection bound to its shipment only", old(Grant{Operations: []string{"new-collection"}, DlvrRef: "D"}, 900), baseMs},
+		{"booking for a month", old(Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, 2592000), baseMs},
+		{"booking with 2 hours and 1 second left", old(Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, 7201), baseMs},
+		{"zero-width space in the reference", old(Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "AB\u200b12"}, 900), baseMs},
+	}
 	return f
 }
 
@@ -185,6 +212,11 @@ func TestVectors(t *testing.T) {
 	for _, v := range f.Tampered {
 		if _, err := Verify(key, v.Token, time.UnixMilli(v.NowMs)); err == nil {
 			t.Fatalf("%s: accepted %q", v.Name, v.Token)
+		}
+	}
+	for _, v := range f.Outgrown {
+		if _, err := Verify(key, v.Token, time.UnixMilli(v.NowMs)); !errors.Is(err, ErrGrant) {
+			t.Fatalf("%s: Verify: %v, want ErrGrant", v.Name, err)
 		}
 	}
 }
