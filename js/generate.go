@@ -50,12 +50,22 @@ func typeName(op string) string {
 func operationsJS() []byte {
 	var b strings.Builder
 	b.WriteString(header)
-	b.WriteString("\n/** The operations of the shipping service, in the spec's order. */\nexport const OPERATIONS = Object.freeze([\n")
+	b.WriteString("\n/**\n * The operations of the shipping service, in the spec's order, with the\n" +
+		" * edge's policy of each (internal/catalog/policy.go): public by default,\n" +
+		" * grantable to a scoped token, what a token must be bound to (none; the\n" +
+		" * shipment it reads; the booking it makes), the request field a bound token is checked\n" +
+		" * against, a booking's client reference, the default cache lifetime in\n" +
+		" * seconds, granted to demo tokens, watched for tracking webhooks.\n */\nexport const OPERATIONS = Object.freeze([\n")
 	for i := range catalog.Operations {
 		op := &catalog.Operations[i]
+		p := catalog.PolicyOf(op.Name)
 		b.WriteString("  Object.freeze({ name: " + strconv.Quote(op.Name) + ", method: " + strconv.Quote(MethodName(op.Name)) +
 			", read: " + strconv.FormatBool(op.Read) + ", books: " + strconv.FormatBool(op.Books) +
-			", parcels: " + strconv.FormatBool(op.TakesParcels()) + " }),\n")
+			", parcels: " + strconv.FormatBool(op.TakesParcels()) +
+			", public: " + strconv.FormatBool(p.Public) + ", grantable: " + strconv.FormatBool(p.Grantable) +
+			", binding: " + strconv.Quote(p.Binding.String()) + ", tokenRef: " + strconv.Quote(p.TokenRef) +
+			", clientRef: " + strconv.Quote(p.ClientRef) + ", cacheTtl: " + strconv.Itoa(p.CacheTTLSeconds) +
+			", demo: " + strconv.FormatBool(p.Demo) + ", watched: " + strconv.FormatBool(p.Watched) + " }),\n")
 	}
 	b.WriteString("]);\n")
 	return []byte(b.String())
@@ -226,8 +236,30 @@ export class Client {
 	}
 	b.WriteString(`}
 
-/** The operations, in the spec's order, with their Client method names. */
-export const OPERATIONS: ReadonlyArray<{ name: OperationName; method: string; read: boolean; books: boolean; parcels: boolean }>;
+/** The operations, in the spec's order, with their Client method names and the edge's policy (internal/catalog/policy.go). */
+export const OPERATIONS: ReadonlyArray<{
+  name: OperationName;
+  method: string;
+  read: boolean;
+  books: boolean;
+  parcels: boolean;
+  /** Callable without a token by default (PUBLIC_OPERATIONS). */
+  public: boolean;
+  /** A scoped token may grant it. */
+  grantable: boolean;
+  /** What a token granting it must be bound to. */
+  binding: 'none' | 'shipment' | 'booking';
+  /** The request field a bound token's reference is checked against ("" when none). */
+  tokenRef: string;
+  /** A booking's client reference, which makes it exactly-once ("" for reads). */
+  clientRef: string;
+  /** Seconds an ok answer is cached by default (0: never). */
+  cacheTtl: number;
+  /** A demo token grants it. */
+  demo: boolean;
+  /** Booked shipments are watched for tracking webhooks. */
+  watched: boolean;
+}>;
 `)
 	b.WriteString(postalTypes())
 	return []byte(b.String())

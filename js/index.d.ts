@@ -708,8 +708,30 @@ export class Client {
   getShipmentTracking(params?: GetShipmentTrackingParams, options?: CallOptions): Promise<OperationResults["get-shipment-tracking"]>;
 }
 
-/** The operations, in the spec's order, with their Client method names. */
-export const OPERATIONS: ReadonlyArray<{ name: OperationName; method: string; read: boolean; books: boolean; parcels: boolean }>;
+/** The operations, in the spec's order, with their Client method names and the edge's policy (internal/catalog/policy.go). */
+export const OPERATIONS: ReadonlyArray<{
+  name: OperationName;
+  method: string;
+  read: boolean;
+  books: boolean;
+  parcels: boolean;
+  /** Callable without a token by default (PUBLIC_OPERATIONS). */
+  public: boolean;
+  /** A scoped token may grant it. */
+  grantable: boolean;
+  /** What a token granting it must be bound to. */
+  binding: 'none' | 'shipment' | 'booking';
+  /** The request field a bound token's reference is checked against ("" when none). */
+  tokenRef: string;
+  /** A booking's client reference, which makes it exactly-once ("" for reads). */
+  clientRef: string;
+  /** Seconds an ok answer is cached by default (0: never). */
+  cacheTtl: number;
+  /** A demo token grants it. */
+  demo: boolean;
+  /** Booked shipments are watched for tracking webhooks. */
+  watched: boolean;
+}>;
 
 /** Countries without postal codes (Google's address metadata, see internal/postal): their zip_code may be left empty. */
 export type CountryWithoutPostalCodes =

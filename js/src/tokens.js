@@ -24,6 +24,8 @@ const MAX_REF = 64;
 const CODE_BAD_REQUEST = 1400;
 
 const ORDER = new Map(OPERATIONS.map((op, i) => [op.name, i]));
+// The policy table (internal/catalog/policy.go) by name.
+const POLICY = new Map(OPERATIONS.map((op) => [op.name, op]));
 
 // Go's unicode.IsSpace, which strings.TrimSpace trims (not JavaScript's
 // \s: that has U+FEFF and lacks U+0085).
@@ -38,8 +40,9 @@ function fieldError(field, problem) {
   });
 }
 
+// The reads of one shipment need a reference that names it.
 function needsBinding(op) {
-  return op === 'get-shipment' || op === 'get-shipment-label' || op === 'get-shipment-tracking';
+  return POLICY.get(op).binding === 'shipment';
 }
 
 // tokens.bindingError: a booking names the one booking it may make.
@@ -102,8 +105,8 @@ function checkGrant(grant) {
   if (ops.length === 0) throw fieldError('operations', 'name at least one operation');
   const seen = new Set();
   for (const op of ops) {
-    if (op === 'get-shipments') {
-      throw fieldError('operations', "get-shipments is never grantable (it lists every customer's shipments)");
+    if (typeof op === 'string' && POLICY.has(op) && !POLICY.get(op).grantable) {
+      throw fieldError('operations', `${op} is never grantable (it lists every customer's shipments)`);
     }
     if (typeof op !== 'string' || !ORDER.has(op)) {
       const s = String(op);

@@ -127,12 +127,10 @@ func bookedRefs(data []byte) (dlvr, client string) {
 	return dlvr, client
 }
 
-// bookingRef is the client reference parameter of a booking operation.
+// bookingRef is the client reference parameter of a booking operation
+// (catalog.Policies' ClientRef).
 func bookingRef(op *catalog.Operation) string {
-	if op.Name == "new-collection" {
-		return "collection_client_ref"
-	}
-	return "shipping_client_ref"
+	return catalog.PolicyOf(op.Name).ClientRef
 }
 
 // booked forwards a booking through the ledger.

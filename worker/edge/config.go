@@ -78,23 +78,30 @@ const (
 )
 
 // DefaultCacheTTL is how long each cacheable operation's ok answers are
-// reused: answers that change when the merchant edits the account
-// (carriers, services, service info) or a carrier its network (drop
-// points). CACHE_TTL overrides them per operation; 0 turns one off.
-var DefaultCacheTTL = map[string]time.Duration{
-	"get-client-carriers": time.Hour,
-	"get-client-services": time.Hour,
-	"get-service-info":    time.Hour,
-	"get-drop-points":     15 * time.Minute,
-}
+// reused (catalog.Policies' CacheTTLSeconds). CACHE_TTL overrides them per
+// operation; 0 turns one off.
+var DefaultCacheTTL = func() map[string]time.Duration {
+	m := map[string]time.Duration{}
+	for i := range catalog.Policies {
+		if p := &catalog.Policies[i]; p.CacheTTLSeconds > 0 {
+			m[p.Name] = time.Duration(p.CacheTTLSeconds) * time.Second
+		}
+	}
+	return m
+}()
 
 // DefaultPublicOperations are the operations callable without the proxy
-// token: catalog, prices, estimates, drop points and cut-off hours.
-var DefaultPublicOperations = []string{
-	"get-client-carriers", "get-client-services", "get-shipments-rates",
-	"get-shipment-time-arrival-estimation", "get-service-info", "get-drop-points",
-	"get-collection-cutoff-hour",
-}
+// token (catalog.Policies' Public): catalog, prices, estimates, drop points
+// and cut-off hours.
+var DefaultPublicOperations = func() []string {
+	var out []string
+	for i := range catalog.Policies {
+		if catalog.Policies[i].Public {
+			out = append(out, catalog.Policies[i].Name)
+		}
+	}
+	return out
+}()
 
 // Config is the worker's configuration, read from its environment once per
 // Go instance: an isolate's environment is fixed.
@@ -401,9 +408,10 @@ func parseCacheTTL(v string) (map[string]time.Duration, string) {
 }
 
 // neverPublic are the operations PUBLIC_OPERATIONS may not name: bookings
-// and the listing of every shipment.
+// and the listing of every shipment (catalog.Policies' Publishable).
 func neverPublic(op string) bool {
-	return op == "new-shipment" || op == "new-collection" || op == "get-shipments"
+	p := catalog.PolicyOf(op)
+	return p == nil || !p.Publishable
 }
 
 // normalizeOrigin returns an ALLOWED_ORIGINS entry as browsers send the

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
@@ -28,9 +29,17 @@ const DemoTokenPath = "/demo/token"
 // DemoTokenTTL is how long a demo token is accepted.
 const DemoTokenTTL = time.Hour
 
-// DemoOperations are what a demo token allows: book the order, then read
-// what was booked with it.
-var DemoOperations = []string{"new-shipment", "get-shipment", "get-shipment-label", "get-shipment-tracking"}
+// DemoOperations are what a demo token allows (catalog.Policies' Demo):
+// book the order, then read what was booked with it.
+var DemoOperations = func() []string {
+	var out []string
+	for i := range catalog.Policies {
+		if catalog.Policies[i].Demo {
+			out = append(out, catalog.Policies[i].Name)
+		}
+	}
+	return out
+}()
 
 // demoMode reports whether demo tokens exist: the upstream is the embedded
 // sandbox and the platform provides one.

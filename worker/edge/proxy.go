@@ -371,7 +371,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 			message:        "the upstream answered HTTP " + st + " with " + reason + " instead of a {status, data} envelope",
 			upstreamStatus: a.status, retryable: retry, hint: hint})
 	case status == "ok":
-		if op.Name == "new-shipment" {
+		if catalog.PolicyOf(op.Name).Watched {
 			x.watchBooked(cfg, data)
 		}
 		x.respond(http.StatusOK, a.body)

@@ -124,32 +124,32 @@ var (
 	ErrGrant = errors.New("token grant is not accepted (a booking needs its references bound and at most 2 hours of life)")
 )
 
-// Books reports whether the grant allows a booking.
+// Books reports whether the grant allows a booking (catalog.Policies'
+// BindBooking rows).
 func (g *Grant) Books() bool {
 	for _, o := range g.Operations {
-		if o == "new-shipment" || o == "new-collection" {
+		if p := catalog.PolicyOf(o); p != nil && p.Binding == catalog.BindBooking {
 			return true
 		}
 	}
 	return false
 }
 
-// Grantable reports whether op may appear in a token: a catalog operation
-// other than get-shipments.
+// Grantable reports whether op may appear in a token (catalog.Policies'
+// Grantable: every operation but get-shipments).
 func Grantable(op string) bool {
-	return op != "get-shipments" && catalog.Lookup(op) != nil
+	p := catalog.PolicyOf(op)
+	return p != nil && p.Grantable
 }
 
 // needsBinding: the reads of one shipment are only grantable together with
 // a reference that names the shipment: its dlvr_ref, or the
 // shipping_client_ref it was booked with (the edge resolves that from its
-// booking record). Bookings name what they book (bindingError).
+// booking record) (catalog.Policies' BindShipment rows). Bookings name
+// what they book (bindingError).
 func needsBinding(op string, g Grant) bool {
-	switch op {
-	case "get-shipment", "get-shipment-label", "get-shipment-tracking":
-		return g.DlvrRef == "" && g.ShippingClientRef == ""
-	}
-	return false
+	p := catalog.PolicyOf(op)
+	return p != nil && p.Binding == catalog.BindShipment && g.DlvrRef == "" && g.ShippingClientRef == ""
 }
 
 // bindingError is the missing binding of a booking operation, named by
@@ -176,10 +176,10 @@ func Check(g Grant) (Grant, error) {
 	seen := map[string]bool{}
 	for _, op := range g.Operations {
 		switch {
-		case op == "get-shipments":
-			return g, &FieldError{"operations", "get-shipments is never grantable (it lists every customer's shipments)"}
 		case catalog.Lookup(op) == nil:
 			return g, &FieldError{"operations", "unknown operation " + strconv.Quote(clip(op, 64))}
+		case !Grantable(op):
+			return g, &FieldError{"operations", op + " is never grantable (it lists every customer's shipments)"}
 		}
 		seen[op] = true
 	}

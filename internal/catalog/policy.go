@@ -1,0 +1,91 @@
+package catalog
+
+// The policy table: what the edge does with each operation beyond its wire
+// format. It is the one place these facts live; the token rules
+// (worker/tokens), the edge (its configuration defaults, scoped-token
+// checks, cache, bookings, watcher) and the JavaScript package (generated
+// into js/src/operations.js) read it. A test fails when an operation has
+// no row, or a row no operation.
+
+// Binding is what a scoped token must be bound to before it may grant an
+// operation.
+type Binding uint8
+
+// Bindings.
+const (
+	// BindNone: grantable without a reference.
+	BindNone Binding = iota
+	// BindShipment: with a dlvr_ref, or the shipping_client_ref the
+	// shipment was booked with (the edge resolves it from its booking
+	// record).
+	BindShipment
+	// BindBooking: with the references of the one booking it may make
+	// (new-shipment: shipping_client_ref; new-collection: dlvr_ref and
+	// collection_client_ref), or a page holding it could book any order.
+	BindBooking
+)
+
+var bindingNames = [...]string{"none", "shipment", "booking"}
+
+// String returns the binding's name as exported to JavaScript.
+func (b Binding) String() string { return bindingNames[b] }
+
+// Policy is one operation's row.
+type Policy struct {
+	Name string
+	// Public: callable without a token unless PUBLIC_OPERATIONS says
+	// otherwise (the default list).
+	Public bool
+	// Publishable: PUBLIC_OPERATIONS may name it. Bookings and the
+	// listing of every shipment are never public.
+	Publishable bool
+	// Grantable: a scoped token may grant it (get-shipments lists every
+	// customer's shipment and never is).
+	Grantable bool
+	// Binding is what a token must be bound to for a grant of it.
+	Binding Binding
+	// TokenRef is the request field a bound token's reference is checked
+	// against ("" when none): the shipment the call names.
+	TokenRef string
+	// ClientRef is the client reference that makes a booking exactly-once
+	// ("" for the operations that book nothing).
+	ClientRef string
+	// CacheTTLSeconds is how long an ok answer is reused by default (0:
+	// never cached): answers that change only when the merchant edits the
+	// account or a carrier its network. CACHE_TTL overrides it.
+	CacheTTLSeconds int
+	// Demo: a demo token (the sandbox's /demo/token) grants it: book the
+	// order, then read what was booked.
+	Demo bool
+	// Watched: an ok answer puts the booked shipment on the tracking
+	// watchlist (WEBHOOK_URL).
+	Watched bool
+}
+
+// Policies has one row per operation, in the catalog's order.
+var Policies = [...]Policy{
+	{Name: "get-client-carriers", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
+	{Name: "get-client-services", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
+	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true},
+	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true},
+	{Name: "get-service-info", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
+	{Name: "get-drop-points", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 900},
+	{Name: "new-shipment", Grantable: true, Binding: BindBooking, TokenRef: "shipping_client_ref", ClientRef: "shipping_client_ref", Demo: true, Watched: true},
+	{Name: "get-collection-cutoff-hour", Public: true, Publishable: true, Grantable: true},
+	{Name: "new-collection", Grantable: true, Binding: BindBooking, TokenRef: "shipping_dlvr_ref", ClientRef: "collection_client_ref"},
+	{Name: "get-shipment-label", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true},
+	{Name: "get-shipment", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true},
+	{Name: "get-shipments"},
+	{Name: "get-shipment-tracking", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true},
+}
+
+// PolicyOf returns the row of an operation, or nil for a name the catalog
+// does not know.
+func PolicyOf(name string) *Policy {
+	for i := range Policies {
+		if Policies[i].Name == name {
+			return &Policies[i]
+		}
+	}
+	return nil
+}
