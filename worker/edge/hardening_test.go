@@ -91,6 +91,11 @@ func TestUpstreamLeakWithheld(t *testing.T) {
 		"basic header": `{"status":"ok","data":{"h":"Basic ` + base64.StdEncoding.EncodeToString([]byte(pair)) + `"}}`,
 		"url base64":   `{"status":"ok","data":{"h":"` + base64.RawURLEncoding.EncodeToString([]byte(pair)) + `"}}`,
 		"key base64":   `{"status":"ok","data":{"h":"` + base64.StdEncoding.EncodeToString([]byte(testKey)) + `"}}`,
+		// JSON escapes spell the same string: a client decodes it whole.
+		"key, \\u escapes": `{"status":"ok","data":{"debug":"sk_live_SECRET_\u006eever_shown"}}`,
+		"pair, \\/ in base64": `{"status":"err","data":{"errorMessage":"Basic ` +
+			strings.ReplaceAll(base64.StdEncoding.EncodeToString([]byte(pair+"??>")), "/", `\/`) + `"}}`,
+		"key as a member name": `{"status":"ok","data":{"\u0073k_live_SECRET_never_shown":1}}`,
 	} {
 		up := newFakeUpstream(t, okReply(body))
 		hs := newHarness(baseEnv(up.srv.URL+"/v1"), up.srv.Client())

@@ -3,19 +3,18 @@ package edge
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
+	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
@@ -398,38 +397,11 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 	return nil
 }
 
-// minSecretScan: an API_KEY shorter than this is only looked for as part
-// of "user:key" (a very short key would match ordinary text).
-const minSecretScan = 8
-
 // leaksSecret reports whether body contains API_KEY, "API_USER:API_KEY"
-// or the base64 (standard or URL alphabet, padded or not) of either.
+// or the base64 of either, as it is or spelled with JSON escapes
+// ("\/", "\u0064"): internal/leak.
 func leaksSecret(cfg *Config, body []byte) bool {
-	if cfg.APIKey == "" || len(body) == 0 {
-		return false
-	}
-	pair := cfg.APIUser + ":" + cfg.APIKey
-	needles := []string{pair}
-	if len(cfg.APIKey) >= minSecretScan {
-		needles = append(needles, cfg.APIKey)
-	}
-	for _, n := range needles[:] {
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
-			e := strings.TrimRight(enc.EncodeToString([]byte(n)), "=")
-			// The last characters depend on what follows; the full groups
-			// never do.
-			if full := len(n) / 3 * 4; full >= minSecretScan {
-				e = e[:full]
-			}
-			needles = append(needles, e)
-		}
-	}
-	for _, n := range needles {
-		if bytes.Contains(body, []byte(n)) {
-			return true
-		}
-	}
-	return false
+	return leak.New(cfg.APIUser, cfg.APIKey).Leaks(body)
 }
 
 // bookingHint tells the client what to do when a booking's answer was
