@@ -159,6 +159,15 @@ export interface LoadOptions {
 /** Loads the WebAssembly core (once per wasm source; the default is shared). */
 export function load(options?: LoadOptions): Promise<Core>;
 
+/**
+ * Where the shared core (load() without options, the Client's and the widgets' default)
+ * comes from: call it before anything loads it, e.g. in a module imported before the
+ * widgets' define module. Needed with esbuild, which leaves
+ * `new URL('../dist/parcelgate.wasm', import.meta.url)` unresolved (README, "Bundlers").
+ * Throws once the shared core is loading or loaded.
+ */
+export function configure(options: LoadOptions): void;
+
 /** The core loaded by load() without options, or null while it is not loaded. */
 export function loaded(): Core | null;
 
@@ -180,7 +189,9 @@ export type ErrorCategory =
   | "unexpected_response"
   | "network"
   | "timeout"
-  | "aborted";
+  | "aborted"
+  /** The widgets only: the validation module could not be loaded (nothing was sent). */
+  | "core_unavailable";
 
 /** Every failure of the Client. */
 export class ParcelgateError extends Error {

@@ -1,7 +1,12 @@
 // Types of @parcelgate/js/widgets (hand-written; the elements are in
 // src/widgets/). See the README, "Checkout widgets".
 
-import type { Client, Core, FieldError, ShipmentTracking, TokenSource } from './index.js';
+import type { Client, Core, FieldError, ParcelgateError, ShipmentTracking, TokenSource } from './index.js';
+
+/** pg-error's detail: what failed (`error.category` `core_unavailable` when the validation module could not be loaded). */
+export interface PgErrorDetail {
+  error: ParcelgateError;
+}
 
 /** Properties every widget has. */
 export declare class PgElement extends HTMLElement {
@@ -25,7 +30,18 @@ export declare const THEME_VARIABLES: readonly string[];
 /** A party address keyed by the prefixed field names (to_name, to_zip_code, ...). */
 export type Address = Record<string, string>;
 
+/** The events <pg-address-form> fires. */
+export interface PgAddressFormEventMap extends HTMLElementEventMap {
+  'pg-change': CustomEvent<{ value: Address; valid: boolean; errors: FieldError[]; field: string | null }>;
+  'pg-valid': CustomEvent<{ value: Address }>;
+  'pg-error': CustomEvent<PgErrorDetail>;
+}
+
 export declare class PgAddressForm extends PgElement {
+  addEventListener<K extends keyof PgAddressFormEventMap>(type: K, listener: (this: PgAddressForm, ev: PgAddressFormEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof PgAddressFormEventMap>(type: K, listener: (this: PgAddressForm, ev: PgAddressFormEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   /** `to` (default) or `from`. */
   readonly prefix: 'to' | 'from';
   /** The operation whose rules apply (default new-shipment). */
@@ -62,7 +78,18 @@ export interface Parcel {
   parcel_volume: number | string;
 }
 
+/** The events <pg-rate-selector> fires. */
+export interface PgRateSelectorEventMap extends HTMLElementEventMap {
+  'pg-select': CustomEvent<{ service: RateService | null }>;
+  'pg-load': CustomEvent<{ services: RateService[] }>;
+  'pg-error': CustomEvent<PgErrorDetail>;
+}
+
 export declare class PgRateSelector extends PgElement {
+  addEventListener<K extends keyof PgRateSelectorEventMap>(type: K, listener: (this: PgRateSelector, ev: PgRateSelectorEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof PgRateSelectorEventMap>(type: K, listener: (this: PgRateSelector, ev: PgRateSelectorEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   parcels: Parcel[];
   /** `carrier_code/service_code` of the selection, '' when none. */
   value: string;
@@ -89,7 +116,18 @@ export interface DropPoint {
   distance_km: number | null;
 }
 
+/** The events <pg-drop-point-picker> fires. */
+export interface PgDropPointPickerEventMap extends HTMLElementEventMap {
+  'pg-select': CustomEvent<{ dropPoint: DropPoint | null }>;
+  'pg-load': CustomEvent<{ dropPoints: DropPoint[] }>;
+  'pg-error': CustomEvent<PgErrorDetail>;
+}
+
 export declare class PgDropPointPicker extends PgElement {
+  addEventListener<K extends keyof PgDropPointPickerEventMap>(type: K, listener: (this: PgDropPointPicker, ev: PgDropPointPickerEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof PgDropPointPickerEventMap>(type: K, listener: (this: PgDropPointPicker, ev: PgDropPointPickerEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   /** `drop_point_key` of the selection, '' when none. */
   value: string;
   /** Called with the chosen drop point (as the pg-select event). */
@@ -101,7 +139,17 @@ export declare class PgDropPointPicker extends PgElement {
   refresh(): void;
 }
 
+/** The events <pg-tracking-timeline> fires. */
+export interface PgTrackingTimelineEventMap extends HTMLElementEventMap {
+  'pg-tracking': CustomEvent<{ tracking: ShipmentTracking; current: TimelineEvent | null; final: boolean; changed: boolean }>;
+  'pg-error': CustomEvent<PgErrorDetail>;
+}
+
 export declare class PgTrackingTimeline extends PgElement {
+  addEventListener<K extends keyof PgTrackingTimelineEventMap>(type: K, listener: (this: PgTrackingTimeline, ev: PgTrackingTimelineEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof PgTrackingTimelineEventMap>(type: K, listener: (this: PgTrackingTimeline, ev: PgTrackingTimelineEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   /** The last get-shipment-tracking data, null before the first load. */
   readonly tracking: ShipmentTracking | null;
   refresh(): Promise<void>;
@@ -119,13 +167,18 @@ export interface TimelineEvent {
   final: boolean;
 }
 
+/**
+ * Every pg-* event of every widget, for listeners on an ancestor (the events
+ * bubble and are composed). Each element's own map (PgRateSelectorEventMap,
+ * ...) is exact; these are not added to HTMLElementEventMap.
+ */
 export interface PgEventMap {
-  'pg-change': CustomEvent<{ value: Address; valid: boolean; errors: FieldError[]; field: string | null }>;
-  'pg-valid': CustomEvent<{ value: Address }>;
+  'pg-change': PgAddressFormEventMap['pg-change'];
+  'pg-valid': PgAddressFormEventMap['pg-valid'];
   'pg-select': CustomEvent<{ service?: RateService | null; dropPoint?: DropPoint | null }>;
   'pg-load': CustomEvent<{ services?: RateService[]; dropPoints?: DropPoint[] }>;
-  'pg-error': CustomEvent<{ error: Error }>;
-  'pg-tracking': CustomEvent<{ tracking: ShipmentTracking; current: TimelineEvent | null; final: boolean; changed: boolean }>;
+  'pg-error': CustomEvent<PgErrorDetail>;
+  'pg-tracking': PgTrackingTimelineEventMap['pg-tracking'];
 }
 
 declare global {
@@ -135,5 +188,4 @@ declare global {
     'pg-drop-point-picker': PgDropPointPicker;
     'pg-tracking-timeline': PgTrackingTimeline;
   }
-  interface HTMLElementEventMap extends PgEventMap {}
 }

@@ -50,7 +50,7 @@ worker-assets: $(if $(wildcard wasm/wasm.mk),wasm)
 	@mkdir -p build
 	@tmp=$$(mktemp -d build/.assets-XXXXXX); \
 	if [ -d "$(WORKER_ASSETS_SRC)" ]; then \
-	  (cd $(WORKER_ASSETS_SRC) && find . \( -name node_modules -o -name test -o -name bench -o -name gen -o -name server -o -name '.*' ! -name . \) -prune -o \
+	  (cd $(WORKER_ASSETS_SRC) && find . \( -name node_modules -o -name test -o -name bench -o -name gen -o -name server -o -name scripts -o -name '.*' ! -name . \) -prune -o \
 	    -type f \( -name '*.html' -o -name '*.js' -o -name '*.mjs' -o -name '*.css' -o -name '*.wasm' \
 	    -o -name '*.svg' -o -name '*.png' -o -name '*.ico' -o -name '*.map' \) -print) | \
 	  while read -r f; do mkdir -p "$$tmp/$$(dirname "$$f")"; cp "$(WORKER_ASSETS_SRC)/$$f" "$$tmp/$$f"; done; \

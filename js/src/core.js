@@ -8,14 +8,57 @@
 // makes one WebAssembly call and reads one answer (TextDecoder): the
 // format is wasm/internal/wire's, tokens ended by US (0x1f).
 
+// The modules next to the package, written as `new URL('...', import.meta.url)`:
+// the form bundlers (Vite, webpack 5, Parcel, Rollup with an import-meta-assets
+// plugin) recognise and rewrite to the asset they emit. esbuild does not:
+// there, give the URL with configure({wasm}) (README, "Bundlers").
 const DEFAULT_WASM = new URL('../dist/parcelgate.wasm', import.meta.url);
 const DEFAULT_DECODER = new URL('../dist/parcelgate-decoder.wasm', import.meta.url);
 const DEFAULT_MAX_MEMORY = 16 * 1024 * 1024;
 
 let defaultCore = null;
 let defaultLoading = null;
+// What configure() set for the shared core: {wasm, decoder, maxMemory}.
+let defaults = {};
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+
+// Node's file reading. No node: import appears in this module (bundlers
+// targeting browsers must not see one): the package's `node` entry
+// (src/node.js, the `node` export condition) hands the functions in, and a
+// module imported by path falls back to process.getBuiltinModule (Node 20.16+).
+let nodeIO = null;
+
+/** Used by src/node.js only: Node's readFile and pathToFileURL. */
+export function setNodeIO(io) {
+  nodeIO = io;
+}
+
+function nodeFS() {
+  if (nodeIO) return nodeIO;
+  const get = globalThis.process && globalThis.process.getBuiltinModule;
+  if (typeof get === 'function') {
+    return { readFile: get('node:fs/promises').readFile, pathToFileURL: get('node:url').pathToFileURL };
+  }
+  throw new Error('parcelgate: reading the module from a file needs Node 20.16+ or the package\'s node entry (import "@parcelgate/js"); or pass its bytes as options.wasm');
+}
+
+/**
+ * Sets where the shared core (the one load() without options, the Client
+ * and the widgets use) comes from: options.wasm / options.decoder are a URL,
+ * a path (Node), bytes, a Response or a WebAssembly.Module. Call it before
+ * anything loads the core, e.g. in a module imported before the widgets'
+ * define module. Throws once the shared core is loading or loaded from
+ * another source.
+ * @param {{wasm?: any, decoder?: any, maxMemory?: number}} options
+ */
+export function configure(options = {}) {
+  if (options === null || typeof options !== 'object') throw new TypeError('parcelgate.configure: options must be an object');
+  if (defaultLoading) {
+    throw new Error('parcelgate.configure: the shared core is already loading or loaded; call configure() before the first load() (before the widgets are defined)');
+  }
+  defaults = { ...defaults, ...options };
+}
 
 /**
  * Loads the WebAssembly core (the validation module). Without options the
@@ -28,7 +71,7 @@ const isNode = typeof process !== 'undefined' && !!(process.versions && process.
 export function load(options = {}) {
   if (options.wasm === undefined && options.maxMemory === undefined && options.decoder === undefined) {
     if (!defaultLoading) {
-      defaultLoading = create(DEFAULT_WASM, {}).then(
+      defaultLoading = create(defaults.wasm === undefined ? DEFAULT_WASM : defaults.wasm, defaults).then(
         (core) => (defaultCore = core),
         (err) => {
           defaultLoading = null;
@@ -98,8 +141,7 @@ async function instantiate(source, imports) {
     url = source;
   } else if (typeof source === 'string') {
     if (isNode && looksLikePath(source) && typeof location === 'undefined') {
-      const { pathToFileURL } = await import('node:url');
-      url = pathToFileURL(source);
+      url = nodeFS().pathToFileURL(source);
     } else {
       url = new URL(source, typeof location !== 'undefined' ? location.href : import.meta.url);
     }
@@ -107,10 +149,14 @@ async function instantiate(source, imports) {
     throw new TypeError('parcelgate: wasm must be a URL, a path, bytes, a Response or a WebAssembly.Module');
   }
   if (url.protocol === 'file:' && isNode) {
-    const { readFile } = await import('node:fs/promises');
-    return WebAssembly.instantiate(await readFile(url), imports);
+    return WebAssembly.instantiate(await nodeFS().readFile(url), imports);
   }
-  const res = await fetch(url);
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new Error(`parcelgate: fetching ${url.href} failed: ${err && err.message}`, { cause: err });
+  }
   return fromResponse(res, imports);
 }
 

@@ -2,7 +2,7 @@
 // codes, form encoding, response decoding) as WebAssembly, and a Client
 // for the parcelgate edge worker. See ../index.d.ts and the README.
 
-export { load, loaded, today, distanceKm, Core } from './core.js';
+export { load, loaded, configure, today, distanceKm, Core } from './core.js';
 export { Client, encodeParams } from './client.js';
 export { ParcelgateError } from './errors.js';
 export { OPERATIONS } from './operations.js';

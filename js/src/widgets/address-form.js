@@ -11,7 +11,7 @@
 // Properties: value, valid, errors; methods validate(), reset().
 // Events: pg-change {value, valid, errors, field}, pg-valid {value}.
 
-import { PgElement, adoptStyles, define, emit, esc, uid } from './base.js';
+import { PgElement, adoptStyles, emit, esc, uid } from './base.js';
 
 /** Every field the form knows, in display order. */
 const FIELD_DEFS = {
@@ -133,8 +133,11 @@ export class PgAddressForm extends PgElement {
           this._wasValid = this.valid;
           if (this._wasValid) emit(this, 'pg-valid', { value: this.value });
         },
-        () => {
-          // No core: the inputs keep working; the edge still validates on submit.
+        (err) => {
+          // No core: the inputs keep working and the edge still validates on
+          // submit, but the page is told (console, pg-error, data-core).
+          this.dataset.core = 'unavailable';
+          emit(this, 'pg-error', { error: this._coreError(err) });
         },
       );
     }
@@ -578,5 +581,3 @@ function countryName(code) {
   }
   return COUNTRY_NAMES[code] || code;
 }
-
-define('pg-address-form', PgAddressForm);

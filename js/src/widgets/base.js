@@ -4,6 +4,7 @@
 // runtime dependency: standard custom elements with an open shadow root.
 
 import { Client } from '../client.js';
+import { ParcelgateError } from '../errors.js';
 import { load, loaded } from '../core.js';
 
 /**
@@ -133,6 +134,11 @@ export function uid(prefix) {
   return `${prefix}-${counter}`;
 }
 
+// The DOM's HTMLElement where there is one; elsewhere (Node, SSR, a
+// worker) an empty class, so that importing a widget's module never touches
+// the DOM: only registration (the *-define.js modules) and construction do.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
 /**
  * Base class of the widgets: shadow root, client and core resolution,
  * overridable texts.
@@ -145,7 +151,7 @@ export function uid(prefix) {
  * one (`load()` with the package's default module) unless the `core`
  * property is set.
  */
-export class PgElement extends HTMLElement {
+export class PgElement extends ElementBase {
   /** Default texts; subclasses override. Shops replace any of them with the `texts` property. */
   static texts = {};
 
@@ -205,6 +211,24 @@ export class PgElement extends HTMLElement {
   }
 
   /**
+   * The error for a core that could not be loaded (the wasm missing, a
+   * bundler that did not emit it, a network failure): a ParcelgateError of
+   * category `core_unavailable`, also written to the console, since a page
+   * without its core would otherwise send unchecked requests. Widgets show it
+   * and emit it as pg-error; the next refresh() (or load()) tries again.
+   */
+  _coreError(err) {
+    const error = new ParcelgateError(
+      `parcelgate: <${this.localName}>: the validation module could not be loaded (${(err && err.message) || err}); ` +
+        'nothing is checked in the page until it loads: serve dist/parcelgate.wasm where the package expects it, or ' +
+        'call configure({wasm}) before the widgets are defined (README, "Bundlers")',
+      { category: 'core_unavailable', cause: err },
+    );
+    console.error(error.message);
+    return error;
+  }
+
+  /**
    * The language of the core's messages: the element's own `lang`
    * attribute, else the nearest ancestor's, else the document's ("" when
    * none: English).
@@ -231,6 +255,9 @@ export class PgElement extends HTMLElement {
     return s;
   }
 }
+
+/** What a shopper reads when the core could not be loaded (texts.coreUnavailable overrides it). */
+const CORE_UNAVAILABLE = 'the page could not load its checks. Reload the page to try again.';
 
 /** Milliseconds attribute changes are gathered before a widget fetches. */
 export const DEBOUNCE_MS = 30;
@@ -308,7 +335,12 @@ export class FetchingElement extends PgElement {
     try {
       // The core validates requests in the Client; wait for it so the
       // shopper gets the edge's messages before anything is sent.
-      const core = await this.ensureCore().catch(() => null);
+      let core;
+      try {
+        core = await this.ensureCore();
+      } catch (err) {
+        throw this._coreError(err);
+      }
       if (seq !== this._seq) return;
       const result = await job.load(this.client, core, ctrl.signal);
       if (seq !== this._seq) return; // a newer request owns the widget
@@ -325,6 +357,7 @@ export class FetchingElement extends PgElement {
 
   /** The error message for the shopper: invalid fields by their label, else the error's text without the operation. */
   _errorMessage(err) {
+    if (err && err.category === 'core_unavailable') return this.texts.coreUnavailable || CORE_UNAVAILABLE;
     if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
       return err.fieldErrors.map((e) => `${this.texts[`field_${e.field}`] || e.field}: ${e.message}`).join(' ');
     }
@@ -368,10 +401,13 @@ export class SelectableList extends FetchingElement {
 
 /**
  * Registers a custom element unless the name is taken (so that loading a
- * widget twice, e.g. through the bundle and one file, is harmless).
+ * widget twice, e.g. through the bundle and one file, is harmless). Where
+ * there is no custom element registry (Node, SSR) it does nothing. Called
+ * only by the *-define.js modules.
  */
 export function define(name, cls) {
-  if (typeof customElements !== 'undefined' && !customElements.get(name)) customElements.define(name, cls);
+  const registry = globalThis.customElements;
+  if (registry && !registry.get(name)) registry.define(name, cls);
 }
 
 /** Formats an amount with its currency in the page's language. */

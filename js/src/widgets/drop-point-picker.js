@@ -13,7 +13,7 @@
 // It calls get-drop-points (and get-client-carriers for the carriers'
 // names); both are public operations.
 
-import { SelectableList, adoptStyles, define, emit, esc, uid } from './base.js';
+import { SelectableList, adoptStyles, emit, esc, uid } from './base.js';
 import { distanceKm } from '../core.js';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -356,5 +356,3 @@ function hhmm(m) {
 function formatKm(km) {
   return km < 10 ? km.toFixed(1) : String(Math.round(km));
 }
-
-define('pg-drop-point-picker', PgDropPointPicker);

@@ -1,16 +1,17 @@
 // @parcelgate/js/widgets: the drop-in checkout widgets as standard custom
 // elements. Importing this module (or loading it with one
-// <script type="module">) registers all four; each file also works alone.
+// <script type="module">) registers all four, as it always has: it is the
+// same as @parcelgate/js/widgets/define. To import the classes without
+// registering anything, import the widget's own module
+// (@parcelgate/js/widgets/rate-selector, ...); to register one, its define
+// module (@parcelgate/js/widgets/rate-selector-define).
 //
 //   <pg-address-form>       a party address validated while typing
 //   <pg-rate-selector>      services with price and arrival, cheapest/fastest marked
 //   <pg-drop-point-picker>  drop points near a postal code, hours today, distance
 //   <pg-tracking-timeline>  current state and history of a shipment
 //
-// See the README ("Checkout widgets").
+// None of these modules touches the DOM when imported where there is none
+// (Node, SSR). See the README ("Checkout widgets").
 
-export { PgElement, THEME_VARIABLES } from './base.js';
-export { PgAddressForm } from './address-form.js';
-export { PgRateSelector } from './rate-selector.js';
-export { PgDropPointPicker } from './drop-point-picker.js';
-export { PgTrackingTimeline } from './tracking-timeline.js';
+export * from './define.js';

@@ -13,7 +13,7 @@
 // parallel (public operations, no token) and joins them by
 // carrier_code + service_code.
 
-import { SelectableList, adoptStyles, define, emit, esc, uid, money, formatDate } from './base.js';
+import { SelectableList, adoptStyles, emit, esc, uid, money, formatDate } from './base.js';
 
 const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
 
@@ -412,5 +412,3 @@ export function nextWorkingDay(date) {
   const p = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
-
-define('pg-rate-selector', PgRateSelector);

@@ -14,7 +14,7 @@
 // function that fetches one (called again when the edge refuses it as
 // expired). Never PROXY_TOKEN.
 
-import { FetchingElement, adoptStyles, define, emit, esc, formatDate } from './base.js';
+import { FetchingElement, adoptStyles, emit, esc, formatDate } from './base.js';
 
 const MIN_POLL_S = 2;
 
@@ -264,5 +264,3 @@ function events(data, core) {
 function when(date) {
   return formatDate(date, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
-
-define('pg-tracking-timeline', PgTrackingTimeline);

@@ -1,0 +1,101 @@
+// Importing the package where there is no DOM (Node, server-side rendering):
+// every entry and subpath of package.json's exports imports without touching
+// the DOM, the widgets' class modules register nothing, the define modules
+// register through whatever registry exists, and no module a browser bundle
+// reaches imports a node: module (they sit behind the `node` condition).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const JS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(JS, 'package.json'), 'utf8'));
+
+// The subpaths that are modules (not the .wasm files or package.json).
+const moduleSubpaths = Object.keys(pkg.exports).filter((k) => !k.endsWith('.wasm') && k !== './package.json');
+
+test('there is no DOM in this process', () => {
+  assert.equal(typeof globalThis.HTMLElement, 'undefined');
+  assert.equal(typeof globalThis.document, 'undefined');
+});
+
+// Runs first (node:test runs tests in order): a registry that records what is
+// defined, to tell class modules from define modules.
+const defined = [];
+test('the class modules register nothing; the define modules register their element', async () => {
+  globalThis.customElements = {
+    get: (name) => defined.find((d) => d.name === name)?.cls,
+    define: (name, cls) => defined.push({ name, cls }),
+  };
+  try {
+    const classes = {};
+    for (const w of ['address-form', 'rate-selector', 'drop-point-picker', 'tracking-timeline']) {
+      Object.assign(classes, await import(`@parcelgate/js/widgets/${w}`));
+    }
+    assert.deepEqual(defined, [], 'importing a class module registered an element');
+    const one = await import('@parcelgate/js/widgets/rate-selector-define');
+    assert.deepEqual(defined.map((d) => d.name), ['pg-rate-selector']);
+    assert.equal(one.PgRateSelector, classes.PgRateSelector);
+    assert.equal(defined[0].cls, classes.PgRateSelector);
+    await import('@parcelgate/js/widgets/define');
+    assert.deepEqual(defined.map((d) => d.name).sort(), ['pg-address-form', 'pg-drop-point-picker', 'pg-rate-selector', 'pg-tracking-timeline']);
+    // @parcelgate/js/widgets registers too (as it always has), and twice is harmless.
+    const all = await import('@parcelgate/js/widgets');
+    assert.equal(defined.length, 4);
+    assert.equal(all.PgAddressForm, classes.PgAddressForm);
+  } finally {
+    delete globalThis.customElements;
+  }
+});
+
+test('every subpath of the exports imports in Node without a DOM', async () => {
+  assert.ok(moduleSubpaths.length >= 13, `only ${moduleSubpaths.length} subpaths`);
+  for (const sub of moduleSubpaths) {
+    const spec = sub === '.' ? '@parcelgate/js' : `@parcelgate/js/${sub.slice(2)}`;
+    const mod = await import(spec);
+    assert.equal(typeof mod, 'object', spec);
+  }
+  const widgets = await import('@parcelgate/js/widgets');
+  for (const name of ['PgAddressForm', 'PgRateSelector', 'PgDropPointPicker', 'PgTrackingTimeline', 'PgElement']) {
+    assert.equal(typeof widgets[name], 'function', name);
+  }
+  // Static members a server renderer may read work without a DOM.
+  assert.ok(widgets.PgRateSelector.observedAttributes.includes('to-zip'));
+});
+
+test('the package root in Node is the node entry, and load() reads the module from disk', async () => {
+  const root = await import('@parcelgate/js');
+  const direct = await import('../src/node.js');
+  assert.equal(root.load, direct.load);
+  const wasm = path.join(JS, 'dist', 'parcelgate.wasm');
+  assert.ok(fs.existsSync(wasm), 'js/dist/parcelgate.wasm is missing: make wasm (make test-js builds it)');
+  const core = await root.load();
+  assert.equal(core.postal('ES', '07001').zone, 'balearic');
+  const byPath = await root.load({ wasm });
+  assert.equal(byPath.postal('ES', '28001').valid, true);
+});
+
+test('no module a browser bundle reaches imports a node: module', () => {
+  const seen = new Set();
+  const offenders = [];
+  const walk = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const src = fs.readFileSync(file, 'utf8');
+    for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]/g)) {
+      const spec = m[1] || m[2] || m[3];
+      if (spec.startsWith('node:')) offenders.push(`${path.relative(JS, file)} imports ${spec}`);
+      else if (spec.startsWith('.')) walk(path.join(path.dirname(file), spec));
+    }
+  };
+  // Every entry the default (browser) condition names.
+  for (const v of Object.values(pkg.exports)) {
+    const target = typeof v === 'string' ? v : v.default;
+    if (target.endsWith('.js')) walk(path.join(JS, target));
+  }
+  assert.ok(seen.size >= 13, `walked ${seen.size} modules`);
+  assert.deepEqual(offenders, []);
+  // ...and the node condition exists for the root.
+  assert.equal(pkg.exports['.'].node, './src/node.js');
+});

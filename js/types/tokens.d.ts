@@ -1,0 +1,2 @@
+// Types of @parcelgate/js/tokens (server side: scoped tokens for one order).
+export { mintToken, type MintedToken, type MintOptions, type TokenGrant } from '../core.js';
