@@ -1,10 +1,10 @@
 # Edge worker (worker/, wrangler.toml): build, `make dev`, end-to-end tests
 # under workerd and the latency/size benchmark. Included by the root Makefile.
 
-TEST_STEPS  += test-worker-e2e test-e2e
+TEST_STEPS  += test-worker-js test-worker-e2e test-e2e
 BENCH_STEPS += bench-worker
 
-.PHONY: worker worker-assets npm-tools dev test-worker-e2e test-e2e screenshot bench-worker
+.PHONY: worker worker-assets npm-tools dev test-worker-js test-worker-e2e test-e2e screenshot bench-worker
 
 WORKER_OUT    := build/worker
 WORKER_ASSETS := build/assets
@@ -76,6 +76,13 @@ dev: npm-tools worker .dev.vars
 	@echo ""
 	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --local --ip $(DEV_HOST) --port $(DEV_PORT) \
 	  --show-interactive-dev-session=false --test-scheduled
+
+## test-worker-js: the worker's JavaScript (worker/src): its unit tests in Node, with fakes of
+## the bindings and of the core (worker/src/testing), and TypeScript's check of its JSDoc types
+## against the core's contract (worker/tsconfig.json).
+test-worker-js: npm-tools
+	node --import ./worker/src/testing/register.mjs --test worker/src/
+	node node_modules/typescript/bin/tsc -p worker/tsconfig.json
 
 ## test-worker-e2e: the worker under real workerd (wrangler dev on a free port),
 ## against the embedded sandbox and a recording fake upstream.

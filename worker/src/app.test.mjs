@@ -1,0 +1,311 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { app } from "./app.mjs";
+import { newEdge } from "./edge.mjs";
+import { newExchange } from "./exchange.mjs";
+import { Bookings } from "./platform/bookings.mjs";
+import { FakeCore, fakeConfig } from "./testing/fake-core.mjs";
+import { MemoryStorage, namespace } from "./testing/fakes.mjs";
+
+/**
+ * stack is the pipeline over a fake core, a scripted upstream and fake
+ * bindings; send() makes one request and waits for its waitUntil work.
+ */
+function stack({ config = fakeConfig(), env = {}, upstream, shared } = {}) {
+  const core = new FakeCore(config);
+  const calls = [];
+  const fullEnv = { BOOKINGS: namespace(() => new Bookings({ storage: new MemoryStorage() }, {})), ...env };
+  const edge = newEdge({ core, env: fullEnv });
+  edge.fetcher = async (url, init) => {
+    const body = typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body);
+    calls.push({ url, headers: init.headers, body });
+    return upstream ? upstream(url, body, calls.length) : new Response('{"status":"ok","data":{"echo":"' + body + '"}}');
+  };
+  const store = shared ?? new Map();
+  const cache = { match: async (k) => store.get(k)?.clone(), put: async (k, r) => { store.set(k, r); } };
+  const handle = app({ edge, instance: () => ({ id: "1", requests: 1, memoryBytes: 131072 }), cache: () => cache });
+  const send = async (path, init = {}) => {
+    const waited = [];
+    const x = newExchange({ request: new Request("https://edge.example" + path, init), env: fullEnv, exec: { waitUntil: (p) => waited.push(p) } });
+    const res = await handle(x);
+    await Promise.all(waited);
+    const text = await res.text();
+    return { res, status: res.status, text, json: text ? JSON.parse(text) : null, x };
+  };
+  return { core, edge, calls, send, store, env: fullEnv };
+}
+
+const form = (body, headers = {}) => ({ method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+const master = { authorization: "Bearer master" };
+
+test("healthz: the core's answer with the platform's facts; headers every answer carries", async () => {
+  const s = stack({ env: { RATE_LIMIT_PUBLIC: { limit: async () => ({ success: true }) } } });
+  const r = await s.send("/healthz", { headers: { origin: "https://shop.example", "x-request-id": "probe-1" } });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json.data.rate_limits, { public: true, tokens: false });
+  assert.deepEqual(r.json.data.instance, { id: "1", requests: 1, memoryBytes: 131072 });
+  assert.deepEqual(r.json.data.cache, { entries: 0, bytes: 0 });
+  assert.equal(r.json.data.webhooks, null);
+  const h = r.res.headers;
+  assert.equal(h.get("x-request-id"), "probe-1");
+  assert.match(h.get("server-timing"), /^edge;dur=\d+\.\d$/);
+  assert.equal(h.get("access-control-allow-origin"), "https://shop.example");
+  assert.equal(h.get("vary"), "Origin");
+  assert.equal(h.get("cache-control"), "no-store");
+  const p = await s.send("/healthz", { method: "POST" });
+  assert.equal(p.status, 405);
+  assert.equal(p.res.headers.get("allow"), "GET, OPTIONS");
+  const o = await s.send("/healthz", { method: "OPTIONS", headers: { origin: "https://shop.example" } });
+  assert.equal(o.status, 200);
+  assert.equal(o.res.headers.get("access-control-allow-methods"), "GET, OPTIONS");
+  assert.equal(o.text, '{"status":"ok","data":{"allow":"GET, OPTIONS"}}');
+});
+
+test("an origin not allowed gets the core's 403 and nothing runs", async () => {
+  const s = stack();
+  const r = await s.send("/v1/get-client-services", { headers: { origin: "https://evil.example" } });
+  assert.equal(r.status, 403);
+  assert.equal(r.json.data.errorClass, "origin_forbidden");
+  assert.equal(r.res.headers.get("access-control-allow-origin"), null);
+  assert.equal(s.calls.length, 0);
+  assert.ok(!s.core.methods().includes("prepare"));
+});
+
+test("unknown paths and operations: 404; preflight of an operation lists its methods", async () => {
+  const s = stack();
+  assert.equal((await s.send("/nope")).json.data.errorClass, "not_found");
+  assert.equal((await s.send("/demo/token")).status, 404, "no demo token off the sandbox");
+  assert.equal((await s.send("/__faults/trap")).status, 404, "no faults without FAULT_INJECTION");
+  assert.equal((await s.send("/v1/nope")).json.data.errorClass, "unknown_operation");
+  const o = await s.send("/v1/new-shipment", { method: "OPTIONS" });
+  assert.equal(o.res.headers.get("allow"), "POST, OPTIONS");
+  assert.equal((await s.send("/v1/nope", { method: "OPTIONS" })).status, 404);
+});
+
+test("a read is forwarded with the core's body and the upstream's Authorization only; the answer relayed", async () => {
+  const s = stack();
+  const r = await s.send("/v1/get-collection-cutoff-hour?zip_code=28014&country_code=ES", {
+    headers: { authorization: "Bearer nope", cookie: "s=1", "cf-connecting-ip": "203.0.113.5", "x-request-id": "shop-7" } });
+  assert.equal(r.status, 200);
+  assert.equal(r.json.data.echo, "country_code=ES&zip_code=28014");
+  assert.equal(s.calls.length, 1);
+  const c = s.calls[0];
+  assert.equal(c.url, "https://up.example/v1/get-collection-cutoff-hour");
+  assert.deepEqual(c.headers, { authorization: "Basic dTpr", "content-type": "application/x-www-form-urlencoded",
+    accept: "application/json", "user-agent": "parcelgate-edge/1", "x-request-id": "shop-7" });
+  assert.match(r.res.headers.get("server-timing"), /^edge;dur=[\d.]+, upstream;dur=[\d.]+$/);
+  const prep = s.core.calls.find((c) => c[0] === "prepare")[1];
+  assert.equal(prep.query, "zip_code=28014&country_code=ES");
+  assert.equal(prep.clientIp, "203.0.113.5");
+  assert.equal(prep.requestId, "shop-7");
+  assert.equal(r.res.headers.get("x-cache"), null);
+});
+
+test("reads are retried while the core says so and the budget allows; bookings never", async () => {
+  const s = stack({ upstream: (url, body, n) => (n < 3 ? new Response("oops", { status: 503 }) : new Response('{"status":"ok","data":{}}')) });
+  const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
+  assert.equal(r.status, 200);
+  assert.equal(s.calls.length, 3);
+  assert.equal(r.x.upstream.attempts, 3);
+  const t = stack({ config: fakeConfig({ exactlyOnce: false }), upstream: () => new Response("oops", { status: 503 }) });
+  const b = await t.send("/v1/new-shipment", form("shipping_client_ref=O1", master));
+  assert.equal(b.status, 502);
+  assert.equal(t.calls.length, 1, "a booking is never resent");
+});
+
+test("the retry budget: a failing upstream gets a share of the reads as retries, not three times the traffic", async () => {
+  const s = stack({ upstream: () => new Response("down", { status: 503 }) });
+  for (let i = 0; i < 20; i++) await s.send("/v1/get-collection-cutoff-hour", form("a=" + i));
+  // 10 saved at first (burst), then a tenth per read: at most 20 + 12 calls.
+  assert.ok(s.calls.length <= 20 + 12, String(s.calls.length));
+  assert.ok(s.calls.length >= 20 + 10, String(s.calls.length));
+});
+
+test("rate limits: the core's key on the core's binding; 429 from the core; a failing binding lets it through, noted", async () => {
+  const keys = [];
+  const s = stack({ env: { RATE_LIMIT_PUBLIC: { limit: async ({ key }) => { keys.push(key); return { success: keys.length <= 1 }; } } } });
+  const ok = await s.send("/v1/get-collection-cutoff-hour", form("a=1", { "cf-connecting-ip": "198.51.100.1" }));
+  assert.equal(ok.status, 200);
+  const no = await s.send("/v1/get-collection-cutoff-hour", form("a=1", { "cf-connecting-ip": "198.51.100.1" }));
+  assert.equal(no.status, 429);
+  assert.equal(no.res.headers.get("retry-after"), "60");
+  assert.deepEqual(keys, ["ip:198.51.100.1", "ip:198.51.100.1"]);
+  assert.equal(s.calls.length, 1);
+  const m = await s.send("/v1/get-collection-cutoff-hour", form("a=1", master));
+  assert.equal(m.status, 200, "the master token is not limited");
+  assert.equal(keys.length, 2);
+  const f = stack({ env: { RATE_LIMIT_PUBLIC: { limit: async () => { throw new Error("limiter down"); } } } });
+  const r = await f.send("/v1/get-collection-cutoff-hour", form("a=1"));
+  assert.equal(r.status, 200);
+  assert.equal(r.x.note, "rate limiter failed: limiter down");
+});
+
+test("cached reads: a miss, then hits; the same request spelled otherwise shares the entry; err answers never stored", async () => {
+  const s = stack({ upstream: (url, body) => new Response(body.includes("reject") ? '{"status":"err","data":{"errorCode":108}}' : '{"status":"ok","data":["' + body + '"]}') });
+  const a = await s.send("/v1/get-client-services?carrier_code=rayo");
+  assert.equal(a.res.headers.get("x-cache"), "MISS");
+  const b = await s.send("/v1/get-client-services", form(" carrier_code=rayo"));
+  assert.equal(b.res.headers.get("x-cache"), "HIT");
+  assert.equal(b.text, a.text);
+  assert.equal(s.calls.length, 1);
+  assert.equal(s.edge.cache.stats().entries, 1);
+  await s.send("/v1/get-client-services?carrier_code=reject");
+  const c = await s.send("/v1/get-client-services?carrier_code=reject");
+  assert.equal(c.res.headers.get("x-cache"), "MISS");
+  assert.equal(s.calls.length, 3);
+});
+
+test("cached reads: identical concurrent misses make one upstream call; another isolate finds the Cache API's copy", async () => {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  const s = stack({ upstream: async () => { await gate; return new Response('{"status":"ok","data":["late"]}'); } });
+  const all = Promise.all(Array.from({ length: 10 }, () => s.send("/v1/get-client-services?carrier_code=delay")));
+  await new Promise((r) => setTimeout(r, 20));
+  release();
+  const rs = await all;
+  assert.equal(s.calls.length, 1);
+  assert.deepEqual(rs.map((r) => r.res.headers.get("x-cache")).sort(), ["HIT", "HIT", "HIT", "HIT", "HIT", "HIT", "HIT", "HIT", "HIT", "MISS"]);
+  const other = stack({ shared: s.store });
+  const r = await other.send("/v1/get-client-services?carrier_code=delay");
+  assert.equal(r.res.headers.get("x-cache"), "HIT");
+  assert.equal(other.calls.length, 0);
+  assert.equal(JSON.parse(r.text).data[0], "late");
+});
+
+const ship = "shipping_client_ref=ORDER-1&to_zip_code=08001";
+const booked = '{"status":"ok","data":{"shipping_dlvr_ref":"D1","shipping_client_ref":"ORDER-1"}}';
+
+test("bookings through the Bookings object: forwarded once, the resend replayed, other data a conflict; watched", async () => {
+  const added = [];
+  const watchlist = namespace(() => ({ add: (ref, clientRef) => { added.push([ref, clientRef]); return ""; } }));
+  const s = stack({ config: fakeConfig({ webhooks: {} }), env: { WATCHLIST: watchlist }, upstream: () => new Response(booked) });
+  const a = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(a.status, 200);
+  assert.equal(a.text, booked);
+  assert.deepEqual(added, [["D1", "ORDER-1"]]);
+  const b = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(b.status, 200);
+  assert.equal(b.res.headers.get("idempotent-replayed"), "true");
+  assert.equal(b.text, booked);
+  const c = await s.send("/v1/new-shipment", form(ship + "&to_name=Other", master));
+  assert.equal(c.status, 409);
+  assert.equal(s.calls.length, 1, "booked once");
+  const begin = s.core.calls.filter((c) => c[0] === "booking").map((c) => c[1].state);
+  assert.deepEqual(begin, ["new", "done", "conflict"]);
+});
+
+test("bookings: a refusal releases the reference; a lost answer is looked up next time, found and not booked again", async () => {
+  let n = 0;
+  const s = stack({ upstream: (url, body) => {
+    n++;
+    if (url.endsWith("/get-shipments")) return new Response('{"status":"ok","data":{"shipments":[{"shipping_data":{"shipping_client_ref":"ORDER-1"}}]}}');
+    if (n === 1) return new Response('{"status":"err","data":{"errorCode":484}}', { status: 400 });
+    return new Response("bad gateway", { status: 502 });
+  } });
+  const a = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(a.status, 400);
+  const b = await s.send("/v1/new-shipment", form(ship + "&fixed=1", master));
+  assert.equal(b.status, 502, "released: the corrected request was forwarded (and its answer lost)");
+  const c = await s.send("/v1/new-shipment", form(ship + "&fixed=1", master));
+  assert.equal(c.status, 200);
+  assert.equal(c.json.data.shipping_dlvr_ref, "FOUND");
+  assert.deepEqual(s.calls.map((c) => c.url.slice(c.url.lastIndexOf("/") + 1)), ["new-shipment", "new-shipment", "get-shipments"]);
+  const d = await s.send("/v1/new-shipment", form(ship + "&fixed=1", master));
+  assert.equal(d.res.headers.get("idempotent-replayed"), "true", "the lookup's answer was recorded");
+  assert.equal(s.calls.length, 3);
+});
+
+test("bookings: an unreachable Bookings object answers ledger_unavailable and sends nothing", async () => {
+  const s = stack({ env: { BOOKINGS: namespace(() => ({ begin: async () => { throw new Error("overloaded"); } })) } });
+  const r = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(r.status, 503);
+  assert.equal(r.json.data.errorClass, "ledger_unavailable");
+  assert.equal(s.calls.length, 0);
+  assert.equal(r.x.detail, "booking ledger: overloaded");
+});
+
+test("a scoped token's read of its booked shipment: the record is peeked and given to the core", async () => {
+  const s = stack();
+  await s.send("/v1/new-shipment", form(ship, master));
+  const r = await s.send("/v1/get-shipment?dlvr_ref=D1", { headers: { authorization: "Bearer scoped" } });
+  assert.equal(r.status, 200);
+  const second = s.core.calls.filter((c) => c[0] === "prepare").at(-1)[1];
+  assert.equal(second.booked.state, "done");
+  assert.match(second.booked.body, /ORDER-1/);
+  const none = stack();
+  const n = await none.send("/v1/get-shipment?dlvr_ref=D1", { headers: { authorization: "Bearer scoped" } });
+  assert.equal(n.status, 403);
+});
+
+test("bodies over MAX_BODY_BYTES reach the core as bodyTooLarge, unread", async () => {
+  const s = stack();
+  const r = await s.send("/v1/get-collection-cutoff-hour", form("a=" + "x".repeat(300)));
+  assert.equal(r.status, 413);
+  const prep = s.core.calls.find((c) => c[0] === "prepare")[1];
+  assert.equal(prep.bodyTooLarge, true);
+});
+
+test("a JavaScript failure answers that request 500 and no other", async () => {
+  const s = stack({ upstream: async (url, body) => {
+    await new Promise((r) => setTimeout(r, 10));
+    return new Response('{"status":"ok","data":{"echo":"' + body + '"}}');
+  } });
+  const answer = s.core.answer.bind(s.core);
+  s.core.answer = (i) => { if (new TextDecoder().decode(i.upstream.body).includes("boom")) throw new TypeError("bug"); return answer(i); };
+  const [bad, ...good] = await Promise.all([
+    s.send("/v1/get-collection-cutoff-hour", form("boom=1")),
+    ...Array.from({ length: 3 }, (_, i) => s.send("/v1/get-collection-cutoff-hour", form("ok=" + i))),
+  ]);
+  assert.equal(bad.status, 500);
+  assert.equal(bad.json.data.errorClass, "internal");
+  assert.equal(bad.x.errorClass, "panic");
+  for (const g of good) assert.equal(g.status, 200);
+});
+
+test("the request's deadline: the core's timeout envelope", async () => {
+  const config = fakeConfig();
+  config.limits.requestDeadlineMs = 30;
+  const s = stack({ config, upstream: () => new Promise((r) => setTimeout(() => r(new Response('{"status":"ok","data":{}}')), 200)) });
+  const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
+  assert.equal(r.status, 504);
+  assert.equal(r.json.data.errorClass, "timeout");
+});
+
+test("/tokens: the core mints; its rate limit applies first", async () => {
+  let limitedOnce = false;
+  const s = stack({ env: { RATE_LIMIT_PUBLIC: { limit: async () => { const ok = !limitedOnce; limitedOnce = true; return { success: ok }; } } } });
+  const m = await s.send("/tokens", form("operations=new-shipment", master));
+  assert.equal(m.json.data.token, "pgt1.x");
+  assert.equal((await s.send("/tokens", form("x=1"))).status, 401);
+  assert.equal((await s.send("/tokens", form("x=1"))).status, 429);
+  assert.equal((await s.send("/tokens", { method: "OPTIONS" })).res.headers.get("allow"), "POST, OPTIONS");
+});
+
+test("/demo/token and /__faults/ exist only when the configuration says so", async () => {
+  const s = stack({ config: fakeConfig({ demo: true, faults: true }) });
+  assert.equal((await s.send("/demo/token?shipping_client_ref=O1")).json.data.token, "pgt1.demo");
+  const f = await s.send("/__faults/trap");
+  assert.equal(f.status, 500);
+  assert.equal(s.core.calls.find((c) => c[0] === "fault")[1].kind, "trap");
+  const bad = stack({ config: fakeConfig({ faults: true, errors: [{ variable: "API_KEY", problem: "not set" }] }) });
+  assert.equal((await bad.send("/__faults/trap")).status, 404, "never with a configuration error");
+});
+
+test("request log lines: errors by default, with the exchange's facts", async (t) => {
+  const lines = [];
+  t.mock.method(console, "log", (l) => lines.push(JSON.parse(l)));
+  const s = stack({ upstream: () => new Response("down", { status: 503 }) });
+  await s.send("/v1/get-collection-cutoff-hour?a=1");
+  await s.send("/healthz");
+  assert.equal(lines.length, 1);
+  const l = lines[0];
+  assert.equal(l.msg, "request");
+  assert.equal(l.op, "get-collection-cutoff-hour");
+  assert.equal(l.status, 502);
+  assert.equal(l.error, "upstream_error");
+  assert.equal(l.attempts, 3);
+  assert.equal(l.upstream_status, 503);
+  assert.equal(l.bytes_in, 3);
+  assert.ok(l.bytes_out > 0);
+  assert.doesNotMatch(JSON.stringify(l), /a=1|dTpr/);
+});

@@ -1,0 +1,82 @@
+// @ts-check
+// parcelgate edge worker: the entry module workerd runs. It only wires: the
+// core (worker/src/core.mjs over build/worker/core.wasm: every decision),
+// the isolate's edge (edge.mjs), the request pipeline (app.mjs), the Cron
+// run (scheduled.mjs) and the two Durable Object classes. The core is made
+// once per isolate, on its first request or Cron run; a trap inside it
+// answers that call with a 500 envelope and its wrapper replaces the module.
+
+import coreModule from "./core.wasm";
+import { createCore } from "./core.mjs";
+import { newEdge } from "./edge.mjs";
+import { app } from "./app.mjs";
+import { newExchange } from "./exchange.mjs";
+import { scheduled } from "./scheduled.mjs";
+import { logLine } from "./middleware/log.mjs";
+import { failureBody, json } from "./respond.mjs";
+
+export { Bookings } from "./platform/bookings.mjs";
+export { Watchlist } from "./platform/watchlist.mjs";
+
+/** @typedef {{edge: import("./edge.mjs").Edge, handle: import("./router.mjs").Handler}} Isolate */
+
+/** @type {Promise<Isolate> | null} */
+let isolate = null;
+let instances = 1;
+
+/**
+ * load makes the isolate's edge once (again after a failed start).
+ * @param {import("./types").Env} env
+ * @returns {Promise<Isolate>}
+ */
+function load(env) {
+  if (isolate === null) {
+    const onTrap = (/** @type {import("./core.mjs").TrapInfo} */ t) => {
+      instances = t.instances;
+      logLine({ msg: "core trapped; module replaced", method: t.method, instances: t.instances });
+    };
+    isolate = createCore(coreModule, { onTrap }).then((core) => {
+      const edge = newEdge({ core, env });
+      // The module's linear memory, where the core's wrapper reports it.
+      const memory = /** @type {{memoryBytes?: () => number}} */ (/** @type {unknown} */ (core));
+      const instance = () => ({ id: String(instances), requests: edge.counts.requests,
+        memoryBytes: typeof memory.memoryBytes === "function" ? memory.memoryBytes() : 0 });
+      return { edge, handle: app({ edge, instance }) };
+    });
+    isolate.catch(() => { isolate = null; });
+  }
+  return isolate;
+}
+
+export default {
+  /**
+   * @param {Request} request
+   * @param {import("./types").Env} env
+   * @param {import("./types").ExecutionContextLike} ctx
+   */
+  async fetch(request, env, ctx) {
+    let i;
+    try {
+      i = await load(env);
+    } catch (e) {
+      logLine({ msg: "the edge core failed to start", reason: String(e) });
+      const body = failureBody({ status: 500, errorClass: "internal", message: "the edge worker could not start (see the worker's log)" },
+        crypto.randomUUID().replaceAll("-", ""));
+      return json({ status: 500, body });
+    }
+    i.edge.counts.requests++;
+    return i.handle(newExchange({ request, env, exec: ctx }));
+  },
+
+  /**
+   * One run of the tracking webhooks' watcher; without WEBHOOK_URL it
+   * returns at once, without even starting the core.
+   * @param {{scheduledTime: number}} controller
+   * @param {import("./types").Env} env
+   */
+  async scheduled(controller, env) {
+    if (!env.WEBHOOK_URL) return;
+    const { edge } = await load(env);
+    await scheduled({ edge, env, runAt: controller.scheduledTime });
+  },
+};

@@ -1,0 +1,80 @@
+// @ts-check
+// One request's state, shared by the middleware and the route that serves
+// it: what the response headers and the log line need. Nothing here lives
+// beyond the request.
+
+import { failureBody, json } from "./respond.mjs";
+
+/**
+ * @typedef {import("./respond.mjs").EdgeFailure} EdgeFailure
+ * @typedef {import("./types").Env} Env
+ * @typedef {import("./types").ExecutionContextLike} ExecutionContextLike
+ */
+
+/**
+ * @typedef {object} Exchange
+ * @property {Request} request
+ * @property {URL} url
+ * @property {Env} env
+ * @property {ExecutionContextLike} exec the request's ExecutionContext (waitUntil)
+ * @property {number} t0 Date.now() when the request arrived (workerd's clock moves only across I/O)
+ * @property {string} id the request id (X-Request-Id)
+ * @property {string} op what the log line names: an operation, "healthz", "tokens", ...
+ * @property {string} origin the allowed browser origin echoed in CORS headers ("" for none)
+ * @property {string} errorClass the failure's class for the log line ("" for none)
+ * @property {string} detail a failure's cause, for the log line only
+ * @property {string} note what the log line should add (a failure off the answer's path)
+ * @property {{status: number, attempts: number, ms: number}} upstream upstream calls made for it
+ * @property {number} bytesIn bytes of the query (GET) or body read
+ * @property {number} bytesOut bytes of the answer
+ * @property {Uint8Array | null} body the body read (bounded), null when none
+ * @property {boolean} bodyTooLarge the body passed MAX_BODY_BYTES (declared or read)
+ */
+
+/**
+ * newExchange starts a request's state.
+ * @param {{request: Request, env: Env, exec: ExecutionContextLike, now?: number}} p
+ * @returns {Exchange}
+ */
+export function newExchange({ request, env, exec, now }) {
+  return {
+    request, env, exec, url: new URL(request.url), t0: now ?? Date.now(), id: "", op: "", origin: "",
+    errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
+    bytesIn: 0, bytesOut: 0, body: null, bodyTooLarge: false,
+  };
+}
+
+/**
+ * fail answers with the edge's envelope and records the failure for the log.
+ * @param {Exchange} x
+ * @param {EdgeFailure} f
+ * @returns {Response}
+ */
+export function fail(x, f) {
+  x.errorClass = f.errorClass;
+  if (f.detail) x.detail = f.detail;
+  return reply(x, { status: f.status, body: failureBody(f, x.id), headers: f.headers });
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * reply answers with a JSON body, counted for the log line.
+ * @param {Exchange} x
+ * @param {{status: number, body: string | Uint8Array, headers?: Record<string, string>}} r
+ * @returns {Response}
+ */
+export function reply(x, { status, body, headers }) {
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  x.bytesOut = bytes.byteLength;
+  return json({ status, body: bytes, headers });
+}
+
+/**
+ * clip shortens s to n characters (UTF-16 units) with "..." when longer.
+ * @param {string} s
+ * @param {number} n
+ */
+export function clip(s, n) {
+  return s.length > n ? s.slice(0, n) + "..." : s;
+}

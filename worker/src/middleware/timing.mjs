@@ -1,0 +1,29 @@
+// @ts-check
+// Server-Timing: edge;dur=<the whole request>, upstream;dur=<its upstream
+// calls> when it made any. workerd's clock advances only across I/O, so
+// these are wall times of the awaits, which is what a client waits for.
+
+/** @typedef {import("../router.mjs").Middleware} Middleware */
+
+/**
+ * ms formats milliseconds with one decimal, as the log line does.
+ * @param {number} n
+ */
+export function ms(n) {
+  return n.toFixed(1);
+}
+
+/**
+ * timing sets the answer's Server-Timing.
+ * @param {{now?: () => number}} [o]
+ * @returns {Middleware}
+ */
+export function timing({ now = Date.now } = {}) {
+  return async (x, next) => {
+    const res = await next(x);
+    let v = "edge;dur=" + ms(now() - x.t0);
+    if (x.upstream.attempts > 0) v += ", upstream;dur=" + ms(x.upstream.ms);
+    res.headers.set("server-timing", v);
+    return res;
+  };
+}

@@ -1,0 +1,209 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { upstreamCall, webhookPost } from "./upstream.mjs";
+import { IsolateCache, sharedGet, sharedPut } from "./cache.mjs";
+import { rateLimit, bound } from "./ratelimit.mjs";
+import { Bookings, bookingBegin, bookingFinish, bookingPeek, bookingsBound } from "./bookings.mjs";
+import { watchAdd, watchLease, watchCommit, watchStats, watchlistBound } from "./watchlist.mjs";
+import { MemoryStorage, namespace } from "../testing/fakes.mjs";
+
+test("upstreamCall: POST with Basic auth and only its own headers, body as bytes, manual redirects", async () => {
+  let seen;
+  const fetcher = async (url, init) => { seen = { url, init }; return new Response('{"status":"ok","data":[]}', { status: 200 }); };
+  const a = await upstreamCall({ url: "https://up.example/v1/get-client-carriers", body: "a=1", authorization: "Basic dTpr",
+    requestId: "r1", timeoutMs: 1000, fetcher });
+  assert.equal(a.failure, null);
+  assert.equal(a.status, 200);
+  assert.equal(new TextDecoder().decode(a.body), '{"status":"ok","data":[]}');
+  assert.equal(seen.init.method, "POST");
+  assert.equal(seen.init.redirect, "manual");
+  assert.deepEqual(Object.keys(seen.init.headers).sort(), ["accept", "authorization", "content-type", "user-agent", "x-request-id"]);
+  assert.equal(seen.init.headers.authorization, "Basic dTpr");
+  assert.equal(seen.init.headers["x-request-id"], "r1");
+  assert.ok(seen.init.signal instanceof AbortSignal);
+});
+
+test("upstreamCall: timeout, network failure, answer over the bound", async () => {
+  // AbortSignal.timeout's timer does not keep Node alive: this one does.
+  const slow = (url, init) => new Promise((_, rej) => {
+    const keep = setTimeout(() => {}, 5000);
+    init.signal.addEventListener("abort", () => { clearTimeout(keep); rej(init.signal.reason); });
+  });
+  const t = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 20, fetcher: slow });
+  assert.deepEqual([t.failure, t.status, t.body], ["timeout", 0, null]);
+  const n = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000,
+    fetcher: async () => { throw new TypeError("connection refused to 10.0.0.1"); } });
+  assert.equal(n.failure, "unreachable");
+  assert.match(n.detail, /refused/);
+  const big = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000, maxBytes: 10,
+    fetcher: async () => new Response("x".repeat(11), { status: 200 }) });
+  assert.deepEqual([big.failure, big.status], ["too_large", 200]);
+  const broken = new ReadableStream({ pull(c) { c.error(new TypeError("reset")); } });
+  const u = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000,
+    fetcher: async () => new Response(broken, { status: 200 }) });
+  assert.deepEqual([u.failure, u.status], ["unreadable", 200]);
+});
+
+test("webhookPost: only the status counts", async () => {
+  const a = await webhookPost({ url: "u", body: "{}", headers: {}, timeoutMs: 100, fetcher: async () => new Response("big page", { status: 202 }) });
+  assert.deepEqual(a, { status: 202 });
+  const b = await webhookPost({ url: "u", body: "{}", headers: {}, timeoutMs: 100, fetcher: async () => { throw new TypeError("x"); } });
+  assert.deepEqual(b, { status: 0, failure: "network" });
+});
+
+const bytes = (n) => new Uint8Array(n);
+
+test("IsolateCache: fresh entries, expiry, LRU eviction by bytes and entries, large bodies not kept", () => {
+  const c = new IsolateCache({ maxBytes: 400, maxEntries: 3 });
+  c.put({ key: "a", body: bytes(100), expires: 50 });
+  assert.equal(c.get({ key: "a", now: 10 }).byteLength, 100);
+  assert.equal(c.get({ key: "a", now: 50 }), undefined, "expired");
+  assert.deepEqual(c.stats(), { entries: 0, bytes: 0 });
+  c.put({ key: "big", body: bytes(101), expires: 1e9 });
+  assert.equal(c.get({ key: "big", now: 0 }), undefined, "over a quarter of the bound");
+  for (const k of ["a", "b", "c"]) c.put({ key: k, body: bytes(100), expires: 1e9 });
+  c.get({ key: "a", now: 0 }); // a is now the most recent
+  c.put({ key: "d", body: bytes(100), expires: 1e9 });
+  assert.equal(c.get({ key: "b", now: 0 }), undefined, "least recently used went first");
+  assert.ok(c.get({ key: "a", now: 0 }));
+  assert.deepEqual(c.stats(), { entries: 3, bytes: 300 });
+  const z = new IsolateCache({ maxBytes: 0 });
+  z.put({ key: "a", body: bytes(1), expires: 1e9 });
+  assert.equal(z.stats().entries, 0);
+});
+
+test("IsolateCache.flight: concurrent callers share one load", async () => {
+  const c = new IsolateCache({ maxBytes: 1000 });
+  let loads = 0;
+  let finish;
+  const load = () => { loads++; return new Promise((r) => { finish = r; }); };
+  const a = c.flight({ key: "k", load });
+  const b = c.flight({ key: "k", load });
+  assert.equal(a.lead, true);
+  assert.equal(b.lead, false);
+  finish(bytes(3));
+  assert.equal((await b.result).byteLength, 3);
+  assert.equal(loads, 1);
+  const again = c.flight({ key: "k", load });
+  assert.equal(again.lead, true, "a landed flight is gone");
+  finish(null);
+  await again.result;
+});
+
+test("shared tier: round trip with its expiry; no Cache API or a failing one is a miss", async () => {
+  const store = new Map();
+  const cache = { match: async (k) => store.get(k)?.clone(), put: async (k, r) => { store.set(k, r); } };
+  await sharedPut({ cache, key: "abc", body: new TextEncoder().encode("{}"), ttlSeconds: 60, now: 1000 });
+  const got = await sharedGet({ cache, key: "abc" });
+  assert.equal(new TextDecoder().decode(got.body), "{}");
+  assert.equal(got.expires, 61000);
+  assert.equal(await sharedGet({ cache, key: "nope" }), undefined);
+  assert.equal(await sharedGet({ cache: undefined, key: "abc" }), undefined);
+  assert.equal(await sharedGet({ cache: { match: async () => { throw new Error("x"); } }, key: "abc" }), undefined);
+  await sharedPut({ cache: { put: async () => { throw new Error("x"); } }, key: "a", body: bytes(1), ttlSeconds: 1, now: 0 });
+});
+
+test("rateLimit: allowed, limited, unbound, failed", async () => {
+  const env = { RL: { limit: async ({ key }) => ({ success: key !== "full" }) }, BAD: { limit: async () => { throw new Error("down"); } } };
+  assert.deepEqual(await rateLimit({ env, binding: "RL", key: "a" }), { verdict: "allowed" });
+  assert.deepEqual(await rateLimit({ env, binding: "RL", key: "full" }), { verdict: "limited" });
+  assert.deepEqual(await rateLimit({ env, binding: "NONE", key: "a" }), { verdict: "unbound" });
+  assert.deepEqual(await rateLimit({ env, binding: "BAD", key: "a" }), { verdict: "failed", detail: "down" });
+  assert.equal(bound({ env, binding: "RL" }), true);
+  assert.equal(bound({ env, binding: "NONE" }), false);
+});
+
+function bookingsEnv() {
+  const ns = namespace(() => new Bookings({ storage: new MemoryStorage() }, {}));
+  return { env: { BOOKINGS: ns }, ns };
+}
+const record = { binding: "BOOKINGS", key: "u\nbase\nnew-shipment\nORDER-1" };
+
+test("Bookings: new, done with the stored answer, conflict, release", async () => {
+  const { env } = bookingsEnv();
+  const a = await bookingBegin({ env, record, fingerprint: "fp1", waitMs: 100, holdMs: 1000 });
+  assert.deepEqual([a.ok, a.state], [true, "new"]);
+  assert.deepEqual(await bookingPeek({ env, record }), { state: "" }, "nothing settled yet");
+  const body = new TextEncoder().encode('{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}');
+  assert.deepEqual(await bookingFinish({ env, record, fingerprint: "fp1", outcome: "ok", body }), { ok: true });
+  const b = await bookingBegin({ env, record, fingerprint: "fp1", waitMs: 100, holdMs: 1000 });
+  assert.equal(b.state, "done");
+  assert.deepEqual(new Uint8Array(b.body), body);
+  assert.equal((await bookingPeek({ env, record })).state, "done");
+  const c = await bookingBegin({ env, record, fingerprint: "fp2", waitMs: 100, holdMs: 1000 });
+  assert.equal(c.state, "conflict");
+  const other = { binding: "BOOKINGS", key: "u\nbase\nnew-shipment\nORDER-2" };
+  assert.equal((await bookingBegin({ env, record: other, fingerprint: "x", waitMs: 100, holdMs: 1000 })).state, "new");
+  await bookingFinish({ env, record: other, fingerprint: "x", outcome: "refused", body: null });
+  assert.equal((await bookingBegin({ env, record: other, fingerprint: "y", waitMs: 100, holdMs: 1000 })).state, "new", "released: a corrected request goes through");
+});
+
+test("Bookings: a concurrent duplicate waits for the holder's answer; busy past its wait; lost after a vanished holder", async () => {
+  const { env } = bookingsEnv();
+  await bookingBegin({ env, record, fingerprint: "fp", waitMs: 100, holdMs: 60000 });
+  const waiting = bookingBegin({ env, record, fingerprint: "fp", waitMs: 5000, holdMs: 60000 });
+  const body = new TextEncoder().encode("{}");
+  await bookingFinish({ env, record, fingerprint: "fp", outcome: "ok", body });
+  assert.equal((await waiting).state, "done");
+
+  const r2 = { binding: "BOOKINGS", key: "k2" };
+  await bookingBegin({ env, record: r2, fingerprint: "fp", waitMs: 100, holdMs: 60000 });
+  assert.equal((await bookingBegin({ env, record: r2, fingerprint: "fp", waitMs: 20, holdMs: 60000 })).state, "busy");
+
+  const r3 = { binding: "BOOKINGS", key: "k3" };
+  await bookingBegin({ env, record: r3, fingerprint: "fp", waitMs: 100, holdMs: 10 });
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal((await bookingBegin({ env, record: r3, fingerprint: "fp", waitMs: 100, holdMs: 1000 })).state, "lost");
+  assert.equal(await bookingFinish({ env, record: r3, fingerprint: "other", outcome: "ok", body }).then((r) => r.ok), true,
+    "a finish by a non-holder is answered (false inside) without an error");
+});
+
+test("Bookings: a lost outcome makes the next attempt hold it as lost; the record expires", async () => {
+  const { env, ns } = bookingsEnv();
+  await bookingBegin({ env, record, fingerprint: "fp", waitMs: 100, holdMs: 1000 });
+  await bookingFinish({ env, record, fingerprint: "fp", outcome: "lost", body: null, ttlMs: 40 });
+  const obj = ns.objects.get(record.key);
+  assert.ok(obj.state.storage.alarm > Date.now());
+  assert.equal((await bookingBegin({ env, record, fingerprint: "fp", waitMs: 100, holdMs: 1000 })).state, "lost");
+  await bookingFinish({ env, record, fingerprint: "fp", outcome: "lost", body: null, ttlMs: 10 });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal((await bookingBegin({ env, record, fingerprint: "fp2", waitMs: 100, holdMs: 1000 })).state, "new", "expired");
+  await obj.alarm();
+  assert.equal(obj.state.storage.map.size, 0);
+});
+
+test("Bookings calls without the binding, or when the object fails", async () => {
+  const a = await bookingBegin({ env: {}, record, fingerprint: "f", waitMs: 1, holdMs: 1 });
+  assert.deepEqual([a.ok, a.failure], [false, "unbound"]);
+  const broken = { BOOKINGS: namespace(() => ({ begin: async () => { throw new Error("overloaded"); }, peek: async () => { throw new Error("x"); } })) };
+  const b = await bookingBegin({ env: broken, record, fingerprint: "f", waitMs: 1, holdMs: 1 });
+  assert.deepEqual([b.ok, b.failure, b.detail], [false, "unreachable", "overloaded"]);
+  assert.deepEqual(await bookingPeek({ env: broken, record }), { state: "" });
+  assert.equal(bookingsBound({ env: broken, binding: "BOOKINGS" }), true);
+  assert.equal(bookingsBound({ env: {}, binding: "BOOKINGS" }), false);
+});
+
+test("watchlist calls: JSON in and out, failures as values", async () => {
+  const calls = [];
+  const fake = {
+    add: (...a) => { calls.push(["add", ...a]); return ""; },
+    lease: (...a) => { calls.push(["lease", ...a]); return '[{"ref":"D1","client_ref":"O1","added":1,"next_at":1,"pending":0,"state":""}]'; },
+    commit: (t) => { calls.push(["commit", JSON.parse(t)]); return ""; },
+    stats: () => '{"watched":1,"pending":0,"delivered":2,"dropped":0,"last_run":null}',
+  };
+  const env = { WATCHLIST: namespace(() => fake) };
+  const list = { binding: "WATCHLIST", name: "watch\nu\nbase" };
+  assert.deepEqual(await watchAdd({ env, list, ref: "D1", clientRef: "O1", at: 5 }), { ok: true, value: "" });
+  const l = await watchLease({ env, list, now: 10, n: 3, holdMs: 600000 });
+  assert.equal(l.value[0].ref, "D1");
+  await watchCommit({ env, list, commit: { delivered: 1, dropped: 0, run: { at: "x" } } });
+  assert.equal((await watchStats({ env, list })).value.delivered, 2);
+  assert.deepEqual(calls.map((c) => c[0]), ["add", "lease", "commit"]);
+  assert.deepEqual(calls[1], ["lease", 10, 3, 600000]);
+  const none = await watchStats({ env: {}, list });
+  assert.deepEqual([none.ok, none.failure], [false, "unbound"]);
+  const broken = { WATCHLIST: namespace(() => ({ stats: () => { throw new Error("gone"); } })) };
+  const b = await watchStats({ env: broken, list });
+  assert.deepEqual([b.ok, b.failure], [false, "unreachable"]);
+  assert.equal(watchlistBound({ env, binding: "WATCHLIST" }), true);
+});

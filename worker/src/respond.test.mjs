@@ -1,0 +1,26 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { failureBody, okBody, json } from "./respond.mjs";
+
+test("failureBody writes ErrorData's members in Go's order, optional ones only when set", () => {
+  assert.equal(failureBody({ status: 404, errorClass: "not_found", message: "nope" }, "r1"),
+    '{"status":"err","data":{"errorCode":1404,"errorMessage":"nope","source":"edge","errorClass":"not_found","requestId":"r1"}}');
+  const b = JSON.parse(failureBody({ status: 502, code: 1502, errorClass: "upstream_error", message: "m \"q\"",
+    fieldErrors: [{ field: "f", code: 7, message: "x" }], upstreamStatus: 503, upstreamData: '{"errorCode":1}',
+    retryable: false, hint: "look it up" }, "r2"));
+  assert.deepEqual(Object.keys(b.data), ["errorCode", "errorMessage", "source", "errorClass", "errors", "upstreamStatus", "upstream", "retryable", "hint", "requestId"]);
+  assert.deepEqual(b.data.upstream, { errorCode: 1 });
+  assert.equal(b.data.retryable, false);
+  assert.equal(b.data.errorMessage, 'm "q"');
+});
+
+test("okBody and json", async () => {
+  assert.equal(okBody({ a: "b" }), '{"status":"ok","data":{"a":"b"}}');
+  const r = json({ status: 201, body: "{}", headers: { allow: "GET" } });
+  assert.equal(r.status, 201);
+  assert.equal(r.headers.get("content-type"), "application/json; charset=utf-8");
+  assert.equal(r.headers.get("cache-control"), "no-store");
+  assert.equal(r.headers.get("x-content-type-options"), "nosniff");
+  assert.equal(r.headers.get("allow"), "GET");
+  assert.equal(await r.text(), "{}");
+});

@@ -1,0 +1,121 @@
+// @ts-check
+// The worker's other paths: /healthz, POST /tokens, /demo/token (sandbox
+// only), /__faults/<kind> (FAULT_INJECTION only) and everything else (404).
+// The core writes every answer; the JavaScript adds what only the platform
+// knows (the bindings, the cache, the watchlist's counts).
+
+import { failure, limited, preflight, send } from "./common.mjs";
+import { requestFacts } from "../facts.mjs";
+import { bound, RATE_LIMIT_PUBLIC, RATE_LIMIT_TOKENS } from "../platform/ratelimit.mjs";
+import { watchStats } from "../platform/watchlist.mjs";
+import { WATCHLIST } from "../edge.mjs";
+
+/**
+ * @typedef {import("../exchange.mjs").Exchange} Exchange
+ * @typedef {import("../edge.mjs").Edge} Edge
+ * @typedef {(x: Exchange) => Promise<Edge>} GetEdge
+ * @typedef {{id: string, requests: number, memoryBytes: number} | null} InstanceInfo
+ */
+
+/** STATS_TTL_MS: how long /healthz reuses the watchlist's counts (a probe every few seconds must not cost a Durable Object call each). */
+export const STATS_TTL_MS = 10 * 1000;
+
+/**
+ * healthz serves GET /healthz.
+ * @param {{edge: GetEdge, instance: (edge: Edge) => InstanceInfo}} deps
+ */
+export function healthz({ edge: getEdge, instance }) {
+  return async (/** @type {Exchange} */ x) => {
+    x.op = "healthz";
+    const edge = await getEdge(x);
+    if (x.request.method === "OPTIONS") return preflight(x, "GET");
+    if (x.request.method !== "GET") return failure(x, edge, "method_not_allowed", { allow: "GET" });
+    const authorization = x.request.headers.get("authorization");
+    /** @type {import("../core.mjs").HealthzInput["webhooks"]} */
+    let webhooks = null;
+    if (edge.config.webhooks !== null && edge.config.errors.length === 0) {
+      const s = await stats(x, edge);
+      const master = edge.core.isMaster(authorization);
+      if (s.ok) {
+        const at = s.value.last_run === null ? NaN : Date.parse(String(s.value.last_run.at));
+        webhooks = { stats: master ? s.value : null, error: null, lastRunAt: Number.isNaN(at) ? null : at };
+      } else {
+        webhooks = { stats: null, error: "the watchlist could not be reached", lastRunAt: null };
+      }
+    }
+    return send(x, edge.core.healthz({
+      method: x.request.method, authorization, acceptLanguage: x.request.headers.get("accept-language"),
+      requestId: x.id, now: Date.now(), instance: instance(edge),
+      rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), tokens: bound({ env: x.env, binding: RATE_LIMIT_TOKENS }) },
+      cache: edge.cache.stats(), webhooks,
+    }));
+  };
+}
+
+/**
+ * stats reads the watchlist's counts, reused for STATS_TTL_MS.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @returns {Promise<import("../platform/watchlist.mjs").WatchAnswer<import("../core.mjs").WatchStats>>}
+ */
+async function stats(x, edge) {
+  const now = Date.now();
+  const c = edge.stats;
+  if (c.value !== null && now - c.at <= STATS_TTL_MS && now >= c.at) return c.value;
+  const v = await watchStats({ env: x.env, list: { binding: WATCHLIST, name: edge.config.watchlistName } });
+  c.value = v;
+  c.at = now;
+  return v;
+}
+
+/**
+ * tokens serves POST /tokens (the shop's server mints scoped tokens).
+ * @param {{edge: GetEdge}} deps
+ */
+export function tokens({ edge: getEdge }) {
+  return async (/** @type {Exchange} */ x) => {
+    x.op = "tokens";
+    const edge = await getEdge(x);
+    if (x.request.method === "OPTIONS") return preflight(x, "POST");
+    const a = edge.core.tokens(requestFacts(x, Date.now()));
+    return (await limited(x, edge, a.rateLimit)) ?? send(x, a.response);
+  };
+}
+
+/**
+ * demoToken serves /demo/token while the upstream is the sandbox (a 404
+ * otherwise, as any unknown path).
+ * @param {{edge: GetEdge}} deps
+ */
+export function demoToken({ edge: getEdge }) {
+  return async (/** @type {Exchange} */ x) => {
+    const edge = await getEdge(x);
+    if (!edge.config.demo) return failure(x, edge, "not_found");
+    x.op = "demo-token";
+    if (x.request.method === "OPTIONS") return preflight(x, "GET, POST");
+    const a = edge.core.demoToken(requestFacts(x, Date.now()));
+    return (await limited(x, edge, a.rateLimit)) ?? send(x, a.response);
+  };
+}
+
+/**
+ * faults serves /__faults/<kind> with FAULT_INJECTION on a sound
+ * configuration (tests of trap isolation); a 404 otherwise.
+ * @param {{edge: GetEdge}} deps
+ */
+export function faults({ edge: getEdge }) {
+  return async (/** @type {Exchange} */ x) => {
+    const edge = await getEdge(x);
+    if (!edge.config.faults || edge.config.errors.length > 0) return failure(x, edge, "not_found");
+    x.op = "faults";
+    return send(x, edge.core.fault({ kind: x.url.pathname.slice("/__faults/".length), requestId: x.id }));
+  };
+}
+
+/**
+ * notFound answers a path the worker does not serve.
+ * @param {{edge: GetEdge}} deps
+ */
+export function notFound({ edge: getEdge }) {
+  return async (/** @type {Exchange} */ x) => failure(x, await getEdge(x), "not_found");
+}

@@ -1,0 +1,231 @@
+// @ts-check
+// /v1/<operation>: the core decides (prepare), the JavaScript does what it
+// says: a rate limit, a read of the booking record a scoped token needs
+// (peek), then the forward: from the cache tiers for cacheable reads,
+// through the Bookings object for bookings, else straight, with the
+// core's retries for reads. Every answer is the core's (answer, booking,
+// lookedUp).
+
+import { callUpstream, failure, limited, preflight, send } from "./common.mjs";
+import { requestFacts } from "../facts.mjs";
+import { bookingBegin, bookingFinish, bookingPeek } from "../platform/bookings.mjs";
+import { watchAdd } from "../platform/watchlist.mjs";
+import { sharedGet, sharedPut, defaultCache } from "../platform/cache.mjs";
+import { reply } from "../exchange.mjs";
+import { logLine } from "../middleware/log.mjs";
+import { BOOKINGS, WATCHLIST } from "../edge.mjs";
+
+/**
+ * @typedef {import("../exchange.mjs").Exchange} Exchange
+ * @typedef {import("../edge.mjs").Edge} Edge
+ * @typedef {import("../core.mjs").Forward} Forward
+ * @typedef {import("../core.mjs").Answered} Answered
+ * @typedef {import("../core.mjs").UpstreamResult} UpstreamResult
+ */
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * text is a stored body as a string (records written before may hold bytes).
+ * @param {unknown} b
+ * @returns {string | null}
+ */
+function text(b) {
+  if (b === undefined || b === null) return null;
+  if (typeof b === "string") return b;
+  if (b instanceof Uint8Array) return decoder.decode(b);
+  if (b instanceof ArrayBuffer) return decoder.decode(new Uint8Array(b));
+  return null;
+}
+
+/**
+ * sleep waits ms (a timer: workerd advances its clock across it).
+ * @param {number} ms
+ */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * operation serves /v1/<operation>.
+ * @param {{edge: (x: Exchange) => Promise<Edge>, cache?: () => import("../types").CacheLike | undefined}} deps
+ * @returns {(x: Exchange) => Promise<Response>}
+ */
+export function operation({ edge: getEdge, cache = defaultCache }) {
+  return async (x) => {
+    const edge = await getEdge(x);
+    const name = x.url.pathname.slice("/v1/".length);
+    const route = edge.config.operations.find((o) => o.name === name);
+    x.op = route === undefined ? "" : name;
+    if (x.request.method === "OPTIONS") {
+      if (route === undefined) return failure(x, edge, "not_found");
+      return preflight(x, route.methods.join(", "));
+    }
+    const facts = requestFacts(x, Date.now());
+    let p = edge.core.prepare({ ...facts, operation: name });
+    if (p.rateLimit !== null) {
+      const l = await limited(x, edge, p.rateLimit);
+      if (l !== null) return l;
+    }
+    if (p.kind === "peek") {
+      const rec = await bookingPeek({ env: x.env, record: { binding: BOOKINGS, key: p.bookingKey } });
+      p = edge.core.prepare({ ...facts, operation: name, booked: { state: rec.state, body: text(rec.body) } });
+    }
+    if (p.kind === "respond") return send(x, p.response);
+    if (p.kind !== "forward") return failure(x, edge, "internal");
+    const fwd = p.forward;
+    if (fwd.cache !== null) return cached(x, edge, fwd, fwd.cache, cache());
+    if (fwd.booking !== null) return booked(x, edge, fwd, fwd.booking);
+    return settle(x, edge, await forward(x, edge, fwd));
+  };
+}
+
+/**
+ * answerOf asks the core for the client's answer to one upstream result.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {Forward} fwd
+ * @param {UpstreamResult} upstream
+ * @returns {Answered}
+ */
+function answerOf(x, edge, fwd, upstream) {
+  return edge.core.answer({ context: fwd.context, upstream, requestId: x.id,
+    acceptLanguage: x.request.headers.get("accept-language"), now: Date.now() });
+}
+
+/**
+ * forward sends a read (retried as the core and the budget allow) or a
+ * booking (once) and returns the core's answer.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {Forward} fwd
+ * @returns {Promise<Answered>}
+ */
+async function forward(x, edge, fwd) {
+  const backoff = edge.config.limits.readRetryBackoffMs;
+  if (fwd.retryable) edge.retries.deposit();
+  for (let i = 0; ; i++) {
+    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody });
+    const a = answerOf(x, edge, fwd, up);
+    if (!(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
+    await sleep(backoff[i]);
+  }
+}
+
+/**
+ * settle sends an answer and does what it implies off the answer's path:
+ * the watchlist (under waitUntil), the log's note.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {Answered} a
+ * @param {Record<string, string>} [headers]
+ * @returns {Response}
+ */
+function settle(x, edge, a, headers) {
+  if (a.note !== "") x.detail = a.note;
+  if (a.leak) x.note = "the upstream's answer carried the worker's credentials and was withheld";
+  if (a.watch !== null) watch(x, edge, a.watch);
+  return send(x, a.response, headers);
+}
+
+/**
+ * watch puts a booked shipment on the watchlist; the booking's answer does
+ * not wait for it, and a failure is logged.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {import("../core.mjs").WatchAdd} w
+ */
+function watch(x, edge, w) {
+  const p = watchAdd({ env: x.env, list: { binding: WATCHLIST, name: edge.config.watchlistName },
+    ref: w.dlvrRef, clientRef: w.clientRef, at: Date.now() }).then((r) => {
+    if (!r.ok) logLine({ msg: "watchlist call failed", call: "add", error: r.detail });
+  });
+  x.exec.waitUntil(p);
+}
+
+/**
+ * cached answers a cacheable read from the in-isolate tier, a flight under
+ * way, the Cache API or, failing those, the upstream; an answer the core
+ * calls cacheable is stored in both tiers.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {Forward} fwd
+ * @param {{key: string, ttlSeconds: number}} c
+ * @param {import("../types").CacheLike | undefined} shared
+ * @returns {Promise<Response>}
+ */
+async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
+  const hit = (/** @type {Uint8Array} */ body) => reply(x, { status: 200, body, headers: { "x-cache": "HIT" } });
+  const mem = edge.cache.get({ key, now: Date.now() });
+  if (mem !== undefined) return hit(mem);
+  /** @type {(b: Uint8Array | null) => void} */
+  let land = () => {};
+  const landed = new Promise((r) => { land = r; });
+  const f = edge.cache.flight({ key, load: () => /** @type {Promise<Uint8Array | null>} */ (landed) });
+  if (!f.lead) {
+    const body = await f.result;
+    if (body !== null) return hit(body);
+    // The call it waited for gave no ok answer: try on its own.
+    return settle(x, edge, await forward(x, edge, fwd), { "x-cache": "MISS" });
+  }
+  /** @type {Uint8Array | null} */
+  let ok = null;
+  try {
+    const s = await sharedGet({ cache: shared, key });
+    if (s !== undefined) {
+      ok = s.body;
+      edge.cache.put({ key, body: s.body, expires: s.expires });
+      return hit(s.body);
+    }
+    const a = await forward(x, edge, fwd);
+    if (a.cacheable) {
+      ok = encoder.encode(a.response.body);
+      const now = Date.now();
+      edge.cache.put({ key, body: ok, expires: now + ttlSeconds * 1000 });
+      x.exec.waitUntil(sharedPut({ cache: shared, key, body: ok, ttlSeconds, now }));
+    }
+    return settle(x, edge, a, { "x-cache": "MISS" });
+  } finally {
+    land(ok);
+  }
+}
+
+/**
+ * booked forwards a booking through its Bookings object: exactly once.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {Forward} fwd
+ * @param {import("../core.mjs").BookingTicket} t
+ * @returns {Promise<Response>}
+ */
+async function booked(x, edge, fwd, t) {
+  const record = { binding: BOOKINGS, key: t.key };
+  const lang = x.request.headers.get("accept-language");
+  const b = await bookingBegin({ env: x.env, record, fingerprint: t.fingerprint, waitMs: t.waitMs, holdMs: t.holdMs });
+  if (!b.ok) {
+    x.detail = "booking ledger: " + b.detail;
+    return failure(x, edge, "ledger_unavailable");
+  }
+  /** @type {import("../core.mjs").BookingStep | import("../core.mjs").LookedUpStep} */
+  let step = edge.core.booking({ context: fwd.context, ticket: t, state: b.state, stored: text(b.body),
+    requestId: x.id, acceptLanguage: lang, now: Date.now() });
+  if (step.kind === "lookup") {
+    const up = await callUpstream(x, edge, { operation: step.operation, body: step.lookupBody });
+    step = edge.core.lookedUp({ context: fwd.context, ticket: t, upstream: up, requestId: x.id, acceptLanguage: lang, now: Date.now() });
+  }
+  if (step.kind === "respond") {
+    if (step.finish !== null) {
+      const f = await bookingFinish({ env: x.env, record, fingerprint: t.fingerprint, outcome: step.finish.outcome,
+        body: step.finish.body, ttlMs: t.recordTtlMs });
+      if (!f.ok) x.note = "booking ledger finish failed: " + f.detail;
+    }
+    if (step.watch !== null) watch(x, edge, step.watch);
+    return send(x, step.response);
+  }
+  const a = await forward(x, edge, fwd);
+  // Recorded before the client hears: a resend right after the answer
+  // finds the record.
+  const f = await bookingFinish({ env: x.env, record, fingerprint: t.fingerprint, outcome: a.outcome,
+    body: a.outcome === "ok" ? a.response.body : null, ttlMs: t.recordTtlMs });
+  if (!f.ok) x.note = "booking ledger finish failed: " + f.detail;
+  return settle(x, edge, a);
+}

@@ -1,0 +1,8 @@
+// A stand-in for workerd's "cloudflare:workers" module in Node tests: the
+// Durable Object base class keeps ctx and env, as workerd's does.
+export class DurableObject {
+  constructor(ctx, env) {
+    this.ctx = ctx;
+    this.env = env;
+  }
+}

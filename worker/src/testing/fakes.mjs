@@ -1,0 +1,46 @@
+// Fakes of the platform for the worker's unit tests.
+import { newExchange } from "../exchange.mjs";
+
+/**
+ * exchangeFor makes an Exchange for a request to the worker.
+ * @param {string} path
+ * @param {RequestInit & {env?: object}} [init]
+ */
+export function exchangeFor(path, init = {}) {
+  const { env = {}, ...rest } = init;
+  const request = new Request("https://edge.example" + path, rest);
+  const waited = [];
+  const x = newExchange({ request, env, exec: { waitUntil: (p) => waited.push(p) }, now: 1000 });
+  x.id = "req-1";
+  return Object.assign(x, { waited });
+}
+
+/** A Durable Object storage in memory (no SQL). */
+export class MemoryStorage {
+  constructor() {
+    this.map = new Map();
+    this.alarm = null;
+  }
+  async get(k) { return structuredClone(this.map.get(k)); }
+  async put(k, v) { this.map.set(k, structuredClone(v)); }
+  async delete(k) { return this.map.delete(k); }
+  async deleteAll() { this.map.clear(); }
+  async setAlarm(at) { this.alarm = at; }
+  transactionSync(f) { return f(); }
+}
+
+/**
+ * namespace is a Durable Object namespace whose objects are made by make
+ * (one per name, kept).
+ */
+export function namespace(make) {
+  const objects = new Map();
+  return {
+    objects,
+    idFromName: (name) => name,
+    get: (id) => {
+      if (!objects.has(id)) objects.set(id, make(id));
+      return objects.get(id);
+    },
+  };
+}
