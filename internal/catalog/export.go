@@ -204,12 +204,14 @@ func (s Schema) EmitTo(e jsonlite.Emitter) {
 	emitPostalDefinitions(e, op)
 	e.Key("additionalProperties")
 	if op.Extra && !s.Strict {
-		// Carrier-specific extras: any name, clean text (see validate).
+		// Carrier-specific extras: clean text of at most
+		// MaxExtraValueRunes characters (see validate; their names, count
+		// and case are beyond draft 4).
 		e.BeginObject()
 		e.Key("type")
 		e.String("string")
 		e.Key("pattern")
-		e.String("^" + noControl + "*$")
+		e.String("^" + noControl + "{0," + strconv.Itoa(MaxExtraValueRunes) + "}$")
 		e.EndObject()
 	} else {
 		e.Bool(false)

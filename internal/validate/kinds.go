@@ -38,6 +38,7 @@ const (
 	msgUnknown         = "This operation does not take this field."
 	msgNoParcels       = "This operation does not take parcels."
 	msgParcelsRequired = "Add at least one parcel."
+	msgExtraCase       = "Differs from a field of this operation only in upper and lower case; use the field's exact name."
 )
 
 // Templates of messages with a variable part (see i18n.Format).
@@ -50,6 +51,8 @@ const (
 	msgUnless         = "Required unless {0} is given."
 	msgLater          = "Must be later than {0}."
 	msgNotEarlier     = "Must not be earlier than {0}."
+	msgExtraMany      = "At most {0} carrier-specific extra fields per request."
+	msgExtraName      = "The name of an extra field has at most {0} characters: letters, digits, hyphens and underscores."
 )
 
 func tooLong(l i18n.Locale, n int) string {

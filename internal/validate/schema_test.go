@@ -97,7 +97,8 @@ func instance(op *catalog.Operation, r *form.Request) map[string]any {
 
 // inexpressible reports errors the schemas cannot state (see SchemaLimits).
 func inexpressible(e FieldError) bool {
-	return e.Message == msgDatePast || strings.HasPrefix(e.Message, "Must be later than") || strings.HasPrefix(e.Message, "Must not be earlier than")
+	return e.Message == msgDatePast || e.Message == msgExtraCase || strings.HasPrefix(e.Message, "At most 20 carrier-specific") ||
+		strings.HasPrefix(e.Message, "The name of an extra field") || strings.HasPrefix(e.Message, "Must be later than") || strings.HasPrefix(e.Message, "Must not be earlier than")
 }
 
 // agree validates r both ways and reports a disagreement; it returns

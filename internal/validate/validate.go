@@ -318,25 +318,95 @@ func others(f []string, name string) []string {
 	return out
 }
 
+// Bounds of the carrier-specific extra fields a booking may carry (fields
+// the catalog does not list, relayed as they are).
+const (
+	MaxExtraFields     = catalog.MaxExtraFields
+	MaxExtraNameRunes  = catalog.MaxExtraNameRunes
+	MaxExtraValueRunes = catalog.MaxExtraValueRunes
+)
+
 // checkUnknown reports top-level fields the catalog does not list, unless
-// the operation takes carrier-specific extra fields; those are only
-// checked to be clean text.
+// the operation takes carrier-specific extra fields. Those are bounded in
+// number and length, named with letters, digits, '_' and '-', clean text,
+// and never a catalog or parcel field spelled in another case
+// (SHIPPING_DATE, To_Zip_Code), which an upstream that folds case could
+// read as the real field, unvalidated.
 func checkUnknown(op *catalog.Operation, r *form.Request, l i18n.Locale, dst []FieldError) []FieldError {
+	n := 0
 	for i := range r.Fields {
 		f := &r.Fields[i]
 		if op.Param(f.Name) != nil {
 			continue
 		}
-		switch {
-		case !op.Extra:
+		if !op.Extra {
 			dst = localErr(dst, l, f.Name, CodeFormat, msgUnknown)
+			continue
+		}
+		n++
+		name := clipRunes(f.Name, MaxExtraNameRunes)
+		switch {
+		case n > MaxExtraFields:
+			dst = fieldErr(dst, name, CodeFormat, i18n.Format(l, msgExtraMany, strconv.Itoa(MaxExtraFields)))
+		case utf8.RuneCountInString(f.Name) > MaxExtraNameRunes || !plainName(f.Name):
+			dst = fieldErr(dst, name, CodeFormat, i18n.Format(l, msgExtraName, strconv.Itoa(MaxExtraNameRunes)))
+		case shadowsCatalog(op, f.Name):
+			dst = localErr(dst, l, name, CodeFormat, msgExtraCase)
 		case !utf8.ValidString(f.Value):
-			dst = localErr(dst, l, f.Name, CodeFormat, msgUTF8)
+			dst = localErr(dst, l, name, CodeFormat, msgUTF8)
 		case hasControl(f.Value):
-			dst = localErr(dst, l, f.Name, CodeFormat, msgControl)
+			dst = localErr(dst, l, name, CodeFormat, msgControl)
+		case utf8.RuneCountInString(f.Value) > MaxExtraValueRunes:
+			dst = fieldErr(dst, name, CodeFormat, tooLong(l, MaxExtraValueRunes))
 		}
 	}
 	return dst
+}
+
+// plainName: letters, digits, '_' and '-' only (ASCII), not empty.
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// shadowsCatalog reports an extra field's name that differs from one of
+// op's fields only in case, or that starts like the parcels list.
+func shadowsCatalog(op *catalog.Operation, name string) bool {
+	if len(name) >= 7 && strings.EqualFold(name[:7], "parcels") {
+		return true
+	}
+	for i := range op.Params {
+		if strings.EqualFold(op.Params[i].Name, name) {
+			return true
+		}
+	}
+	for i := range op.ParcelParams {
+		if strings.EqualFold(op.ParcelParams[i].Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// clipRunes keeps the first n characters of a field name for an error
+// (a name the error is about may be long), marking a cut with "...".
+func clipRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "..."
+		}
+		i++
+	}
+	return s
 }
 
 // Canonicalize orders r's top-level fields as the catalog lists them for

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/internal/validate"
 )
 
 func TestConfigHardening(t *testing.T) {
@@ -124,17 +126,17 @@ func TestBookingExtraFields(t *testing.T) {
 	hs := newHarness(baseEnv(up.srv.URL+"/v1"), up.srv.Client())
 	auth := []string{"Authorization", "Bearer " + testToken}
 	many := ""
-	for i := 0; i <= MaxExtraFields; i++ {
+	for i := 0; i <= validate.MaxExtraFields; i++ {
 		many += "&x_" + strings.Repeat("a", i+1) + "=1"
 	}
 	for extra, field := range map[string]string{
-		"&SHIPPING_DATE=2030-01-01":                            "SHIPPING_DATE",
-		"&To_Zip_Code=99999":                                   "To_Zip_Code",
-		"&Parcel_Weight=99":                                    "Parcel_Weight",
-		"&x_" + strings.Repeat("n", MaxExtraNameRunes) + "=1":  "x_" + strings.Repeat("n", MaxExtraNameRunes-2),
-		"&x_note=" + strings.Repeat("v", MaxExtraValueRunes+1): "x_note",
+		"&SHIPPING_DATE=2030-01-01": "SHIPPING_DATE",
+		"&To_Zip_Code=99999":        "To_Zip_Code",
+		"&Parcel_Weight=99":         "Parcel_Weight",
+		"&x_" + strings.Repeat("n", validate.MaxExtraNameRunes) + "=1":  "x_" + strings.Repeat("n", validate.MaxExtraNameRunes-2),
+		"&x_note=" + strings.Repeat("v", validate.MaxExtraValueRunes+1): "x_note",
 		"&x%20y=1": "x y",
-		many:       "x_" + strings.Repeat("a", MaxExtraFields+1),
+		many:       "x_" + strings.Repeat("a", validate.MaxExtraFields+1),
 	} {
 		r := hs.do(t, "POST", "/v1/new-shipment", shipmentForm+extra, auth...)
 		require.Equal(t, 400, r.Code, extra)

@@ -54,7 +54,6 @@ func (x *exchange) proxy(cfg *Config, op *catalog.Operation) {
 	// none matches); errorCode and field names are the same in all.
 	locale := i18n.FromAcceptLanguage(x.r.Header.Get("Accept-Language"))
 	errs := validate.Request(op, req, validate.Options{Rules: cfg.Rules, Today: today, Locale: locale}, nil)
-	errs = append(errs, extraErrors(op, req)...)
 	if len(errs) > 0 {
 		x.fail(invalid(errs))
 		return
