@@ -222,13 +222,13 @@ func Lookup(name string) *Operation {
 
 // Limits the spec does not give; see the package comment.
 const (
-	MaxParcels   = 50 // parcels in one request
-	MaxRefRunes  = 64 // references and keys
+	MaxParcels  = 50 // parcels in one request
+	MaxRefRunes = 64 // references and keys
 	// Carrier-specific extra fields of a booking (Operation.Extra):
 	// how many, their names' and their values' lengths.
 	MaxExtraFields     = 20
 	MaxExtraNameRunes  = 64
 	MaxExtraValueRunes = 256
-	MaxCodeRunes = 64 // carrier and service codes
-	MaxItems     = 50 // get-shipments n_items maximum (spec)
+	MaxCodeRunes       = 64 // carrier and service codes
+	MaxItems           = 50 // get-shipments n_items maximum (spec)
 )
