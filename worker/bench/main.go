@@ -3,20 +3,22 @@
 // Command bench measures the edge worker under wrangler dev (workerd)
 // against a minimal hand-written JavaScript proxy worker
 // (worker/bench/proxy.js) as the baseline, both forwarding to the same
-// fake upstream on 127.0.0.1:
+// fake upstream on 127.0.0.1, in the same run:
 //
-//   - p50/p90 at concurrency 1 (requests interleaved across the two
-//     workers, so that load from elsewhere hits both alike), throughput
-//     at concurrency 16, and workerd CPU time per request (utime+stime of
+//   - p50/p90 at concurrency 1 (requests interleaved across the workers,
+//     so that load from elsewhere hits them alike), throughput at
+//     concurrency 16, and workerd CPU time per request (utime+stime of
 //     each wrangler's workerd processes over the measured requests), for
-//     /healthz, a forwarded read, a cached read and a new-shipment forward;
-//   - memory over 20,000 requests (the Go instance's linear memory and
-//     workerd's RSS at 0, 5k, 10k and 20k);
-//   - cold start: the first request to a fresh isolate, and requests that
-//     each get a fresh Go instance in a warm isolate;
+//     /healthz, a forwarded read, a cached read, a plain booking forward,
+//     a booking through the Bookings object and an invalid request;
+//   - memory over 20,000 requests (the core's linear memory and workerd's
+//     RSS at 0, 5k, 10k and 20k);
+//   - cold start: the first request to a fresh isolate, wall and CPU;
 //   - tracking webhooks: a booking with and without WEBHOOK_URL, and the
 //     cost of a watcher run (webhooks.go);
-//   - size: app.wasm raw and gzip, and `wrangler deploy --dry-run`.
+//   - size: the core module raw and gzip, and `wrangler deploy --dry-run`;
+//
+// and checks the edge-on-the-core issue's targets against the proxy.
 //
 // Run by `make bench` (bench-worker) after `make worker`. Bounded: every
 // loop has a fixed count or duration, and every request a timeout.
@@ -63,7 +65,13 @@ type scenario struct {
 	path   string
 	body   string
 	auth   bool
-	goOnly bool // compared with the JS proxy's forwarded read instead
+	// edgeOnly: the JS proxy has nothing to compare (a cache, exactly-once).
+	edgeOnly bool
+	// plainOnly: measured on the edge without the Bookings object only.
+	plainOnly bool
+	// edgeStatus is the edge's expected answer (0: 200); the proxy
+	// forwards everything and gets 200.
+	edgeStatus int
 }
 
 func scenarios() []scenario {
@@ -73,14 +81,34 @@ func scenarios() []scenario {
 		"&parcels%5B0%5D%5Bparcel_weight%5D=1.5&parcels%5B0%5D%5Bparcel_width%5D=20&parcels%5B0%5D%5Bparcel_height%5D=10" +
 		"&parcels%5B0%5D%5Bparcel_length%5D=30&parcels%5B0%5D%5Bparcel_volume%5D=6000"
 	return []scenario{
-		{name: "GET /healthz", method: "GET", path: "/healthz"},
-		{name: "forwarded read (get-collection-cutoff-hour)", method: "POST", path: "/v1/get-collection-cutoff-hour",
+		{name: scHealthz, method: "GET", path: "/healthz"},
+		{name: scForward, method: "POST", path: "/v1/get-collection-cutoff-hour",
 			body: "country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo"},
-		{name: "cached read (get-client-services, HIT)", method: "POST", path: "/v1/get-client-services",
-			body: "carrier_code=rayo&status=1", goOnly: true},
-		{name: "new-shipment (Go worker: through the Bookings Durable Object)", method: "POST", path: "/v1/new-shipment", body: ship, auth: true},
+		{name: scCached, method: "POST", path: "/v1/get-client-services",
+			body: "carrier_code=rayo&status=1", edgeOnly: true},
+		{name: scPlain, method: "POST", path: "/v1/new-shipment", body: ship, auth: true, plainOnly: true},
+		{name: scBooked, method: "POST", path: "/v1/new-shipment", body: ship, auth: true, edgeOnly: true},
+		{name: scInvalid, method: "POST", path: "/v1/get-collection-cutoff-hour",
+			body: "country_code=ES&zip_code=2801&to_country_code=XX&to_zip_code=08001&carrier_code=rayo", edgeStatus: 400},
 	}
 }
+
+// Scenario names (the targets name them).
+const (
+	scHealthz = "GET /healthz"
+	scForward = "forwarded read (get-collection-cutoff-hour)"
+	scCached  = "cached read (get-client-services, HIT)"
+	scPlain   = "new-shipment, plain forward (edge: EXACTLY_ONCE=false)"
+	scBooked  = "new-shipment through the Bookings Durable Object (edge default)"
+	scInvalid = "invalid request (edge: 400; proxy: forwarded)"
+)
+
+// Worker names.
+const (
+	nEdge  = "edge worker"
+	nProxy = "JS proxy worker"
+	nPlain = "edge worker, EXACTLY_ONCE=false"
+)
 
 func nextWeekday() string {
 	d := time.Now().AddDate(0, 0, 7)
@@ -93,14 +121,31 @@ func nextWeekday() string {
 type target struct {
 	name string
 	srv  *wranglerdev.Server
-	// bookingOnly: measured on bookings only (the Go worker with
-	// EXACTLY_ONCE=false: the plain forward, without the Bookings object).
-	bookingOnly bool
+	// proxy: the baseline (forwards everything, expects 200).
+	proxy bool
+	// plain: the edge with EXACTLY_ONCE=false, measured on the plain
+	// booking forward only.
+	plain bool
 }
 
 // skip reports whether target tg sits out scenario sc.
-func skip(tg target, sc scenario, js *wranglerdev.Server) bool {
-	return sc.goOnly && tg.srv == js || tg.bookingOnly && !strings.Contains(sc.path, "new-shipment")
+func skip(tg target, sc scenario) bool {
+	switch {
+	case tg.plain:
+		return !sc.plainOnly
+	case tg.proxy:
+		return sc.edgeOnly
+	default:
+		return sc.plainOnly
+	}
+}
+
+// want is the status tg should answer sc with.
+func wantStatus(tg target, sc scenario) int {
+	if sc.edgeStatus != 0 && !tg.proxy {
+		return sc.edgeStatus
+	}
+	return 200
 }
 
 func main() {
@@ -108,7 +153,7 @@ func main() {
 	warm := flag.Int("warm", 30, "warm-up requests per target and scenario")
 	dur := flag.Duration("d", 5*time.Second, "duration of each concurrency-16 run")
 	memN := flag.Int("mem", 20000, "requests of the memory run")
-	parts := flag.String("parts", "latency,throughput,memory,cold,webhooks,size", "parts to run")
+	parts := flag.String("parts", "latency,memory,cold,webhooks,size", "parts to run (latency includes throughput)")
 	flag.Parse()
 	for _, p := range strings.Split(*parts, ",") {
 		want[strings.TrimSpace(p)] = true
@@ -146,11 +191,11 @@ func run(n, warm int, dur time.Duration, memN int) error {
 	defer up.Close()
 	vars := map[string]string{"UPSTREAM_BASE_URL": up.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token}
 
-	goW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars})
+	edgeW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars})
 	if err != nil {
 		return err
 	}
-	defer goW.Stop()
+	defer edgeW.Stop()
 	jsW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars, Main: filepath.Join(root, "worker", "bench", "proxy.js")})
 	if err != nil {
 		return err
@@ -160,18 +205,18 @@ func run(n, warm int, dur time.Duration, memN int) error {
 	for k, v := range vars {
 		plainVars[k] = v
 	}
-	goPlain, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: plainVars, NoBookings: true})
+	edgePlain, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: plainVars, NoBookings: true})
 	if err != nil {
 		return err
 	}
-	defer goPlain.Stop()
-	targets := []target{{name: "Go worker", srv: goW}, {name: "JS proxy worker", srv: jsW},
-		{name: "Go worker, EXACTLY_ONCE=false (plain forward)", srv: goPlain, bookingOnly: true}}
+	defer edgePlain.Stop()
+	targets := []target{{name: nEdge, srv: edgeW}, {name: nProxy, srv: jsW, proxy: true},
+		{name: nPlain, srv: edgePlain, plain: true}}
 
 	fmt.Printf("Machine: %d CPUs (%s/%s), %s. Fake upstream on 127.0.0.1; wrangler dev (workerd) per worker.\n",
 		runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, cpuModel())
 	if want["latency"] {
-		if err := latencyAndThroughput(targets, goW, jsW, n, warm, dur); err != nil {
+		if err := latencyAndThroughput(targets, n, warm, dur); err != nil {
 			return err
 		}
 	}
@@ -196,27 +241,30 @@ func run(n, warm int, dur time.Duration, memN int) error {
 	return nil
 }
 
-// latencyAndThroughput measures every scenario on both workers and checks
+// cell is one worker's figures for one scenario.
+type cell struct {
+	p50, p90, cpu, rps float64
+}
+
+// results holds the latency part's cells by scenario and worker; the
+// webhooks part compares a run's CPU per poll with the forwarded read's.
+var results = map[string]map[string]*cell{}
+
+// latencyAndThroughput measures every scenario on every worker and checks
 // the issue's targets.
-func latencyAndThroughput(targets []target, goW, jsW *wranglerdev.Server, n, warm int, dur time.Duration) error {
+func latencyAndThroughput(targets []target, n, warm int, dur time.Duration) error {
 	fmt.Printf("\n## Latency and CPU (concurrency 1, %d requests per cell after %d warm-up, interleaved)\n\n", n, warm)
 	fmt.Println("| scenario | worker | p50 ms | p90 ms | workerd CPU ms/request | errors |")
 	fmt.Println("|---|---|---|---|---|---|")
-	type cell struct {
-		p50, p90, cpu float64
-		rps           float64
-	}
-	res := map[string]map[string]*cell{}
 	for _, sc := range scenarios() {
-		res[sc.name] = map[string]*cell{}
+		results[sc.name] = map[string]*cell{}
 		lat := make([][]time.Duration, len(targets))
 		errs := make([]int, len(targets))
 		for i := 0; i < warm; i++ {
 			for _, tg := range targets {
-				if skip(tg, sc, jsW) {
-					continue
+				if !skip(tg, sc) {
+					_, _ = do(tg.srv.URL, sc, wantStatus(tg, sc))
 				}
-				_, _ = do(tg.srv.URL, sc)
 			}
 		}
 		cpu0 := make([]time.Duration, len(targets))
@@ -225,10 +273,10 @@ func latencyAndThroughput(targets []target, goW, jsW *wranglerdev.Server, n, war
 		}
 		for i := 0; i < n; i++ {
 			for j, tg := range targets {
-				if skip(tg, sc, jsW) {
+				if skip(tg, sc) {
 					continue
 				}
-				d, err := do(tg.srv.URL, sc)
+				d, err := do(tg.srv.URL, sc, wantStatus(tg, sc))
 				if err != nil {
 					errs[j]++
 					continue
@@ -237,12 +285,12 @@ func latencyAndThroughput(targets []target, goW, jsW *wranglerdev.Server, n, war
 			}
 		}
 		for j, tg := range targets {
-			if skip(tg, sc, jsW) {
+			if skip(tg, sc) {
 				continue
 			}
 			cpu1, _ := tg.srv.WorkerdStats()
 			c := &cell{p50: msf(pct(lat[j], 50)), p90: msf(pct(lat[j], 90)), cpu: msf(cpu1-cpu0[j]) / float64(n)}
-			res[sc.name][tg.name] = c
+			results[sc.name][tg.name] = c
 			fmt.Printf("| %s | %s | %.2f | %.2f | %.2f | %d |\n", sc.name, tg.name, c.p50, c.p90, c.cpu, errs[j])
 		}
 	}
@@ -252,55 +300,59 @@ func latencyAndThroughput(targets []target, goW, jsW *wranglerdev.Server, n, war
 	fmt.Println("|---|---|---|---|")
 	for _, sc := range scenarios() {
 		for _, tg := range targets {
-			if skip(tg, sc, jsW) {
+			if skip(tg, sc) {
 				continue
 			}
-			rps, errs := throughput(tg.srv.URL, sc, 16, dur)
-			res[sc.name][tg.name].rps = rps
+			rps, errs := throughput(tg.srv.URL, sc, wantStatus(tg, sc), 16, dur)
+			results[sc.name][tg.name].rps = rps
 			fmt.Printf("| %s | %s | %.0f | %d |\n", sc.name, tg.name, rps, errs)
 		}
 	}
 
-	fmt.Println("\n## Targets (issue: edge runtime)")
+	fmt.Println("\n## Targets (issue 21: the edge on the TinyGo core), against the JS proxy")
 	fmt.Println()
-	sc := scenarios()
-	fwd, cached := sc[1].name, sc[2].name
-	check := func(what string, ok bool, detail string) {
-		mark := "met"
-		if !ok {
-			mark = "NOT met"
+	proxy := func(sc string) *cell {
+		if sc == scPlain || sc == scBooked {
+			return results[scPlain][nProxy]
 		}
-		fmt.Printf("- %s: %s (%s)\n", what, mark, detail)
+		return results[sc][nProxy]
 	}
-	g, j := res[fwd]["Go worker"], res[fwd]["JS proxy worker"]
-	check("forwarded read p50 within 1.5x of the JS proxy", g.p50 <= 1.5*j.p50, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", g.p50, j.p50, g.p50/j.p50))
-	for _, s := range sc {
-		if s.goOnly {
-			continue
+	edge := func(sc string) *cell {
+		if sc == scPlain {
+			return results[scPlain][nPlain]
 		}
-		g, j := res[s.name]["Go worker"], res[s.name]["JS proxy worker"]
-		name := s.name
-		if p := res[s.name]["Go worker, EXACTLY_ONCE=false (plain forward)"]; p != nil {
-			// The target is about the forward; exactly-once is reported beside it.
-			fmt.Printf("- (information) new-shipment through the Bookings Durable Object: %.0f req/s (%.2fx), %.2f ms CPU (%.2fx); the JS proxy has no exactly-once\n",
-				g.rps, g.rps/j.rps, g.cpu, g.cpu/j.cpu)
-			g, name = p, "new-shipment forward (EXACTLY_ONCE=false)"
-		}
-		check("throughput at c=16 at least half the JS proxy's, "+name, g.rps >= 0.5*j.rps, fmt.Sprintf("%.0f vs %.0f req/s, %.2fx", g.rps, j.rps, g.rps/j.rps))
-		check("CPU per request within 2x of the JS proxy, "+name, g.cpu <= 2*j.cpu, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", g.cpu, j.cpu, g.cpu/j.cpu))
+		return results[sc][nEdge]
 	}
-	c := res[cached]["Go worker"]
-	check("cached read faster than the JS proxy's forwarded read", c.p50 < j.p50, fmt.Sprintf("p50 %.2f vs %.2f ms", c.p50, j.p50))
+	for _, sc := range []string{scHealthz, scForward, scPlain} {
+		e, j := edge(sc), proxy(sc)
+		check("warm CPU per request <= 1.1x, "+sc, e.cpu <= 1.1*j.cpu, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.cpu, j.cpu, e.cpu/j.cpu))
+		check("warm p50 <= 1.1x, "+sc, e.p50 <= 1.1*j.p50, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.p50, j.p50, e.p50/j.p50))
+	}
+	e, j := edge(scBooked), proxy(scBooked)
+	check("booking through the Bookings object, CPU <= 1.5x the proxy's booking forward", e.cpu <= 1.5*j.cpu,
+		fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.cpu, j.cpu, e.cpu/j.cpu))
+	check("booking through the Bookings object, p50 <= 1.5x", e.p50 <= 1.5*j.p50, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.p50, j.p50, e.p50/j.p50))
+	c, f := edge(scCached), proxy(scForward)
+	check("cached read faster than the proxy's forwarded read", c.p50 < f.p50, fmt.Sprintf("p50 %.2f vs %.2f ms", c.p50, f.p50))
 	return nil
+}
+
+// check prints one target's verdict.
+func check(what string, ok bool, detail string) {
+	mark := "met"
+	if !ok {
+		mark = "NOT met"
+	}
+	fmt.Printf("- %s: %s (%s)\n", what, mark, detail)
 }
 
 // refs numbers the bookings: each is a new client reference, so that the
 // Bookings Durable Object forwards it rather than replaying the first.
 var refs atomic.Int64
 
-// do sends one request and reports its latency; an answer other than 200
-// is an error.
-func do(base string, sc scenario) (time.Duration, error) {
+// do sends one request and reports its latency; an answer other than
+// want is an error.
+func do(base string, sc scenario, want int) (time.Duration, error) {
 	var body io.Reader
 	if sc.body != "" {
 		b := sc.body
@@ -324,14 +376,14 @@ func do(base string, sc scenario) (time.Duration, error) {
 	_, _ = io.Copy(io.Discard, res.Body)
 	res.Body.Close()
 	d := time.Since(t0)
-	if res.StatusCode != 200 {
+	if res.StatusCode != want {
 		return d, fmt.Errorf("HTTP %d", res.StatusCode)
 	}
 	return d, nil
 }
 
 // throughput runs c clients for d and returns completed requests per second.
-func throughput(base string, sc scenario, c int, d time.Duration) (float64, int) {
+func throughput(base string, sc scenario, want, c int, d time.Duration) (float64, int) {
 	var ok, bad atomic.Int64
 	stop := time.Now().Add(d)
 	var wg sync.WaitGroup
@@ -340,7 +392,7 @@ func throughput(base string, sc scenario, c int, d time.Duration) (float64, int)
 		go func() {
 			defer wg.Done()
 			for time.Now().Before(stop) {
-				if _, err := do(base, sc); err != nil {
+				if _, err := do(base, sc, want); err != nil {
 					bad.Add(1)
 				} else {
 					ok.Add(1)
@@ -352,15 +404,15 @@ func throughput(base string, sc scenario, c int, d time.Duration) (float64, int)
 	return float64(ok.Load()) / d.Seconds(), int(bad.Load())
 }
 
-// memoryRun sends n requests to each worker (healthz, cached and
-// forwarded reads and bookings in turn, 4 at a time) and reports memory
-// at 0, 5k, 10k and 20k: the Go instance's linear memory, and workerd's
-// RSS next to the JS proxy's under the same load (what the dev runtime
-// itself keeps, e.g. console lines for the inspector, shows in both).
+// memoryRun sends n requests to the edge and the proxy (the scenarios in
+// turn, 4 at a time) and reports memory at 0, 5k, 10k and 20k: the core's
+// linear memory (/healthz) and workerd's RSS next to the JS proxy's under
+// the same load (what the dev runtime itself keeps shows in both).
 func memoryRun(targets []target, n int) error {
 	fmt.Printf("\n## Memory over %d requests (concurrency 4)\n\n", n)
-	fmt.Println("| requests | Go instance | Go instance linear memory MiB | Go worker workerd RSS MiB | JS proxy workerd RSS MiB |")
+	fmt.Println("| requests | core instance | core linear memory KiB | edge workerd RSS MiB | JS proxy workerd RSS MiB |")
 	fmt.Println("|---|---|---|---|---|")
+	var mems []int64
 	report := func(done int) error {
 		r, err := client.Get(targets[0].srv.URL + "/healthz")
 		if err != nil {
@@ -378,23 +430,29 @@ func memoryRun(targets []target, n int) error {
 		if err := json.NewDecoder(r.Body).Decode(&h); err != nil {
 			return err
 		}
-		_, rssGo := targets[0].srv.WorkerdStats()
+		mems = append(mems, h.Data.Instance.MemoryBytes)
+		_, rssEdge := targets[0].srv.WorkerdStats()
 		_, rssJS := targets[1].srv.WorkerdStats()
-		fmt.Printf("| %d | %s | %.1f | %.1f | %.1f |\n", done, h.Data.Instance.ID, float64(h.Data.Instance.MemoryBytes)/(1<<20),
-			float64(rssGo)/(1<<20), float64(rssJS)/(1<<20))
+		fmt.Printf("| %d | %s | %.0f | %.1f | %.1f |\n", done, h.Data.Instance.ID, float64(h.Data.Instance.MemoryBytes)/1024,
+			float64(rssEdge)/(1<<20), float64(rssJS)/(1<<20))
 		return nil
 	}
 	if err := report(0); err != nil {
 		return err
 	}
-	sc := scenarios()
 	marks := []int{5000, 10000, 20000}
 	if n != 20000 {
 		marks = []int{n / 4, n / 2, n}
 	}
 	done := 0
 	for _, m := range marks {
-		for _, tg := range targets {
+		for _, tg := range targets[:2] {
+			var run []scenario
+			for _, sc := range scenarios() {
+				if !skip(tg, sc) {
+					run = append(run, sc)
+				}
+			}
 			var next atomic.Int64
 			next.Store(int64(done))
 			var wg sync.WaitGroup
@@ -407,7 +465,8 @@ func memoryRun(targets []target, n int) error {
 						if k > int64(m) {
 							return
 						}
-						_, _ = do(tg.srv.URL, sc[int(k)%len(sc)])
+						sc := run[int(k)%len(run)]
+						_, _ = do(tg.srv.URL, sc, wantStatus(tg, sc))
 					}
 				}()
 			}
@@ -418,74 +477,72 @@ func memoryRun(targets []target, n int) error {
 			return err
 		}
 	}
+	fmt.Println()
+	last, top := mems[len(mems)-1], int64(0)
+	for _, m := range mems {
+		top = max(top, m)
+	}
+	check("core linear memory <= 1 MiB", top <= 1<<20, fmt.Sprintf("at most %.0f KiB", float64(top)/1024))
+	check("core linear memory flat", last <= mems[1], fmt.Sprintf("%.0f KiB after 5k, %.0f KiB at the end", float64(mems[1])/1024, float64(last)/1024))
 	return nil
 }
 
 // coldStart times the first request to a fresh isolate (three fresh
-// wrangler dev each), and requests that each get a fresh Go instance in a
-// warm isolate (INSTANCE_MAX_REQUESTS=1), next to warm ones.
+// wrangler dev per worker, alternating): wall time from the client and
+// workerd CPU over that request (CPU is counted in 10 ms ticks).
 func coldStart(root string, vars map[string]string) error {
-	fmt.Println("\n## Cold start")
+	fmt.Println("\n## Cold start: the first request (GET /healthz) to a fresh isolate, 3 runs each")
 	fmt.Println()
-	fmt.Println("| measure | Go worker | JS proxy worker |")
+	fmt.Println("| worker | wall ms | workerd CPU ms |")
 	fmt.Println("|---|---|---|")
-	first := func(main string) (string, error) {
-		var ds []string
-		for i := 0; i < 3; i++ {
+	proxy := filepath.Join(root, "worker", "bench", "proxy.js")
+	type acc struct {
+		walls, cpus []string
+		wall, cpu   time.Duration
+	}
+	res := map[string]*acc{"": {}, proxy: {}}
+	for i := 0; i < 3; i++ {
+		for _, main := range []string{"", proxy} {
 			s, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars, Main: main, NoProbe: true})
 			if err != nil {
-				return "", err
+				return err
 			}
-			d, err := do(s.URL, scenario{method: "GET", path: "/healthz"})
-			cpu, _ := s.WorkerdStats()
+			// Let workerd settle after "Ready on" before the measured window.
+			time.Sleep(500 * time.Millisecond)
+			cpu0, _ := s.WorkerdStats()
+			d, err := do(s.URL, scenario{method: "GET", path: "/healthz"}, 200)
+			cpu1, _ := s.WorkerdStats()
 			s.Stop()
 			if err != nil {
-				return "", err
+				return err
 			}
-			ds = append(ds, fmt.Sprintf("%.0f", msf(d)))
-			_ = cpu
-		}
-		return strings.Join(ds, ", ") + " ms", nil
-	}
-	g, err := first("")
-	if err != nil {
-		return err
-	}
-	j, err := first(filepath.Join(root, "worker", "bench", "proxy.js"))
-	if err != nil {
-		return err
-	}
-	fmt.Printf("| first request to a fresh isolate (module compile + instantiation + start), 3 runs | %s | %s |\n", g, j)
-
-	fresh := map[string]string{"INSTANCE_MAX_REQUESTS": "1"}
-	for k, v := range vars {
-		fresh[k] = v
-	}
-	s, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: fresh})
-	if err != nil {
-		return err
-	}
-	defer s.Stop()
-	var lat []time.Duration
-	sc := scenario{method: "GET", path: "/healthz"}
-	for i := 0; i < 20; i++ {
-		_, _ = do(s.URL, sc)
-	}
-	cpu0, _ := s.WorkerdStats()
-	for i := 0; i < 100; i++ {
-		d, err := do(s.URL, sc)
-		if err == nil {
-			lat = append(lat, d)
+			a := res[main]
+			a.walls = append(a.walls, fmt.Sprintf("%.0f", msf(d)))
+			a.cpus = append(a.cpus, fmt.Sprintf("%.0f", msf(cpu1-cpu0)))
+			a.wall += d
+			a.cpu += cpu1 - cpu0
 		}
 	}
-	cpu1, _ := s.WorkerdStats()
-	fmt.Printf("| /healthz on a fresh Go instance each (instantiation + Go start), p50 / p90, CPU per request | %.2f / %.2f ms, %.2f ms CPU | — |\n",
-		msf(pct(lat, 50)), msf(pct(lat, 90)), msf(cpu1-cpu0)/100)
+	e, j := res[""], res[proxy]
+	fmt.Printf("| %s | %s | %s |\n", nEdge, strings.Join(e.walls, ", "), strings.Join(e.cpus, ", "))
+	fmt.Printf("| %s | %s | %s |\n", nProxy, strings.Join(j.walls, ", "), strings.Join(j.cpus, ", "))
+	fmt.Println()
+	check("cold first request wall <= 1.3x the proxy's (mean of 3)", e.wall <= j.wall*13/10,
+		fmt.Sprintf("%.1f vs %.1f ms", msf(e.wall)/3, msf(j.wall)/3))
+	check("cold first request CPU <= 1.3x the proxy's (mean of 3)", e.cpu <= j.cpu*13/10,
+		fmt.Sprintf("%.1f vs %.1f ms", msf(e.cpu)/3, msf(j.cpu)/3))
 	return nil
 }
 
 func sizes(root string) error {
-	wasm, err := os.ReadFile(filepath.Join(root, "build", "worker", "app.wasm"))
+	// The core module of the JavaScript edge; the Go worker's app.wasm
+	// where that is what is built.
+	name := "core.wasm"
+	wasm, err := os.ReadFile(filepath.Join(root, "build", "worker", name))
+	if os.IsNotExist(err) {
+		name = "app.wasm"
+		wasm, err = os.ReadFile(filepath.Join(root, "build", "worker", name))
+	}
 	if err != nil {
 		return err
 	}
@@ -493,7 +550,7 @@ func sizes(root string) error {
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	_, _ = zw.Write(wasm)
 	_ = zw.Close()
-	upload, err := dryRun(root)
+	upload, gzipKiB, err := dryRun(root)
 	if err != nil {
 		return err
 	}
@@ -501,19 +558,20 @@ func sizes(root string) error {
 	fmt.Println()
 	fmt.Println("| artifact | size |")
 	fmt.Println("|---|---|")
-	fmt.Printf("| app.wasm raw | %.0f KiB |\n", float64(len(wasm))/1024)
-	fmt.Printf("| app.wasm gzip -9 | %.0f KiB |\n", float64(gz.Len())/1024)
+	fmt.Printf("| %s raw | %.0f KiB |\n", name, float64(len(wasm))/1024)
+	fmt.Printf("| %s gzip -9 | %.0f KiB |\n", name, float64(gz.Len())/1024)
 	fmt.Printf("| wrangler deploy --dry-run upload | %s |\n", upload)
-	fmt.Println("\nCloudflare's compressed upload limits: 3 MiB (free plan), 10 MiB (paid).")
+	fmt.Println()
+	check("upload <= 100 KiB gzip", gzipKiB <= 100, fmt.Sprintf("%.2f KiB", gzipKiB))
 	return nil
 }
 
 // dryRun runs `wrangler deploy --dry-run --outdir` on the project's
-// wrangler.toml and returns its "Total Upload" figure.
-func dryRun(root string) (string, error) {
+// wrangler.toml and returns its "Total Upload" figure and the gzip KiB.
+func dryRun(root string) (string, float64, error) {
 	out, err := os.MkdirTemp("", "parcelgate-dry-")
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	defer os.RemoveAll(out)
 	cmd := exec.Command("node", filepath.Join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
@@ -523,13 +581,14 @@ func dryRun(root string) (string, error) {
 		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("wrangler deploy --dry-run: %v\n%s", err, b)
+		return "", 0, fmt.Errorf("wrangler deploy --dry-run: %v\n%s", err, b)
 	}
-	m := regexp.MustCompile(`Total Upload: ([0-9.]+ KiB / gzip: [0-9.]+ KiB)`).FindSubmatch(b)
+	m := regexp.MustCompile(`Total Upload: ([0-9.]+ KiB / gzip: ([0-9.]+) KiB)`).FindSubmatch(b)
 	if m == nil {
-		return "", fmt.Errorf("no Total Upload line in:\n%s", b)
+		return "", 0, fmt.Errorf("no Total Upload line in:\n%s", b)
 	}
-	return string(m[1]), nil
+	kib, _ := strconv.ParseFloat(string(m[2]), 64)
+	return string(m[1]), kib, nil
 }
 
 func cpuModel() string {

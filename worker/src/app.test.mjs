@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "./app.mjs";
 import { newEdge } from "./edge.mjs";
@@ -6,6 +6,9 @@ import { newExchange } from "./exchange.mjs";
 import { Bookings } from "./platform/bookings.mjs";
 import { FakeCore, fakeConfig } from "./testing/fake-core.mjs";
 import { MemoryStorage, namespace } from "./testing/fakes.mjs";
+
+// The request log writes to the console: kept quiet here (one test reads it).
+mock.method(console, "log", () => {});
 
 /**
  * stack is the pipeline over a fake core, a scripted upstream and fake
