@@ -70,7 +70,7 @@ export default {
     for (const [k, v] of request.headers) head += k + ":" + v + "\n";
     const r = {
       seq: ++seqNext, method: request.method, url: request.url, head, body, env, ctx,
-      booking: limits.bookings.has(new URL(request.url).pathname), replayed: false, t0: Date.now(),
+      booking: isBooking(limits, new URL(request.url).pathname), replayed: false, t0: Date.now(),
       box: [], wake: null,
     };
     serveOn(r);
@@ -236,6 +236,16 @@ function response(status, head, body) {
   }
   const empty = status === 204 || status === 205 || status === 304 || body === null;
   return new Response(empty ? null : body, { status, headers });
+}
+
+// isBooking decides whether a request may be replayed after its instance
+// failed: never a booking path Go names (bridge BookingPaths), and never a
+// percent-encoded path either. Go decodes "/v1/new%2Dshipment" to a booking
+// where this pathname keeps the escape; Go refuses such a path (400
+// encoded_path) before reading it, and this keeps it from ever being
+// replayed should that change.
+function isBooking(limits, pathname) {
+  return limits.bookings.has(pathname) || pathname.includes("%");
 }
 
 // kill ends an instance that trapped or exited: its reads in flight are

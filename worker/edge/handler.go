@@ -265,6 +265,17 @@ func (x *exchange) serve() {
 		x.origin = origin
 	}
 
+	// One spelling per path. Go decodes "%2D" in r.URL.Path, the
+	// JavaScript entry (worker/entry.mjs) reads the raw pathname to tell a
+	// booking (never replayed after a crash) from a read: a percent-encoded
+	// path would be a booking to one and a read to the other. No path of
+	// the edge needs an escape, so none is accepted.
+	if raw := r.URL.EscapedPath(); strings.IndexByte(raw, '%') >= 0 {
+		x.fail(&edgeError{status: http.StatusBadRequest, code: CodeBadRequest, class: "encoded_path",
+			message: "path " + strconv.Quote(clip(raw, 96)) + ": percent-encoded characters are not accepted; write the path as it is (/v1/<operation>, e.g. /v1/new-shipment)"})
+		return
+	}
+
 	var op *catalog.Operation
 	switch {
 	case strings.HasPrefix(path, faultsPrefix) && cfg.Faults && len(cfgErrs) == 0:

@@ -148,3 +148,23 @@ func TestBookingExtraFields(t *testing.T) {
 	r := hs.do(t, "POST", "/v1/new-shipment", shipmentForm+"&x_delivery_window=am&insurance_value=120", auth...)
 	assert.Equal(t, 200, r.Code, r.Raw)
 }
+
+// A percent-encoded path is refused before anything else: Go would decode
+// /v1/new%2Dshipment to a booking while worker/entry.mjs, which reads the
+// raw pathname, would take it for a read it may replay after a crash.
+func TestPercentEncodedPathRefused(t *testing.T) {
+	up := newFakeUpstream(t, okReply(`{"status":"ok","data":{"dlvr_ref":"D1"}}`))
+	hs := newHarness(baseEnv(up.srv.URL+"/v1"), up.srv.Client())
+	for _, target := range []string{"/v1/new%2Dshipment", "/v1/new%2dshipment", "/v1%2Fnew-shipment",
+		"/v1/new-%73hipment", "/v1/get-client-carriers%20", "/healthz%00", "/tok%65ns"} {
+		r := hs.do(t, "POST", target, shipmentForm, "Authorization", "Bearer "+testToken)
+		assert.Equal(t, 400, r.Code, "%s: %s", target, r.Raw)
+		assert.Equal(t, float64(CodeBadRequest), r.Env.Data["errorCode"], target)
+		assert.Equal(t, "encoded_path", r.Env.Data["errorClass"], target)
+		assert.Contains(t, r.message(), strings.SplitN(target, "?", 2)[0], target)
+	}
+	assert.Empty(t, up.requests(), "nothing is forwarded")
+	// The plain spelling still books.
+	r := hs.do(t, "POST", "/v1/new-shipment", shipmentForm, "Authorization", "Bearer "+testToken)
+	assert.Equal(t, 200, r.Code, r.Raw)
+}
