@@ -14,7 +14,8 @@ import { failureBody, json } from "./respond.mjs";
 /**
  * @typedef {object} Exchange
  * @property {Request} request
- * @property {URL} url
+ * @property {string} path the URL's path as sent (request.url is already normalized)
+ * @property {string} self the worker's own origin as the request addressed it
  * @property {Env} env
  * @property {ExecutionContextLike} exec the request's ExecutionContext (waitUntil)
  * @property {number} t0 Date.now() when the request arrived (workerd's clock moves only across I/O)
@@ -37,11 +38,31 @@ import { failureBody, json } from "./respond.mjs";
  * @returns {Exchange}
  */
 export function newExchange({ request, env, exec, now }) {
+  const { self, path } = splitUrl(request.url);
   return {
-    request, env, exec, url: new URL(request.url), t0: now ?? Date.now(), id: "", op: "", origin: "",
+    request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", origin: "",
     errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
     bytesIn: 0, bytesOut: 0, body: null, bodyTooLarge: false,
   };
+}
+
+/**
+ * splitUrl reads an absolute URL's origin and path with string operations:
+ * request.url is already parsed and normalized by the platform, and a URL
+ * object per request costs more than the routing it serves.
+ * @param {string} u
+ * @returns {{self: string, path: string}}
+ */
+export function splitUrl(u) {
+  const s = u.indexOf("//");
+  let p = u.indexOf("/", s < 0 ? 0 : s + 2);
+  if (p < 0) p = u.length;
+  let e = u.length;
+  for (const c of ["?", "#"]) {
+    const i = u.indexOf(c, p);
+    if (i >= 0 && i < e) e = i;
+  }
+  return { self: u.slice(0, p), path: p === e ? "/" : u.slice(p, e) };
 }
 
 /**

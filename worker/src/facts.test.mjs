@@ -47,3 +47,13 @@ test("deadline: the answer in time, else onTimeout's", async () => {
   const slow = await m(exchangeFor("/"), () => new Promise((r) => setTimeout(() => r(late()), 100)));
   assert.equal(slow.status, 504);
 });
+
+test("splitUrl: the origin and path as URL would give them for a request's URL", async () => {
+  const { splitUrl } = await import("./exchange.mjs");
+  for (const u of ["https://edge.example/v1/get-client-carriers?a=1#f", "http://127.0.0.1:8787/healthz", "https://e.example/",
+    "https://e.example/v1/x%20y?q", "https://e.example/a/../v1/./b?x#y", "http://[::1]:8787/tokens"]) {
+    const norm = new Request(u).url;
+    const want = new URL(norm);
+    assert.deepEqual(splitUrl(norm), { self: want.origin, path: want.pathname }, u);
+  }
+});

@@ -1,7 +1,9 @@
 // @ts-check
-// The worker's router: an exact path table plus prefixes (five routes; a
-// library router would cost more bytes than the table), and the
-// composition of middleware around the route that serves a request.
+// The worker's router: an exact path table plus prefixes, and the
+// composition of middleware around the route that serves a request. Chosen
+// over Hono by measurement (worker/README.md, "The worker's JavaScript"):
+// five routes need no pattern matching, and the table is 0.4 KiB against
+// hono/tiny's 6 KiB gzip and costs less CPU per request.
 
 /**
  * @typedef {import("./exchange.mjs").Exchange} Exchange
@@ -40,7 +42,7 @@ export function compose(middleware, handler) {
 export function router({ exact, prefixes, notFound }) {
   const table = new Map(Object.entries(exact));
   return (x) => {
-    const path = x.url.pathname;
+    const path = x.path;
     const h = table.get(path);
     if (h !== undefined) return h(x);
     for (const p of prefixes) if (path.startsWith(p.prefix)) return p.handler(x);

@@ -30,7 +30,7 @@ export function cors({ allowedOrigins, refuse }) {
   return async (x, next) => {
     const origin = x.request.headers.get("origin");
     let res;
-    if (origin !== null && origin !== "" && origin !== x.url.origin) {
+    if (origin !== null && origin !== "" && origin !== x.self) {
       if (!originAllowed(allowedOrigins(), origin)) {
         res = refuse(x, origin);
         res.headers.append("vary", "Origin");

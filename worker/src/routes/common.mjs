@@ -40,7 +40,7 @@ export function send(x, r, headers) {
 export function failure(x, edge, kind, more = {}) {
   return send(x, edge.core.failure({
     kind, requestId: x.id, acceptLanguage: x.request.headers.get("accept-language"), operation: x.op,
-    method: x.request.method, path: x.url.pathname, allow: more.allow ?? "", origin: more.origin ?? "",
+    method: x.request.method, path: x.path, allow: more.allow ?? "", origin: more.origin ?? "",
   }));
 }
 

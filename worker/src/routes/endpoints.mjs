@@ -108,7 +108,7 @@ export function faults({ edge: getEdge }) {
     const edge = await getEdge(x);
     if (!edge.config.faults || edge.config.errors.length > 0) return failure(x, edge, "not_found");
     x.op = "faults";
-    return send(x, edge.core.fault({ kind: x.url.pathname.slice("/__faults/".length), requestId: x.id }));
+    return send(x, edge.core.fault({ kind: x.path.slice("/__faults/".length), requestId: x.id }));
   };
 }
 

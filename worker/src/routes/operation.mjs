@@ -53,7 +53,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export function operation({ edge: getEdge, cache = defaultCache }) {
   return async (x) => {
     const edge = await getEdge(x);
-    const name = x.url.pathname.slice("/v1/".length);
+    const name = x.path.slice("/v1/".length);
     const route = edge.config.operations.find((o) => o.name === name);
     x.op = route === undefined ? "" : name;
     if (x.request.method === "OPTIONS") {
