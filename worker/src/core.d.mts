@@ -80,6 +80,8 @@ export interface EdgeCore {
   fault(input: { kind: string; requestId: string }): CoreResponse;
   /** The module's build (version of the wire format and of the Go sources). */
   version(): string;
+  /** The current module instance's linear memory in bytes (/healthz's instance.memory_bytes; `make bench` reads it). */
+  memoryBytes(): number;
 }
 
 // ---- configure ------------------------------------------------------------

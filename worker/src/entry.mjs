@@ -37,10 +37,7 @@ function load(env) {
     };
     isolate = createCore(coreModule, { onTrap }).then((core) => {
       const edge = newEdge({ core, env });
-      // The module's linear memory, where the core's wrapper reports it.
-      const memory = /** @type {{memoryBytes?: () => number}} */ (/** @type {unknown} */ (core));
-      const instance = () => ({ id: String(instances), requests: edge.counts.requests,
-        memoryBytes: typeof memory.memoryBytes === "function" ? memory.memoryBytes() : 0 });
+      const instance = () => ({ id: String(instances), requests: edge.counts.requests, memoryBytes: core.memoryBytes() });
       return { edge, handle: app({ edge, instance }) };
     });
     isolate.catch(() => { isolate = null; });
