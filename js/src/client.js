@@ -9,6 +9,18 @@ import { loaded } from './core.js';
 
 const BY_NAME = new Map(OPERATIONS.map((op) => [op.name, op]));
 
+/** The Accept the Client sends: JSON, with the operation's data normalized by the edge (worker/README.md). */
+export const NORMALIZED_ACCEPT = 'application/json; parcelgate=normalized';
+
+function parseEnvelope(text) {
+  try {
+    const env = JSON.parse(text);
+    return env && typeof env === 'object' ? env : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Client of the edge worker. */
 export class Client {
   #token = '';
@@ -118,7 +130,11 @@ export class Client {
       body = encodeParams(params);
     }
 
-    const headers = { Accept: 'application/json', ...this.headers, ...(options.headers || {}) };
+    // parcelgate=normalized: the edge answers ok data already normalized by
+    // the core's decoder (Parcelgate-Data: normalized), so the decoder module
+    // is only fetched for what the edge did not normalize (errors, data of
+    // the wrong shape, an older edge).
+    const headers = { Accept: NORMALIZED_ACCEPT, ...this.headers, ...(options.headers || {}) };
     let token = await this.#currentToken(operation);
     if (token) headers.Authorization = `Bearer ${token}`;
     let url = `${this.baseUrl}/${operation}`;
@@ -132,12 +148,7 @@ export class Client {
       init.body = body;
     }
 
-    // The response decoder is a second module, fetched on first use: it
-    // loads while the request is in flight. Without it the envelope is
-    // read in JavaScript.
-    const decoding =
-      core && typeof core.loadDecoder === 'function' ? core.loadDecoder().then(() => true, () => false) : Promise.resolve(!!core);
-    let { status, text } = await this.#send(operation, url, init, options);
+    let { status, text, normalized } = await this.#send(operation, url, init, options);
     if (status === 401 && this.#source && edgeRefusedToken(text)) {
       // The edge's own 401 (source "edge"): it refused the token before
       // forwarding anything upstream, so nothing was booked and even a
@@ -147,8 +158,16 @@ export class Client {
       if (this.#token === token) this.#token = '';
       token = await this.#currentToken(operation);
       headers.Authorization = `Bearer ${token}`;
-      ({ status, text } = await this.#send(operation, url, init, options));
+      ({ status, text, normalized } = await this.#send(operation, url, init, options));
     }
+    if (normalized && status === 200) {
+      const env = parseEnvelope(text);
+      if (env && env.status === 'ok' && 'data' in env) return env.data;
+    }
+    // The response decoder is a second module, fetched on first need.
+    // Without it the envelope is read in JavaScript.
+    const decoding =
+      core && typeof core.loadDecoder === 'function' ? core.loadDecoder().then(() => true, () => false) : Promise.resolve(!!core);
     return decodeResponse((await decoding) ? core : null, operation, status, text);
   }
 
@@ -176,7 +195,8 @@ export class Client {
     try {
       const res = await this.fetch(url, { ...init, signal: ctrl.signal });
       const text = await res.text();
-      return { status: res.status, text };
+      const normalized = !!(res.headers && typeof res.headers.get === 'function' && res.headers.get('Parcelgate-Data') === 'normalized');
+      return { status: res.status, text, normalized };
     } catch (err) {
       if (timedOut) {
         throw new ParcelgateError(`${operation}: no response within ${timeout} ms`, { category: 'timeout', operation, cause: err });

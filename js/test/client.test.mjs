@@ -316,3 +316,27 @@ test('a failing token function is an unauthorized error and nothing is sent', as
   }
   assert.equal(requests.length, 0);
 });
+
+// The edge normalizes ok data itself when asked (Accept: ...; parcelgate=normalized,
+// worker/edge/normalize.go): the Client then uses it as sent and never fetches the
+// decoder module; an answer without the mark (an older edge, an error) is decoded.
+test('data the edge normalized is used as sent: the decoder module is not fetched', async () => {
+  const core = await load({ wasm: new URL('../dist/parcelgate.wasm', import.meta.url) });
+  const v = vector('get-shipments-rates.json', 'rates with prices as numbers and strings');
+  const params = {
+    from_country_code: 'ES', from_zip_code: '28014', to_country_code: 'ES', to_zip_code: '08001',
+    parcels: [{ parcel_weight: 2, parcel_width: 20, parcel_height: 10, parcel_length: 30, parcel_volume: 6000 }],
+  };
+  handler = (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Parcelgate-Data': 'normalized' });
+    res.end(JSON.stringify({ status: 'ok', data: v.expect }));
+  };
+  const c = new Client({ baseUrl: base, core });
+  assert.deepEqual(await c.getShipmentsRates(params), v.expect);
+  assert.equal(requests[0].headers.accept, 'application/json; parcelgate=normalized');
+  assert.equal(core.decoderLoaded, false);
+
+  handler = (req, res) => reply(res, 200, v.body);
+  assert.deepEqual(await c.getShipmentsRates(params), v.expect);
+  assert.equal(core.decoderLoaded, true);
+});

@@ -489,7 +489,7 @@ func (x *exchange) respond(status int, body []byte) {
 	h := x.w.Header()
 	if x.origin != "" {
 		h.Set("Access-Control-Allow-Origin", x.origin)
-		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Server-Timing, X-Cache")
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data")
 	}
 	h.Add("Vary", "Origin")
 	total := x.h.d.Now().Sub(x.start)

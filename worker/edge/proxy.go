@@ -143,7 +143,7 @@ func (x *exchange) cached(cfg *Config, op *catalog.Operation, req *form.Request,
 // hit answers with a cached ok envelope.
 func (x *exchange) hit(body []byte) {
 	x.w.Header().Set("X-Cache", "HIT")
-	x.respond(http.StatusOK, body)
+	x.okData(body)
 }
 
 // invalid is the 400 answer to a request that failed decoding or
@@ -372,7 +372,7 @@ func (x *exchange) relay(cfg *Config, op *catalog.Operation, req *form.Request, 
 		if catalog.PolicyOf(op.Name).Watched {
 			x.watchBooked(cfg, data)
 		}
-		x.respond(http.StatusOK, a.body)
+		x.okData(a.body)
 		return a.body
 	case a.status == 401 || a.status == 403 || a.status == 407:
 		// No upstream data: an auth failure's details are for the
