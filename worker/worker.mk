@@ -92,7 +92,10 @@ test-worker-e2e: npm-tools worker
 ## test-e2e: the demo shop in headless Chromium (playwright-core + Debian's chromium)
 ## against make dev's stack (the built worker and assets under wrangler dev, a fresh
 ## sandbox): address validation, rates, drop points, booking, label PDF, tracking; a
-## real upstream configured means no demo token. Writes build/e2e/checkout.png.
+## real upstream configured means no demo token. Writes build/e2e/checkout.png. Also
+## js/test/e2e/bundlers.test.mjs: the packed package (npm pack, installed offline into a new
+## project) built with esbuild and with Vite (pinned in package.json) and driven against the
+## same stack from another origin.
 test-e2e: npm-tools worker
 	@bash wasm/toolchain/browser.sh >/dev/null
 	node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs

@@ -1,0 +1,3 @@
+import './setup-esbuild.js';
+import '@parcelgate/js/widgets/define';
+import './page.js';

@@ -1,0 +1,2 @@
+import '@parcelgate/js/widgets/define';
+import './page.js';
