@@ -283,7 +283,7 @@ func TestRateLimitsUnderWorkerd(t *testing.T) {
 		"PROXY_TOKEN": token, "CACHE_TTL": "*=0"}
 	s := start(t, wranglerdev.Options{Vars: vars, RateLimit: 5, ReadyPath: "/healthz"})
 	r := get(t, s.URL, "/healthz")
-	assert.Equal(t, map[string]any{"RATE_LIMIT_PUBLIC": "on", "RATE_LIMIT_TOKENS": "on"}, r.Data["rate_limits"])
+	assert.Equal(t, map[string]any{"RATE_LIMIT_PUBLIC": "on", "RATE_LIMIT_ANONYMOUS": "on", "RATE_LIMIT_TOKENS": "on"}, r.Data["rate_limits"])
 	codes := map[int]int{}
 	var last *result
 	for i := 0; i < 8; i++ {

@@ -456,7 +456,7 @@ func (x *exchange) health(cfg *Config, errs []ConfigError) {
 		}
 		w.Key("rate_limits")
 		w.BeginObject()
-		for _, b := range []string{RateLimitPublic, RateLimitTokens} {
+		for _, b := range []string{RateLimitPublic, RateLimitAnonymous, RateLimitTokens} {
 			w.Key(b)
 			if x.h.d.Limiter != nil && x.h.d.Limiter.Bound(b) {
 				w.String("on")

@@ -8,13 +8,23 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+
+	"github.com/parcelgate/parcelgate/internal/ratekey"
 )
 
 // Rate limits, with Cloudflare's rate-limiting bindings ([[ratelimits]] in
 // wrangler.toml, approximate and per location):
 //
-//   - RATE_LIMIT_PUBLIC, keyed by the client's IP (CF-Connecting-IP): public
-//     operations, POST /tokens without the master token, /demo/token;
+//   - RATE_LIMIT_PUBLIC, keyed by the client's address (CF-Connecting-IP):
+//     public operations, POST /tokens without the master token,
+//     /demo/token. An IPv4 client counts by its address, an IPv6 client by
+//     its /64 (internal/ratekey: one subscriber can use every address of
+//     its /64);
+//   - RATE_LIMIT_ANONYMOUS: the same requests when they carry no client
+//     address (no CF-Connecting-IP, as from another Worker or a test
+//     client): they all share one key, so they get a limit of their own
+//     that a burst of them cannot take from addressed clients. Without
+//     that binding they share one key of RATE_LIMIT_PUBLIC;
 //   - RATE_LIMIT_TOKENS, keyed by the scoped token: requests made with one.
 //
 // Requests with the master token (the shop's server) are not limited. A
@@ -24,9 +34,13 @@ import (
 
 // Names of the rate-limiting bindings.
 const (
-	RateLimitPublic = "RATE_LIMIT_PUBLIC"
-	RateLimitTokens = "RATE_LIMIT_TOKENS"
+	RateLimitPublic    = "RATE_LIMIT_PUBLIC"
+	RateLimitAnonymous = "RATE_LIMIT_ANONYMOUS"
+	RateLimitTokens    = "RATE_LIMIT_TOKENS"
 )
+
+// AnonymousKey is the one key of every request without a client address.
+const AnonymousKey = "anonymous"
 
 // RateLimitRetryAfter is the Retry-After of a 429, in seconds: the period
 // of the bindings in wrangler.toml.
@@ -75,9 +89,16 @@ func (x *exchange) limited(binding, key string) bool {
 	return true
 }
 
-// limitedByIP applies the public limit to the client's address.
+// limitedByIP applies the public limit to the client's address (its /64
+// for IPv6), or the anonymous one to a request without an address.
 func (x *exchange) limitedByIP() bool {
-	return x.limited(RateLimitPublic, "ip:"+clientIP(x.r))
+	if k := ratekey.Key(clientIP(x.r)); k != "" {
+		return x.limited(RateLimitPublic, k)
+	}
+	if l := x.h.d.Limiter; l != nil && l.Bound(RateLimitAnonymous) {
+		return x.limited(RateLimitAnonymous, AnonymousKey)
+	}
+	return x.limited(RateLimitPublic, AnonymousKey)
 }
 
 // limitedByToken applies the token limit to a scoped token (by its hash:

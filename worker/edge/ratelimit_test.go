@@ -91,7 +91,55 @@ func TestRateLimits(t *testing.T) {
 	assert.Equal(t, 429, r.Code)
 
 	r = hs.do(t, "GET", "/healthz", "")
-	assert.Equal(t, map[string]any{RateLimitPublic: "on", RateLimitTokens: "on"}, r.Env.Data["rate_limits"])
+	assert.Equal(t, map[string]any{RateLimitPublic: "on", RateLimitAnonymous: "off (no binding: no limit)", RateLimitTokens: "on"}, r.Env.Data["rate_limits"])
+}
+
+// An IPv6 client counts by its /64: cycling through the addresses of its
+// block gives it no more requests. Another /64 has its own count.
+func TestRateLimitsKeyIPv6ByPrefix(t *testing.T) {
+	hs, _ := scopedHarness(t)
+	lim := &countLimiter{limit: 2, bound: map[string]bool{RateLimitPublic: true}, seen: map[string]int{}}
+	hs.h.d.Limiter = lim
+	for i, ip := range []string{"2001:db8:1:2::1", "2001:db8:1:2:ffff::9"} {
+		r := hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", ip)
+		assert.Equal(t, 200, r.Code, "%d: %s", i, r.Raw)
+	}
+	r := hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "2001:DB8:1:2:0:0:0:77")
+	assert.Equal(t, 429, r.Code, "a third address of the same /64")
+	r = hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "2001:db8:1:3::1")
+	assert.Equal(t, 200, r.Code, "the next /64 is another client")
+	r = hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "::ffff:192.0.2.5")
+	assert.Equal(t, 200, r.Code)
+	assert.ElementsMatch(t, []string{"ip6:2001:db8:1:2::/64", "ip6:2001:db8:1:3::/64", "ip4:192.0.2.5"}, lim.keys(RateLimitPublic))
+}
+
+// Requests without a client address share one key under a binding and a
+// cap of their own (RATE_LIMIT_ANONYMOUS), which they cannot take from
+// addressed clients; without that binding they share one key of the
+// public limit.
+func TestRateLimitsWithoutAnAddress(t *testing.T) {
+	hs, _ := scopedHarness(t)
+	lim := &countLimiter{limit: 2, bound: map[string]bool{RateLimitPublic: true, RateLimitAnonymous: true}, seen: map[string]int{}}
+	hs.h.d.Limiter = lim
+	// "unknown" is what a proxy writes when it has no address: not one.
+	for i := 0; i < 2; i++ {
+		assert.Equal(t, 200, hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "unknown").Code)
+	}
+	r := hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "garbage, 1.2.3.4")
+	assert.Equal(t, 429, r.Code, "every request without an address counts as one client")
+	assert.Equal(t, []string{AnonymousKey}, lim.keys(RateLimitAnonymous))
+	assert.Equal(t, 200, hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "203.0.113.7").Code,
+		"addressed clients keep their own budget")
+	assert.Equal(t, []string{"ip4:203.0.113.7"}, lim.keys(RateLimitPublic))
+	r = hs.do(t, "GET", "/healthz", "")
+	assert.Equal(t, "on", r.Env.Data["rate_limits"].(map[string]any)[RateLimitAnonymous])
+
+	// Without RATE_LIMIT_ANONYMOUS: one key of the public limit.
+	lim = &countLimiter{limit: 1, bound: map[string]bool{RateLimitPublic: true}, seen: map[string]int{}}
+	hs.h.d.Limiter = lim
+	assert.Equal(t, 200, hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "unknown").Code)
+	assert.Equal(t, 429, hs.do(t, "GET", "/v1/get-client-carriers", "", "Cf-Connecting-Ip", "nope").Code)
+	assert.Equal(t, []string{AnonymousKey}, lim.keys(RateLimitPublic))
 }
 
 func TestRateLimitsOffWithoutBindings(t *testing.T) {

@@ -35,7 +35,7 @@ type Options struct {
 	Vars map[string]string
 	// KV adds the SANDBOX_KV namespace binding.
 	KV bool
-	// RateLimit, when positive, adds the RATE_LIMIT_PUBLIC and
+	// RateLimit, when positive, adds the RATE_LIMIT_PUBLIC, RATE_LIMIT_ANONYMOUS and
 	// RATE_LIMIT_TOKENS bindings with this many requests per 60 s.
 	RateLimit int
 	// NoBookings leaves out the BOOKINGS Durable Object binding that the
@@ -162,7 +162,7 @@ func Start(o Options) (*Server, error) {
 		toml.WriteString("\n[[kv_namespaces]]\nbinding = \"SANDBOX_KV\"\nid = \"parcelgate-e2e\"\n")
 	}
 	if o.RateLimit > 0 {
-		for i, name := range []string{"RATE_LIMIT_PUBLIC", "RATE_LIMIT_TOKENS"} {
+		for i, name := range []string{"RATE_LIMIT_PUBLIC", "RATE_LIMIT_TOKENS", "RATE_LIMIT_ANONYMOUS"} {
 			fmt.Fprintf(&toml, "\n[[ratelimits]]\nname = %q\nnamespace_id = \"%d\"\nsimple = { limit = %d, period = 60 }\n", name, 1001+i, o.RateLimit)
 		}
 	}
