@@ -347,9 +347,12 @@ func emitParamSchema(e jsonlite.Emitter, p *Param, rules bool) {
 	e.String(doc)
 	optional := !p.Need.IsRequired(rules)
 	switch p.Kind {
-	case Text, Ref:
+	case Text:
 		e.Key("pattern")
 		e.String(textPattern(p.MaxLen, optional))
+	case Ref:
+		e.Key("pattern")
+		e.String(refPattern(p.MaxLen, optional))
 	case Code:
 		e.Key("pattern")
 		e.String(trimmed(`[A-Za-z0-9_-]{1,`+strconv.Itoa(p.MaxLen)+`}`, optional))

@@ -3,6 +3,7 @@ package catalog
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/parcelgate/parcelgate/internal/country"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
@@ -32,6 +33,49 @@ const noControl = `[^\x00-\x1f\x7f-\x9f]`
 // solid is one character that is neither white space nor a control: the
 // first and last characters of a trimmed value.
 const solid = "[^\\x00-\\x20\\x7f-\\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+
+// format lists the Unicode format characters (category Cf) of the Basic
+// Multilingual Plane as the inside of a character class: zero-width space
+// and joiners, bidi controls, U+2060, U+FEFF, the soft hyphen... References
+// and codes refuse them (validation's hasFormat). The few outside the BMP
+// (tags, musical formatting) are left out: a class with them needs the
+// Unicode flag, which draft 4 validators do not all use.
+var format = func() string {
+	var cs []rune
+	for _, r := range unicode.Cf.R16 {
+		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+			cs = append(cs, c)
+		}
+	}
+	// Runs of three or more as ranges.
+	var b strings.Builder
+	for i := 0; i < len(cs); {
+		j := i
+		for j+1 < len(cs) && cs[j+1] == cs[j]+1 {
+			j++
+		}
+		b.WriteRune(cs[i])
+		if j-i >= 2 {
+			b.WriteByte('-')
+			b.WriteRune(cs[j])
+		} else if j > i {
+			b.WriteRune(cs[j])
+		}
+		i = j + 1
+	}
+	return b.String()
+}()
+
+// refPattern is textPattern without format characters anywhere.
+func refPattern(max int, optional bool) string {
+	clean := `[^\x00-\x1f\x7f-\x9f` + format + `]`
+	first := "[^\\x00-\\x20\\x7f-\\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000" + format + "]"
+	core := first
+	if max > 1 {
+		core += "(?:" + clean + "{0," + strconv.Itoa(max-2) + "}" + first + ")?"
+	}
+	return trimmed(core, optional)
+}
 
 // maxWhole is the largest whole number validation takes (nine digits).
 const maxWhole = 999999999

@@ -172,6 +172,13 @@ func probes() []probe {
 				"x_18", "1"),
 			Parcels: []map[string]string{okParcel},
 		}},
+		{Name: "new-collection: invisible characters in references and codes", Operation: "new-collection", Request: probeReq{
+			Fields: fields("collection_date", "2026-11-23", "hour_start_1", "09:00", "hour_end_1", "13:00",
+				"carrier_code", "rapido\u200d", "service_code", "rapido-48h", "shipping_dlvr_ref", "\u202eD1", "collection_client_ref", "AB\u200b12",
+				"from_name", "Tienda", "from_address", "Calle Mayor 1", "from_zip_code", "28001", "from_country_code", "ES",
+				"to_name", "Ana", "to_address", "Calle Sol 2", "to_city", "Madrid", "to_zip_code", "28002", "to_country_code", "ES",
+				"to_phone", "612345678"),
+		}},
 		{Name: "get-shipments-rates: no parcels", Operation: "get-shipments-rates", Request: probeReq{
 			Fields: fields("from_country_code", "ES", "from_zip_code", "28001", "to_country_code", "ES", "to_zip_code", "07001"),
 		}},

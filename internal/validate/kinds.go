@@ -3,6 +3,7 @@ package validate
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
@@ -15,6 +16,7 @@ const (
 	msgRequired        = "This field is required."
 	msgUTF8            = "Contains bytes that are not valid UTF-8 text."
 	msgControl         = "Remove line breaks and control characters."
+	msgFormatChar      = "Remove invisible formatting characters, such as zero-width spaces or text direction marks."
 	msgCode            = "Use only letters, digits, hyphens and underscores."
 	msgCountry         = "Enter a two-letter ISO country code such as ES."
 	msgEmail           = "Enter a valid e-mail address such as name@example.com."
@@ -67,6 +69,27 @@ func hasControl(s string) bool {
 		c := s[i]
 		if c < 0x20 || c == 0x7f || (c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f) {
 			return true
+		}
+	}
+	return false
+}
+
+// hasFormat reports Unicode format characters (category Cf: zero-width
+// space and joiners, U+2060, bidi embeddings, overrides and isolates,
+// U+FEFF, the soft hyphen, ...). They are invisible: "AB\u200b12" looks
+// like "AB12" to a person and is another reference to a machine (a
+// second booking record, a lookup that finds nothing). Refused in
+// references and codes, not in names and addresses, where joiners are
+// part of some scripts' spelling.
+func hasFormat(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			for _, r := range s[i:] {
+				if r >= 0xad && unicode.Is(unicode.Cf, r) {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	return false

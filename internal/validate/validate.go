@@ -134,6 +134,9 @@ func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, nam
 	if hasControl(v) {
 		return localErr(dst, opt.Locale, name, p.Code, msgControl)
 	}
+	if (p.Kind == catalog.Ref || p.Kind == catalog.Code) && hasFormat(v) {
+		return localErr(dst, opt.Locale, name, p.Code, msgFormatChar)
+	}
 	// Postal codes and countries have rules of their own; phones are counted
 	// once normalized.
 	if p.MaxLen > 0 && p.Kind != catalog.Zip && p.Kind != catalog.Country && p.Kind != catalog.Phone && utf8.RuneCountInString(v) > p.MaxLen {
