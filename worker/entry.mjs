@@ -301,15 +301,20 @@ function run(m, r) {
       }
     })();
     case "bookBegin": return bookCall(m, async (stub) => {
-      const r = await stub.begin(m.c, m.d, m.e);
-      return [200, r.state, r.body ?? null];
+      const r = await stub.begin(m.c, m.d, m.e, m.f, m.g);
+      return [200, r.state + "\n" + (r.holder ?? "") + "\n" + (r.retryAfterMs ?? 0), r.body ?? null];
+    });
+    case "bookSending": return bookCall(m, async (stub) => {
+      if (!(await stub.sending(m.c))) return NOT_HOLDER;
+      return [200, "", null];
     });
     case "bookPeek": return bookCall(m, async (stub) => {
       const r = await stub.peek();
       return [200, r.state, r.body ?? null];
     });
     case "bookFinish": return bookCall(m, async (stub) => {
-      await stub.finish(m.c, m.d, m.e, m.f);
+      // false: the caller no longer holds the record; Go logs it loudly.
+      if (!(await stub.finish(m.c, m.d, m.e, m.f))) return NOT_HOLDER;
       return [200, "", null];
     });
     case "watchAdd": {
@@ -338,13 +343,17 @@ function run(m, r) {
   }
 }
 
+// NOT_HOLDER is a Bookings call's answer when the caller no longer holds
+// the record (worker/bridge maps it to edge.ErrNotHolder).
+const NOT_HOLDER = [0, "", null, "not the holder"];
+
 // bookCall runs op on the Bookings object of a booking key.
 async function bookCall(m, op) {
   const ns = m.inst.env[m.a];
   if (ns === undefined) return deliver(m.inst, m.id, 0, "", null, "unbound");
   try {
-    const [status, head, body] = await op(ns.get(ns.idFromName(m.b)));
-    deliver(m.inst, m.id, status, head, body, "");
+    const [status, head, body, why] = await op(ns.get(ns.idFromName(m.b)));
+    deliver(m.inst, m.id, status, head, body, why ?? "");
   } catch (e) {
     deliver(m.inst, m.id, 0, "", null, String(e && e.message));
   }
@@ -484,87 +493,147 @@ function log(o) {
   console.log(JSON.stringify({ ts: new Date().toISOString(), ...o }));
 }
 
-// Bookings is the Durable Object behind exactly-once bookings (worker/edge's
-// bookings.go has the protocol): one object per (API user, upstream,
-// operation, client reference). It is single-threaded, so the first
-// request takes the record and the others wait for its outcome here. Its
-// storage keeps { state: "done" | "lost", fp, body } until an alarm clears
-// it (the record's ttl).
+// Bookings is the Durable Object behind exactly-once bookings: one object
+// per (API user, upstream, operation, client reference), single-threaded,
+// so every request for a reference meets the same record. The rules are
+// internal/booking's (Decide, Taken, Sending, Settle), written again here;
+// worker/edge/bookings.go has the edge's side and MemoryLedger the same
+// rules in Go. The protocol, for anyone porting it:
+//
+// Storage: one key "rec", absent or
+//   { state: "pending", fp, holder, since, prev, expires }  a holder's turn
+//   { state: "done", fp, body, expires }                     booked: the answer
+//   { state: "lost", fp, since, expires }                    the answer was lost
+// fp is the fingerprint of the normalized body; since (ms) when the booking
+// was sent upstream; prev, for a turn taken to look a lost booking up, that
+// record's since; expires (ms) when the record is forgotten (an alarm).
+// Memory: this.live, the holder this incarnation saw take the pending
+// record, until its hold ends. A pending record without it (the object
+// restarted, or the holder passed its hold) is a lost answer.
+//
+// begin(fp, waitMs, holdMs, graceMs, ttlMs) -> { state, holder?, body?, retryAfterMs? }
+//   none or expired -> write pending, then "new" with the holder token
+//   other fp        -> "conflict"
+//   done            -> "done" with body
+//   pending, live   -> wait for its outcome (up to waitMs), then "busy"
+//   lost, or pending not live:
+//     now < since + graceMs -> "unknown", retryAfterMs = the rest
+//     else                  -> write pending (prev = since), then "lost" with
+//                              the holder token: look up before booking
+// sending(holder) -> true, and since = now, prev = 0 (about to book after a
+//   lookup found nothing); false when holder does not hold the pending record
+// finish(holder, outcome, body, ttlMs) -> false when holder does not hold the
+//   pending record (nothing is written; the caller logs it), else true and
+//   "ok" -> done; "lost" -> lost (since kept); "unsent" -> lost with since =
+//   prev, or deleted when prev is 0; "release" -> deleted
+// peek() -> { state: "done", body } | { state: "lost" } (lost, or pending
+//   not live) | { state: "" }
 export class Bookings extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
-    this.holder = null; // { fp, done, release, until }: a request forwarding now
+    this.live = null; // { holder, done, release, until }
   }
 
-  // begin takes or reads the record for a request with fingerprint fp:
-  // "new" or "lost" (the caller holds it and must finish), "done" with the
-  // stored answer, "conflict", or "busy" after waitMs.
-  async begin(fp, waitMs, holdMs) {
+  async begin(fp, waitMs, holdMs, graceMs, ttlMs) {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      if (this.holder !== null && Date.now() > this.holder.until) {
-        // The holder vanished (its instance died): the outcome is unknown.
-        const h = this.holder;
-        await this.ctx.storage.put("rec", { state: "lost", fp: h.fp, expires: Date.now() + 86400000 });
-        this.release(h);
-      }
-      if (this.holder !== null) {
-        if (this.holder.fp !== fp) return { state: "conflict" };
-        const left = Math.min(deadline, this.holder.until + 1) - Date.now();
-        if (Date.now() >= deadline) return { state: "busy" };
-        await Promise.race([this.holder.done, new Promise((r) => setTimeout(r, Math.max(left, 1)))]);
+      const now = Date.now();
+      // A holder past its hold vanished (its instance died): unknown outcome.
+      if (this.live !== null && now > this.live.until) this.endTurn();
+      const rec = await this.current(now);
+      if (rec === undefined) return this.take(undefined, fp, holdMs, ttlMs, "new");
+      if (rec.fp !== fp) return { state: "conflict" };
+      if (rec.state === "done") return { state: "done", body: rec.body };
+      const live = this.live;
+      if (rec.state === "pending" && live !== null && live.holder === rec.holder) {
+        if (now >= deadline) return { state: "busy" };
+        const left = Math.min(deadline, live.until + 1) - now;
+        await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(left, 1)))]);
         continue;
       }
-      let rec = await this.ctx.storage.get("rec");
-      if (rec !== undefined && rec.expires <= Date.now()) {
-        await this.ctx.storage.delete("rec");
-        rec = undefined;
-      }
-      if (rec !== undefined && rec.fp !== fp) return { state: "conflict" };
-      if (rec !== undefined && rec.state === "done") return { state: "done", body: rec.body };
-      this.take(fp, holdMs);
-      return { state: rec === undefined ? "new" : "lost" };
+      const left = rec.since + graceMs - now;
+      if (left > 0) return { state: "unknown", retryAfterMs: left };
+      return this.take(rec, fp, holdMs, ttlMs, "lost");
     }
   }
 
-  // finish records the holder's outcome: "ok" keeps the answer, "lost"
-  // makes the next attempt look the booking up, "release" forgets it.
-  async finish(fp, outcome, body, ttlMs) {
-    const h = this.holder;
-    if (h === null || h.fp !== fp) return false;
-    if (outcome === "release") {
+  async sending(holder) {
+    const rec = await this.current(Date.now());
+    if (!holds(rec, holder)) return false;
+    await this.ctx.storage.put("rec", { ...rec, since: Date.now(), prev: 0 });
+    return true;
+  }
+
+  async finish(holder, outcome, body, ttlMs) {
+    const rec = await this.current(Date.now());
+    if (!holds(rec, holder)) return false;
+    const expires = Date.now() + ttlMs;
+    let next = null;
+    if (outcome === "ok") next = { state: "done", fp: rec.fp, body, expires };
+    else if (outcome === "lost") next = { state: "lost", fp: rec.fp, since: rec.since, expires };
+    else if (outcome === "unsent" && rec.prev) next = { state: "lost", fp: rec.fp, since: rec.prev, expires };
+    if (next === null) {
       await this.ctx.storage.delete("rec");
     } else {
-      const expires = Date.now() + ttlMs;
-      await this.ctx.storage.put("rec", outcome === "ok" ? { state: "done", fp, body, expires } : { state: "lost", fp, expires });
+      await this.ctx.storage.put("rec", next);
       await this.ctx.storage.setAlarm(expires);
     }
-    this.release(h);
+    if (this.live !== null && this.live.holder === holder) this.endTurn();
     return true;
   }
 
   // peek reads the record without taking it: the edge resolves a token's
   // shipping_client_ref to the shipment booked with it.
   async peek() {
-    const rec = await this.ctx.storage.get("rec");
-    if (rec === undefined || rec.expires <= Date.now()) return { state: "" };
-    return { state: rec.state, body: rec.body };
+    const rec = await this.current(Date.now());
+    if (rec === undefined) return { state: "" };
+    if (rec.state === "done") return { state: "done", body: rec.body };
+    if (rec.state === "lost" || this.live === null || this.live.holder !== rec.holder) return { state: "lost" };
+    return { state: "" };
   }
 
-  take(fp, holdMs) {
+  // current reads the record, forgetting an expired one.
+  async current(now) {
+    const rec = await this.ctx.storage.get("rec");
+    if (rec !== undefined && rec.expires <= now) {
+      await this.ctx.storage.delete("rec");
+      return undefined;
+    }
+    return rec;
+  }
+
+  // take writes the pending record of a new turn BEFORE the caller sends
+  // anything: after a restart it says a booking may be under way.
+  async take(rec, fp, holdMs, ttlMs, state) {
+    const now = Date.now();
+    const holder = crypto.randomUUID();
+    const prev = rec !== undefined && (rec.state === "lost" || rec.state === "pending") ? rec.since : 0;
+    if (this.live !== null) this.endTurn();
     let release;
     const done = new Promise((r) => { release = r; });
-    this.holder = { fp, done, release, until: Date.now() + holdMs };
+    this.live = { holder, done, release, until: now + holdMs };
+    await this.ctx.storage.put("rec", { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
+    await this.ctx.storage.setAlarm(now + ttlMs);
+    return { state, holder };
   }
 
-  release(h) {
-    if (this.holder === h) this.holder = null;
+  // endTurn wakes the requests waiting for the live holder.
+  endTurn() {
+    const h = this.live;
+    this.live = null;
     h.release();
   }
 
   async alarm() {
-    await this.ctx.storage.deleteAll();
+    const rec = await this.ctx.storage.get("rec");
+    if (rec !== undefined && rec.expires > Date.now()) await this.ctx.storage.setAlarm(rec.expires);
+    else await this.ctx.storage.deleteAll();
   }
+}
+
+// holds reports whether holder holds the record (its pending turn).
+function holds(rec, holder) {
+  return rec !== undefined && rec.state === "pending" && typeof holder === "string" && holder !== "" && rec.holder === holder;
 }
 
 // Watchlist is the Durable Object that holds the shipments the tracking

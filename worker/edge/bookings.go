@@ -2,15 +2,16 @@ package edge
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/validate"
@@ -18,23 +19,35 @@ import (
 
 // Exactly-once bookings. The upstream has no idempotency key, so a
 // retried new-shipment or new-collection books twice. The edge keeps a
-// record per (API user, operation, client reference) in a Ledger (a
-// Durable Object under workerd, one per key, so every request for a
-// reference meets the same object wherever it arrives):
+// record per (API user, upstream, operation, client reference) in a Ledger
+// (a Durable Object under workerd, one per key, so every request for a
+// reference meets the same object wherever it arrives). The decisions are
+// internal/booking's; a Ledger stores the records and applies them:
 //
-//   - The first request takes the record with a fingerprint of its
-//     normalized body and is forwarded once.
+//   - The first request takes the record: a pending record with a
+//     fingerprint of its normalized body and the time, written BEFORE the
+//     booking is forwarded (once, never retried).
 //   - A concurrent duplicate waits for it (bounded) and gets its answer.
 //   - A later duplicate with the same data gets the stored answer with
 //     Idempotent-Replayed: true; with other data, 409 with errorCode 421.
 //   - A refusal (an err envelope) releases the reference, so a corrected
 //     request can go through.
 //   - When the answer was lost (timeout, 5xx, dropped connection, not an
-//     envelope) the record says so, and the next attempt first asks the
-//     upstream whether the shipment exists (get-shipments filtered by the
-//     client reference) and answers with it instead of booking again.
-//     Collections cannot be looked up upstream: a lost collection answers
-//     409 until the record expires, rather than risk a second pickup.
+//     envelope), or the holder vanished (a pending record nobody holds
+//     after a restart, or a holder past its hold), the booking may exist,
+//     and the upstream may still be committing it. For BOOKING_GRACE_SECONDS
+//     from the send a resend never books: 425 with errorCode 1425 and
+//     Retry-After. After it one resend takes the record and asks the
+//     upstream (get-shipments filtered by the client reference): a shipment
+//     whose data agrees with the request is the answer (the rule is
+//     booking.Mismatches); one that disagrees is 409, never adopted; none
+//     means it was never booked, and the booking is sent (the record's time
+//     moves to that send first). Collections cannot be looked up upstream:
+//     a lost collection answers 409 until the record expires, rather than
+//     risk a second pickup.
+//   - A holder whose turn was taken over (it outlived the grace) cannot
+//     settle the record: Finish returns ErrNotHolder and the request's log
+//     line says so whatever LOG_REQUESTS is.
 //
 // Records expire after BookingRecordTTL.
 
@@ -49,31 +62,58 @@ const (
 	BookDone     = "done"     // answered before: body is the stored answer
 	BookConflict = "conflict" // the reference was used with other data
 	BookBusy     = "busy"     // another request holds it past the wait
+	BookUnknown  = "unknown"  // a previous answer was lost, within the grace: send nothing
 )
 
-// Booking outcomes the holder reports to Finish.
+// Booking outcomes the holder reports to Finish (internal/booking's).
 const (
-	OutcomeOK      = "ok"      // booked: keep the answer
-	OutcomeRelease = "release" // refused: forget the reference
-	OutcomeLost    = "lost"    // unknown: the next attempt looks it up
+	OutcomeOK      = booking.OutcomeOK      // booked: keep the answer
+	OutcomeRelease = booking.OutcomeRelease // refused: forget the reference
+	OutcomeLost    = booking.OutcomeLost    // sent, answer unknown: it may have booked
+	OutcomeUnsent  = booking.OutcomeUnsent  // the holder sent nothing: the record goes back as it was
 )
+
+// BeginOptions bound a Begin.
+type BeginOptions struct {
+	Wait  time.Duration // how long to wait while another request holds the record
+	Hold  time.Duration // a holder that never finishes is presumed gone after it
+	Grace time.Duration // how long after a send whose answer was lost nothing is sent
+	TTL   time.Duration // how long a record is kept
+}
+
+// Begun is a Ledger's answer to Begin.
+type Begun struct {
+	State      string        // one of the Book* states
+	Body       []byte        // BookDone: the stored answer
+	Holder     string        // BookNew, BookLost: the token of the caller's turn
+	RetryAfter time.Duration // BookUnknown: the rest of the grace
+}
 
 // Ledger keeps the booking records.
 type Ledger interface {
 	// Begin takes or reads the record of key for a request with the
-	// fingerprint; it waits up to wait while another request holds it.
-	// A holder that never finishes loses the record after hold.
-	Begin(ctx context.Context, key, fingerprint string, wait, hold time.Duration) (state string, body []byte, err error)
-	// Finish ends the holder's turn with its outcome.
-	Finish(ctx context.Context, key, fingerprint, outcome string, body []byte, ttl time.Duration) error
+	// fingerprint, following booking.Decide; a record it hands out
+	// (BookNew, BookLost) is stored as pending before it returns.
+	Begin(ctx context.Context, key, fingerprint string, o BeginOptions) (Begun, error)
+	// Sending moves the holder's record's time to now: it is about to
+	// send the booking after a lookup found nothing.
+	Sending(ctx context.Context, key, holder string) error
+	// Finish ends the holder's turn with its outcome (booking.Settle);
+	// ErrNotHolder when the caller no longer holds the record.
+	Finish(ctx context.Context, key, holder, outcome string, body []byte, ttl time.Duration) error
 	// Peek reads a record without taking it: its state (BookDone,
-	// BookLost, or "" for none) and the stored answer.
+	// BookLost, or "" for none or one being booked) and the stored answer.
 	Peek(ctx context.Context, key string) (state string, body []byte, err error)
 }
 
 // ErrNoLedger is a Ledger's answer when the platform has none configured
 // (the BOOKINGS Durable Object binding is missing).
 var ErrNoLedger = errors.New("no booking ledger configured")
+
+// ErrNotHolder is Finish's and Sending's answer to a caller that no longer
+// holds the record: another caller took it after the grace, or it was
+// settled. Nothing was stored.
+var ErrNotHolder = errors.New("the booking record is no longer held by this request")
 
 // exactlyOnce reports whether bookings go through the ledger.
 func (x *exchange) exactlyOnce(cfg *Config) bool {
@@ -139,12 +179,11 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 	refField := bookingRef(op)
 	ref := req.Get(refField)
 	key := bookingKey(cfg, op.Name, ref)
-	sum := sha256.Sum256(body)
-	fp := hex.EncodeToString(sum[:])
 	ctx := x.r.Context()
+	// A holder looks up (one timeout), then books (another).
 	hold := time.Duration(len(readBackoff)+1)*cfg.Timeout + 5*time.Second
-
-	state, stored, err := ledger.Begin(ctx, key, fp, cfg.Timeout+2*time.Second, hold)
+	b, err := ledger.Begin(ctx, key, booking.Fingerprint(body),
+		BeginOptions{Wait: cfg.Timeout + 2*time.Second, Hold: hold, Grace: cfg.BookingGrace, TTL: BookingRecordTTL})
 	switch {
 	case errors.Is(err, ErrNoLedger):
 		if cfg.UpstreamBase == "" {
@@ -160,10 +199,10 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 			message: "the booking ledger could not be reached; nothing was booked", retryable: 1})
 		return
 	}
-	switch state {
+	switch b.State {
 	case BookDone:
 		x.w.Header().Set("Idempotent-Replayed", "true")
-		x.respond(http.StatusOK, stored)
+		x.respond(http.StatusOK, b.Body)
 		return
 	case BookConflict:
 		msg := refField + " " + strconv.Quote(ref) + " was already used for a booking with other data; use a new reference for a new booking"
@@ -175,31 +214,58 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 		x.fail(&edgeError{status: http.StatusServiceUnavailable, code: CodeUnavailable, class: "booking_in_progress",
 			message: "a booking with this " + refField + " is still in progress; retry shortly to get its answer", retryable: 1})
 		return
-	case BookLost:
+	case BookUnknown:
 		if op.Name != "new-shipment" {
-			_ = ledger.Finish(ctx, key, fp, OutcomeLost, nil, BookingRecordTTL)
-			msg := "the answer to an earlier attempt with this " + refField + " was lost, and the service offers no way to look a collection up: check the customer area, then book with a new reference"
-			x.fail(&edgeError{status: http.StatusConflict, code: 421, class: "booking_unknown", message: refField + ": " + msg,
-				fieldErrors: []validate.FieldError{{Field: refField, Code: 421, Message: msg}}})
+			x.collectionUnknown(refField)
 			return
 		}
-		found, err := x.lookupShipment(cfg, ref)
-		if err != nil {
-			_ = ledger.Finish(ctx, key, fp, OutcomeLost, nil, BookingRecordTTL)
+		secs := strconv.FormatInt(booking.RetryAfterSeconds(b.RetryAfter.Milliseconds()), 10)
+		x.w.Header().Set("Retry-After", secs)
+		x.fail(&edgeError{status: http.StatusTooEarly, code: CodeBookingUnconfirmed, class: "booking_unconfirmed", retryable: 1,
+			message: "an earlier attempt with this " + refField + " may have booked the shipment, and the upstream may still be committing it; " +
+				"nothing was sent. Resend the same request in " + secs + " s (Retry-After): the edge then looks the booking up and answers with it, " +
+				"or books it if it is not there"})
+		return
+	case BookLost:
+		if op.Name != "new-shipment" {
+			x.finish(ledger, key, b.Holder, OutcomeUnsent, nil)
+			x.collectionUnknown(refField)
+			return
+		}
+		found, mismatch, err := x.lookupShipment(cfg, ref, req)
+		switch {
+		case err != nil:
+			x.finish(ledger, key, b.Holder, OutcomeUnsent, nil)
 			x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_unreachable",
 				message: "an earlier attempt's answer was lost and the upstream could not be asked whether it booked; nothing was sent", retryable: 1})
 			return
-		}
-		if found != nil {
-			_ = ledger.Finish(ctx, key, fp, OutcomeOK, found, BookingRecordTTL)
+		case found != nil:
+			x.finish(ledger, key, b.Holder, OutcomeOK, found)
 			if _, data, reason := sniffEnvelope(found); reason == "" {
 				x.watchBooked(cfg, data)
 			}
 			x.w.Header().Set("Idempotent-Replayed", "true")
 			x.respond(http.StatusOK, found)
 			return
+		case mismatch != nil:
+			// Someone else's booking, or this one's data changed: never
+			// adopted. The record stays lost, so a resend asks again.
+			x.finish(ledger, key, b.Holder, OutcomeUnsent, nil)
+			msg := "the upstream holds a shipment booked with " + refField + " " + strconv.Quote(ref) + " whose " +
+				strings.Join(mismatch, ", ") + " differ from this request's; it is not this booking: check it in the customer area, and book with a new reference"
+			x.fail(&edgeError{status: http.StatusConflict, code: 421, class: "booking_mismatch", message: refField + ": " + msg,
+				fieldErrors: []validate.FieldError{{Field: refField, Code: 421, Message: msg}}})
+			return
+		}
+		// Not there: it was never booked. The grace covers this send.
+		if err := ledger.Sending(ctx, key, b.Holder); err != nil {
+			x.ledgerTrouble("sending", err)
+			x.fail(&edgeError{status: http.StatusServiceUnavailable, code: CodeUnavailable, class: "booking_in_progress",
+				message: "another attempt with this " + refField + " took over its booking; nothing was sent: retry shortly to get its answer", retryable: 1})
+			return
 		}
 	}
+	sent := x.h.d.Now()
 	a := x.exchangeOnce(cfg, op, body)
 	// Booked only on a 2xx ok envelope the client may see; refused on an
 	// err envelope below 500; anything else (no answer, 5xx, not an
@@ -218,10 +284,41 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 	}
 	// Recorded before the client hears: a retry arriving right after the
 	// answer finds the record.
-	if err := ledger.Finish(ctx, key, fp, outcome, keep, BookingRecordTTL); err != nil {
-		x.note = "booking ledger finish failed: " + clip(err.Error(), 100)
+	x.finish(ledger, key, b.Holder, outcome, keep)
+	if outcome == OutcomeLost && op.Name == "new-shipment" {
+		left := sent.Add(cfg.BookingGrace).Sub(x.h.d.Now())
+		x.w.Header().Set("Retry-After", strconv.FormatInt(booking.RetryAfterSeconds(left.Milliseconds()), 10))
 	}
 	x.relay(cfg, op, req, &a)
+}
+
+// finish settles the holder's record; a refusal is logged loudly.
+func (x *exchange) finish(ledger Ledger, key, holder, outcome string, body []byte) {
+	if err := ledger.Finish(x.r.Context(), key, holder, outcome, body, BookingRecordTTL); err != nil {
+		x.ledgerTrouble("finish "+outcome, err)
+	}
+}
+
+// ledgerTrouble puts a ledger call that failed on the request's log line,
+// which is written whatever LOG_REQUESTS says: the record may not say what
+// happened (no reference or key: the line carries none elsewhere either).
+func (x *exchange) ledgerTrouble(call string, err error) {
+	what := "booking ledger " + call + " failed: " + clip(err.Error(), 100)
+	if errors.Is(err, ErrNotHolder) {
+		what = "booking ledger refused " + call + ": this request no longer held the record (another attempt took it over after the grace)"
+	}
+	if x.note != "" {
+		x.note += "; "
+	}
+	x.note += what
+	x.alert = true
+}
+
+// collectionUnknown answers a resent collection whose first answer was lost.
+func (x *exchange) collectionUnknown(refField string) {
+	msg := "the answer to an earlier attempt with this " + refField + " was lost, and the service offers no way to look a collection up: check the customer area, then book with a new reference"
+	x.fail(&edgeError{status: http.StatusConflict, code: 421, class: "booking_unknown", message: refField + ": " + msg,
+		fieldErrors: []validate.FieldError{{Field: refField, Code: 421, Message: msg}}})
 }
 
 // exchangeOnce sends one booking upstream (never retried).
@@ -233,165 +330,183 @@ func (x *exchange) exchangeOnce(cfg *Config, op *catalog.Operation, body []byte)
 	return x.call(cfg, doer, base+"/"+op.Name, body)
 }
 
-// lookupShipment asks the upstream for the shipment booked with ref and
-// returns a new-shipment answer built from it, nil when there is none.
-func (x *exchange) lookupShipment(cfg *Config, ref string) ([]byte, error) {
+// lookupShipment asks the upstream for the shipment booked with ref: found
+// is new-shipment's answer built from one whose data agrees with req;
+// mismatch names the fields in which the one found disagrees; both empty
+// when there is none.
+func (x *exchange) lookupShipment(cfg *Config, ref string, req *form.Request) (found []byte, mismatch []string, err error) {
 	doer, base, e := x.target(cfg)
 	if e != nil {
-		return nil, errors.New(e.message)
+		return nil, nil, errors.New(e.message)
 	}
 	q := &form.Request{}
 	q.Set("filter_shipping_client_ref", ref)
 	q.Set("n_items", "50")
 	a := x.call(cfg, doer, base+"/get-shipments", form.Encode(q))
-	if a.err != nil || a.status >= 500 {
-		return nil, errors.New("lookup failed")
+	if a.err != nil || a.status >= 500 || leaksSecret(cfg, a.body) {
+		return nil, nil, errors.New("lookup failed")
 	}
-	st, data, reason := sniffEnvelope(a.body)
-	if reason != "" || st != "ok" {
-		return nil, errors.New("lookup refused")
+	list, err := envelope.DecodeShipments(a.status, a.body)
+	if err != nil {
+		return nil, nil, errors.New("lookup refused")
 	}
-	return shipmentAnswer(data, ref), nil
-}
-
-// shipmentAnswer finds the shipment with the client reference in
-// get-shipments' data and renders it as new-shipment's answer would.
-func shipmentAnswer(data []byte, ref string) []byte {
-	fields := []string{"shipping_dlvr_ref", "shipping_client_ref", "shipping_carrier_ref", "shipping_carrier_guid",
-		"service_type", "carrier_code", "service_code", "carrier_phone"}
-	var found map[string]string
-	s := jsonlite.NewScanner(data)
-	_ = s.Object(func(key string) error {
-		if key != "shipments" || found != nil {
-			return s.Skip()
-		}
-		return s.Array(func(int) error {
-			var got map[string]string
-			err := s.Object(func(k string) error {
-				if k != "shipping_data" {
-					return s.Skip()
-				}
-				got = map[string]string{}
-				return s.Object(func(f string) error {
-					v, err := s.LooseString()
-					got[f] = v
-					return err
-				})
-			})
-			if found == nil && got != nil && got["shipping_client_ref"] == ref {
-				found = got
-			}
-			return err
-		})
-	})
-	if found == nil {
-		return nil
+	s, mismatch := booking.Find(&list, ref, req)
+	if s == nil {
+		return nil, mismatch, nil
 	}
-	body := okObject(func(w jsonlite.Emitter) {
-		for _, f := range fields {
-			w.Key(f)
-			w.String(found[f])
-		}
-	})
-	return body
+	return booking.Answer(s), nil, nil
 }
 
 // MemoryLedger is a Ledger in process memory: for the native server and
-// tests (one process is one place). Records expire after their ttl.
+// tests (one process is one place). It applies internal/booking's rules
+// like the Bookings Durable Object; its "storage" is the same map as its
+// memory of live holders, which dropHolders separates for tests of a
+// restart.
 type MemoryLedger struct {
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+
 	mu   sync.Mutex
-	recs map[string]*memRecord
+	recs map[string]*memEntry
+	seq  int
 }
 
-type memRecord struct {
-	fp      string
-	state   string // BookDone or BookLost when settled
-	body    []byte
-	expires time.Time
-	holder  chan struct{} // closed when the holder finishes; nil when none
-	held    time.Time     // when the holder took it
-	hold    time.Duration
+type memEntry struct {
+	rec   booking.Record
+	live  chan struct{} // closed when the live holder's turn ends; nil when none
+	until time.Time     // the live holder is presumed gone after it
 }
 
 // NewMemoryLedger returns an empty ledger.
-func NewMemoryLedger() *MemoryLedger { return &MemoryLedger{recs: map[string]*memRecord{}} }
+func NewMemoryLedger() *MemoryLedger { return &MemoryLedger{recs: map[string]*memEntry{}} }
+
+func (l *MemoryLedger) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
+// endTurn wakes the waiters of a live holder.
+func (e *memEntry) endTurn() {
+	if e.live != nil {
+		close(e.live)
+		e.live = nil
+	}
+}
 
 // Begin implements Ledger.
-func (l *MemoryLedger) Begin(ctx context.Context, key, fp string, wait, hold time.Duration) (string, []byte, error) {
-	deadline := time.Now().Add(wait)
+func (l *MemoryLedger) Begin(ctx context.Context, key, fp string, o BeginOptions) (Begun, error) {
+	deadline := time.Now().Add(o.Wait)
 	for {
 		l.mu.Lock()
-		r := l.recs[key]
-		now := time.Now()
-		if r != nil && r.holder == nil && r.state != "" && now.After(r.expires) {
-			delete(l.recs, key)
-			r = nil
+		now := l.now()
+		e := l.recs[key]
+		var rec *booking.Record
+		if e != nil {
+			rec = &e.rec
+			if e.live != nil && now.After(e.until) {
+				// The holder vanished: its outcome is unknown.
+				e.endTurn()
+			}
 		}
-		if r != nil && r.holder != nil && now.Sub(r.held) > r.hold {
-			// The holder vanished (its instance died): its outcome is unknown.
-			close(r.holder)
-			r.holder, r.state = nil, BookLost
-		}
-		switch {
-		case r == nil:
-			l.recs[key] = &memRecord{fp: fp, holder: make(chan struct{}), held: now, hold: hold}
+		v, after := booking.Decide(rec, fp, e != nil && e.live != nil, now.UnixMilli(), o.Grace.Milliseconds())
+		switch v {
+		case booking.Take, booking.Lookup:
+			l.seq++
+			holder := strconv.Itoa(l.seq)
+			l.recs[key] = &memEntry{rec: booking.Taken(rec, fp, holder, now.UnixMilli(), o.TTL.Milliseconds()),
+				live: make(chan struct{}), until: now.Add(o.Hold)}
 			l.mu.Unlock()
-			return BookNew, nil, nil
-		case r.fp != fp:
-			l.mu.Unlock()
-			return BookConflict, nil, nil
-		case r.holder != nil:
-			ch := r.holder
+			if v == booking.Lookup {
+				return Begun{State: BookLost, Holder: holder}, nil
+			}
+			return Begun{State: BookNew, Holder: holder}, nil
+		case booking.Wait:
+			ch := e.live
 			l.mu.Unlock()
 			select {
 			case <-ch:
 				continue
 			case <-time.After(time.Until(deadline)):
-				return BookBusy, nil, nil
+				return Begun{State: BookBusy}, nil
 			case <-ctx.Done():
-				return "", nil, ctx.Err()
+				return Begun{}, ctx.Err()
 			}
-		case r.state == BookDone:
+		case booking.Replay:
+			body := e.rec.Body
 			l.mu.Unlock()
-			return BookDone, r.body, nil
-		default: // lost: the caller takes it and looks up first
-			r.holder, r.held, r.hold = make(chan struct{}), now, hold
+			return Begun{State: BookDone, Body: body}, nil
+		case booking.Unknown:
 			l.mu.Unlock()
-			return BookLost, nil, nil
+			return Begun{State: BookUnknown, RetryAfter: time.Duration(after) * time.Millisecond}, nil
+		default:
+			l.mu.Unlock()
+			return Begun{State: BookConflict}, nil
 		}
 	}
+}
+
+// Sending implements Ledger.
+func (l *MemoryLedger) Sending(_ context.Context, key, holder string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.recs[key]
+	if e == nil {
+		return ErrNotHolder
+	}
+	r, ok := booking.Sending(&e.rec, holder, l.now().UnixMilli())
+	if !ok {
+		return ErrNotHolder
+	}
+	e.rec = r
+	return nil
+}
+
+// Finish implements Ledger.
+func (l *MemoryLedger) Finish(_ context.Context, key, holder, outcome string, body []byte, ttl time.Duration) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.recs[key]
+	if e == nil {
+		return ErrNotHolder
+	}
+	next, ok := booking.Settle(&e.rec, holder, outcome, body, l.now().UnixMilli(), ttl.Milliseconds())
+	if !ok {
+		return ErrNotHolder
+	}
+	e.endTurn()
+	if next == nil {
+		delete(l.recs, key)
+	} else {
+		e.rec = *next
+	}
+	return nil
 }
 
 // Peek implements Ledger.
 func (l *MemoryLedger) Peek(_ context.Context, key string) (string, []byte, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r := l.recs[key]
-	if r == nil || r.state == "" || r.holder != nil || time.Now().After(r.expires) {
+	e := l.recs[key]
+	if e == nil || booking.Expired(&e.rec, l.now().UnixMilli()) {
 		return "", nil, nil
 	}
-	return r.state, r.body, nil
+	switch {
+	case e.rec.State == booking.Done:
+		return BookDone, e.rec.Body, nil
+	case e.rec.State == booking.Lost, e.rec.State == booking.Pending && e.live == nil:
+		return BookLost, nil, nil
+	}
+	return "", nil, nil
 }
 
-// Finish implements Ledger.
-func (l *MemoryLedger) Finish(_ context.Context, key, fp, outcome string, body []byte, ttl time.Duration) error {
+// dropHolders forgets the live holders and keeps the records: what a
+// Durable Object's restart does to the Bookings object (tests).
+func (l *MemoryLedger) dropHolders() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r := l.recs[key]
-	if r == nil || r.fp != fp || r.holder == nil {
-		return errors.New("not the holder")
+	for _, e := range l.recs {
+		e.endTurn()
 	}
-	close(r.holder)
-	r.holder = nil
-	switch outcome {
-	case OutcomeOK:
-		r.state, r.body = BookDone, body
-	case OutcomeLost:
-		r.state = BookLost
-	default:
-		delete(l.recs, key)
-		return nil
-	}
-	r.expires = time.Now().Add(ttl)
-	return nil
 }

@@ -200,6 +200,7 @@ type exchange struct {
 	bytesIn  int
 	bytesOut int
 	note     string // what the log line should add (a failure off the answer's path)
+	alert    bool   // the line is written whatever LOG_REQUESTS says (a booking record in doubt)
 	origin   string // allowed origin echoed in CORS headers ("" = none)
 	// scope is the verified scoped token of the request (nil: master
 	// token, demo token or a public operation).
@@ -489,7 +490,7 @@ func (x *exchange) respond(status int, body []byte) {
 	h := x.w.Header()
 	if x.origin != "" {
 		h.Set("Access-Control-Allow-Origin", x.origin)
-		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data")
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After")
 	}
 	h.Add("Vary", "Origin")
 	total := x.h.d.Now().Sub(x.start)

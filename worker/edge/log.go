@@ -18,7 +18,9 @@ func (x *exchange) log() {
 	cfg, _ := x.h.config()
 	switch cfg.LogRequests {
 	case "off":
-		return
+		if !x.alert {
+			return
+		}
 	case "errors":
 		if x.status < 400 && x.upstream.attempts <= 1 && x.note == "" && x.class == "" {
 			return

@@ -408,7 +408,15 @@ func leaksSecret(cfg *Config, body []byte) bool {
 func (x *exchange) bookingHint(cfg *Config, op *catalog.Operation, req *form.Request) string {
 	ref := bookingRef(op)
 	if x.exactlyOnce(cfg) {
-		return "resend the same request (same " + ref + ", same data): the edge looks the booking up or answers with the first one, and never books twice"
+		if op.Name != "new-shipment" {
+			return "the collection may have been booked, and the service offers no way to look it up: a resend with this " + ref +
+				" is answered 409 and never books twice; check the customer area, then book with a new reference"
+		}
+		grace := strconv.FormatInt(int64(cfg.BookingGrace/time.Second), 10)
+		return "the shipment may have been booked, and the upstream may still be committing it. Resend the same request (same " + ref +
+			", same data) after Retry-After: for " + grace + " s after the booking was sent (BOOKING_GRACE_SECONDS) a resend is answered 425 " +
+			"(errorCode 1425) and sends nothing; after that the edge looks the booking up and answers with it, or books it if it is not there, " +
+			"and never books twice. A shipment found with this " + ref + " but other data is answered 409 (errorCode 421), never adopted"
 	}
 	if cfg.UpstreamBase == "" {
 		return "resending the same " + ref + " with the same data is answered with the first booking (the embedded sandbox dedupes by reference)"

@@ -27,7 +27,11 @@ const (
 	CodeBadGateway       = 1502 // upstream unreachable, 5xx, not an envelope, refused credentials
 	CodeUnavailable      = 1503 // booking ledger unreachable, or a booking with the reference in progress
 	CodeRateLimited      = 1429 // a rate limit was reached (Retry-After says when to come back)
-	CodeGatewayTimeout   = 1504 // upstream did not answer in time
+	// CodeBookingUnconfirmed: a resend within the grace after a lost
+	// answer (425 Too Early, Retry-After): the booking may exist, nothing
+	// was sent.
+	CodeBookingUnconfirmed = 1425
+	CodeGatewayTimeout     = 1504 // upstream did not answer in time
 )
 
 // ContentType is the Content-Type of every response.
