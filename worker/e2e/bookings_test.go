@@ -3,10 +3,17 @@
 package e2e
 
 import (
+	"encoding/json"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -83,20 +90,225 @@ func TestBookingsExactlyOnceUnderWorkerd(t *testing.T) {
 	assert.Equal(t, 3, up.bookings())
 }
 
-func TestBookingLostAnswerBooksOnce(t *testing.T) {
+// slowUpstream is a fake service that commits bookings the way a slow real
+// one does: by the carrier_code, "commit-4s" commits 4 s after receiving
+// (the edge gave up long before), "commit-2500ms" after 2.5 s, "never" takes
+// 4 s and commits nothing, "hangup" commits and drops the connection;
+// whatever happens to the connection meanwhile. get-shipments answers
+// from what it holds, with the data the booking had.
+type slowUpstream struct {
+	mu       sync.Mutex
+	held     map[string]url.Values // client ref -> the booking's form
+	received map[string]int        // client ref -> new-shipment requests
+	lookups  int
+	srv      *httptest.Server
+}
+
+func newSlowUpstream(t *testing.T) *slowUpstream {
+	u := &slowUpstream{held: map[string]url.Values{}, received: map[string]int{}}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	u.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		q, _ := url.ParseQuery(string(b))
+		ref := q.Get("shipping_client_ref")
+		switch r.URL.Path {
+		case "/v1/get-shipments":
+			u.mu.Lock()
+			u.lookups++
+			v, ok := u.held[q.Get("filter_shipping_client_ref")]
+			u.mu.Unlock()
+			if !ok {
+				_, _ = io.WriteString(w, `{"status":"ok","data":{"page":1,"n_shipments":0,"shipments":[]}}`)
+				return
+			}
+			sd := map[string]string{"shipping_dlvr_ref": "DLV-" + v.Get("shipping_client_ref"), "status": "1"}
+			for _, k := range []string{"shipping_client_ref", "service_type", "carrier_code", "service_code", "shipping_date"} {
+				sd[k] = v.Get(k)
+			}
+			to := map[string]string{}
+			for _, k := range []string{"to_name", "to_address", "to_city", "to_zip_code", "to_country_code"} {
+				to[k] = v.Get(k)
+			}
+			out, _ := json.Marshal(map[string]any{"status": "ok", "data": map[string]any{"page": 1, "n_shipments": 1,
+				"shipments": []any{map[string]any{"shipping_data": sd, "to_data": to}}}})
+			_, _ = w.Write(out)
+		case "/v1/new-shipment":
+			u.mu.Lock()
+			u.received[ref]++
+			u.mu.Unlock()
+			commit := func() {
+				u.mu.Lock()
+				u.held[ref] = q
+				u.mu.Unlock()
+			}
+			switch q.Get("carrier_code") {
+			case "commit-4s":
+				time.Sleep(4 * time.Second)
+				commit()
+			case "commit-2500ms":
+				time.Sleep(2500 * time.Millisecond)
+				commit()
+			case "never":
+				time.Sleep(4 * time.Second)
+				return
+			case "hangup":
+				commit()
+				if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+					conn.Close()
+				}
+				return
+			default:
+				commit()
+			}
+			_, _ = io.WriteString(w, `{"status":"ok","data":{"shipping_dlvr_ref":"DLV-`+ref+`","shipping_client_ref":"`+ref+`"}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	u.srv.Listener = l
+	u.srv.Start()
+	t.Cleanup(u.srv.Close)
+	return u
+}
+
+// seed puts a shipment booked by someone else in the upstream.
+func (u *slowUpstream) seed(v url.Values) {
+	u.mu.Lock()
+	u.held[v.Get("shipping_client_ref")] = v
+	u.mu.Unlock()
+}
+
+// counts reports the new-shipment requests received with ref, whether a
+// shipment with ref is held, and the lookups so far.
+func (u *slowUpstream) counts(ref string) (received int, held bool, lookups int) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	_, held = u.held[ref]
+	return u.received[ref], held, u.lookups
+}
+
+func slowVars(up *slowUpstream, timeoutMS, graceSeconds string) map[string]string {
+	return map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "UPSTREAM_TIMEOUT_MS": timeoutMS,
+		"BOOKING_GRACE_SECONDS": graceSeconds, "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all"}
+}
+
+// resendAfterGrace resends a booking until the grace is over (each 425
+// says how long is left) and returns the first other answer.
+func resendAfterGrace(t *testing.T, base string, v url.Values) *result {
+	t.Helper()
+	for i := 0; ; i++ {
+		r := call(t, base, http.MethodPost, "new-shipment", v, bearer()...)
+		if r.Code != 425 || i == 5 {
+			return r
+		}
+		secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
+		require.NoError(t, err, r.Raw)
+		time.Sleep(time.Duration(secs)*time.Second + 100*time.Millisecond)
+	}
+}
+
+// The issue's two attacks under workerd, on one runtime (each start costs
+// seconds). The upstream commits a booking after the edge timed out on
+// it: an immediate resend never books; after the grace it is answered
+// with the booking; a shipment found with the reference but other data is
+// 409. Then the runtime dies 1 s into a 2.5 s booking and comes back on
+// the same state: the Bookings object's pending record makes the resend a
+// lost answer (grace, then lookup), not a second booking.
+func TestBookingLostAnswersUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
-	up := newUpstream(t)
-	s := runtimeStack(t, up, nil)
-	// The upstream books, then drops the connection: the answer is lost.
-	r := call(t, s.URL, http.MethodPost, "new-shipment", shipment("LOST-1", "hangup"), bearer()...)
-	assert.Equal(t, 502, r.Code, r.Raw)
-	assert.Contains(t, str(r.Data, "hint"), "never books twice")
-	// The shop resends: the edge finds the booking instead of making another.
-	r = call(t, s.URL, http.MethodPost, "new-shipment", shipment("LOST-1", "hangup"), bearer()...)
+	up := newSlowUpstream(t)
+	opts := wranglerdev.Options{PersistDir: t.TempDir(), Vars: slowVars(up, "2000", "5")}
+	s := start(t, opts)
+	slow := shipment("SLOW-1", "commit-4s")
+	lost := shipment("HANG-1", "hangup")
+	other := shipment("MISM-1", "never")
+	seeded := shipment("MISM-1", "never")
+	seeded.Set("to_name", "Someone Else")
+	up.seed(seeded)
+
+	var wg sync.WaitGroup
+	first := make([]*result, 3)
+	for i, v := range []url.Values{slow, lost, other} {
+		wg.Add(1)
+		go func(i int, v url.Values) {
+			defer wg.Done()
+			first[i] = call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+		}(i, v)
+	}
+	wg.Wait()
+	assert.Equal(t, 504, first[0].Code, first[0].Raw)
+	assert.Equal(t, 502, first[1].Code, first[1].Raw)
+	assert.Equal(t, 504, first[2].Code, first[2].Raw)
+	for _, r := range first {
+		assert.Equal(t, true, r.Data["retryable"])
+		assert.Contains(t, str(r.Data, "hint"), "answered 425 (errorCode 1425) and sends nothing")
+		assert.NotEmpty(t, r.Header.Get("Retry-After"))
+	}
+
+	// Resent at once: nothing is sent upstream, Retry-After says when.
+	for _, v := range []url.Values{slow, lost, other} {
+		r := call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+		require.Equal(t, 425, r.Code, r.Raw)
+		assert.EqualValues(t, 1425, r.Data["errorCode"])
+		assert.Equal(t, "booking_unconfirmed", str(r.Data, "errorClass"))
+		secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
+		require.NoError(t, err)
+		assert.True(t, secs >= 1 && secs <= 5, "Retry-After %d", secs)
+	}
+	// The late commit lands: the upstream holds exactly one SLOW-1.
+	require.Eventually(t, func() bool { _, held, _ := up.counts("SLOW-1"); return held }, 10*time.Second, 50*time.Millisecond)
+	received, _, lookups := up.counts("SLOW-1")
+	assert.Equal(t, 1, received, "the resend within the grace sent nothing")
+	assert.Equal(t, 0, lookups)
+
+	// After the grace: the booking is found and answered, never made again.
+	r := resendAfterGrace(t, s.URL, slow)
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "true", r.Header.Get("Idempotent-Replayed"))
-	assert.Equal(t, "DLV-LOST-1", str(r.Data, "shipping_dlvr_ref"))
-	assert.Equal(t, 1, up.bookings(), "the lost booking was made once")
+	assert.Equal(t, "DLV-SLOW-1", str(r.Data, "shipping_dlvr_ref"))
+	r = resendAfterGrace(t, s.URL, lost)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, "DLV-HANG-1", str(r.Data, "shipping_dlvr_ref"))
+	// Someone else's MISM-1: not adopted.
+	r = resendAfterGrace(t, s.URL, other)
+	require.Equal(t, 409, r.Code, r.Raw)
+	assert.Equal(t, "booking_mismatch", str(r.Data, "errorClass"))
+	assert.Contains(t, str(r.Data, "errorMessage"), "to_name differ")
+	for _, ref := range []string{"SLOW-1", "HANG-1", "MISM-1"} {
+		received, _, _ := up.counts(ref)
+		assert.Equal(t, 1, received, "%s reached the upstream once", ref)
+	}
+
+	// The restart.
+	v := shipment("RESTART-1", "commit-2500ms")
+	go func() {
+		// Its connection dies with the runtime: no answer to check.
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/v1/new-shipment", strings.NewReader(v.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Authorization", "Bearer "+token)
+		if res, err := client.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	require.Eventually(t, func() bool { n, _, _ := up.counts("RESTART-1"); return n == 1 }, 20*time.Second, 10*time.Millisecond)
+	time.Sleep(time.Second)
+	s.Kill()
+
+	s2 := start(t, opts)
+	_, _, before := up.counts("")
+	r = resendAfterGrace(t, s2.URL, v)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, "true", r.Header.Get("Idempotent-Replayed"))
+	assert.Equal(t, "DLV-RESTART-1", str(r.Data, "shipping_dlvr_ref"))
+	received, held, lookups := up.counts("RESTART-1")
+	assert.Equal(t, 1, received, "one booking upstream across the restart")
+	assert.True(t, held)
+	assert.Equal(t, before+1, lookups, "the pending record was found and looked up")
+	// The records from before the restart are there too.
+	r = call(t, s2.URL, http.MethodPost, "new-shipment", slow, bearer()...)
+	assert.Equal(t, "DLV-SLOW-1", str(r.Data, "shipping_dlvr_ref"))
+	assert.Equal(t, "true", r.Header.Get("Idempotent-Replayed"))
 }
 
 func TestBookingsRefusedWithoutTheDurableObject(t *testing.T) {

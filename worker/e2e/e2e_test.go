@@ -352,11 +352,6 @@ func newUpstream(t *testing.T) *upstream {
 		q, _ := url.ParseQuery(string(b))
 		w.Header().Set("Set-Cookie", "upstream=1")
 		w.Header().Set("X-Upstream-Secret", "internal")
-		if strings.HasSuffix(r.URL.Path, "/get-shipments") && q.Get("filter_shipping_client_ref") == "LOST-1" {
-			// The booking whose answer was lost (bookings_test.go) exists.
-			_, _ = io.WriteString(w, `{"status":"ok","data":{"page":1,"n_shipments":1,"shipments":[{"shipping_data":{"shipping_dlvr_ref":"DLV-LOST-1","shipping_client_ref":"LOST-1","carrier_code":"hangup","service_code":"hangup-24","status":"1"}}]}}`)
-			return
-		}
 		switch q.Get("carrier_code") {
 		case "slow":
 			select {

@@ -48,7 +48,9 @@ type Options struct {
 	// and runs wrangler dev with --test-scheduled; Server.Scheduled fires
 	// runs (locally nothing fires them by itself).
 	Scheduled bool
-	// PersistDir keeps KV state (a new temporary folder when empty).
+	// PersistDir keeps KV and Durable Object state (a new temporary
+	// folder when empty). A Start on the folder of a stopped or killed
+	// Server finds its state: same worker name, same bindings.
 	PersistDir string
 	// StartTimeout bounds the wait for the first answer (default 90 s).
 	StartTimeout time.Duration
@@ -321,6 +323,17 @@ func (s *Server) Scheduled(at time.Time) error {
 
 // Logs returns wrangler's output so far (worker log lines included).
 func (s *Server) Logs() string { return s.out.String() }
+
+// Kill ends wrangler and its workerd at once (SIGKILL to the process
+// group), as a crash or an eviction would: nothing is closed gracefully.
+// A PersistDir given in Options is kept for the next Start.
+func (s *Server) Kill() {
+	if s.cmd.Process != nil {
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		<-s.done
+	}
+	_ = os.RemoveAll(s.dir)
+}
 
 // Stop sends SIGTERM to wrangler and waits up to 15 s, then kills the
 // process group it started; the temporary folder is removed (the persist
