@@ -189,3 +189,63 @@ declare global {
     'pg-tracking-timeline': PgTrackingTimeline;
   }
 }
+
+/**
+ * The attributes of each element (what HTML, JSX and Vue templates may set), for the
+ * framework typings (@parcelgate/js/jsx, @parcelgate/js/vue). Properties that take objects
+ * (parcels, client, token, core, texts, onPick, today) are set as properties.
+ */
+export interface PgCommonAttributes {
+  /** The edge worker's URL (default: the page's origin). */
+  endpoint?: string;
+  lang?: string;
+}
+
+export interface PgAddressFormAttributes extends PgCommonAttributes {
+  prefix?: 'to' | 'from';
+  /** The operation whose rules apply (default new-shipment). */
+  operation?: string;
+  /** The default country (ISO code, default ES). */
+  country?: string;
+  /** Space-separated fields to show (default: name address city zip_code country_code phone email). */
+  fields?: string;
+}
+
+export interface PgRateSelectorAttributes extends PgCommonAttributes {
+  'from-country'?: string;
+  'from-zip'?: string;
+  'to-country'?: string;
+  'to-zip'?: string;
+  /** YYYY-MM-DD. */
+  'shipping-date'?: string;
+  carrier?: string;
+  filter?: 'home' | 'drop-point';
+  value?: string;
+  /** The parcels as JSON (or set the parcels property). */
+  parcels?: string | Parcel[];
+}
+
+export interface PgDropPointPickerAttributes extends PgCommonAttributes {
+  country?: string;
+  'zip-code'?: string;
+  carrier?: string;
+  value?: string;
+}
+
+export interface PgTrackingTimelineAttributes extends PgCommonAttributes {
+  reference?: string;
+  'client-ref'?: string;
+  /** Seconds between refreshes (at least 2) until a final state. */
+  poll?: number | string;
+}
+
+/** Each element: its class, its attributes and its event map (for the framework typings). */
+export interface PgElements {
+  'pg-address-form': { element: PgAddressForm; attributes: PgAddressFormAttributes; events: PgAddressFormEventMap };
+  'pg-rate-selector': { element: PgRateSelector; attributes: PgRateSelectorAttributes; events: PgRateSelectorEventMap };
+  'pg-drop-point-picker': { element: PgDropPointPicker; attributes: PgDropPointPickerAttributes; events: PgDropPointPickerEventMap };
+  'pg-tracking-timeline': { element: PgTrackingTimeline; attributes: PgTrackingTimelineAttributes; events: PgTrackingTimelineEventMap };
+}
+
+/** The pg-* events of an event map (not the HTMLElement ones). */
+export type PgOwnEvents<M> = { [K in keyof M as K extends `pg-${string}` ? K : never]: M[K] };

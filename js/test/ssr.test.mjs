@@ -99,3 +99,14 @@ test('no module a browser bundle reaches imports a node: module', () => {
   // ...and the node condition exists for the root.
   assert.equal(pkg.exports['.'].node, './src/node.js');
 });
+
+test('every module subpath has declarations, and make test-types checks them', () => {
+  const tsconfig = JSON.parse(fs.readFileSync(path.join(JS, 'tsconfig.json'), 'utf8'));
+  for (const sub of moduleSubpaths) {
+    const v = pkg.exports[sub];
+    assert.equal(typeof v.types, 'string', `${sub} has no types`);
+    assert.ok(fs.existsSync(path.join(JS, v.types)), `${sub}: ${v.types} is missing`);
+    assert.ok(tsconfig.files.includes(v.types.slice(2)), `${sub}: ${v.types} is not in tsconfig.json's files`);
+    assert.ok(pkg.files.some((f) => v.types.slice(2) === f || v.types.slice(2).startsWith(f)), `${sub}: ${v.types} is not packed`);
+  }
+});

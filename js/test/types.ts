@@ -70,6 +70,21 @@ export async function shop(): Promise<void> {
     const ref: string = ev.detail.tracking.shipping_dlvr_ref;
     void final, ref;
   });
+  // Events are declared on the elements that fire them, with typed details.
+  const picker = document.createElement('pg-drop-point-picker');
+  picker.addEventListener('pg-error', (ev) => {
+    const e: ParcelgateError = ev.detail.error;
+    void e.category;
+  });
+  picker.addEventListener('pg-select', (ev) => {
+    void ev.detail.dropPoint?.drop_point_key;
+    // @ts-expect-error the picker's pg-select carries a dropPoint, not a service
+    void ev.detail.service;
+  });
+  document.body.addEventListener('pg-select', (ev) => {
+    // @ts-expect-error a body fires no pg-select: the pg-* events are not in every element's map
+    void ev.detail;
+  });
   void active, cheapest, extra, city, returned, delivered, newest, pdf, guid, names, byName;
 }
 
