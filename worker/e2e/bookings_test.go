@@ -218,7 +218,8 @@ func resendAfterGrace(t *testing.T, base string, v url.Values) *result {
 func TestBookingLostAnswersUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
 	up := newSlowUpstream(t)
-	opts := wranglerdev.Options{PersistDir: t.TempDir(), Vars: slowVars(up, "2000", "5")}
+	const grace = 8 * time.Second
+	opts := wranglerdev.Options{PersistDir: t.TempDir(), Vars: slowVars(up, "3000", "8")}
 	s := start(t, opts)
 	slow := shipment("SLOW-1", "commit-4s")
 	lost := shipment("HANG-1", "hangup")
@@ -227,16 +228,22 @@ func TestBookingLostAnswersUnderWorkerd(t *testing.T) {
 	seeded.Set("to_name", "Someone Else")
 	up.seed(seeded)
 
-	var wg sync.WaitGroup
-	first := make([]*result, 3)
-	for i, v := range []url.Values{slow, lost, other} {
-		wg.Add(1)
-		go func(i int, v url.Values) {
-			defer wg.Done()
-			first[i] = call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
-		}(i, v)
+	// each sends the three at once and waits for their answers.
+	each := func() []*result {
+		var wg sync.WaitGroup
+		out := make([]*result, 3)
+		for i, v := range []url.Values{slow, lost, other} {
+			wg.Add(1)
+			go func(i int, v url.Values) {
+				defer wg.Done()
+				out[i] = call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+			}(i, v)
+		}
+		wg.Wait()
+		return out
 	}
-	wg.Wait()
+	sent := time.Now() // no later than the Bookings object's since
+	first := each()
 	assert.Equal(t, 504, first[0].Code, first[0].Raw)
 	assert.Equal(t, 502, first[1].Code, first[1].Raw)
 	assert.Equal(t, 504, first[2].Code, first[2].Raw)
@@ -247,20 +254,27 @@ func TestBookingLostAnswersUnderWorkerd(t *testing.T) {
 	}
 
 	// Resent at once: nothing is sent upstream, Retry-After says when.
-	for _, v := range []url.Values{slow, lost, other} {
-		r := call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
-		require.Equal(t, 425, r.Code, r.Raw)
-		assert.EqualValues(t, 1425, r.Data["errorCode"])
-		assert.Equal(t, "booking_unconfirmed", str(r.Data, "errorClass"))
-		secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
-		require.NoError(t, err)
-		assert.True(t, secs >= 1 && secs <= 5, "Retry-After %d", secs)
+	again := each()
+	if time.Since(sent) >= grace {
+		// Only on a machine so loaded that the resends came after the
+		// grace; what follows still holds (one booking each).
+		t.Logf("the resends came %v after the first attempts, past the grace: 425 not checked", time.Since(sent))
+	} else {
+		for _, r := range again {
+			require.Equal(t, 425, r.Code, r.Raw)
+			assert.EqualValues(t, 1425, r.Data["errorCode"])
+			assert.Equal(t, "booking_unconfirmed", str(r.Data, "errorClass"))
+			secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
+			require.NoError(t, err)
+			assert.True(t, secs >= 1 && secs <= 8, "Retry-After %d", secs)
+		}
+		_, _, lookups := up.counts("")
+		assert.Equal(t, 0, lookups, "nothing asked within the grace")
 	}
 	// The late commit lands: the upstream holds exactly one SLOW-1.
 	require.Eventually(t, func() bool { _, held, _ := up.counts("SLOW-1"); return held }, 10*time.Second, 50*time.Millisecond)
-	received, _, lookups := up.counts("SLOW-1")
+	received, _, _ := up.counts("SLOW-1")
 	assert.Equal(t, 1, received, "the resend within the grace sent nothing")
-	assert.Equal(t, 0, lookups)
 
 	// After the grace: the booking is found and answered, never made again.
 	r := resendAfterGrace(t, s.URL, slow)
