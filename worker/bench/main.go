@@ -52,6 +52,9 @@ const (
 	user  = "bench"
 	key   = "bench-key-0123456789"
 	token = "bench-proxy-token-0123456789abcdef"
+	// signing is TOKEN_SIGNING_KEY: with every required secret set,
+	// /healthz is 200.
+	signing = "bench-token-signing-key-0123456789abcdefgh"
 	// Small valid envelopes, as the upstream answers.
 	servicesAnswer = `{"status":"ok","data":[{"id_service":1,"service_name":"Rayo 24","service_type":"24","service_code":"rayo-24","is_drop_point":0,"carrier":{"id_carrier":1,"carrier_name":"Rayo Express","carrier_code":"rayo"},"status":1}]}`
 	cutoffAnswer   = `{"status":"ok","data":{"country_code":"ES","zip_code":"28014","cutoff":"13:00"}}`
@@ -189,7 +192,7 @@ func run(n, warm int, dur time.Duration, memN int) error {
 		}
 	}))
 	defer up.Close()
-	vars := map[string]string{"UPSTREAM_BASE_URL": up.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token}
+	vars := map[string]string{"UPSTREAM_BASE_URL": up.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}
 
 	edgeW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars})
 	if err != nil {

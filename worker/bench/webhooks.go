@@ -66,7 +66,7 @@ func webhooksPart(root string) error {
 	}))
 	defer recv.Close()
 
-	base := map[string]string{"UPSTREAM_BASE_URL": up.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token}
+	base := map[string]string{"UPSTREAM_BASE_URL": up.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}
 	on := map[string]string{"WEBHOOK_URL": recv.URL + "/hooks", "WEBHOOK_SECRET": hookSecret, "WEBHOOK_CHECK_MINUTES": "1"}
 	for k, v := range base {
 		on[k] = v

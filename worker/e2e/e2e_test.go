@@ -36,7 +36,10 @@ const (
 	user  = "e2e-user"
 	key   = "e2e-SECRET-key-do-not-leak"
 	token = "e2e-proxy-token-0123456789abcdefgh"
-	shop  = "https://shop.example"
+	// signingKey is TOKEN_SIGNING_KEY where /healthz must be 200 (every
+	// required secret set).
+	signingKey = "e2e-token-signing-key-0123456789abcdefghij"
+	shop       = "https://shop.example"
 )
 
 func skipUnlessE2E(t *testing.T) {
@@ -401,7 +404,7 @@ func TestFakeUpstream(t *testing.T) {
 	up := newUpstream(t)
 	s := start(t, wranglerdev.Options{Vars: map[string]string{
 		"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "UPSTREAM_TIMEOUT_MS": "700",
-		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
 	}})
 	B := s.URL
 	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+key))

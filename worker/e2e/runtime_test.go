@@ -71,7 +71,7 @@ func inFlight(t *testing.T, base string, n int) func() []*result {
 func runtimeStack(t *testing.T, up *upstream, extra map[string]string) *wranglerdev.Server {
 	vars := map[string]string{
 		"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "UPSTREAM_TIMEOUT_MS": "5000",
-		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "ALLOWED_ORIGINS": shop,
+		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey, "ALLOWED_ORIGINS": shop,
 		"FAULT_INJECTION": "true", "CACHE_TTL": "*=0",
 	}
 	for k, v := range extra {
@@ -280,7 +280,7 @@ func TestRateLimitsUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
 	up := newUpstream(t)
 	vars := map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "API_USER": user, "API_KEY": key,
-		"PROXY_TOKEN": token, "CACHE_TTL": "*=0"}
+		"PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey, "CACHE_TTL": "*=0"}
 	s := start(t, wranglerdev.Options{Vars: vars, RateLimit: 5, ReadyPath: "/healthz"})
 	r := get(t, s.URL, "/healthz")
 	assert.Equal(t, map[string]any{"RATE_LIMIT_PUBLIC": "on", "RATE_LIMIT_ANONYMOUS": "on", "RATE_LIMIT_TOKENS": "on"}, r.Data["rate_limits"])

@@ -3,12 +3,15 @@
 package e2e
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
 // Findings of the security review (issue 20) that concern the runtime.
@@ -34,5 +37,33 @@ func TestPercentEncodedBookingPathUnderWorkerd(t *testing.T) {
 	}
 	assert.Equal(t, 0, up.count(), "nothing reached the upstream")
 	r := call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+	assert.Equal(t, 200, r.Code, r.Raw)
+}
+
+// /healthz under workerd: unhealthy while a required secret is missing,
+// the variable named in the log and to the master token only.
+func TestHealthNamesMissingSecretsUnderWorkerd(t *testing.T) {
+	skipUnlessE2E(t)
+	s := start(t, wranglerdev.Options{KV: true, Vars: map[string]string{
+		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token}})
+	anon := get(t, s.URL, "/healthz")
+	require.Equal(t, 500, anon.Code, anon.Raw)
+	assert.EqualValues(t, 1500, anon.Data["errorCode"])
+	assert.NotContains(t, anon.Raw, "TOKEN_SIGNING_KEY", "the anonymous caller is not told which variable")
+	assert.Contains(t, s.Logs(), "TOKEN_SIGNING_KEY: secret is not set", "the log names it")
+
+	req, _ := http.NewRequest(http.MethodGet, s.URL+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, 500, res.StatusCode)
+	assert.Contains(t, string(b), "TOKEN_SIGNING_KEY: secret is not set", "the master token reads the name")
+	for _, secret := range []string{key, token} {
+		assert.NotContains(t, string(b)+anon.Raw+s.Logs(), secret)
+	}
+	// Public reads still work: the probe is what tells the operator.
+	r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
 	assert.Equal(t, 200, r.Code, r.Raw)
 }

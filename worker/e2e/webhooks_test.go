@@ -104,7 +104,7 @@ func (rc *hookReceiver) delivered() map[string][]string {
 
 func webhookStack(t *testing.T, rc *hookReceiver, vars map[string]string) *wranglerdev.Server {
 	v := map[string]string{
-		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token,
+		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey,
 		"WEBHOOK_URL": rc.srv.URL + "/parcelgate/webhooks", "WEBHOOK_SECRET": hookSecret,
 		"WEBHOOK_CHECK_MINUTES": "1",
 	}
@@ -314,7 +314,7 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 	require.Eventually(t, func() bool { return strings.Contains(errOut.String(), "webhook receiver on") }, 10*time.Second, 50*time.Millisecond)
 
 	s := start(t, wranglerdev.Options{KV: true, Scheduled: true, Vars: map[string]string{
-		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token,
+		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey,
 		"WEBHOOK_URL": hookURL, "WEBHOOK_SECRET": hookSecret, "WEBHOOK_CHECK_MINUTES": "1",
 		"SANDBOX_TIME_SCALE": "50000"}})
 	bookFor(t, s, "DEMO-HOOK-1", "deliver")
@@ -374,7 +374,7 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 func TestWebhooksWithoutTheWatchlistUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
 	s := start(t, wranglerdev.Options{KV: true, Scheduled: true, NoWatchlist: true, Vars: map[string]string{
-		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token,
+		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey,
 		"WEBHOOK_URL": "http://127.0.0.1:9/webhooks", "WEBHOOK_SECRET": hookSecret}})
 	v := shipment("NOWATCH-1", "rayo")
 	v.Set("service_code", "rayo-48")

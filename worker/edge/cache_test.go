@@ -249,6 +249,8 @@ func TestPanicsAreIsolated(t *testing.T) {
 	hs = newHarness(e, nil)
 	r = hs.do(t, "GET", "/healthz", "")
 	assert.Equal(t, 500, r.Code)
+	assert.Contains(t, hs.log.String(), EnvFaultInjection, "the log names it; the anonymous caller is told less (health_test.go)")
+	r = hs.do(t, "GET", "/healthz", "", "Authorization", "Bearer "+testToken)
 	assert.Contains(t, r.message(), EnvFaultInjection)
 }
 

@@ -85,6 +85,8 @@ func baseEnv(upstream string) env {
 		EnvAPIUser:         testUser,
 		EnvAPIKey:          testKey,
 		EnvProxyToken:      testToken,
+		// Every required secret is set: /healthz is 200 (health_test.go).
+		EnvTokenSigningKey: testSigningKey,
 		EnvAllowedOrigins:  "https://shop.example, https://other.example",
 		// Forwarding is what most tests look at; the cache has tests of
 		// its own (cache_test.go).

@@ -430,8 +430,20 @@ func (x *exchange) preflight(allow string) {
 }
 
 func (x *exchange) health(cfg *Config, errs []ConfigError) {
+	// Every problem at once: the secrets' ones a variable not named yet.
+	all := errs
+	for _, p := range secretProblems(cfg) {
+		named := false
+		for _, e := range errs {
+			named = named || e.Var == p.Var
+		}
+		if !named {
+			all = append(all[:len(all):len(all)], p)
+		}
+	}
+	errs = all
 	if len(errs) > 0 {
-		x.misconfigured(errs)
+		x.unhealthy(cfg, errs)
 		return
 	}
 	upstream := "sandbox"

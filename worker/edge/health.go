@@ -1,0 +1,82 @@
+package edge
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Health of the secrets. LoadConfig refuses a secret that is too short
+// and checks a missing one where it is needed (PROXY_TOKEN when a
+// protected operation is called), so a worker without PROXY_TOKEN or
+// TOKEN_SIGNING_KEY serves public reads and looks healthy while the
+// shop's bookings fail. /healthz reports every required secret that is
+// missing or weak instead, and never a value.
+
+// minDistinct: a generated secret (openssl rand -hex 32, -base64 33) has
+// far more distinct characters; fewer means a typed or repeated one.
+const minDistinct = 8
+
+// secretProblems lists the required secrets that are missing or weak,
+// beyond what LoadConfig already refuses (an empty SigningKey is an unset
+// one, or one LoadConfig refused: the caller names each variable once).
+func secretProblems(cfg *Config) []ConfigError {
+	var out []ConfigError
+	if cfg.ProxyToken == "" {
+		out = append(out, ConfigError{EnvProxyToken, "secret is not set: the shop's server needs it for protected operations and POST /tokens"})
+	} else if p := weakSecret(cfg, cfg.ProxyToken); p != "" {
+		out = append(out, ConfigError{EnvProxyToken, p})
+	}
+	if len(cfg.SigningKey) == 0 {
+		out = append(out, ConfigError{EnvTokenSigningKey, "secret is not set: scoped tokens (POST /tokens, the pages' bookings and reads) cannot be minted or verified"})
+	} else if p := weakSecret(cfg, string(cfg.SigningKey)); p != "" {
+		out = append(out, ConfigError{EnvTokenSigningKey, p})
+	}
+	if cfg.Webhooks != nil {
+		for i, s := range cfg.Webhooks.Secrets {
+			name := EnvWebhookSecret
+			if i > 0 {
+				name = EnvWebhookSecretPrevious
+			}
+			if p := weakSecret(cfg, string(s)); p != "" {
+				out = append(out, ConfigError{name, p})
+			}
+		}
+	}
+	return out
+}
+
+// weakSecret says why a secret that passed the length check is still
+// guessable ("" when it is not): few distinct characters, or the
+// placeholder of .dev.vars.example with a real upstream.
+func weakSecret(cfg *Config, v string) string {
+	var seen [256]bool
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if !seen[v[i]] {
+			seen[v[i]] = true
+			n++
+		}
+	}
+	if n < minDistinct {
+		return "looks weak (" + strconv.Itoa(n) + " distinct characters): use a random secret, e.g. openssl rand -hex 32"
+	}
+	if !cfg.Sandbox && strings.Contains(strings.ToLower(v), "change-me") {
+		return "is the placeholder of .dev.vars.example: use a random secret, e.g. openssl rand -hex 32"
+	}
+	return ""
+}
+
+// unhealthy answers /healthz when the configuration has problems: the
+// caller with the master token reads which variables and why (never a
+// value); anyone else a generic message, and the log line names them.
+func (x *exchange) unhealthy(cfg *Config, errs []ConfigError) {
+	e := misconfig(errs)
+	x.detail = e.message
+	if cfg.ProxyToken != "" && bearerOK(x.r.Header.Get("Authorization"), cfg.ProxyToken) {
+		x.fail(e)
+		return
+	}
+	x.fail(&edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured",
+		message: "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token"})
+}
