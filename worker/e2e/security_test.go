@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,6 +52,10 @@ func TestHealthNamesMissingSecretsUnderWorkerd(t *testing.T) {
 	require.Equal(t, 500, anon.Code, anon.Raw)
 	assert.EqualValues(t, 1500, anon.Data["errorCode"])
 	assert.NotContains(t, anon.Raw, "TOKEN_SIGNING_KEY", "the anonymous caller is not told which variable")
+	// wrangler relays the worker's log lines after the answer: wait for it.
+	for i := 0; i < 100 && !strings.Contains(s.Logs(), `"op":"healthz","status":500`); i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
 	assert.Contains(t, s.Logs(), "TOKEN_SIGNING_KEY: secret is not set", "the log names it")
 
 	req, _ := http.NewRequest(http.MethodGet, s.URL+"/healthz", nil)
