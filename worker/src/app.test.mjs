@@ -218,6 +218,65 @@ test("bookings: a refusal releases the reference; a lost answer is looked up nex
   assert.equal(s.calls.length, 3);
 });
 
+test("bookings after a lost answer: 425 within the grace and nothing sent; then a lookup; found nothing: sending, then booked", async () => {
+  let n = 0;
+  const s = stack({ upstream: (url) => {
+    n++;
+    if (url.endsWith("/get-shipments")) return new Response('{"status":"ok","data":{"shipments":[]}}');
+    if (n === 1) return new Response("gateway", { status: 502 });
+    return new Response(booked);
+  } });
+  s.core.graceMs = 60000;
+  const a = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(a.status, 502, "the answer was lost");
+  const ans = s.core.calls.find((c) => c[0] === "answer")[1];
+  assert.ok(ans.sentAt > 0, "the core knows when the booking was sent");
+  const b = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(b.status, 425);
+  assert.equal(b.res.headers.get("retry-after"), "60");
+  assert.equal(s.calls.length, 1, "nothing sent within the grace");
+  // Past the grace (the record's since moved back).
+  const obj = s.env.BOOKINGS.objects.get("u\nbase\nnew-shipment\nORDER-1");
+  const rec = obj.state.storage.map.get("rec");
+  obj.state.storage.map.set("rec", { ...rec, since: rec.since - 61000 });
+  const c = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(c.status, 200);
+  assert.deepEqual(s.calls.map((c) => c.url.slice(c.url.lastIndexOf("/") + 1)), ["new-shipment", "get-shipments", "new-shipment"]);
+  assert.equal(obj.state.storage.map.get("rec").state, "done");
+});
+
+test("bookings: a lookup that fails or finds another booking's data sends nothing and leaves the record lost", async () => {
+  let lookups = 0;
+  const s = stack({ upstream: (url) => {
+    if (url.endsWith("/get-shipments")) {
+      lookups++;
+      return lookups === 1 ? new Response("down", { status: 503 }) : new Response('{"status":"ok","data":"ORDER-1 OTHER-DATA"}');
+    }
+    return new Response("gateway", { status: 502 });
+  } });
+  await s.send("/v1/new-shipment", form(ship, master));
+  const r = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(r.status, 502);
+  const m = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(m.status, 409);
+  assert.equal(m.json.data.errorClass, "booking_mismatch");
+  const obj = s.env.BOOKINGS.objects.get("u\nbase\nnew-shipment\nORDER-1");
+  assert.equal(obj.state.storage.map.get("rec").state, "lost");
+  assert.equal(s.calls.filter((c) => c.url.endsWith("/new-shipment")).length, 1, "booked once at most");
+});
+
+test("bookings: after a lookup found nothing, a record taken over meanwhile sends nothing", async () => {
+  const s = stack({ upstream: (url) => url.endsWith("/get-shipments") ? new Response('{"status":"ok","data":{"shipments":[]}}') : new Response("gateway", { status: 502 }) });
+  await s.send("/v1/new-shipment", form(ship, master));
+  const obj = s.env.BOOKINGS.objects.get("u\nbase\nnew-shipment\nORDER-1");
+  const sending = obj.sending.bind(obj);
+  obj.sending = async () => { await sending("someone else"); return false; };
+  const r = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(r.status, 503);
+  assert.equal(r.json.data.errorClass, "booking_taken_over");
+  assert.equal(s.calls.filter((c) => c.url.endsWith("/new-shipment")).length, 1);
+});
+
 test("bookings: an unreachable Bookings object answers ledger_unavailable and sends nothing", async () => {
   const s = stack({ env: { BOOKINGS: namespace(() => ({ begin: async () => { throw new Error("overloaded"); } })) } });
   const r = await s.send("/v1/new-shipment", form(ship, master));

@@ -285,6 +285,9 @@ export interface BookingTicket {
   waitMs: number;
   holdMs: number;
   recordTtlMs: number;
+  /** BOOKING_GRACE_SECONDS in ms (issue 20): after a lost answer, a resend within it sends nothing
+   *  (state "unknown"); after it the booking is looked up. The fourth argument of Bookings `begin`. */
+  graceMs: number;
 }
 
 /** Echoed into `answer`, `booking` and `lookedUp` unchanged. */
@@ -324,12 +327,16 @@ export interface AnswerInput {
   requestId: string;
   acceptLanguage: string | null;
   now: number;
+  /** When a booking was sent (0 for reads): a lost booking's Retry-After is the rest of the grace from then. */
+  sentAt?: number;
 }
 
 export interface Answered {
   response: CoreResponse;
   /** For the ledger's `finish`: ok (keep response.body), refused (release the reference), lost (may have booked). */
-  outcome: 'ok' | 'refused' | 'lost';
+  /** unsent (issue 20): nothing was sent this turn (a lookup failed or found another booking's data): the record
+   *  goes back to lost as it was, or is forgotten when it was new. */
+  outcome: 'ok' | 'refused' | 'lost' | 'unsent';
   /** Store response.body under Forward.cache (an ok envelope under 2xx). */
   cacheable: boolean;
   /** A read worth another attempt (transport failure other than a timeout, or 5xx). */
@@ -352,10 +359,13 @@ export interface WatchAdd {
 export interface BookingInput {
   context: AnswerContext;
   ticket: BookingTicket;
-  /** What `begin` said: new (forward), lost (look up first), done (stored answer), conflict (other data), busy (held past the wait). */
-  state: 'new' | 'lost' | 'done' | 'conflict' | 'busy';
+  /** What `begin` said: new (forward), lost (look up first), done (stored answer), conflict (other data), busy (held past the wait),
+   *  unknown (an earlier answer was lost less than the grace ago: nothing may be sent yet, 425). */
+  state: 'new' | 'lost' | 'done' | 'conflict' | 'busy' | 'unknown';
   /** The stored answer when done. */
   stored: string | null;
+  /** unknown: how long until the grace ends (Retry-After). */
+  retryAfterMs?: number;
   requestId: string;
   acceptLanguage: string | null;
   now: number;
@@ -363,7 +373,9 @@ export interface BookingInput {
 
 export type BookingStep = StepForward | StepRespond | StepLookup;
 
-/** Forward Forward.upstreamBody once, then `answer` and `finish` with its outcome. */
+/** Forward Forward.upstreamBody once, then `answer` and `finish` with its outcome. From `lookedUp` (the lookup found
+ *  nothing), the JavaScript first calls Bookings `sending(holder)` (the grace starts again from this send); when that
+ *  answers false it sends nothing and answers `failure({kind: "booking_taken_over"})`. */
 export interface StepForward {
   kind: 'forward';
 }
@@ -384,7 +396,9 @@ export interface StepLookup {
 }
 
 export interface LedgerFinish {
-  outcome: 'ok' | 'refused' | 'lost';
+  /** unsent (issue 20): nothing was sent this turn (a lookup failed or found another booking's data): the record
+   *  goes back to lost as it was, or is forgotten when it was new. */
+  outcome: 'ok' | 'refused' | 'lost' | 'unsent';
   /** The answer to keep (ok only). */
   body: string | null;
 }
@@ -432,6 +446,7 @@ export type FailureKind =
   | 'rate_limited'
   | 'timeout' // the request's own deadline (limits.requestDeadlineMs) passed
   | 'ledger_unavailable' // the Bookings object could not be reached: nothing was booked
+  | 'booking_taken_over' // after a lookup found nothing, Bookings `sending` said another attempt holds the record now: nothing was sent (503)
   | 'internal'; // a trap or a JS exception
 
 export interface FailureInput {

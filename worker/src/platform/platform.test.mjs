@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { upstreamCall, webhookPost } from "./upstream.mjs";
 import { IsolateCache, sharedGet, sharedPut } from "./cache.mjs";
 import { rateLimit, bound } from "./ratelimit.mjs";
-import { Bookings, bookingBegin, bookingFinish, bookingPeek, bookingsBound } from "./bookings.mjs";
+import { Bookings, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
 import { watchAdd, watchLease, watchCommit, watchStats, watchlistBound } from "./watchlist.mjs";
 import { MemoryStorage, namespace } from "../testing/fakes.mjs";
 
@@ -118,65 +118,85 @@ function bookingsEnv() {
   return { env: { BOOKINGS: ns }, ns };
 }
 const record = { binding: "BOOKINGS", key: "u\nbase\nnew-shipment\nORDER-1" };
+const opts = { waitMs: 100, holdMs: 1000, graceMs: 0, ttlMs: 60000 };
+const begin = (env, fingerprint, o = {}) => bookingBegin({ env, record: o.record ?? record, fingerprint, ...opts, ...o });
 
-test("Bookings: new, done with the stored answer, conflict, release", async () => {
-  const { env } = bookingsEnv();
-  const a = await bookingBegin({ env, record, fingerprint: "fp1", waitMs: 100, holdMs: 1000 });
-  assert.deepEqual([a.ok, a.state], [true, "new"]);
-  assert.deepEqual(await bookingPeek({ env, record }), { state: "" }, "nothing settled yet");
-  const body = new TextEncoder().encode('{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}');
-  assert.deepEqual(await bookingFinish({ env, record, fingerprint: "fp1", outcome: "ok", body }), { ok: true });
-  const b = await bookingBegin({ env, record, fingerprint: "fp1", waitMs: 100, holdMs: 1000 });
-  assert.equal(b.state, "done");
-  assert.deepEqual(new Uint8Array(b.body), body);
-  assert.equal((await bookingPeek({ env, record })).state, "done");
-  const c = await bookingBegin({ env, record, fingerprint: "fp2", waitMs: 100, holdMs: 1000 });
-  assert.equal(c.state, "conflict");
-  const other = { binding: "BOOKINGS", key: "u\nbase\nnew-shipment\nORDER-2" };
-  assert.equal((await bookingBegin({ env, record: other, fingerprint: "x", waitMs: 100, holdMs: 1000 })).state, "new");
-  await bookingFinish({ env, record: other, fingerprint: "x", outcome: "refused", body: null });
-  assert.equal((await bookingBegin({ env, record: other, fingerprint: "y", waitMs: 100, holdMs: 1000 })).state, "new", "released: a corrected request goes through");
-});
-
-test("Bookings: a concurrent duplicate waits for the holder's answer; busy past its wait; lost after a vanished holder", async () => {
-  const { env } = bookingsEnv();
-  await bookingBegin({ env, record, fingerprint: "fp", waitMs: 100, holdMs: 60000 });
-  const waiting = bookingBegin({ env, record, fingerprint: "fp", waitMs: 5000, holdMs: 60000 });
-  const body = new TextEncoder().encode("{}");
-  await bookingFinish({ env, record, fingerprint: "fp", outcome: "ok", body });
-  assert.equal((await waiting).state, "done");
-
-  const r2 = { binding: "BOOKINGS", key: "k2" };
-  await bookingBegin({ env, record: r2, fingerprint: "fp", waitMs: 100, holdMs: 60000 });
-  assert.equal((await bookingBegin({ env, record: r2, fingerprint: "fp", waitMs: 20, holdMs: 60000 })).state, "busy");
-
-  const r3 = { binding: "BOOKINGS", key: "k3" };
-  await bookingBegin({ env, record: r3, fingerprint: "fp", waitMs: 100, holdMs: 10 });
-  await new Promise((r) => setTimeout(r, 30));
-  assert.equal((await bookingBegin({ env, record: r3, fingerprint: "fp", waitMs: 100, holdMs: 1000 })).state, "lost");
-  assert.equal(await bookingFinish({ env, record: r3, fingerprint: "other", outcome: "ok", body }).then((r) => r.ok), true,
-    "a finish by a non-holder is answered (false inside) without an error");
-});
-
-test("Bookings: a lost outcome makes the next attempt hold it as lost; the record expires", async () => {
+test("Bookings: new (written pending, with a holder), done with the stored answer, conflict, release", async () => {
   const { env, ns } = bookingsEnv();
-  await bookingBegin({ env, record, fingerprint: "fp", waitMs: 100, holdMs: 1000 });
-  await bookingFinish({ env, record, fingerprint: "fp", outcome: "lost", body: null, ttlMs: 40 });
+  const a = await begin(env, "fp1");
+  assert.deepEqual([a.ok, a.state], [true, "new"]);
+  assert.match(a.holder, /^[0-9a-f-]{36}$/);
   const obj = ns.objects.get(record.key);
-  assert.ok(obj.state.storage.alarm > Date.now());
-  assert.equal((await bookingBegin({ env, record, fingerprint: "fp", waitMs: 100, holdMs: 1000 })).state, "lost");
-  await bookingFinish({ env, record, fingerprint: "fp", outcome: "lost", body: null, ttlMs: 10 });
+  assert.equal(obj.state.storage.map.get("rec").state, "pending", "written before anything is sent");
+  assert.deepEqual(await bookingPeek({ env, record }), { state: "" }, "held by a live request");
+  const body = '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}';
+  assert.deepEqual(await bookingFinish({ env, record, holder: a.holder, outcome: "ok", body, ttlMs: 60000 }), { ok: true, holding: true });
+  const b = await begin(env, "fp1");
+  assert.deepEqual([b.state, b.body], ["done", body]);
+  assert.equal((await bookingPeek({ env, record })).state, "done");
+  assert.equal((await begin(env, "fp2")).state, "conflict");
+  const other = { binding: "BOOKINGS", key: "k-other" };
+  const c = await begin(env, "x", { record: other });
+  await bookingFinish({ env, record: other, holder: c.holder, outcome: "refused", body: null, ttlMs: 60000 });
+  assert.equal((await begin(env, "y", { record: other })).state, "new", "refused: released, a corrected request goes through");
+});
+
+test("Bookings: a concurrent duplicate waits for the holder; busy past its wait; a finish by a non-holder writes nothing", async () => {
+  const { env } = bookingsEnv();
+  const a = await begin(env, "fp", { holdMs: 60000 });
+  const waiting = begin(env, "fp", { waitMs: 5000 });
+  await bookingFinish({ env, record, holder: a.holder, outcome: "ok", body: "{}", ttlMs: 60000 });
+  assert.equal((await waiting).state, "done");
+  const r2 = { binding: "BOOKINGS", key: "k2" };
+  await begin(env, "fp", { record: r2, holdMs: 60000 });
+  assert.equal((await begin(env, "fp", { record: r2, waitMs: 20 })).state, "busy");
+  assert.deepEqual(await bookingFinish({ env, record: r2, holder: "not-the-holder", outcome: "ok", body: "{}", ttlMs: 60000 }), { ok: true, holding: false });
+});
+
+test("Bookings: a lost answer: unknown within the grace, then lost (look up); sending, unsent back to lost", async () => {
+  const { env } = bookingsEnv();
+  const a = await begin(env, "fp");
+  await bookingFinish({ env, record, holder: a.holder, outcome: "lost", body: null, ttlMs: 60000 });
+  const u = await begin(env, "fp", { graceMs: 60000 });
+  assert.equal(u.state, "unknown");
+  assert.ok(u.retryAfterMs > 59000 && u.retryAfterMs <= 60000, String(u.retryAfterMs));
+  const l = await begin(env, "fp", { graceMs: 0 });
+  assert.equal(l.state, "lost");
+  assert.equal((await bookingPeek({ env, record })).state, "", "held by a live lookup");
+  // The lookup failed: nothing was sent, the record is lost as it was.
+  await bookingFinish({ env, record, holder: l.holder, outcome: "unsent", body: null, ttlMs: 60000 });
+  assert.equal((await bookingPeek({ env, record })).state, "lost");
+  const l2 = await begin(env, "fp");
+  assert.deepEqual(await bookingSending({ env, record, holder: l2.holder }), { ok: true, holding: true });
+  assert.deepEqual(await bookingSending({ env, record, holder: "someone" }), { ok: true, holding: false });
+  // A new turn's unsent forgets the reference (nothing was ever sent).
+  const r3 = { binding: "BOOKINGS", key: "k3" };
+  const n = await begin(env, "fp", { record: r3 });
+  await bookingFinish({ env, record: r3, holder: n.holder, outcome: "unsent", body: null, ttlMs: 60000 });
+  assert.equal((await begin(env, "other", { record: r3 })).state, "new");
+});
+
+test("Bookings: a holder that vanished: its pending record is a lost answer; records expire", async () => {
+  const { env, ns } = bookingsEnv();
+  await begin(env, "fp", { holdMs: 10 });
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal((await begin(env, "fp")).state, "lost", "past its hold the holder is gone; past the grace: look it up");
+  const r2 = { binding: "BOOKINGS", key: "k2" };
+  const a = await begin(env, "fp", { record: r2 });
+  await bookingFinish({ env, record: r2, holder: a.holder, outcome: "lost", body: null, ttlMs: 10 });
   await new Promise((r) => setTimeout(r, 20));
-  assert.equal((await bookingBegin({ env, record, fingerprint: "fp2", waitMs: 100, holdMs: 1000 })).state, "new", "expired");
+  assert.equal((await begin(env, "fp2", { record: r2 })).state, "new", "expired");
+  const obj = ns.objects.get("k2");
+  obj.state.storage.map.set("rec", { state: "lost", fp: "x", since: 0, expires: Date.now() - 1 });
   await obj.alarm();
   assert.equal(obj.state.storage.map.size, 0);
 });
 
 test("Bookings calls without the binding, or when the object fails", async () => {
-  const a = await bookingBegin({ env: {}, record, fingerprint: "f", waitMs: 1, holdMs: 1 });
+  const a = await begin({}, "f");
   assert.deepEqual([a.ok, a.failure], [false, "unbound"]);
   const broken = { BOOKINGS: namespace(() => ({ begin: async () => { throw new Error("overloaded"); }, peek: async () => { throw new Error("x"); } })) };
-  const b = await bookingBegin({ env: broken, record, fingerprint: "f", waitMs: 1, holdMs: 1 });
+  const b = await begin(broken, "f");
   assert.deepEqual([b.ok, b.failure, b.detail], [false, "unreachable", "overloaded"]);
   assert.deepEqual(await bookingPeek({ env: broken, record }), { state: "" });
   assert.equal(bookingsBound({ env: broken, binding: "BOOKINGS" }), true);

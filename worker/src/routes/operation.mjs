@@ -8,7 +8,7 @@
 
 import { callUpstream, failure, limited, preflight, send } from "./common.mjs";
 import { requestFacts } from "../facts.mjs";
-import { bookingBegin, bookingFinish, bookingPeek } from "../platform/bookings.mjs";
+import { bookingBegin, bookingFinish, bookingPeek, bookingSending } from "../platform/bookings.mjs";
 import { watchAdd } from "../platform/watchlist.mjs";
 import { sharedGet, sharedPut, defaultCache } from "../platform/cache.mjs";
 import { reply } from "../exchange.mjs";
@@ -85,11 +85,12 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
  * @param {Edge} edge
  * @param {Forward} fwd
  * @param {UpstreamResult} upstream
+ * @param {number} sentAt when a booking was sent (0 for reads)
  * @returns {Answered}
  */
-function answerOf(x, edge, fwd, upstream) {
+function answerOf(x, edge, fwd, upstream, sentAt) {
   return edge.core.answer({ context: fwd.context, upstream, requestId: x.id,
-    acceptLanguage: x.request.headers.get("accept-language"), now: Date.now() });
+    acceptLanguage: x.request.headers.get("accept-language"), now: Date.now(), sentAt });
 }
 
 /**
@@ -98,14 +99,15 @@ function answerOf(x, edge, fwd, upstream) {
  * @param {Exchange} x
  * @param {Edge} edge
  * @param {Forward} fwd
+ * @param {number} [sentAt] when a booking is sent (its Retry-After after a lost answer counts from it)
  * @returns {Promise<Answered>}
  */
-async function forward(x, edge, fwd) {
+async function forward(x, edge, fwd, sentAt = 0) {
   const backoff = edge.config.limits.readRetryBackoffMs;
   if (fwd.retryable) edge.retries.deposit();
   for (let i = 0; ; i++) {
     const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody });
-    const a = answerOf(x, edge, fwd, up);
+    const a = answerOf(x, edge, fwd, up, sentAt);
     if (!(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
     await sleep(backoff[i]);
   }
@@ -190,7 +192,11 @@ async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
 }
 
 /**
- * booked forwards a booking through its Bookings object: exactly once.
+ * booked forwards a booking through its Bookings object: exactly once. The
+ * record is taken (written pending) before anything is sent; the core says
+ * what each state means (a stored answer, a conflict, 425 within the grace
+ * after a lost answer, a lookup after it); the outcome is recorded before
+ * the client hears, so a resend right after the answer finds it.
  * @param {Exchange} x
  * @param {Edge} edge
  * @param {Forward} fwd
@@ -200,32 +206,48 @@ async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
 async function booked(x, edge, fwd, t) {
   const record = { binding: BOOKINGS, key: t.key };
   const lang = x.request.headers.get("accept-language");
-  const b = await bookingBegin({ env: x.env, record, fingerprint: t.fingerprint, waitMs: t.waitMs, holdMs: t.holdMs });
+  const b = await bookingBegin({ env: x.env, record, fingerprint: t.fingerprint, waitMs: t.waitMs, holdMs: t.holdMs,
+    graceMs: t.graceMs, ttlMs: t.recordTtlMs });
   if (!b.ok) {
     x.detail = "booking ledger: " + b.detail;
     return failure(x, edge, "ledger_unavailable");
   }
+  /** @param {import("../core.mjs").LedgerFinish} f */
+  const finish = async ({ outcome, body }) => {
+    const r = await bookingFinish({ env: x.env, record, holder: b.holder, outcome, body, ttlMs: t.recordTtlMs });
+    if (!r.ok) x.note = "booking ledger finish failed: " + r.detail;
+    else if (!r.holding) {
+      // Another attempt took the record over (this one passed its hold):
+      // its outcome was not recorded. Logged whatever LOG_REQUESTS says.
+      x.note = "booking ledger finish refused: this request no longer held the record";
+      logLine({ msg: "booking finish by a request that no longer held the record", request_id: x.id, outcome });
+    }
+  };
   /** @type {import("../core.mjs").BookingStep | import("../core.mjs").LookedUpStep} */
   let step = edge.core.booking({ context: fwd.context, ticket: t, state: b.state, stored: text(b.body),
-    requestId: x.id, acceptLanguage: lang, now: Date.now() });
+    retryAfterMs: b.retryAfterMs ?? 0, requestId: x.id, acceptLanguage: lang, now: Date.now() });
+  let looked = false;
   if (step.kind === "lookup") {
+    looked = true;
     const up = await callUpstream(x, edge, { operation: step.operation, body: step.lookupBody });
     step = edge.core.lookedUp({ context: fwd.context, ticket: t, upstream: up, requestId: x.id, acceptLanguage: lang, now: Date.now() });
   }
   if (step.kind === "respond") {
-    if (step.finish !== null) {
-      const f = await bookingFinish({ env: x.env, record, fingerprint: t.fingerprint, outcome: step.finish.outcome,
-        body: step.finish.body, ttlMs: t.recordTtlMs });
-      if (!f.ok) x.note = "booking ledger finish failed: " + f.detail;
-    }
+    if (step.finish !== null) await finish(step.finish);
     if (step.watch !== null) watch(x, edge, step.watch);
     return send(x, step.response);
   }
-  const a = await forward(x, edge, fwd);
-  // Recorded before the client hears: a resend right after the answer
-  // finds the record.
-  const f = await bookingFinish({ env: x.env, record, fingerprint: t.fingerprint, outcome: a.outcome,
-    body: a.outcome === "ok" ? a.response.body : null, ttlMs: t.recordTtlMs });
-  if (!f.ok) x.note = "booking ledger finish failed: " + f.detail;
+  if (looked) {
+    // Not there: it was never booked. The grace starts again from this send.
+    const r = await bookingSending({ env: x.env, record, holder: b.holder });
+    if (!r.ok) {
+      x.detail = "booking ledger: " + r.detail;
+      return failure(x, edge, "ledger_unavailable");
+    }
+    if (!r.holding) return failure(x, edge, "booking_taken_over");
+  }
+  const sentAt = Date.now();
+  const a = await forward(x, edge, fwd, sentAt);
+  await finish({ outcome: a.outcome, body: a.outcome === "ok" ? a.response.body : null });
   return settle(x, edge, a);
 }

@@ -44,7 +44,7 @@ export class FakeCore {
   isMaster(a) { return a === "Bearer master"; }
   failure(i) {
     this.log("failure", i);
-    const status = { not_found: 404, method_not_allowed: 405, origin_forbidden: 403, rate_limited: 429, timeout: 504, ledger_unavailable: 503, internal: 500 }[i.kind];
+    const status = { not_found: 404, method_not_allowed: 405, origin_forbidden: 403, rate_limited: 429, timeout: 504, ledger_unavailable: 503, booking_taken_over: 503, internal: 500 }[i.kind];
     const headers = i.kind === "rate_limited" ? { "retry-after": "60" } : i.kind === "method_not_allowed" ? { allow: i.allow + ", OPTIONS" } : {};
     return fail(status, i.kind, i.kind + " " + (i.origin || i.path), i.requestId, headers);
   }
@@ -66,7 +66,7 @@ export class FakeCore {
       forward: {
         operation: op.name, upstreamBody: body, retryable: !op.books,
         cache: CACHEABLE.has(op.name) ? { key: op.name + "?" + body, ttlSeconds: 60 } : null,
-        booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000 } : null,
+        booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000, graceMs: this.graceMs ?? 0 } : null,
         context: { operation: op.name, clientRef: ref, ledger: op.books && this.config.exactlyOnce },
       },
     };
@@ -94,12 +94,15 @@ export class FakeCore {
       case "done": return { kind: "respond", response: resp(200, i.stored, "replayed", { "idempotent-replayed": "true" }), finish: null, watch: null };
       case "conflict": return { kind: "respond", response: fail(409, "booking_conflict", "conflict", i.requestId), finish: null, watch: null };
       case "busy": return { kind: "respond", response: fail(503, "booking_in_progress", "busy", i.requestId, { "retry-after": "2" }), finish: null, watch: null };
+      case "unknown": return { kind: "respond", response: fail(425, "booking_unconfirmed", "wait", i.requestId, { "retry-after": String(Math.ceil(i.retryAfterMs / 1000)) }), finish: null, watch: null };
       default: return { kind: "lookup", operation: "get-shipments", lookupBody: "filter_shipping_client_ref=" + i.ticket.ref + "&n_items=50" };
     }
   }
   lookedUp(i) {
     this.log("lookedUp", i);
     const text = i.upstream.body === null ? "" : new TextDecoder().decode(i.upstream.body);
+    if (i.upstream.failure !== null || i.upstream.status >= 500) return { kind: "respond", response: fail(502, "upstream_unreachable", "lookup failed", i.requestId), finish: { outcome: "unsent", body: null }, watch: null };
+    if (text.includes("OTHER-DATA")) return { kind: "respond", response: fail(409, "booking_mismatch", "not this booking", i.requestId), finish: { outcome: "unsent", body: null }, watch: null };
     if (text.includes(i.ticket.ref)) {
       const body = enc({ status: "ok", data: { shipping_dlvr_ref: "FOUND", shipping_client_ref: i.ticket.ref } });
       return { kind: "respond", response: resp(200, body, "replayed", { "idempotent-replayed": "true" }), finish: { outcome: "ok", body }, watch: { dlvrRef: "FOUND", clientRef: i.ticket.ref } };
