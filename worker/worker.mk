@@ -94,7 +94,7 @@ test-worker-e2e: npm-tools worker
 ## sandbox): address validation, rates, drop points, booking, label PDF, tracking; a
 ## real upstream configured means no demo token. Writes build/e2e/checkout.png. Also
 ## js/test/e2e/bundlers.test.mjs: the packed package (npm pack, installed offline into a new
-## project) built with esbuild and with Vite (pinned in package.json) and driven against the
+## project) built with esbuild, Vite and webpack (pinned in package.json) and driven against the
 ## same stack from another origin.
 test-e2e: npm-tools worker
 	@bash wasm/toolchain/browser.sh >/dev/null
