@@ -1,0 +1,330 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/parcelgate/parcelgate/internal/envelope"
+	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/validate"
+)
+
+// Failures of an upstream call the JavaScript reports.
+const (
+	FailTimeout     = "timeout"
+	FailUnreachable = "unreachable"
+	FailUnreadable  = "unreadable"
+	FailTooLarge    = "too_large"
+)
+
+// Upstream is what came back from one upstream call, or why nothing did.
+type Upstream struct {
+	Status  int
+	Body    []byte
+	Failure string // "" when an answer was read
+}
+
+// Outcomes of a booking for its ledger record.
+const (
+	OutcomeOK      = "ok"      // booked: keep the answer
+	OutcomeRefused = "refused" // refused: forget the reference
+	OutcomeLost    = "lost"    // unknown: the next attempt looks it up
+)
+
+// WatchAdd is a booked shipment to put on the watchlist.
+type WatchAdd struct{ DlvrRef, ClientRef string }
+
+// Answered is the client's answer to an upstream reply.
+type Answered struct {
+	Response  *Response
+	Outcome   string
+	Cacheable bool
+	Retry     bool
+	Leak      bool
+	Watch     *WatchAdd
+	Note      string
+}
+
+// Answer decides the client's answer from the upstream's.
+func (e *Edge) Answer(ctx AnswerContext, up *Upstream, requestID string) *Answered {
+	a := &Answered{Outcome: OutcomeLost}
+	books := ctx.ClientRef != "" || isBooking(ctx.Operation)
+	retry := 1
+	hint := ""
+	if books {
+		// A resend is safe only where the records make bookings exactly-once.
+		if !ctx.Ledger {
+			retry = 2
+		}
+		hint = e.bookingHint(ctx)
+	}
+	fail := func(r *Refusal) *Answered {
+		a.Response = r.Response(requestID)
+		return a
+	}
+	if up.Failure != "" {
+		a.Retry = !books && up.Failure != FailTimeout
+		if up.Failure == FailTimeout {
+			return fail(&Refusal{Status: 504, Code: CodeGatewayTimeout, Class: "upstream_timeout",
+				Message:        "the upstream did not answer within " + strconv.FormatInt(e.timeout().Milliseconds(), 10) + " ms (UPSTREAM_TIMEOUT_MS)",
+				UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+		}
+		a.Note = "upstream " + up.Failure
+		// A fixed message: the platform's error names the upstream's URL.
+		msg := "the upstream could not be reached"
+		if up.Status != 0 {
+			msg = "the upstream's response (HTTP " + strconv.Itoa(up.Status) + ") could not be read"
+		}
+		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_unreachable",
+			Message: msg, UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+	}
+	st := strconv.Itoa(up.Status)
+	a.Retry = !books && up.Status >= 500
+	if e.leaks.Leaks(up.Body) {
+		// Never relay the merchant's credentials, whatever the upstream
+		// (or something between) echoed: not the body, not its data.
+		a.Leak = true
+		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_leak",
+			Message:        "the upstream's answer (HTTP " + st + ") contained the worker's credentials and was withheld",
+			UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+	}
+	status, data, reason := sniffEnvelope(up.Body)
+	if reason == "" && status == "err" && up.Status < 500 {
+		a.Outcome = OutcomeRefused
+	}
+	if status == "ok" && (up.Status < 200 || up.Status >= 300) && reason == "" {
+		// An ok envelope under an error status is not a success: a 5xx
+		// may or may not have done the work.
+		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_error",
+			Message:        "the upstream answered HTTP " + st + " with an ok envelope; it may or may not have been applied",
+			UpstreamStatus: up.Status, UpstreamData: data, Retryable: retry, Hint: hint})
+	}
+	switch {
+	case reason != "":
+		class := "upstream_bad_response"
+		if up.Status >= 500 {
+			class = "upstream_error"
+		}
+		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: class,
+			Message:        "the upstream answered HTTP " + st + " with " + reason + " instead of a {status, data} envelope",
+			UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+	case status == "ok":
+		a.Outcome, a.Cacheable = OutcomeOK, true
+		if e.watched(ctx.Operation) {
+			a.Watch, a.Note = watchOf(data)
+		}
+		a.Response = ok(up.Body, "forwarded")
+		return a
+	case up.Status == 401 || up.Status == 403 || up.Status == 407:
+		// No upstream data: an auth failure's details are for the
+		// merchant's logs, not for whoever called.
+		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_auth",
+			Message:        "the upstream refused the worker's credentials (HTTP " + st + "): check the API_USER and API_KEY secrets",
+			UpstreamStatus: up.Status})
+	case up.Status >= 500:
+		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_error",
+			Message:        "the upstream failed (HTTP " + st + ")" + upstreamMessage(data),
+			UpstreamStatus: up.Status, UpstreamData: data, Retryable: retry, Hint: hint})
+	}
+	// A refusal by the service (status "err"): relayed as is, with the
+	// upstream's status (200 when it used a 1xx/3xx one).
+	code := up.Status
+	if code < 200 || code >= 300 && code < 400 {
+		code = 200
+	}
+	a.Response = &Response{Status: code, Headers: withType(nil), Body: up.Body, Class: "upstream_refused"}
+	return a
+}
+
+func isBooking(op string) bool { return op == "new-shipment" || op == "new-collection" }
+
+func watchOf(data []byte) (*WatchAdd, string) {
+	dlvr, client := bookedRefs(data)
+	if dlvr == "" {
+		return nil, "booked shipment not watched: no shipping_dlvr_ref in the answer"
+	}
+	return &WatchAdd{DlvrRef: dlvr, ClientRef: client}, ""
+}
+
+// bookingHint tells the client what to do when a booking's answer was
+// lost: it may have been made. What is safe depends on the mode.
+func (e *Edge) bookingHint(ctx AnswerContext) string {
+	ref := "shipping_client_ref"
+	if ctx.Operation == "new-collection" {
+		ref = "collection_client_ref"
+	}
+	if ctx.Ledger {
+		return "resend the same request (same " + ref + ", same data): the edge looks the booking up or answers with the first one, and never books twice"
+	}
+	if e.cfg.Sandbox {
+		return "resending the same " + ref + " with the same data is answered with the first booking (the sandbox dedupes by reference)"
+	}
+	if ctx.Operation == "new-shipment" {
+		return "do not resend blindly: the shipment may have been booked; look it up with get-shipments?filter_shipping_client_ref=" +
+			ctx.ClientRef + " and book again only if it is not there"
+	}
+	return "do not resend blindly: the collection may have been booked; check the customer area before booking again"
+}
+
+// upstreamMessage formats the upstream's errorCode/errorMessage, if any.
+func upstreamMessage(data []byte) string {
+	if data == nil {
+		return ""
+	}
+	d, _ := envelope.ParseErrorData(data) // what could be read
+	msg := d.Message
+	if msg == "" {
+		msg = d.AltMessage
+	}
+	code := ""
+	if d.Code != 0 {
+		code = strconv.Itoa(d.Code)
+	}
+	switch {
+	case code != "" && msg != "":
+		return ": " + code + " " + clip(msg, 200)
+	case msg != "":
+		return ": " + clip(msg, 200)
+	case code != "":
+		return ": error " + code
+	}
+	return ""
+}
+
+// sniffEnvelope checks that body is a {status, data} envelope and returns
+// its status and the raw JSON of data; reason says what came instead.
+func sniffEnvelope(body []byte) (status string, data []byte, reason string) {
+	env, err := envelope.Open(0, body)
+	if err != nil {
+		if u, ok := err.(*envelope.UnexpectedResponse); ok {
+			return "", nil, u.Reason
+		}
+		return "", nil, "malformed JSON"
+	}
+	if env.Data == nil {
+		return "", nil, "JSON without data"
+	}
+	return env.Status, env.Data, ""
+}
+
+// Booking states the Bookings object's begin reports.
+const (
+	BookNew      = "new"
+	BookLost     = "lost"
+	BookDone     = "done"
+	BookConflict = "conflict"
+	BookBusy     = "busy"
+)
+
+// Finish is what to write to the ledger record.
+type Finish struct {
+	Outcome string
+	Body    []byte
+}
+
+// Step is the decision about a booking after the ledger or a lookup.
+type Step struct {
+	Kind     string // KindForward, KindRespond or KindLookup
+	Response *Response
+	Finish   *Finish
+	Watch    *WatchAdd
+	// KindLookup: what to POST, and where.
+	Operation  string
+	LookupBody []byte
+}
+
+// Booking decides a booking from its record's state.
+func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte, requestID, acceptLanguage string) *Step {
+	switch state {
+	case BookDone:
+		return &Step{Kind: KindRespond, Response: ok(stored, "replayed", Header{"Idempotent-Replayed", "true"})}
+	case BookConflict:
+		msg := t.RefField + " " + strconv.Quote(t.Ref) + " was already used for a booking with other data; use a new reference for a new booking"
+		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 409, Code: 421, Class: "booking_conflict", Message: t.RefField + ": " + msg,
+			FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
+	case BookBusy:
+		l := (&Request{AcceptLanguage: acceptLanguage}).locale()
+		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 503, Code: CodeUnavailable, Class: "booking_in_progress",
+			Message: say(l, msgBusy, t.RefField), Retryable: 1, Headers: []Header{{"Retry-After", "2"}}}).Response(requestID)}
+	case BookLost:
+		if ctx.Operation != "new-shipment" {
+			msg := "the answer to an earlier attempt with this " + t.RefField + " was lost, and the service offers no way to look a collection up: check the customer area, then book with a new reference"
+			return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeLost},
+				Response: (&Refusal{Status: 409, Code: 421, Class: "booking_unknown", Message: t.RefField + ": " + msg,
+					FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
+		}
+		q := &form.Request{}
+		q.Set("filter_shipping_client_ref", t.Ref)
+		q.Set("n_items", "50")
+		return &Step{Kind: KindLookup, Operation: "get-shipments", LookupBody: form.Encode(q)}
+	}
+	return &Step{Kind: KindForward}
+}
+
+// LookedUp decides a booking whose earlier answer was lost, from the
+// upstream's get-shipments answer.
+func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, up *Upstream, requestID string) *Step {
+	failed := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeLost},
+		Response: (&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_unreachable",
+			Message: "an earlier attempt's answer was lost and the upstream could not be asked whether it booked; nothing was sent", Retryable: 1}).Response(requestID)}
+	if up.Failure != "" || up.Status >= 500 {
+		return failed
+	}
+	st, data, reason := sniffEnvelope(up.Body)
+	if reason != "" || st != "ok" {
+		return failed
+	}
+	found := shipmentAnswer(data, t.Ref)
+	if found == nil {
+		return &Step{Kind: KindForward}
+	}
+	s := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeOK, Body: found},
+		Response: ok(found, "replayed", Header{"Idempotent-Replayed", "true"})}
+	if e.watched(ctx.Operation) {
+		if _, d, r := sniffEnvelope(found); r == "" {
+			s.Watch, _ = watchOf(d)
+		}
+	}
+	return s
+}
+
+// shipmentAnswer finds the shipment with the client reference in
+// get-shipments' data and renders it as new-shipment's answer would.
+func shipmentAnswer(data []byte, ref string) []byte {
+	fields := []string{"shipping_dlvr_ref", "shipping_client_ref", "shipping_carrier_ref", "shipping_carrier_guid",
+		"service_type", "carrier_code", "service_code", "carrier_phone"}
+	var found map[string]string
+	s := jsonlite.NewScanner(data)
+	_ = s.Object(func(key string) error {
+		if key != "shipments" || found != nil {
+			return s.Skip()
+		}
+		return s.Array(func(int) error {
+			var got map[string]string
+			err := s.Object(func(k string) error {
+				if k != "shipping_data" {
+					return s.Skip()
+				}
+				got = map[string]string{}
+				return s.Object(func(f string) error {
+					v, err := s.LooseString()
+					got[f] = v
+					return err
+				})
+			})
+			if found == nil && got != nil && got["shipping_client_ref"] == ref {
+				found = got
+			}
+			return err
+		})
+	})
+	if found == nil {
+		return nil
+	}
+	return okObject(func(w jsonlite.Emitter) {
+		for _, f := range fields {
+			w.Key(f)
+			w.String(found[f])
+		}
+	})
+}

@@ -1,0 +1,260 @@
+package core
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/worker/tokens"
+)
+
+// DemoTokenTTL is how long a demo token is accepted.
+const DemoTokenTTL = time.Hour
+
+// DemoOperations are what a demo token allows (catalog.Policies' Demo):
+// book the order, then read what was booked with it.
+var DemoOperations = func() []string {
+	var out []string
+	for i := range catalog.Policies {
+		if catalog.Policies[i].Demo {
+			out = append(out, catalog.Policies[i].Name)
+		}
+	}
+	return out
+}()
+
+// tokenFields are the fields POST /tokens accepts.
+var tokenFields = [...]string{"operations", "shipping_client_ref", "dlvr_ref", "collection_client_ref", "ttl"}
+
+// Endpoint is the answer of POST /tokens or /demo/token: a rate limit to
+// apply first, then the response.
+type Endpoint struct {
+	RateLimit *RateLimit
+	Response  *Response
+}
+
+func (e *Edge) methodNotAllowed(r *Request, what, allow string) *Response {
+	return (&Refusal{Status: 405, Code: CodeMethodNotAllowed, Class: "method_not_allowed",
+		Message: say(r.locale(), msgMethod, clip(r.Method, 16), what, allow),
+		Headers: []Header{{"Allow", allow + ", OPTIONS"}}}).Response(r.RequestID)
+}
+
+// Tokens answers POST /tokens: a scoped token for the shop's server,
+// authorized with the master token.
+func (e *Edge) Tokens(r *Request) *Endpoint {
+	if r.Method != "POST" {
+		return &Endpoint{Response: e.methodNotAllowed(r, "tokens", "POST")}
+	}
+	if len(e.errs) > 0 {
+		return &Endpoint{Response: misconfig(e.errs).Response(r.RequestID)}
+	}
+	if e.cfg.ProxyToken == "" {
+		return &Endpoint{Response: misconfig([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}).Response(r.RequestID)}
+	}
+	if !e.IsMaster(r.Authorization) {
+		return &Endpoint{RateLimit: byAddress(r.ClientIP), Response: (&Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
+			Message: "POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)",
+			Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}).Response(r.RequestID)}
+	}
+	if len(e.cfg.SigningKey) == 0 {
+		return &Endpoint{Response: misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}).Response(r.RequestID)}
+	}
+	refuse := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
+	raw, x := e.readInput(&Request{Method: "POST", Body: r.Body, BodyTooLarge: r.BodyTooLarge, ContentType: r.ContentType})
+	if x != nil {
+		return refuse(x)
+	}
+	if r.HasQuery {
+		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "query_on_post",
+			Message: "query string: a POST takes its parameters in the form body, not in the URL (?" + clip(r.Query, 64) + ")"})
+	}
+	vals, err := url.ParseQuery(string(raw))
+	if err != nil {
+		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "bad_body", Message: "the body is not a valid form"})
+	}
+	for _, k := range formKeys(string(raw)) {
+		known := false
+		for _, f := range tokenFields {
+			known = known || f == k
+		}
+		switch {
+		case !known:
+			return refuse(badTokenField(clip(k, 64), "unknown field (operations, shipping_client_ref, dlvr_ref, collection_client_ref, ttl)"))
+		case len(vals[k]) > 1:
+			return refuse(badTokenField(k, "given more than once"))
+		}
+	}
+	var g tokens.Grant
+	for _, op := range strings.Split(vals.Get("operations"), ",") {
+		if op = strings.TrimSpace(op); op != "" {
+			g.Operations = append(g.Operations, op)
+		}
+	}
+	g.ShippingClientRef = vals.Get("shipping_client_ref")
+	g.DlvrRef = vals.Get("dlvr_ref")
+	g.CollectionClientRef = vals.Get("collection_client_ref")
+	var ttl time.Duration
+	if v, ok := vals["ttl"]; ok {
+		n, err := strconv.Atoi(v[0])
+		if err != nil || n < 1 || n > int(tokens.MaxTTL/time.Second) || strconv.Itoa(n) != v[0] {
+			return refuse(badTokenField("ttl", "must be a whole number of seconds from 1 to 2592000"))
+		}
+		ttl = time.Duration(n) * time.Second
+	}
+	tok, exp, err := tokens.Mint(e.cfg.SigningKey, g, ttl, r.Now)
+	if fe, ok := err.(*tokens.FieldError); ok {
+		return refuse(badTokenField(fe.Field, fe.Problem))
+	}
+	if err != nil {
+		return refuse(misconfig([]ConfigError{{EnvTokenSigningKey, err.Error()}}))
+	}
+	granted, _ := tokens.Check(g)
+	body := okObject(func(w jsonlite.Emitter) {
+		writeToken(w, tok, exp, r.Now)
+		w.Key("operations")
+		w.BeginArray()
+		for _, op := range granted.Operations {
+			w.String(op)
+		}
+		w.EndArray()
+		for _, kv := range [...][2]string{{"shipping_client_ref", g.ShippingClientRef}, {"dlvr_ref", g.DlvrRef}, {"collection_client_ref", g.CollectionClientRef}} {
+			if kv[1] != "" {
+				w.Key(kv[0])
+				w.String(kv[1])
+			}
+		}
+	})
+	return &Endpoint{Response: ok(body, "token")}
+}
+
+// formKeys lists a form's keys in body order (the first unknown one is
+// the one reported, whatever a map's order).
+func formKeys(raw string) []string {
+	var out []string
+	for _, pair := range strings.Split(raw, "&") {
+		if pair == "" {
+			continue
+		}
+		k, _, _ := strings.Cut(pair, "=")
+		if u, err := url.QueryUnescape(k); err == nil {
+			k = u
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// writeToken writes what every token answer starts with: the token, when
+// it expires, and in how many seconds.
+func writeToken(w jsonlite.Emitter, token string, exp, now time.Time) {
+	w.Key("token")
+	w.String(token)
+	w.Key("expires_at")
+	w.String(exp.UTC().Format(time.RFC3339))
+	w.Key("expires_in")
+	w.Int(exp.Unix() - now.Unix())
+}
+
+// DemoToken answers /demo/token (GET or POST): a scoped token for one
+// order of the demo shop, only while the upstream is the sandbox, signed
+// with a key of its own (derived from TOKEN_SIGNING_KEY) that only that
+// mode accepts.
+func (e *Edge) DemoToken(r *Request) *Endpoint {
+	if !e.Demo() {
+		return &Endpoint{Response: e.Failure(FailureInput{Kind: "not_found", RequestID: r.RequestID, AcceptLanguage: r.AcceptLanguage})}
+	}
+	if r.Method != "GET" && r.Method != "POST" {
+		return &Endpoint{Response: e.methodNotAllowed(r, "demo-token", "GET, POST")}
+	}
+	if len(e.errs) > 0 {
+		return &Endpoint{Response: misconfig(e.errs).Response(r.RequestID)}
+	}
+	rl := byAddress(r.ClientIP)
+	refuse := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }
+	if len(e.cfg.SigningKey) == 0 {
+		return refuse(misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}))
+	}
+	req, x := e.readForm(r)
+	if x != nil {
+		return refuse(x)
+	}
+	for _, f := range req.Fields {
+		if f.Name != "shipping_client_ref" {
+			return refuse(badTokenField(f.Name, "not a field of /demo/token (only shipping_client_ref)"))
+		}
+	}
+	ref := req.Get("shipping_client_ref")
+	if ref == "" {
+		return refuse(badTokenField("shipping_client_ref", "required: the order the page books"))
+	}
+	g := tokens.Grant{Operations: DemoOperations, ShippingClientRef: ref}
+	tok, exp, err := tokens.Mint(e.demoKey, g, DemoTokenTTL, r.Now)
+	if fe, ok := err.(*tokens.FieldError); ok {
+		return refuse(badTokenField(fe.Field, fe.Problem))
+	}
+	if err != nil {
+		return refuse(misconfig([]ConfigError{{EnvTokenSigningKey, err.Error()}}))
+	}
+	granted, _ := tokens.Check(g)
+	body := okObject(func(w jsonlite.Emitter) {
+		writeToken(w, tok, exp, r.Now)
+		w.Key("operations")
+		w.BeginArray()
+		for _, op := range granted.Operations {
+			w.String(op)
+		}
+		w.EndArray()
+		w.Key("shipping_client_ref")
+		w.String(ref)
+		w.Key("upstream")
+		w.String("sandbox")
+	})
+	return &Endpoint{RateLimit: rl, Response: ok(body, "token")}
+}
+
+// FailureInput names a failure the JavaScript detected.
+type FailureInput struct {
+	Kind           string
+	RequestID      string
+	AcceptLanguage string
+	Operation      string
+	Method         string
+	Path           string
+	Allow          string
+	Origin         string
+}
+
+// Failure is the edge's envelope for a failure the JavaScript detected,
+// in the client's language.
+func (e *Edge) Failure(in FailureInput) *Response {
+	l := (&Request{AcceptLanguage: in.AcceptLanguage}).locale()
+	var r *Refusal
+	switch in.Kind {
+	case "not_found":
+		r = &Refusal{Status: 404, Code: CodeNotFound, Class: "not_found", Message: say(l, msgNotFound)}
+	case "method_not_allowed":
+		r = &Refusal{Status: 405, Code: CodeMethodNotAllowed, Class: "method_not_allowed",
+			Message: say(l, msgMethod, clip(in.Method, 16), in.Operation, in.Allow),
+			Headers: []Header{{"Allow", in.Allow + ", OPTIONS"}}}
+	case "origin_forbidden":
+		r = &Refusal{Status: 403, Code: CodeForbidden, Class: "origin_forbidden", Message: say(l, msgOrigin, strconv.Quote(clip(in.Origin, 200)))}
+	case "rate_limited":
+		r = &Refusal{Status: 429, Code: CodeRateLimited, Class: "rate_limited", Retryable: 1,
+			Message: say(l, msgRateLimited, itoa(RateLimitRetryAfter)), Headers: []Header{{"Retry-After", itoa(RateLimitRetryAfter)}}}
+	case "timeout":
+		r = &Refusal{Status: 504, Code: CodeGatewayTimeout, Class: "deadline",
+			Message: say(l, msgTimeout, strconv.FormatInt(e.RequestDeadline().Milliseconds(), 10))}
+		if isBooking(in.Operation) {
+			r.Retryable = 2
+			r.Hint = e.bookingHint(AnswerContext{Operation: in.Operation, Ledger: e.ledger()})
+		}
+	case "ledger_unavailable":
+		r = &Refusal{Status: 503, Code: CodeUnavailable, Class: "ledger_unavailable", Retryable: 1, Message: say(l, msgLedger)}
+	default: // "internal", and any kind this build does not know
+		r = &Refusal{Status: 500, Code: CodeInternal, Class: "internal", Message: say(l, msgInternal, in.RequestID)}
+	}
+	return r.Response(in.RequestID)
+}

@@ -1,0 +1,140 @@
+package core
+
+import (
+	"time"
+
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+)
+
+// Instance describes what serves the isolate, for /healthz.
+type Instance struct {
+	ID          string
+	Requests    int64
+	MemoryBytes int64
+}
+
+// WatchStats are the watchlist's counts (worker/src reads them from the
+// WATCHLIST object); LastRun is its last run's report as JSON, nil before
+// the first.
+type WatchStats struct {
+	Watched, Pending   int64
+	Delivered, Dropped int64
+	LastRun            []byte
+	LastRunAt          time.Time // zero before the first run
+}
+
+// Health is what /healthz reports besides the configuration.
+type Health struct {
+	Method         string
+	Authorization  string
+	RequestID      string
+	AcceptLanguage string
+	Instance       *Instance
+	RatePublic     bool
+	RateTokens     bool
+	CacheEntries   int64
+	CacheBytes     int64
+	// Webhooks: the watchlist's counts (nil when webhooks are off or they
+	// were not read); StatsError when they could not be read.
+	Stats      *WatchStats
+	StatsError string
+}
+
+// Healthz answers GET /healthz. The watcher's counts (the shop's order
+// volume) only with the master token; anyone else gets when it last ran,
+// for liveness probes.
+func (e *Edge) Healthz(h *Health) *Response {
+	r := &Request{Method: h.Method, RequestID: h.RequestID, AcceptLanguage: h.AcceptLanguage}
+	if h.Method != "GET" {
+		return e.methodNotAllowed(r, "healthz", "GET")
+	}
+	if len(e.errs) > 0 {
+		return misconfig(e.errs).Response(h.RequestID)
+	}
+	upstream := "sandbox"
+	if e.cfg.UpstreamBase != "" {
+		upstream = "remote"
+	}
+	body := okObject(func(w jsonlite.Emitter) {
+		w.Key("service")
+		w.String("parcelgate-edge")
+		w.Key("upstream")
+		w.String(upstream)
+		if in := h.Instance; in != nil {
+			w.Key("instance")
+			w.BeginObject()
+			w.Key("id")
+			w.String(in.ID)
+			w.Key("requests")
+			w.Int(in.Requests)
+			w.Key("memory_bytes")
+			w.Int(in.MemoryBytes)
+			w.EndObject()
+		}
+		w.Key("rate_limits")
+		w.BeginObject()
+		for _, b := range [...]struct {
+			name string
+			on   bool
+		}{{RateLimitPublic, h.RatePublic}, {RateLimitTokens, h.RateTokens}} {
+			w.Key(b.name)
+			if b.on {
+				w.String("on")
+			} else {
+				w.String("off (no binding: no limit)")
+			}
+		}
+		w.EndObject()
+		w.Key("cache")
+		w.BeginObject()
+		w.Key("entries")
+		w.Int(h.CacheEntries)
+		w.Key("bytes")
+		w.Int(h.CacheBytes)
+		w.EndObject()
+		e.emitWebhooks(h, w)
+	})
+	return ok(body, "healthz")
+}
+
+func (e *Edge) emitWebhooks(h *Health, w jsonlite.Emitter) {
+	w.Key("webhooks")
+	if e.cfg.Webhooks == nil {
+		w.String("off")
+		return
+	}
+	w.BeginObject()
+	s := h.Stats
+	if h.StatsError != "" || s == nil {
+		w.Key("error")
+		w.String("the watchlist could not be reached")
+		w.EndObject()
+		return
+	}
+	if !e.IsMaster(h.Authorization) {
+		w.Key("last_run_at")
+		if s.LastRunAt.IsZero() {
+			w.Null()
+		} else {
+			w.String(s.LastRunAt.UTC().Format(time.RFC3339))
+		}
+		w.Key("counts")
+		w.String("with the master token (Authorization: Bearer PROXY_TOKEN)")
+		w.EndObject()
+		return
+	}
+	for _, kv := range [...]struct {
+		k string
+		v int64
+	}{{"watched", s.Watched}, {"pending", s.Pending}, {"delivered", s.Delivered}, {"dropped", s.Dropped}} {
+		w.Key(kv.k)
+		w.Int(kv.v)
+	}
+	w.Key("last_run")
+	if s.LastRun == nil {
+		w.Null()
+	} else {
+		w.Raw(s.LastRun)
+	}
+	w.EndObject()
+}

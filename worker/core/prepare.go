@@ -1,0 +1,408 @@
+package core
+
+import (
+	"mime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/i18n"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/validate"
+	"github.com/parcelgate/parcelgate/worker/tokens"
+)
+
+// Request is what the core needs of an HTTP request; the JavaScript reads
+// the body, bounded by MaxBodyBytes.
+type Request struct {
+	Method string
+	// Query is the raw query without "?"; HasQuery: the URL has a "?".
+	Query    string
+	HasQuery bool
+	// Body of a POST (nil: none, or not read because it was too large).
+	Body           []byte
+	BodyTooLarge   bool
+	ContentType    string
+	AcceptLanguage string
+	Authorization  string
+	ClientIP       string
+	RequestID      string
+	Now            time.Time
+}
+
+func (r *Request) locale() i18n.Locale { return i18n.FromAcceptLanguage(r.AcceptLanguage) }
+
+// Peeked is a booking record read without taking it.
+type Peeked struct {
+	State string // "done", "lost" or ""
+	Body  []byte
+}
+
+// Callers of an operation, for the log line.
+const (
+	CallerPublic  = "public"
+	CallerMaster  = "master"
+	CallerScoped  = "scoped"
+	CallerDemo    = "demo"
+	CallerUnknown = "unknown"
+)
+
+// Kinds of Prepared.
+const (
+	KindRespond = "respond"
+	KindPeek    = "peek"
+	KindForward = "forward"
+	KindLookup  = "lookup"
+)
+
+// Prepared is the decision about an operation call.
+type Prepared struct {
+	Kind       string
+	Caller     string
+	RateLimit  *RateLimit
+	Response   *Response // KindRespond
+	BookingKey string    // KindPeek
+	Forward    *Forward  // KindForward
+}
+
+// Forward is a request to send upstream.
+type Forward struct {
+	Operation    string
+	UpstreamBody []byte
+	Retryable    bool
+	// CacheKey and CacheTTL: a cacheable read ("" and 0 otherwise).
+	CacheKey string
+	CacheTTL time.Duration
+	// Booking is the ledger's ticket (nil: not through the ledger).
+	Booking *Ticket
+	Context AnswerContext
+}
+
+// Ticket is what the Bookings object's begin needs.
+type Ticket struct {
+	Key, Fingerprint, RefField, Ref string
+	Wait, Hold, RecordTTL           time.Duration
+}
+
+// AnswerContext is what answering an upstream's reply needs to know
+// about the request.
+type AnswerContext struct {
+	Operation string
+	ClientRef string
+	Ledger    bool
+}
+
+func respond(caller string, rl *RateLimit, r *Response) *Prepared {
+	return &Prepared{Kind: KindRespond, Caller: caller, RateLimit: rl, Response: r}
+}
+
+// Prepare decides an operation call (any method but OPTIONS, which the
+// JavaScript answers from the operations' methods).
+func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
+	l := r.locale()
+	op := catalog.Lookup(name)
+	if op == nil {
+		return respond(CallerUnknown, nil, (&Refusal{Status: 404, Code: CodeNotFound, Class: "unknown_operation",
+			Message: say(l, msgUnknownOperation, strconv.Quote(clip(name, 64)))}).Response(r.RequestID))
+	}
+	if !methodAllowed(op, r.Method) {
+		allow := strings.Join(op.Methods(), ", ")
+		return respond(CallerUnknown, nil, (&Refusal{Status: 405, Code: CodeMethodNotAllowed, Class: "method_not_allowed",
+			Message: say(l, msgMethod, clip(r.Method, 16), op.Name, allow),
+			Headers: []Header{{"Allow", allow + ", OPTIONS"}}}).Response(r.RequestID))
+	}
+	if len(e.errs) > 0 {
+		return respond(CallerUnknown, nil, misconfig(e.errs).Response(r.RequestID))
+	}
+	caller := CallerPublic
+	var scope *tokens.Claims
+	if !e.operationPublic(op.Name) {
+		if e.cfg.ProxyToken == "" {
+			return respond(CallerUnknown, nil, misconfig([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}}).Response(r.RequestID))
+		}
+		var refusal *Refusal
+		caller, scope, refusal = e.authorize(op, r)
+		if refusal != nil {
+			return respond(caller, nil, refusal.Response(r.RequestID))
+		}
+	} else if e.IsMaster(r.Authorization) {
+		caller = CallerMaster
+	}
+	// Rate limits: by scoped token, else by address; the master token
+	// (the shop's server) is not limited.
+	var rl *RateLimit
+	switch {
+	case scope != nil:
+		t, _ := bearerToken(r.Authorization)
+		rl = byToken(t)
+	case caller != CallerMaster:
+		rl = byAddress(r.ClientIP)
+	}
+	req, refusal := e.readForm(r)
+	if refusal != nil {
+		return respond(caller, rl, refusal.Response(r.RequestID))
+	}
+	// "Today" is the date at UTC-12: never refuses a date still valid
+	// somewhere; the upstream has the last word.
+	today := r.Now.UTC().Add(-12 * time.Hour).Format("2006-01-02")
+	if errs := validate.Request(op, req, validate.Options{Rules: e.cfg.Rules, Today: today, Locale: l}, nil); len(errs) > 0 {
+		return respond(caller, rl, invalid(errs).Response(r.RequestID))
+	}
+	validate.Normalize(op, req)
+	validate.Canonicalize(op, req)
+	if scope != nil {
+		peek := false
+		resolve := func() string {
+			if !e.ledger() || scope.ShippingClientRef == "" {
+				return ""
+			}
+			if booked == nil {
+				peek = true
+				return ""
+			}
+			return bookedDlvrRef(booked)
+		}
+		if refusal := ScopeError(scope, op, req, resolve); refusal != nil {
+			if peek {
+				return &Prepared{Kind: KindPeek, Caller: caller, RateLimit: rl,
+					BookingKey: e.BookingKey("new-shipment", scope.ShippingClientRef)}
+			}
+			return respond(caller, rl, refusal.Response(r.RequestID))
+		}
+	}
+	body := form.Encode(req)
+	f := &Forward{Operation: op.Name, UpstreamBody: body, Retryable: !op.Books,
+		Context: AnswerContext{Operation: op.Name, Ledger: op.Books && e.ledger()}}
+	if ttl := e.cfg.CacheTTL[op.Name]; ttl > 0 {
+		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
+	}
+	if op.Books {
+		refField := catalog.PolicyOf(op.Name).ClientRef
+		ref := req.Get(refField)
+		f.Context.ClientRef = ref
+		switch {
+		case e.ledger():
+			f.Booking = &Ticket{Key: e.BookingKey(op.Name, ref), Fingerprint: Fingerprint(body), RefField: refField, Ref: ref,
+				Wait: e.bookingWait(), Hold: e.bookingHold(), RecordTTL: BookingRecordTTL}
+		case e.cfg.ExactlyOnce && !e.cfg.Sandbox:
+			// The sandbox answers a resent reference with the first booking
+			// itself; a real upstream needs the records.
+			return respond(caller, rl, misconfig([]ConfigError{{"BOOKINGS", "Durable Object binding is not configured: bookings against a real upstream need it (see worker/README.md, Deploy)"}}).Response(r.RequestID))
+		}
+	}
+	return &Prepared{Kind: KindForward, Caller: caller, RateLimit: rl, Forward: f}
+}
+
+func methodAllowed(op *catalog.Operation, m string) bool {
+	for _, a := range op.Methods() {
+		if a == m {
+			return true
+		}
+	}
+	return false
+}
+
+// bookedDlvrRef is the shipping_dlvr_ref of a done booking record.
+func bookedDlvrRef(p *Peeked) string {
+	if p.State != "done" {
+		return ""
+	}
+	_, data, reason := sniffEnvelope(p.Body)
+	if reason != "" {
+		return ""
+	}
+	dlvr, _ := bookedRefs(data)
+	return dlvr
+}
+
+// bookedRefs reads the references of a new-shipment answer's data ("" for
+// one that is missing).
+func bookedRefs(data []byte) (dlvr, client string) {
+	s := jsonlite.NewScanner(data)
+	_ = s.Object(func(k string) error {
+		var err error
+		switch k {
+		case "shipping_dlvr_ref":
+			dlvr, err = s.LooseString()
+		case "shipping_client_ref":
+			client, err = s.LooseString()
+		default:
+			err = s.Skip()
+		}
+		return err
+	})
+	return dlvr, client
+}
+
+// readForm reads and decodes the request's form: the query of a GET, the
+// body of a POST, never both.
+func (e *Edge) readForm(r *Request) (*form.Request, *Refusal) {
+	raw, refusal := e.readInput(r)
+	if refusal != nil {
+		return nil, refusal
+	}
+	lim := form.DefaultLimits
+	lim.MaxBytes = e.cfg.MaxBodyBytes
+	lim.MaxParcels = catalog.MaxParcels
+	req, err := form.Decode(raw, lim)
+	if err != nil {
+		fe := validate.FieldError{Code: validate.CodeFormat, Message: err.Error()}
+		if ferr, ok := err.(*form.Error); ok {
+			fe.Field, fe.Message = ferr.Field, ferr.Message
+		}
+		return nil, invalid([]validate.FieldError{fe})
+	}
+	return req, nil
+}
+
+// readInput returns the form-encoded input, bounded by MAX_BODY_BYTES.
+func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
+	if r.Method == "POST" && r.HasQuery {
+		// Its parameters belong in the body: silently dropping them would
+		// make a client believe a filter or reference was applied.
+		return nil, &Refusal{Status: 400, Code: CodeBadRequest, Class: "query_on_post",
+			Message: "query string: a POST takes its parameters in the form body, not in the URL (?" + clip(r.Query, 64) + ")"}
+	}
+	tooLarge := &Refusal{Status: 413, Code: CodeTooLarge, Class: "too_large",
+		Message: "request larger than MAX_BODY_BYTES (" + itoa(e.cfg.MaxBodyBytes) + " bytes)"}
+	if r.Method == "GET" {
+		if len(r.Query) > e.cfg.MaxBodyBytes {
+			return nil, tooLarge
+		}
+		return []byte(r.Query), nil
+	}
+	if r.BodyTooLarge || len(r.Body) > e.cfg.MaxBodyBytes {
+		return nil, tooLarge
+	}
+	if ct := r.ContentType; ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/x-www-form-urlencoded" {
+			return nil, &Refusal{Status: 415, Code: CodeUnsupportedType, Class: "unsupported_media_type",
+				Message: "send the parameters as application/x-www-form-urlencoded (got " + strconv.Quote(clip(ct, 64)) + ")"}
+		}
+	}
+	return r.Body, nil
+}
+
+// authorize checks the credentials of a call to a private operation: the
+// master token, a scoped token that grants op (returned for the reference
+// check once the request is decoded), or a demo token while the upstream
+// is the sandbox.
+func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Claims, *Refusal) {
+	if e.IsMaster(r.Authorization) {
+		return CallerMaster, nil, nil
+	}
+	t, ok := bearerToken(r.Authorization)
+	if ok && strings.HasPrefix(t, tokens.Prefix) {
+		if len(e.cfg.SigningKey) == 0 {
+			return CallerScoped, nil, &Refusal{Status: 500, Code: CodeMisconfigured, Class: "misconfigured",
+				Message: "worker misconfigured: " + EnvTokenSigningKey + ": secret is not set (needed to verify scoped tokens)"}
+		}
+		caller := CallerScoped
+		c, err := tokens.Verify(e.cfg.SigningKey, t, r.Now)
+		if err != nil && e.Demo() {
+			// A demo token (/demo/token), valid only while the upstream is
+			// the sandbox.
+			if dc, derr := tokens.Verify(e.demoKey, t, r.Now); derr == nil || err != tokens.ErrExpired {
+				c, err = dc, derr
+				if derr == nil {
+					caller = CallerDemo
+				}
+			}
+		}
+		if err != nil {
+			msg := "the scoped token is not valid (tampered, or minted with another TOKEN_SIGNING_KEY)"
+			switch err {
+			case tokens.ErrExpired:
+				msg = "the scoped token has expired; get a new one from the shop's server"
+			case tokens.ErrGrant:
+				msg = "the scoped token's grant is no longer accepted (a booking token must be bound to its references and live at most 2 hours); get a new one from the shop's server"
+			}
+			return caller, nil, &Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized", Message: msg,
+				Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate", error="invalid_token"`}}}
+		}
+		if !c.Allows(op.Name) {
+			return caller, nil, &Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden",
+				Message: "the scoped token does not grant " + op.Name + " (it grants " + strings.Join(c.Operations, ", ") + ")"}
+		}
+		return caller, &c, nil
+	}
+	return CallerUnknown, nil, &Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
+		Message: op.Name + " requires Authorization: Bearer <PROXY_TOKEN or a scoped token>",
+		Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}
+}
+
+// ScopeError checks a decoded, normalized request against the references
+// its scoped token is bound to. Reads of one shipment must name the bound
+// dlvr_ref; tracking by client_ref only with the bound shipping_client_ref;
+// tracking by carrier_ref and labels by shipping_carrier_ref never (the
+// token cannot prove which shipment those name). Bookings name exactly
+// the booking the token may make.
+//
+// A token bound to a shipping_client_ref also reads the shipment booked
+// with it: booked resolves that reference to the shipment's dlvr_ref from
+// the booking record (called only when needed; "" when there is none).
+func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, booked func() string) *Refusal {
+	deny := func(field, why string) *Refusal {
+		return &Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden", Message: field + ": " + why,
+			FieldErrors: []validate.FieldError{{Field: field, Code: CodeForbidden, Message: why}}}
+	}
+	bound := func(field, want string) *Refusal {
+		got := req.Get(field)
+		if got == want && want != "" {
+			return nil
+		}
+		// The shipment booked with the token's shipping_client_ref.
+		if field != "client_ref" && field != "shipping_client_ref" && c.ShippingClientRef != "" && got != "" && got == booked() {
+			return nil
+		}
+		if want == "" && c.ShippingClientRef == "" {
+			return deny(field, "the scoped token is not bound to a shipment ("+op.Name+" needs a token minted with dlvr_ref or shipping_client_ref)")
+		}
+		return deny(field, "the scoped token is bound to another reference")
+	}
+	exact := func(field, want string) *Refusal {
+		if want == "" {
+			// tokens.Verify refuses such a grant; never reached.
+			return deny(field, "the scoped token is not bound to a "+field)
+		}
+		if req.Get(field) != want {
+			return deny(field, "the scoped token is bound to another reference")
+		}
+		return nil
+	}
+	switch op.Name {
+	case "new-shipment":
+		return exact("shipping_client_ref", c.ShippingClientRef)
+	case "new-collection":
+		if e := exact("shipping_dlvr_ref", c.DlvrRef); e != nil {
+			return e
+		}
+		return exact("collection_client_ref", c.CollectionClientRef)
+	case "get-shipment":
+		return bound("dlvr_ref", c.DlvrRef)
+	case "get-shipment-label":
+		if req.Get("shipping_carrier_ref") != "" {
+			return deny("shipping_carrier_ref", "not allowed with a scoped token; use dlvr_ref")
+		}
+		return bound("dlvr_ref", c.DlvrRef)
+	case "get-shipment-tracking":
+		if req.Get("carrier_ref") != "" {
+			return deny("carrier_ref", "not allowed with a scoped token; use dlvr_ref")
+		}
+		if req.Get("client_ref") != "" {
+			if c.ShippingClientRef == "" {
+				return deny("client_ref", "the scoped token is not bound to a shipping_client_ref")
+			}
+			if e := bound("client_ref", c.ShippingClientRef); e != nil {
+				return e
+			}
+		}
+		if req.Get("dlvr_ref") != "" || req.Get("client_ref") == "" {
+			return bound("dlvr_ref", c.DlvrRef)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/parcelgate/parcelgate/internal/envelope"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/validate"
+)
+
+// Error codes of the envelopes the edge writes itself: outside the spec's
+// table (101-999), each 1000 plus the HTTP status it comes with, so a
+// client never confuses an edge failure with a carrier's or the service's
+// code. Validation failures use the spec's codes of the first invalid
+// field instead.
+const (
+	CodeBadRequest       = 1400 // body or query that cannot be decoded
+	CodeUnauthorized     = 1401 // missing or wrong token
+	CodeForbidden        = 1403 // a scoped token outside its grant; an Origin not allowed
+	CodeNotFound         = 1404 // unknown path or operation
+	CodeMethodNotAllowed = 1405 // method the operation does not accept
+	CodeRateLimited      = 1429 // a rate limit was reached
+	CodeTooLarge         = 1413 // body or query above MAX_BODY_BYTES
+	CodeUnsupportedType  = 1415 // POST body that is not a form
+	CodeMisconfigured    = 1500 // missing secret or invalid setting
+	CodeInternal         = 1500 // a failure inside the worker (a trap)
+	CodeBadGateway       = 1502 // upstream unreachable, 5xx, not an envelope, refused credentials
+	CodeUnavailable      = 1503 // booking ledger unreachable, or a booking in progress
+	CodeGatewayTimeout   = 1504 // upstream did not answer in time
+)
+
+// ContentType is the Content-Type of every response the core writes.
+const ContentType = "application/json; charset=utf-8"
+
+// RateLimitRetryAfter is the Retry-After of a 429, in seconds.
+const RateLimitRetryAfter = 60
+
+// Header is one response header.
+type Header struct{ Name, Value string }
+
+// Response is an answer to send: the JavaScript adds its own headers
+// (request id, CORS, timing) to these.
+type Response struct {
+	Status  int
+	Headers []Header
+	Body    []byte
+	// Class is a short machine-readable kind for the log line.
+	Class string
+}
+
+// Refusal is a failure the edge answers with its own envelope
+// (envelope.ErrorData).
+type Refusal struct {
+	Status  int
+	Code    int
+	Message string
+	Class   string
+	// Optional details.
+	FieldErrors    []validate.FieldError
+	UpstreamStatus int    // 0: none
+	UpstreamData   []byte // raw JSON of the upstream's data
+	Retryable      int    // 0 unset, 1 true, 2 false
+	Hint           string
+	Headers        []Header
+}
+
+// Body renders the refusal's envelope.
+func (e *Refusal) Body(requestID string) []byte {
+	d := envelope.ErrorData{Code: e.Code, Message: e.Message, Source: "edge", Class: e.Class,
+		UpstreamStatus: e.UpstreamStatus, Upstream: e.UpstreamData, Hint: e.Hint, RequestID: requestID}
+	for _, fe := range e.FieldErrors {
+		d.Errors = append(d.Errors, envelope.FieldError{Field: fe.Field, Code: fe.Code, Message: fe.Message})
+	}
+	if e.Retryable != 0 {
+		r := e.Retryable == 1
+		d.Retryable = &r
+	}
+	return envelope.MarshalErr(&d)
+}
+
+// Response renders the refusal as the response to send.
+func (e *Refusal) Response(requestID string) *Response {
+	return &Response{Status: e.Status, Headers: withType(e.Headers), Body: e.Body(requestID), Class: e.Class}
+}
+
+func withType(h []Header) []Header {
+	return append([]Header{{"Content-Type", ContentType}}, h...)
+}
+
+// ok is a 200 answer with a body the core or the upstream wrote.
+func ok(body []byte, class string, h ...Header) *Response {
+	return &Response{Status: 200, Headers: withType(h), Body: body, Class: class}
+}
+
+// data is an envelope's data written by a function.
+type data func(w jsonlite.Emitter)
+
+// EmitTo implements jsonlite.Value.
+func (d data) EmitTo(w jsonlite.Emitter) { d(w) }
+
+// okObject renders {"status":"ok","data":{...}} with the members fields writes.
+func okObject(fields func(w jsonlite.Emitter)) []byte {
+	return envelope.MarshalOK(data(func(w jsonlite.Emitter) {
+		w.BeginObject()
+		fields(w)
+		w.EndObject()
+	}))
+}
+
+// invalid is the 400 answer to a request that failed decoding or
+// validation: the first error as errorCode/errorMessage, all in errors.
+func invalid(errs []validate.FieldError) *Refusal {
+	first := errs[0]
+	msg := first.Message
+	if first.Field != "" {
+		msg = first.Field + ": " + first.Message
+	}
+	return &Refusal{Status: 400, Code: first.Code, Class: "invalid_request", Message: msg, FieldErrors: errs}
+}
+
+func misconfig(errs []ConfigError) *Refusal {
+	msg := "worker misconfigured: "
+	for i, e := range errs {
+		if i > 0 {
+			msg += "; "
+		}
+		msg += e.Error()
+	}
+	return &Refusal{Status: 500, Code: CodeMisconfigured, Class: "misconfigured", Message: msg}
+}
+
+func badTokenField(field, problem string) *Refusal {
+	return &Refusal{Status: 400, Code: CodeBadRequest, Class: "invalid_request", Message: field + ": " + problem,
+		FieldErrors: []validate.FieldError{{Field: field, Code: CodeBadRequest, Message: problem}}}
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

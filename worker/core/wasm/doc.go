@@ -1,0 +1,14 @@
+// Command wasm is the edge core as a WebAssembly module for the worker's
+// JavaScript (worker/src/core.mjs): TinyGo, -target wasm-unknown (a
+// reactor: plain exports, no imports), -gc=conservative (the default
+// "leaking" heap of that target grows without bound across calls),
+// -panic=trap (there is no recover on wasm: the wrapper catches the trap
+// and instantiates afresh). `make worker-core` builds
+// build/worker/core.wasm.
+//
+// A call: the wrapper asks pg_in for an input buffer, writes the JSON of
+// the input followed by its raw bytes, calls pg_call(method, jsonLength,
+// rawLength) and reads the answer from pg_out: its JSON (the length
+// pg_call returned) followed by its raw bytes (up to pg_out_len).
+// worker/core (calls.go) is the format.
+package main

@@ -1,0 +1,308 @@
+// @ts-check
+// The edge core's wrapper: instantiates build/worker/core.wasm (TinyGo,
+// worker/core/wasm) and marshals the calls of core.d.mts, the contract.
+//
+// A call writes one message into the module's memory (the input's JSON,
+// then its one large string as raw UTF-8: a body), makes one WebAssembly
+// call and reads one answer (JSON, then raw bytes that the JSON's "$raw"
+// member places: "response.body", "forward.upstreamBody", ...). Bodies
+// never go through JSON escaping.
+//
+// A trap (a Go panic: TinyGo has no recover on wasm) kills the instance.
+// The wrapper answers that call as core.d.mts says (a 500 envelope in the
+// client's language), instantiates the module afresh from the compiled
+// WebAssembly.Module (about a millisecond), configures it with the last
+// configure() input and goes on: calls are synchronous, so no other call
+// was in flight in this instance.
+
+/** @typedef {import('./core.d.mts').EdgeCore} EdgeCore */
+/** @typedef {import('./core.d.mts').CoreOptions} CoreOptions */
+/** @typedef {import('./core.d.mts').CoreResponse} CoreResponse */
+
+const METHODS = Object.freeze({
+  configure: 1,
+  prepare: 2,
+  answer: 3,
+  booking: 4,
+  lookedUp: 5,
+  tokens: 6,
+  demoToken: 7,
+  healthz: 8,
+  isMaster: 9,
+  failure: 10,
+  signWebhook: 11,
+  mint: 12,
+  verify: 13,
+  version: 14,
+  fault: 15,
+  watchOpen: 20,
+  watchNext: 21,
+  watchSent: 22,
+  watchTracked: 23,
+  watchClose: 24,
+});
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const EMPTY = new Uint8Array(0);
+
+/** @param {unknown} v @returns {Uint8Array} */
+function bytesOf(v) {
+  if (v === null || v === undefined) return EMPTY;
+  if (typeof v === 'string') return encoder.encode(v);
+  if (v instanceof Uint8Array) return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  return encoder.encode(String(v));
+}
+
+/**
+ * The module's instance and its exports.
+ */
+class Instance {
+  /** @param {WebAssembly.Module} module */
+  constructor(module) {
+    this.instance = new WebAssembly.Instance(module, {});
+    const x = /** @type {any} */ (this.instance.exports);
+    this.x = x;
+    if (typeof x._initialize === 'function') x._initialize();
+  }
+
+  /** @returns {number} bytes of linear memory */
+  memoryBytes() {
+    return this.x.memory.buffer.byteLength;
+  }
+
+  /**
+   * One call: head JSON and raw bytes in, the parsed answer out.
+   * @param {number} method
+   * @param {string} head
+   * @param {Uint8Array} raw
+   */
+  call(method, head, raw) {
+    const headBytes = encoder.encode(head);
+    const n = headBytes.length + raw.length;
+    const ptr = this.x.pg_in(n);
+    const mem = new Uint8Array(this.x.memory.buffer, ptr, n);
+    mem.set(headBytes, 0);
+    mem.set(raw, headBytes.length);
+    const headLen = this.x.pg_call(method, headBytes.length, raw.length);
+    const total = this.x.pg_out_len();
+    const out = new Uint8Array(this.x.memory.buffer, this.x.pg_out(), total);
+    const answer = JSON.parse(decoder.decode(out.subarray(0, headLen)));
+    const at = answer.$raw;
+    if (typeof at === 'string') {
+      delete answer.$raw;
+      const text = decoder.decode(out.subarray(headLen));
+      const path = at.split('.');
+      let o = answer;
+      for (let i = 0; i < path.length - 1; i++) o = o[path[i]];
+      o[path[path.length - 1]] = text;
+    }
+    return answer;
+  }
+}
+
+/**
+ * The answers of a call that trapped, per method: what core.d.mts says a
+ * trap gives (the 500 comes from a fresh instance, in the client's language).
+ * @param {string} name
+ * @param {any} input
+ * @param {(input: any) => CoreResponse} internal
+ */
+function trapAnswer(name, input, internal) {
+  const response = () => internal(input);
+  switch (name) {
+    case 'prepare':
+      return { kind: 'respond', caller: 'unknown', rateLimit: null, response: response() };
+    case 'answer':
+      return { response: response(), outcome: 'lost', cacheable: false, retry: false, leak: false, watch: null, note: 'trap' };
+    case 'booking':
+      // Nothing was sent: the reference is released.
+      return { kind: 'respond', response: response(), finish: { outcome: 'refused', body: null }, watch: null };
+    case 'lookedUp':
+      return { kind: 'respond', response: response(), finish: { outcome: 'lost', body: null }, watch: null };
+    case 'tokens':
+    case 'demoToken':
+      return { rateLimit: null, response: response() };
+    case 'healthz':
+    case 'failure':
+    case 'fault':
+      return response();
+    default:
+      return null;
+  }
+}
+
+/**
+ * Creates the core from the compiled module.
+ * @param {WebAssembly.Module} module
+ * @param {CoreOptions} [options]
+ * @returns {Promise<EdgeCore>}
+ */
+export async function createCore(module, options = {}) {
+  return new Core(module, options);
+}
+
+/** @implements {EdgeCore} */
+class Core {
+  /** @type {WebAssembly.Module} */ #module;
+  /** @type {Instance} */ #inst;
+  /** @type {CoreOptions} */ #options;
+  /** @type {string | null} the last configure() input, replayed after a trap */ #configured = null;
+  #instances = 1;
+
+  /** @param {WebAssembly.Module} module @param {CoreOptions} options */
+  constructor(module, options) {
+    this.#module = module;
+    this.#options = options;
+    this.#inst = new Instance(module);
+    const core = this;
+    /** @type {import('./core.d.mts').WatchCore} */
+    this.watch = {
+      open: (input) => core.#call('watchOpen', input, null),
+      nextDelivery: (input) => core.#call('watchNext', input, null),
+      delivered: (input) => core.#call('watchSent', input, null),
+      tracked: (input) => core.#call('watchTracked', { ...input, upstream: { ...input.upstream, body: null } }, input.upstream.body),
+      close: (input) => core.#call('watchClose', input, null),
+    };
+  }
+
+  /** Instances created so far (1 + traps). */
+  get instances() {
+    return this.#instances;
+  }
+
+  /** The module's linear memory, in bytes (for /healthz and the memory tests). */
+  memoryBytes() {
+    return this.#inst.memoryBytes();
+  }
+
+  /**
+   * @param {keyof typeof METHODS} name
+   * @param {any} input the JSON part
+   * @param {unknown} raw the raw part
+   */
+  #call(name, input, raw) {
+    const head = JSON.stringify(input);
+    const bytes = bytesOf(raw);
+    try {
+      return this.#inst.call(METHODS[name], head, bytes);
+    } catch (err) {
+      if (!(err instanceof WebAssembly.RuntimeError)) throw err;
+      this.#replace(name, err);
+      const answer = trapAnswer(name, input, (i) =>
+        this.failure({
+          kind: 'internal',
+          requestId: (i && i.requestId) || '',
+          acceptLanguage: (i && i.acceptLanguage) || null,
+          operation: '',
+          method: '',
+          path: '',
+          allow: '',
+          origin: '',
+        }),
+      );
+      if (answer === null) throw err;
+      return answer;
+    }
+  }
+
+  /** @param {string} method @param {Error} err */
+  #replace(method, err) {
+    this.#inst = new Instance(this.#module);
+    this.#instances++;
+    if (this.#configured !== null) this.#inst.call(METHODS.configure, this.#configured, EMPTY);
+    if (this.#options.onTrap) this.#options.onTrap({ method, message: err.message, instances: this.#instances });
+  }
+
+  /** @param {import('./core.d.mts').ConfigureInput} input */
+  configure(input) {
+    /** @type {Record<string, string>} */
+    const vars = {};
+    for (const [k, v] of Object.entries(input.vars || {})) if (typeof v === 'string') vars[k] = v;
+    const head = JSON.stringify({ vars, bindings: input.bindings });
+    this.#configured = head;
+    return this.#call('configure', { vars, bindings: input.bindings }, null);
+  }
+
+  /** @param {import('./core.d.mts').PrepareInput} input */
+  prepare(input) {
+    const { body, ...rest } = input;
+    if (rest.booked) rest.booked = { state: rest.booked.state, body: rest.booked.body };
+    return this.#call('prepare', rest, body);
+  }
+
+  /** @param {import('./core.d.mts').AnswerInput} input */
+  answer(input) {
+    return this.#call('answer', { ...input, upstream: { ...input.upstream, body: null } }, input.upstream.body);
+  }
+
+  /** @param {import('./core.d.mts').BookingInput} input */
+  booking(input) {
+    const { stored, ...rest } = input;
+    return withFinishBody(this.#call('booking', rest, stored));
+  }
+
+  /** @param {import('./core.d.mts').LookedUpInput} input */
+  lookedUp(input) {
+    return withFinishBody(this.#call('lookedUp', { ...input, upstream: { ...input.upstream, body: null } }, input.upstream.body));
+  }
+
+  /** @param {import('./core.d.mts').EndpointInput} input */
+  tokens(input) {
+    const { body, ...rest } = input;
+    return this.#call('tokens', rest, body);
+  }
+
+  /** @param {import('./core.d.mts').EndpointInput} input */
+  demoToken(input) {
+    const { body, ...rest } = input;
+    return this.#call('demoToken', rest, body);
+  }
+
+  /** @param {import('./core.d.mts').HealthzInput} input */
+  healthz(input) {
+    return this.#call('healthz', input, null);
+  }
+
+  /** @param {string | null} authorization */
+  isMaster(authorization) {
+    return this.#call('isMaster', { authorization: authorization || '' }, null).master === true;
+  }
+
+  /** @param {import('./core.d.mts').FailureInput} input */
+  failure(input) {
+    return this.#inst.call(METHODS.failure, JSON.stringify(input), EMPTY);
+  }
+
+  /** @param {{body: string, now: number}} input */
+  signWebhook(input) {
+    return this.#call('signWebhook', { now: input.now }, input.body).signature;
+  }
+
+  /** @param {import('./core.d.mts').MintInput} input */
+  mint(input) {
+    return this.#call('mint', input, null);
+  }
+
+  /** @param {import('./core.d.mts').VerifyInput} input */
+  verify(input) {
+    return this.#call('verify', input, null);
+  }
+
+  /** @param {{kind: string, requestId: string}} input */
+  fault(input) {
+    return this.#call('fault', input, null);
+  }
+
+  version() {
+    return this.#call('version', {}, null).version;
+  }
+}
+
+/** The body of an ok finish is the response's (the core sends it once). */
+function withFinishBody(step) {
+  if (step && step.finish && step.finish.outcome === 'ok' && step.response) step.finish.body = step.response.body;
+  return step;
+}
