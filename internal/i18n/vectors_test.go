@@ -166,7 +166,7 @@ func probes() []probe {
 				"shipping_client_ref", "ORD-4", "from_name", "Tienda", "from_address", "Calle Mayor 1", "from_city", "Madrid",
 				"from_zip_code", "28001", "from_country_code", "ES", "to_name", "Ana", "to_address", "Calle Sol 2",
 				"to_city", "Madrid", "to_zip_code", "28002", "to_country_code", "ES",
-				"To_Zip_Code", "99999", "x y", "1", "x_note", strings.Repeat("v", validate.MaxExtraValueRunes+1),
+				"To_Zip_Code", "99999", "x_"+strings.Repeat("n", validate.MaxExtraNameRunes), "1", "x_note", strings.Repeat("v", validate.MaxExtraValueRunes+1),
 				"x_1", "1", "x_2", "1", "x_3", "1", "x_4", "1", "x_5", "1", "x_6", "1", "x_7", "1", "x_8", "1", "x_9", "1",
 				"x_10", "1", "x_11", "1", "x_12", "1", "x_13", "1", "x_14", "1", "x_15", "1", "x_16", "1", "x_17", "1",
 				"x_18", "1"),

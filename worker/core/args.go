@@ -75,6 +75,16 @@ func (a args) num(k string) int64 {
 	return int64(f)
 }
 
+// whole reads a member that must be a whole number (absent: 0).
+func (a args) whole(k string) (int64, bool) {
+	r := a.raw(k)
+	if r == "" || r == "null" {
+		return 0, true
+	}
+	n, err := strconv.ParseInt(r, 10, 64)
+	return n, err == nil
+}
+
 func (a args) boolean(k string) bool { return a.raw(k) == "true" }
 
 func (a args) obj(k string) args {

@@ -396,7 +396,14 @@ func (c *Calls) step(s *Step) {
 
 func (c *Calls) mint(a args) {
 	g := grant(a.obj("grant"))
-	tok, exp, err := tokens.Mint([]byte(a.str("key")), g, time.Duration(a.num("ttlSeconds"))*time.Second, millis(a.num("now")))
+	var err error
+	var tok string
+	var exp time.Time
+	if ttl, whole := a.whole("ttlSeconds"); !whole {
+		err = &tokens.FieldError{Field: "ttl", Problem: "must be a whole number of seconds from 1 to 2592000"}
+	} else {
+		tok, exp, err = tokens.Mint([]byte(a.str("key")), g, time.Duration(ttl)*time.Second, millis(a.num("now")))
+	}
 	w := &c.w
 	if err != nil {
 		w.Key("token")
@@ -540,9 +547,7 @@ func health(a args) *Health {
 			h.Stats = &WatchStats{Watched: s.num("watched"), Pending: s.num("pending"), Delivered: s.num("delivered"), Dropped: s.num("dropped")}
 			if lr := s.raw("last_run"); lr != "" && lr != "null" {
 				h.Stats.LastRun = []byte(lr)
-				if at := s.obj("last_run").str("at"); at != "" {
-					h.Stats.LastRunAt, _ = time.Parse(time.RFC3339, at)
-				}
+				h.Stats.LastRunAt = s.obj("last_run").str("at")
 			}
 		} else if h.StatsError == "" {
 			h.StatsError = "not read"

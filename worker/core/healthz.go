@@ -1,8 +1,6 @@
 package core
 
 import (
-	"time"
-
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -20,7 +18,7 @@ type WatchStats struct {
 	Watched, Pending   int64
 	Delivered, Dropped int64
 	LastRun            []byte
-	LastRunAt          time.Time // zero before the first run
+	LastRunAt          string // RFC 3339; "" before the first run
 }
 
 // Health is what /healthz reports besides the configuration.
@@ -113,10 +111,10 @@ func (e *Edge) emitWebhooks(h *Health, w jsonlite.Emitter) {
 	}
 	if !e.IsMaster(h.Authorization) {
 		w.Key("last_run_at")
-		if s.LastRunAt.IsZero() {
+		if s.LastRunAt == "" {
 			w.Null()
 		} else {
-			w.String(s.LastRunAt.UTC().Format(time.RFC3339))
+			w.String(s.LastRunAt)
 		}
 		w.Key("counts")
 		w.String("with the master token (Authorization: Bearer PROXY_TOKEN)")

@@ -73,7 +73,10 @@ var (
 	// from now than the tolerance (a replay, or a clock off by more).
 	ErrStale = errors.New("webhooks: timestamp outside the tolerance")
 	// ErrSecret: the secret is shorter than MinSecretBytes.
-	ErrSecret = fmt.Errorf("webhooks: the secret must be at least %d bytes (WEBHOOK_SECRET)", MinSecretBytes)
+	// (errors.New, not fmt.Errorf: a package-level fmt call would link
+	// fmt into the edge core's WebAssembly module, which signs with this
+	// package.)
+	ErrSecret = errors.New("webhooks: the secret must be at least " + strconv.Itoa(MinSecretBytes) + " bytes (WEBHOOK_SECRET)")
 )
 
 // CheckSecret reports whether secret may sign or verify webhooks; the

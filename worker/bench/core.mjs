@@ -1,0 +1,100 @@
+// The edge core module in Node (not a test): its size, what starting it
+// costs, and the cost per call of prepare + answer for a read and for a
+// booking, beside a baseline that does no decision at all (JSON in and out
+// of the same shape). Bounded: a fixed number of calls per cell.
+//
+//   make bench-worker-core   (or node worker/bench/core.mjs [build/worker/core.wasm])
+import fs from 'node:fs';
+import os from 'node:os';
+import zlib from 'node:zlib';
+import { performance } from 'node:perf_hooks';
+import { createCore } from '../src/core.mjs';
+
+const file = process.argv[2] || 'build/worker/core.wasm';
+const bytes = fs.readFileSync(file);
+const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+
+const MASTER = 'master-token-0123456789abcdef0123456789';
+const vars = {
+  UPSTREAM_BASE_URL: 'https://api.example.com/v1',
+  API_USER: 'shop-user',
+  API_KEY: 'api-key-0123456789',
+  PROXY_TOKEN: MASTER,
+  TOKEN_SIGNING_KEY: 'signing-key-0123456789abcdef0123456789ab',
+};
+const bindings = { bookings: true, watchlist: false, sandbox: false };
+const now = Date.UTC(2026, 10, 21, 6);
+const facts = (over) => ({
+  method: 'POST', query: null, body: null, bodyTooLarge: false, contentType: 'application/x-www-form-urlencoded',
+  acceptLanguage: 'es-ES,es;q=0.9', authorization: null, clientIp: '203.0.113.9', requestId: 'rid', now, ...over,
+});
+const shipment = [
+  'shipping_date=2026-11-23', 'service_type=custom', 'carrier_code=rapido', 'service_code=rapido-48h',
+  'shipping_client_ref=ORD-1001', 'from_name=Tienda', 'from_address=Calle+Mayor+1', 'from_city=Madrid',
+  'from_zip_code=28014', 'from_country_code=ES', 'from_phone=%2B34+910+000+000', 'to_name=Ana',
+  'to_address=Rua+Augusta+10', 'to_city=Lisboa', 'to_zip_code=1100-053', 'to_country_code=PT',
+  'to_phone=912+345+678', 'parcels[0][parcel_weight]=1.5', 'parcels[0][parcel_width]=20',
+  'parcels[0][parcel_height]=10', 'parcels[0][parcel_length]=30', 'parcels[0][parcel_volume]=6000',
+].join('&');
+const read = { ...facts({ method: 'GET', query: 'country_code=es&zip_code=28014' }), operation: 'get-drop-points' };
+const booking = { ...facts({ body: shipment, authorization: `Bearer ${MASTER}` }), operation: 'new-shipment' };
+const okRead = '{"status":"ok","data":[{"id":"DP1","name":"Kiosko Sol","zip_code":"28014","lat":"40.41","lon":"-3.69"}]}';
+const okBooking = '{"status":"ok","data":{"shipping_dlvr_ref":"PG26112300001","shipping_client_ref":"ORD-1001","carrier_code":"rapido"}}';
+
+let t0 = performance.now();
+const module = new WebAssembly.Module(bytes);
+const compileMs = performance.now() - t0;
+t0 = performance.now();
+const core = await createCore(module);
+const instantiateMs = performance.now() - t0;
+t0 = performance.now();
+core.configure({ vars, bindings });
+const configureMs = performance.now() - t0;
+t0 = performance.now();
+const first = core.prepare(booking);
+core.answer({ context: first.forward.context, upstream: { status: 200, body: okBooking, failure: null }, requestId: 'r', acceptLanguage: null, now });
+const firstMs = performance.now() - t0;
+
+function perCall(n, fn) {
+  for (let i = 0; i < 500; i++) fn();
+  const t = performance.now();
+  for (let i = 0; i < n; i++) fn();
+  return ((performance.now() - t) / n) * 1000;
+}
+const N = 20000;
+const readUs = perCall(N, () => {
+  const p = core.prepare(read);
+  core.answer({ context: p.forward.context, upstream: { status: 200, body: okRead, failure: null }, requestId: 'r', acceptLanguage: null, now });
+});
+const bookingUs = perCall(N, () => {
+  const p = core.prepare(booking);
+  core.booking({ context: p.forward.context, ticket: p.forward.booking, state: 'new', stored: null, requestId: 'r', acceptLanguage: null, now });
+  core.answer({ context: p.forward.context, upstream: { status: 200, body: okBooking, failure: null }, requestId: 'r', acceptLanguage: null, now });
+});
+const invalidUs = perCall(N, () => core.prepare({ ...booking, body: shipment.replace('to_zip_code=1100-053', 'to_zip_code=11') }));
+const failureUs = perCall(N, () =>
+  core.failure({ kind: 'rate_limited', requestId: 'r', acceptLanguage: 'de', operation: '', method: '', path: '', allow: '', origin: '' }),
+);
+// Baseline: the same JSON round trips with no module at all.
+const baselineUs = perCall(N, () => {
+  const p = JSON.parse(JSON.stringify({ kind: 'forward', forward: { upstreamBody: read.query, context: { operation: read.operation } } }));
+  JSON.parse(JSON.stringify({ response: { status: 200, body: okRead }, context: p.forward.context }));
+});
+
+const f = (n, d = 1) => n.toFixed(d);
+console.log(`edge core module: ${file}`);
+console.log(`machine: ${os.cpus()[0].model} x${os.cpus().length}, Node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
+console.log('');
+console.log('| | |');
+console.log('|---|---|');
+console.log(`| size raw / gzip -9 | ${bytes.length} B / ${gz} B (${f(gz / 1024)} KiB) |`);
+console.log(`| compile (WebAssembly.Module) | ${f(compileMs, 2)} ms |`);
+console.log(`| instantiate | ${f(instantiateMs, 2)} ms |`);
+console.log(`| configure | ${f(configureMs, 2)} ms |`);
+console.log(`| first booking (prepare + answer) | ${f(firstMs, 2)} ms |`);
+console.log(`| read: prepare + answer | ${f(readUs)} µs/request |`);
+console.log(`| booking: prepare + booking + answer | ${f(bookingUs)} µs/request |`);
+console.log(`| invalid booking: prepare (400 in Spanish) | ${f(invalidUs)} µs/request |`);
+console.log(`| failure (429 in German) | ${f(failureUs)} µs/call |`);
+console.log(`| baseline: the JSON round trips alone | ${f(baselineUs)} µs/request |`);
+console.log(`| linear memory after ${3 * N + 2000} calls | ${core.memoryBytes()} B |`);

@@ -1,0 +1,322 @@
+// The edge core module (build/worker/core.wasm, `make worker-core`)
+// through its wrapper, against the vectors the Go tests run
+// (testdata/requests, tokens.json, webhooks.json, responses), so Go and
+// the module never drift; then a trap and the memory over 20,000 calls.
+//
+//   node --test worker/src/core.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCore } from './core.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const WASM = process.env.PARCELGATE_CORE_WASM || path.join(ROOT, 'build/worker/core.wasm');
+const module = new WebAssembly.Module(fs.readFileSync(WASM));
+const json = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'testdata', name), 'utf8'));
+
+const MASTER = 'master-token-0123456789abcdef0123456789';
+const SIGNING = 'signing-key-0123456789abcdef0123456789ab';
+const USER = 'shop-user';
+const KEY = 'api-key-0123456789';
+
+/** A configured core; vars override the defaults. */
+async function core(vars = {}, bindings = {}) {
+  const traps = [];
+  const c = await createCore(module, { onTrap: (t) => traps.push(t) });
+  const cfg = c.configure({
+    vars: {
+      UPSTREAM_BASE_URL: 'https://api.example.com/v1',
+      API_USER: USER,
+      API_KEY: KEY,
+      PROXY_TOKEN: MASTER,
+      TOKEN_SIGNING_KEY: SIGNING,
+      ...vars,
+    },
+    bindings: { bookings: true, watchlist: false, sandbox: false, ...bindings },
+  });
+  return { c, cfg, traps };
+}
+
+/** What every request carries unless a test says otherwise. */
+function facts(over = {}) {
+  return {
+    method: 'POST',
+    query: null,
+    body: null,
+    bodyTooLarge: false,
+    contentType: 'application/x-www-form-urlencoded',
+    acceptLanguage: 'en-GB,en;q=0.9',
+    authorization: `Bearer ${MASTER}`,
+    clientIp: '203.0.113.9',
+    requestId: 'rid-fixed',
+    now: Date.UTC(2026, 10, 20, 12),
+    ...over,
+  };
+}
+
+/** A request vector as the form a shop would POST. */
+function formOf(v) {
+  const p = new URLSearchParams();
+  for (const [k, val] of v.request.fields || []) p.append(k, val);
+  (v.request.parcels || []).forEach((parcel, i) => {
+    for (const [k, val] of Object.entries(parcel)) p.append(`parcels[${i}][${k}]`, val);
+  });
+  return p.toString();
+}
+
+const requestVectors = fs
+  .readdirSync(path.join(ROOT, 'testdata/requests'))
+  .filter((f) => f.endsWith('.json'))
+  .flatMap((f) => json(`requests/${f}`));
+
+test('request vectors: the errors validation gives, or exactly the body the edge forwards', async () => {
+  assert.ok(requestVectors.length > 20);
+  const plain = await core();
+  const rules = await core({ RULES_FEATURE: 'true' });
+  for (const v of requestVectors) {
+    const { c } = v.options.rules ? rules : plain;
+    const now = v.options.today ? Date.parse(`${v.options.today}T00:00:00Z`) + 30 * 3600e3 : Date.UTC(1900, 0, 2, 12);
+    const p = c.prepare({ ...facts({ now, body: formOf(v) }), operation: v.operation });
+    if (v.errors.length > 0) {
+      assert.equal(p.kind, 'respond', v.name);
+      assert.equal(p.response.status, 400, v.name);
+      const data = JSON.parse(p.response.body).data;
+      assert.equal(data.errorCode, v.errors[0].code, v.name);
+      assert.equal(data.errorMessage, `${v.errors[0].field}: ${v.errors[0].message}`, v.name);
+      assert.deepEqual(
+        data.errors.map((e) => ({ field: e.field, code: e.code, message: e.message })),
+        v.errors,
+        v.name,
+      );
+      continue;
+    }
+    assert.equal(p.kind, 'forward', `${v.name}: ${JSON.stringify(p.response)}`);
+    if (v.body !== undefined && v.body !== null) assert.equal(p.forward.upstreamBody, v.body, v.name);
+    assert.equal(p.caller, 'master');
+    assert.equal(p.rateLimit, null, 'the master token is not limited');
+  }
+});
+
+test('request vectors in Spanish: the same fields and codes, messages from the shared table', async () => {
+  const { c } = await core();
+  const messages = json('messages.json');
+  // Requests the edge can receive: valid UTF-8, no more parcels than the form decoder takes.
+  for (const probe of messages.requests.filter((p) => !p.invalid_utf8 && (p.request.parcels || []).length <= 50)) {
+    const now = probe.options.today ? Date.parse(`${probe.options.today}T00:00:00Z`) + 30 * 3600e3 : Date.UTC(1900, 0, 2, 12);
+    const vars = probe.options.rules ? await core({ RULES_FEATURE: 'true' }) : null;
+    const cc = vars ? vars.c : c;
+    for (const lang of ['es', 'de']) {
+      const p = cc.prepare({ ...facts({ now, acceptLanguage: lang, body: formOf(probe) }), operation: probe.operation });
+      const want = probe.errors[lang];
+      if (want.length === 0) continue;
+      assert.equal(p.kind, 'respond', probe.name);
+      const got = JSON.parse(p.response.body).data.errors.map((e) => ({ field: e.field, code: e.code, message: e.message }));
+      assert.deepEqual(got, want, `${probe.name} (${lang})`);
+    }
+  }
+});
+
+test('token vectors: the same tokens as worker/tokens and mintToken, the same refusals', async () => {
+  const { c } = await core();
+  const v = json('tokens.json');
+  for (const m of v.mint) {
+    const g = { operations: m.grant.operations || [], shippingClientRef: m.grant.shippingClientRef || '', dlvrRef: m.grant.dlvrRef || '', collectionClientRef: m.grant.collectionClientRef || '' };
+    const r = c.mint({ key: v.key, grant: g, ttlSeconds: m.ttl || 0, now: m.now_ms });
+    assert.equal(r.error, null, m.name);
+    assert.equal(r.token, m.token, m.name);
+    assert.equal(new Date(r.expiresAt).toISOString().replace('.000', ''), m.expiresAt, m.name);
+    assert.deepEqual(r.grant.operations, m.operations, m.name);
+    const back = c.verify({ key: v.key, token: m.token, now: m.now_ms });
+    assert.equal(back.error, null, m.name);
+    assert.deepEqual(back.claims.operations, m.operations, m.name);
+    assert.equal(c.verify({ key: v.key, token: m.token, now: r.expiresAt }).error, 'expired', m.name);
+  }
+  for (const m of v.refuse) {
+    const g = { operations: m.grant.operations || [], shippingClientRef: m.grant.shippingClientRef || '', dlvrRef: m.grant.dlvrRef || '', collectionClientRef: m.grant.collectionClientRef || '' };
+    const r = c.mint({ key: v.key, grant: g, ttlSeconds: m.ttl || 0, now: Date.UTC(2026, 10, 22, 12) });
+    assert.equal(r.token, null, m.name);
+    assert.deepEqual(r.error, { field: m.field, problem: m.problem }, m.name);
+  }
+  for (const m of v.tampered) {
+    assert.notEqual(c.verify({ key: v.key, token: m.token, now: m.now_ms }).error, null, m.name);
+  }
+  for (const m of v.outgrown) {
+    assert.equal(c.verify({ key: v.key, token: m.token, now: m.now_ms }).error, 'grant', m.name);
+  }
+});
+
+test('webhook vectors: the configured secret signs exactly the vectors\' headers', async () => {
+  const v = json('webhooks.json');
+  const { c } = await core({ WEBHOOK_URL: 'https://shop.example/hooks', WEBHOOK_SECRET: v.secret }, { watchlist: true });
+  for (const s of v.signed.filter((x) => !x.secrets)) {
+    assert.equal(c.signWebhook({ body: s.body, now: s.t * 1000 }), s.header, s.name);
+  }
+});
+
+/** An envelope with a data member (the edge relays no envelope without one). */
+function hasData(body) {
+  try {
+    const d = JSON.parse(body.replace(/^\uFEFF/, ''));
+    return d !== null && typeof d === 'object' && d.data !== undefined && d.data !== null;
+  } catch {
+    return false;
+  }
+}
+
+test('response vectors: relayed unchanged when the service answered, mapped to the edge envelope when not', async () => {
+  const { c } = await core();
+  const files = fs.readdirSync(path.join(ROOT, 'testdata/responses')).filter((f) => f.endsWith('.json'));
+  let n = 0;
+  for (const f of files) {
+    for (const v of json(`responses/${f}`)) {
+      n++;
+      const a = c.answer({
+        context: { operation: v.operation, clientRef: '', ledger: false },
+        upstream: { status: v.http_status, body: v.body, failure: null },
+        requestId: 'rid',
+        acceptLanguage: null,
+        now: 0,
+      });
+      const e = v.expect_error;
+      const ok2xx = v.http_status >= 200 && v.http_status < 300;
+      if (e && e.type === 'unexpected') {
+        assert.equal(a.response.status, 502, v.name);
+        assert.equal(a.response.class, v.http_status >= 500 ? 'upstream_error' : 'upstream_bad_response', v.name);
+        assert.equal(a.cacheable, false, v.name);
+      } else if (e && e.type === 'api') {
+        if ([401, 403, 407].includes(v.http_status)) assert.equal(a.response.class, 'upstream_auth', v.name);
+        else if (v.http_status >= 500) assert.equal(a.response.class, 'upstream_error', v.name);
+        else {
+          assert.equal(a.response.body, v.body, v.name);
+          assert.equal(a.outcome, 'refused', v.name);
+        }
+        assert.equal(a.cacheable, false, v.name);
+      } else if (ok2xx && !hasData(v.body)) {
+        assert.equal(a.response.status, 502, v.name);
+        assert.equal(a.response.class, 'upstream_bad_response', v.name);
+      } else if (ok2xx) {
+        assert.equal(a.response.status, 200, v.name);
+        assert.equal(a.response.body, v.body, v.name);
+        assert.equal(a.cacheable, true, v.name);
+        assert.equal(a.outcome, 'ok', v.name);
+      } else {
+        assert.equal(a.response.status, 502, v.name);
+      }
+    }
+  }
+  assert.ok(n > 30, `${n} vectors`);
+});
+
+test('an upstream answer with the credentials is withheld, in any spelling', async () => {
+  const { c } = await core();
+  const b64 = Buffer.from(`${USER}:${KEY}`).toString('base64');
+  for (const body of [`{"status":"ok","data":{"echo":"${KEY}"}}`, `<pre>Authorization: Basic ${b64}</pre>`, `{"status":"err","data":{"k":"${KEY.replace('-', '\\u002d')}"}}`]) {
+    const a = c.answer({ context: { operation: 'get-shipment', clientRef: '', ledger: false }, upstream: { status: 200, body, failure: null }, requestId: 'r', acceptLanguage: null, now: 0 });
+    assert.equal(a.leak, true, body);
+    assert.equal(a.response.status, 502);
+    assert.ok(!a.response.body.includes(KEY));
+  }
+});
+
+test('a trap answers that call with a 500 in the client\'s language, and the next call finds the module configured', async () => {
+  const { c, traps } = await core({ UPSTREAM_BASE_URL: 'sandbox', FAULT_INJECTION: 'true' }, { sandbox: true });
+  const before = c.prepare({ ...facts({ body: 'country_code=es&zip_code=28014' }), operation: 'get-drop-points' });
+  assert.equal(before.kind, 'forward');
+  const r = c.fault({ kind: 'trap', requestId: 'rid-trap' });
+  assert.equal(r.status, 500);
+  assert.equal(r.class, 'internal');
+  assert.equal(JSON.parse(r.body).data.requestId, 'rid-trap');
+  assert.equal(traps.length, 1);
+  assert.equal(traps[0].method, 'fault');
+  assert.equal(c.instances, 2);
+  // Configured again: the master token, the sandbox and the body all as before.
+  const after = c.prepare({ ...facts({ body: 'country_code=es&zip_code=28014' }), operation: 'get-drop-points' });
+  assert.deepEqual(after, before);
+  assert.equal(c.isMaster(`Bearer ${MASTER}`), true);
+  // Without FAULT_INJECTION the export answers 404 and never traps.
+  const { c: prod, traps: none } = await core();
+  assert.equal(prod.fault({ kind: 'trap', requestId: 'r' }).status, 404);
+  assert.equal(none.length, 0);
+});
+
+test('a trap inside prepare is that request\'s 500; the calls around it are untouched', async () => {
+  const { c } = await core({ UPSTREAM_BASE_URL: 'sandbox', FAULT_INJECTION: 'true' }, { sandbox: true });
+  const read = { ...facts({ body: 'country_code=es&zip_code=28014' }), operation: 'get-drop-points' };
+  const a = c.prepare(read);
+  c.fault({ kind: 'trap', requestId: 'x' });
+  const failure = c.failure({ kind: 'internal', requestId: 'r9', acceptLanguage: 'fr', operation: '', method: '', path: '', allow: '', origin: '' });
+  assert.match(JSON.parse(failure.body).data.errorMessage, /erreur interne/);
+  assert.deepEqual(c.prepare(read), a);
+});
+
+test('failures the JavaScript detects are in the client\'s language', async () => {
+  const { c } = await core();
+  const seen = new Set();
+  for (const lang of ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl']) {
+    const r = c.failure({ kind: 'rate_limited', requestId: 'r', acceptLanguage: lang, operation: '', method: '', path: '', allow: '', origin: '' });
+    assert.equal(r.status, 429);
+    assert.equal(r.headers['Retry-After'], '60');
+    seen.add(JSON.parse(r.body).data.errorMessage);
+  }
+  assert.equal(seen.size, 7, 'one message per language');
+});
+
+test('a booking: ticket, replay, conflict and a lost answer looked up', async () => {
+  const { c } = await core({}, { bookings: true });
+  const v = requestVectors.find((x) => x.operation === 'new-shipment' && x.errors.length === 0 && x.body);
+  const now = Date.parse(`${v.options.today}T00:00:00Z`) + 30 * 3600e3;
+  const p = c.prepare({ ...facts({ now, body: formOf(v) }), operation: 'new-shipment' });
+  assert.equal(p.kind, 'forward');
+  const t = p.forward.booking;
+  assert.equal(t.refField, 'shipping_client_ref');
+  assert.match(t.fingerprint, /^[0-9a-f]{64}$/);
+  assert.equal(p.forward.retryable, false);
+  const base = { context: p.forward.context, ticket: t, requestId: 'r', acceptLanguage: null, now };
+  assert.deepEqual(c.booking({ ...base, state: 'new', stored: null }), { kind: 'forward' });
+  const done = c.booking({ ...base, state: 'done', stored: '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}' });
+  assert.equal(done.response.headers['Idempotent-Replayed'], 'true');
+  assert.equal(done.response.body, '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}');
+  assert.equal(c.booking({ ...base, state: 'conflict', stored: null }).response.status, 409);
+  const lookup = c.booking({ ...base, state: 'lost', stored: null });
+  assert.equal(lookup.kind, 'lookup');
+  assert.equal(lookup.operation, 'get-shipments');
+  assert.equal(lookup.lookupBody, `filter_shipping_client_ref=${t.ref}&n_items=50`);
+  const found = c.lookedUp({
+    ...base,
+    upstream: { status: 200, body: `{"status":"ok","data":{"shipments":[{"shipping_data":{"shipping_dlvr_ref":"D7","shipping_client_ref":"${t.ref}"}}]}}`, failure: null },
+  });
+  assert.equal(found.kind, 'respond');
+  assert.equal(found.finish.outcome, 'ok');
+  assert.equal(found.finish.body, found.response.body);
+  assert.match(found.response.body, /"shipping_dlvr_ref":"D7"/);
+  assert.deepEqual(c.lookedUp({ ...base, upstream: { status: 200, body: '{"status":"ok","data":{"shipments":[]}}', failure: null } }), { kind: 'forward' });
+  const lost = c.answer({ context: p.forward.context, upstream: { status: 0, body: null, failure: 'timeout' }, requestId: 'r', acceptLanguage: null, now });
+  assert.equal(lost.outcome, 'lost');
+  assert.equal(lost.response.status, 504);
+  assert.equal(lost.retry, false, 'a booking is never resent');
+});
+
+test('linear memory stays flat over 20,000 calls (conservative GC, never the leaking one)', async () => {
+  const { c } = await core({}, { bookings: true });
+  const v = requestVectors.find((x) => x.operation === 'new-shipment' && x.errors.length === 0 && x.body);
+  const now = Date.parse(`${v.options.today}T00:00:00Z`) + 30 * 3600e3;
+  const body = formOf(v);
+  const read = { ...facts({ method: 'GET', query: 'country_code=es&zip_code=28014', body: null, authorization: null }), operation: 'get-drop-points' };
+  const okBody = JSON.stringify({ status: 'ok', data: { shipping_dlvr_ref: 'D1', label: 'x'.repeat(2000) } });
+  let at2k = 0;
+  for (let i = 1; i <= 20000; i++) {
+    if (i % 2) {
+      const p = c.prepare({ ...facts({ now, body }), operation: 'new-shipment' });
+      c.answer({ context: p.forward.context, upstream: { status: 200, body: okBody, failure: null }, requestId: `r${i}`, acceptLanguage: 'es', now });
+    } else {
+      c.prepare(read);
+    }
+    if (i === 2000) at2k = c.memoryBytes();
+  }
+  const at20k = c.memoryBytes();
+  assert.equal(at20k, at2k, `memory grew from ${at2k} to ${at20k} bytes`);
+  assert.ok(at20k <= 1 << 20, `${at20k} bytes of linear memory`);
+  assert.equal(c.instances, 1);
+});
