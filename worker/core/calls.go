@@ -143,16 +143,23 @@ func (c *Calls) setRaw(at string, b []byte) {
 	}
 }
 
+// The writers below are not inlined: at -opt=2 each call site would get
+// a copy of the JSON writer (tens of kilobytes of module for no speed that
+// matters next to the call's own work).
+//
+//go:noinline
 func (c *Calls) str(k, v string) {
 	c.w.Key(k)
 	c.w.String(v)
 }
 
+//go:noinline
 func (c *Calls) bool(k string, v bool) {
 	c.w.Key(k)
 	c.w.Bool(v)
 }
 
+//go:noinline
 func (c *Calls) int(k string, v int64) {
 	c.w.Key(k)
 	c.w.Int(v)
@@ -306,6 +313,7 @@ func (c *Calls) prepare(a args, raw []byte) {
 	}
 }
 
+//go:noinline
 func (c *Calls) ticket(t *Ticket) {
 	w := &c.w
 	w.BeginObject()
@@ -321,6 +329,8 @@ func (c *Calls) ticket(t *Ticket) {
 
 // response writes a response under key ("" for the answer itself); its
 // body goes out raw.
+//
+//go:noinline
 func (c *Calls) response(key string, r *Response) {
 	w := &c.w
 	if key != "" {
@@ -343,6 +353,7 @@ func (c *Calls) response(key string, r *Response) {
 	}
 }
 
+//go:noinline
 func (c *Calls) rateLimit(rl *RateLimit) {
 	w := &c.w
 	w.Key("rateLimit")
@@ -356,6 +367,7 @@ func (c *Calls) rateLimit(rl *RateLimit) {
 	w.EndObject()
 }
 
+//go:noinline
 func (c *Calls) watch(add *WatchAdd) {
 	w := &c.w
 	w.Key("watch")
@@ -369,6 +381,7 @@ func (c *Calls) watch(add *WatchAdd) {
 	w.EndObject()
 }
 
+//go:noinline
 func (c *Calls) step(s *Step) {
 	w := &c.w
 	c.str("kind", s.Kind)
@@ -439,6 +452,7 @@ func (c *Calls) grant(g tokens.Grant) {
 	c.w.EndObject()
 }
 
+//go:noinline
 func (c *Calls) grantMembers(g tokens.Grant) {
 	w := &c.w
 	w.Key("operations")

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"mime"
 	"strconv"
 	"strings"
 	"time"
@@ -277,8 +276,7 @@ func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
 		return nil, tooLarge
 	}
 	if ct := r.ContentType; ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || mt != "application/x-www-form-urlencoded" {
+		if !isForm(ct) {
 			return nil, &Refusal{Status: 415, Code: CodeUnsupportedType, Class: "unsupported_media_type",
 				Message: "send the parameters as application/x-www-form-urlencoded (got " + strconv.Quote(clip(ct, 64)) + ")"}
 		}
@@ -405,4 +403,68 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 		}
 	}
 	return nil
+}
+
+// isForm reports whether a Content-Type is application/x-www-form-urlencoded
+// with well-formed parameters (token=token or token="quoted"), as
+// mime.ParseMediaType would accept it; mime itself links fmt and os into
+// the module.
+func isForm(ct string) bool {
+	mt, params, _ := strings.Cut(ct, ";")
+	if !strings.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded") {
+		return false
+	}
+	if strings.TrimSpace(params) == "" {
+		return true // no parameters, or a bare trailing ';'
+	}
+	for params != "" {
+		var p string
+		p, params = cutParam(params)
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return false
+		}
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || !isToken(strings.TrimSpace(k)) {
+			return false
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			continue
+		}
+		if !isToken(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// cutParam splits off the first parameter, minding quoted strings.
+func cutParam(s string) (string, string) {
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quoted = !quoted
+		case c == '\\' && quoted:
+			i++
+		case c == ';' && !quoted:
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
+}
+
+// isToken: RFC 2045 token characters, not empty.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\\"/[]?=`, c) >= 0 {
+			return false
+		}
+	}
+	return true
 }

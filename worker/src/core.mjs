@@ -43,7 +43,8 @@ const METHODS = Object.freeze({
 });
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// ignoreBOM: a body that starts with a BOM is relayed with it, byte for byte.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const EMPTY = new Uint8Array(0);
 
 /** @param {unknown} v @returns {Uint8Array} */
