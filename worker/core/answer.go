@@ -2,10 +2,13 @@ package core
 
 import (
 	"strconv"
+	"strings"
+	"time"
 
+	"github.com/parcelgate/parcelgate/internal/booking"
+	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
-	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
 
@@ -45,8 +48,19 @@ type Answered struct {
 	Note      string
 }
 
-// Answer decides the client's answer from the upstream's.
-func (e *Edge) Answer(ctx AnswerContext, up *Upstream, requestID string) *Answered {
+// Answer decides the client's answer from the upstream's. sentAt is when
+// a booking through the ledger was sent (zero otherwise): a lost answer's
+// Retry-After is the rest of its grace.
+func (e *Edge) Answer(ctx AnswerContext, up *Upstream, requestID string, now, sentAt time.Time) *Answered {
+	a := e.answer(ctx, up, requestID)
+	if a.Outcome == OutcomeLost && ctx.Ledger && ctx.Operation == "new-shipment" && !sentAt.IsZero() {
+		left := sentAt.Add(e.cfg.BookingGrace).Sub(now)
+		a.Response.Headers = append(a.Response.Headers, Header{"Retry-After", strconv.FormatInt(retryAfterSeconds(left.Milliseconds()), 10)})
+	}
+	return a
+}
+
+func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string) *Answered {
 	a := &Answered{Outcome: OutcomeLost}
 	books := ctx.ClientRef != "" || isBooking(ctx.Operation)
 	retry := 1
@@ -207,14 +221,23 @@ func sniffEnvelope(body []byte) (status string, data []byte, reason string) {
 	return env.Status, env.Data, ""
 }
 
-// Booking states the Bookings object's begin reports.
+// Booking states the Bookings object's begin reports (internal/booking's
+// verdicts, as the object applies them to its record).
 const (
-	BookNew      = "new"
-	BookLost     = "lost"
-	BookDone     = "done"
-	BookConflict = "conflict"
-	BookBusy     = "busy"
+	BookNew      = "new"      // taken: forward
+	BookLost     = "lost"     // taken after a lost answer, past its grace: look up first
+	BookDone     = "done"     // booked: the stored answer
+	BookConflict = "conflict" // the reference was used with other data
+	BookBusy     = "busy"     // a live holder has it past the wait
+	BookUnknown  = "unknown"  // lost, within its grace: send nothing
 )
+
+// CodeBookingUnconfirmed: a resend within the grace of a lost answer.
+const CodeBookingUnconfirmed = 1425
+
+// OutcomeUnsent: the holder sent no booking (a lookup failed or found
+// another booking's data): the record goes back to what it was.
+const OutcomeUnsent = "unsent"
 
 // Finish is what to write to the ledger record.
 type Finish struct {
@@ -228,13 +251,27 @@ type Step struct {
 	Response *Response
 	Finish   *Finish
 	Watch    *WatchAdd
+	// KindForward after a lookup: mark the record as sent again (the
+	// Bookings object's sending) before forwarding; if that fails, answer
+	// Failure "booking_taken_over".
+	Sending bool
 	// KindLookup: what to POST, and where.
 	Operation  string
 	LookupBody []byte
 }
 
-// Booking decides a booking from its record's state.
-func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte, requestID, acceptLanguage string) *Step {
+func (e *Edge) collectionUnknown(t *Ticket, requestID string) *Response {
+	msg := "the answer to an earlier attempt with this " + t.RefField + " was lost, and the service offers no way to look a collection up: check the customer area, then book with a new reference"
+	return (&Refusal{Status: 409, Code: 421, Class: "booking_unknown", Message: t.RefField + ": " + msg,
+		FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)
+}
+
+// retryAfterSeconds rounds a wait up to whole seconds, at least one.
+func retryAfterSeconds(ms int64) int64 { return booking.RetryAfterSeconds(ms) }
+
+// Booking decides a booking from its record's state; retryAfter is the
+// rest of a lost answer's grace (state unknown).
+func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte, retryAfter time.Duration, requestID, acceptLanguage string) *Step {
 	switch state {
 	case BookDone:
 		return &Step{Kind: KindRespond, Response: ok(stored, "replayed", Header{"Idempotent-Replayed", "true"})}
@@ -246,12 +283,19 @@ func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte
 		l := (&Request{AcceptLanguage: acceptLanguage}).locale()
 		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 503, Code: CodeUnavailable, Class: "booking_in_progress",
 			Message: say(l, msgBusy, t.RefField), Retryable: 1, Headers: []Header{{"Retry-After", "2"}}}).Response(requestID)}
+	case BookUnknown:
+		if ctx.Operation != "new-shipment" {
+			return &Step{Kind: KindRespond, Response: e.collectionUnknown(t, requestID)}
+		}
+		secs := strconv.FormatInt(retryAfterSeconds(retryAfter.Milliseconds()), 10)
+		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 425, Code: CodeBookingUnconfirmed, Class: "booking_unconfirmed", Retryable: 1,
+			Message: "an earlier attempt with this " + t.RefField + " may have booked the shipment, and the upstream may still be committing it; " +
+				"nothing was sent. Resend the same request in " + secs + " s (Retry-After): the edge then looks the booking up and answers with it, " +
+				"or books it if it is not there",
+			Headers: []Header{{"Retry-After", secs}}}).Response(requestID)}
 	case BookLost:
 		if ctx.Operation != "new-shipment" {
-			msg := "the answer to an earlier attempt with this " + t.RefField + " was lost, and the service offers no way to look a collection up: check the customer area, then book with a new reference"
-			return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeLost},
-				Response: (&Refusal{Status: 409, Code: 421, Class: "booking_unknown", Message: t.RefField + ": " + msg,
-					FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
+			return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent}, Response: e.collectionUnknown(t, requestID)}
 		}
 		q := &form.Request{}
 		q.Set("filter_shipping_client_ref", t.Ref)
@@ -262,69 +306,46 @@ func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte
 }
 
 // LookedUp decides a booking whose earlier answer was lost, from the
-// upstream's get-shipments answer.
-func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, up *Upstream, requestID string) *Step {
-	failed := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeLost},
+// upstream's get-shipments answer: the shipment booked with the
+// reference is adopted only when its data matches the request's
+// (upstreamBody, the booking's form); another booking's data is never
+// adopted.
+func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *Upstream, requestID string) *Step {
+	failed := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
 		Response: (&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_unreachable",
 			Message: "an earlier attempt's answer was lost and the upstream could not be asked whether it booked; nothing was sent", Retryable: 1}).Response(requestID)}
-	if up.Failure != "" || up.Status >= 500 {
+	if up.Failure != "" || up.Status >= 500 || e.leaks.Leaks(up.Body) || len(upstreamBody) == 0 {
+		// Without the booking's own body nothing could be compared: a
+		// found shipment is never adopted blind.
 		return failed
 	}
-	st, data, reason := sniffEnvelope(up.Body)
-	if reason != "" || st != "ok" {
+	list, err := envelope.DecodeShipments(up.Status, up.Body)
+	if err != nil {
 		return failed
 	}
-	found := shipmentAnswer(data, t.Ref)
-	if found == nil {
-		return &Step{Kind: KindForward}
+	req, err := form.Decode(upstreamBody, form.Limits{MaxBytes: len(upstreamBody) + 1, MaxParcels: catalog.MaxParcels})
+	if err != nil {
+		return failed
 	}
-	s := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeOK, Body: found},
-		Response: ok(found, "replayed", Header{"Idempotent-Replayed", "true"})}
-	if e.watched(ctx.Operation) {
-		if _, d, r := sniffEnvelope(found); r == "" {
-			s.Watch, _ = watchOf(d)
-		}
-	}
-	return s
-}
-
-// shipmentAnswer finds the shipment with the client reference in
-// get-shipments' data and renders it as new-shipment's answer would.
-func shipmentAnswer(data []byte, ref string) []byte {
-	fields := []string{"shipping_dlvr_ref", "shipping_client_ref", "shipping_carrier_ref", "shipping_carrier_guid",
-		"service_type", "carrier_code", "service_code", "carrier_phone"}
-	var found map[string]string
-	s := jsonlite.NewScanner(data)
-	_ = s.Object(func(key string) error {
-		if key != "shipments" || found != nil {
-			return s.Skip()
-		}
-		return s.Array(func(int) error {
-			var got map[string]string
-			err := s.Object(func(k string) error {
-				if k != "shipping_data" {
-					return s.Skip()
-				}
-				got = map[string]string{}
-				return s.Object(func(f string) error {
-					v, err := s.LooseString()
-					got[f] = v
-					return err
-				})
-			})
-			if found == nil && got != nil && got["shipping_client_ref"] == ref {
-				found = got
+	found, mismatch := booking.Find(&list, t.Ref, req)
+	switch {
+	case found != nil:
+		body := booking.Answer(found)
+		s := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeOK, Body: body},
+			Response: ok(body, "replayed", Header{"Idempotent-Replayed", "true"})}
+		if e.watched(ctx.Operation) {
+			if _, d, r := sniffEnvelope(body); r == "" {
+				s.Watch, _ = watchOf(d)
 			}
-			return err
-		})
-	})
-	if found == nil {
-		return nil
-	}
-	return okObject(func(w jsonlite.Emitter) {
-		for _, f := range fields {
-			w.Key(f)
-			w.String(found[f])
 		}
-	})
+		return s
+	case mismatch != nil:
+		msg := "the upstream holds a shipment booked with " + t.RefField + " " + strconv.Quote(t.Ref) + " whose " +
+			strings.Join(mismatch, ", ") + " differ from this request's; it is not this booking: check it in the customer area, and book with a new reference"
+		return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
+			Response: (&Refusal{Status: 409, Code: 421, Class: "booking_mismatch", Message: t.RefField + ": " + msg,
+				FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
+	}
+	// Not there: it was never booked. The grace covers this send.
+	return &Step{Kind: KindForward, Sending: true}
 }

@@ -77,7 +77,11 @@ func (c *Calls) Call(method int, in, raw []byte) (head, rawOut []byte) {
 		c.prepare(a, raw)
 	case MethodAnswer:
 		ctx := answerContext(a.obj("context"))
-		an := e.Answer(ctx, upstream(a.obj("upstream"), raw), a.str("requestId"))
+		var sent time.Time
+		if ms := a.num("sentAt"); ms > 0 {
+			sent = millis(ms)
+		}
+		an := e.Answer(ctx, upstream(a.obj("upstream"), raw), a.str("requestId"), millis(a.num("now")), sent)
 		c.response("response", an.Response)
 		w.Key("outcome")
 		w.String(an.Outcome)
@@ -87,10 +91,11 @@ func (c *Calls) Call(method int, in, raw []byte) (head, rawOut []byte) {
 		c.watch(an.Watch)
 		c.str("note", an.Note)
 	case MethodBooking:
-		st := e.Booking(answerContext(a.obj("context")), ticket(a.obj("ticket")), a.str("state"), raw, a.str("requestId"), a.str("acceptLanguage"))
+		st := e.Booking(answerContext(a.obj("context")), ticket(a.obj("ticket")), a.str("state"), raw,
+			time.Duration(a.num("retryAfterMs"))*time.Millisecond, a.str("requestId"), a.str("acceptLanguage"))
 		c.step(st)
 	case MethodLookedUp:
-		st := e.LookedUp(answerContext(a.obj("context")), ticket(a.obj("ticket")), upstream(a.obj("upstream"), raw), a.str("requestId"))
+		st := e.LookedUp(answerContext(a.obj("context")), ticket(a.obj("ticket")), []byte(a.str("upstreamBody")), upstream(a.obj("upstream"), raw), a.str("requestId"))
 		c.step(st)
 	case MethodTokens, MethodDemoToken:
 		r := request(a, raw)
@@ -169,7 +174,8 @@ func (c *Calls) configure(a args) *Edge {
 	vars := a.obj("vars")
 	b := a.obj("bindings")
 	e := Configure(func(k string) (string, bool) { return vars.strOK(k) },
-		Bindings{Bookings: b.boolean("bookings"), Watchlist: b.boolean("watchlist"), Sandbox: b.boolean("sandbox")})
+		Bindings{Bookings: b.boolean("bookings"), Watchlist: b.boolean("watchlist"), Sandbox: b.boolean("sandbox"),
+			AnonymousRateLimit: b.boolean("rateLimitAnonymous")})
 	w := &c.w
 	w.Key("errors")
 	w.BeginArray()
@@ -215,6 +221,7 @@ func (c *Calls) configure(a args) *Edge {
 	c.int("bookingWaitMs", e.bookingWait().Milliseconds())
 	c.int("bookingHoldMs", e.bookingHold().Milliseconds())
 	c.int("bookingRecordTtlMs", BookingRecordTTL.Milliseconds())
+	c.int("bookingGraceMs", cfg.BookingGrace.Milliseconds())
 	c.int("rateLimitRetryAfterSeconds", RateLimitRetryAfter)
 	w.EndObject()
 	w.Key("allowedOrigins")
@@ -404,6 +411,8 @@ func (c *Calls) step(s *Step) {
 	case KindLookup:
 		c.str("operation", s.Operation)
 		c.setRaw("lookupBody", s.LookupBody)
+	case KindForward:
+		c.bool("sending", s.Sending)
 	}
 }
 
@@ -552,7 +561,7 @@ func health(a args) *Health {
 		h.Instance = &Instance{ID: in.str("id"), Requests: in.num("requests"), MemoryBytes: in.num("memoryBytes")}
 	}
 	rl := a.obj("rateLimits")
-	h.RatePublic, h.RateTokens = rl.boolean("public"), rl.boolean("tokens")
+	h.RatePublic, h.RateTokens, h.RateAnonymous = rl.boolean("public"), rl.boolean("tokens"), rl.boolean("anonymous")
 	cache := a.obj("cache")
 	h.CacheEntries, h.CacheBytes = cache.num("entries"), cache.num("bytes")
 	if wh := a.obj("webhooks"); wh.present() {

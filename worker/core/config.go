@@ -34,6 +34,7 @@ const (
 	EnvLogRequests       = "LOG_REQUESTS"
 	EnvExactlyOnce       = "EXACTLY_ONCE"
 	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
+	EnvBookingGrace      = "BOOKING_GRACE_SECONDS"
 	// Tracking webhooks (webhooks.go).
 	EnvWebhookURL            = "WEBHOOK_URL"
 	EnvWebhookSecret         = "WEBHOOK_SECRET"
@@ -51,6 +52,10 @@ const MinProxyTokenLen = 32
 const (
 	DefaultTimeout      = 10 * time.Second
 	DefaultMaxBodyBytes = 64 << 10
+	// DefaultBookingGrace is how long after sending a booking whose answer
+	// was lost a resend sends nothing (the upstream may still be
+	// committing it); after it the edge looks the booking up.
+	DefaultBookingGrace = 120 * time.Second
 	// MaxUpstreamBody bounds what is read of an upstream response (a label
 	// is a base64 PDF of a few hundred KB at most).
 	MaxUpstreamBody = 8 << 20
@@ -121,6 +126,8 @@ type Config struct {
 	// that a resent booking never books twice; false (explicit) forwards
 	// bookings as they come, for a shop whose own backend dedupes.
 	ExactlyOnce bool
+	// BookingGrace: see DefaultBookingGrace (BOOKING_GRACE_SECONDS).
+	BookingGrace time.Duration
 	// LogRequests says which requests get a log line: "errors" (an
 	// answer of 400 or more, a retried upstream call or a note: the
 	// default), "all" or "off".
@@ -272,6 +279,14 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	case "0", "false", "no", "off":
 	default:
 		bad(EnvExactlyOnce, "must be true or false")
+	}
+	c.BookingGrace = time.Duration(whole(EnvBookingGrace, int(DefaultBookingGrace/time.Second), 1, 86400, " of seconds")) * time.Second
+	if c.ExactlyOnce && c.BookingGrace <= c.Timeout {
+		// A grace that ends before the answer is even lost would let a
+		// resend book while the first booking is still being committed.
+		bad(EnvBookingGrace, "must be longer than UPSTREAM_TIMEOUT_MS ("+strconv.FormatInt(c.Timeout.Milliseconds(), 10)+
+			" ms), and than the upstream's worst time to commit a booking: a resend within it never books (now "+
+			strconv.FormatInt(int64(c.BookingGrace/time.Second), 10)+" s)")
 	}
 	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvLogRequests))); v {
 	case "", "errors":

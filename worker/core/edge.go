@@ -29,8 +29,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/leak"
+	"github.com/parcelgate/parcelgate/internal/ratekey"
 )
 
 // Bindings are what the platform has besides variables.
@@ -38,6 +40,9 @@ type Bindings struct {
 	Bookings  bool // BOOKINGS Durable Object
 	Watchlist bool // WATCHLIST Durable Object
 	Sandbox   bool // SANDBOX service binding (the sandbox worker)
+	// AnonymousRateLimit: RATE_LIMIT_ANONYMOUS is bound (requests without
+	// a client address are limited apart).
+	AnonymousRateLimit bool
 }
 
 // Edge is a configured core: one per isolate (and per instance after a
@@ -136,11 +141,25 @@ type RateLimit struct {
 
 // Names of the rate-limiting bindings.
 const (
-	RateLimitPublic = "RATE_LIMIT_PUBLIC"
-	RateLimitTokens = "RATE_LIMIT_TOKENS"
+	RateLimitPublic    = "RATE_LIMIT_PUBLIC"
+	RateLimitTokens    = "RATE_LIMIT_TOKENS"
+	RateLimitAnonymous = "RATE_LIMIT_ANONYMOUS"
 )
 
-func byAddress(ip string) *RateLimit { return &RateLimit{RateLimitPublic, "ip:" + ip} }
+// AnonymousKey is the one key of every request without a client address.
+const AnonymousKey = "anonymous"
+
+// byAddress is the public limit on the client's address (its /64 for
+// IPv6), or the anonymous one for a request without an address.
+func (e *Edge) byAddress(ip string) *RateLimit {
+	if k := ratekey.Key(ip); k != "" {
+		return &RateLimit{RateLimitPublic, k}
+	}
+	if e.bindings.AnonymousRateLimit {
+		return &RateLimit{RateLimitAnonymous, AnonymousKey}
+	}
+	return &RateLimit{RateLimitPublic, AnonymousKey}
+}
 
 func byToken(token string) *RateLimit {
 	sum := sha256.Sum256([]byte(token))
@@ -167,11 +186,8 @@ func (e *Edge) BookingKey(op, ref string) string {
 	return e.cfg.APIUser + "\n" + e.UpstreamBase() + "\n" + op + "\n" + ref
 }
 
-// Fingerprint is the hex SHA-256 of a booking's canonical body.
-func Fingerprint(body []byte) string {
-	sum := sha256.Sum256(body)
-	return hex.EncodeToString(sum[:])
-}
+// Fingerprint identifies a booking's data (internal/booking).
+func Fingerprint(body []byte) string { return booking.Fingerprint(body) }
 
 // Durations the JavaScript needs, from the configuration.
 func (e *Edge) timeout() time.Duration {

@@ -55,7 +55,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return &Endpoint{Response: misconfig([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}).Response(r.RequestID)}
 	}
 	if !e.IsMaster(r.Authorization) {
-		return &Endpoint{RateLimit: byAddress(r.ClientIP), Response: (&Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
+		return &Endpoint{RateLimit: e.byAddress(r.ClientIP), Response: (&Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
 			Message: "POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)",
 			Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}).Response(r.RequestID)}
 	}
@@ -172,7 +172,7 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 	if len(e.errs) > 0 {
 		return &Endpoint{Response: misconfig(e.errs).Response(r.RequestID)}
 	}
-	rl := byAddress(r.ClientIP)
+	rl := e.byAddress(r.ClientIP)
 	refuse := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }
 	if len(e.cfg.SigningKey) == 0 {
 		return refuse(misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}))
@@ -251,6 +251,13 @@ func (e *Edge) Failure(in FailureInput) *Response {
 			r.Retryable = 2
 			r.Hint = e.bookingHint(AnswerContext{Operation: in.Operation, Ledger: e.ledger()})
 		}
+	case "booking_taken_over":
+		ref := "shipping_client_ref"
+		if p := catalog.PolicyOf(in.Operation); p != nil && p.ClientRef != "" {
+			ref = p.ClientRef
+		}
+		r = &Refusal{Status: 503, Code: CodeUnavailable, Class: "booking_in_progress", Retryable: 1,
+			Message: "another attempt with this " + ref + " took over its booking; nothing was sent: retry shortly to get its answer"}
 	case "ledger_unavailable":
 		r = &Refusal{Status: 503, Code: CodeUnavailable, Class: "ledger_unavailable", Retryable: 1, Message: say(l, msgLedger)}
 	default: // "internal", and any kind this build does not know

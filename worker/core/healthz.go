@@ -30,6 +30,7 @@ type Health struct {
 	Instance       *Instance
 	RatePublic     bool
 	RateTokens     bool
+	RateAnonymous  bool
 	CacheEntries   int64
 	CacheBytes     int64
 	// Webhooks: the watchlist's counts (nil when webhooks are off or they
@@ -74,7 +75,7 @@ func (e *Edge) Healthz(h *Health) *Response {
 		for _, b := range [...]struct {
 			name string
 			on   bool
-		}{{RateLimitPublic, h.RatePublic}, {RateLimitTokens, h.RateTokens}} {
+		}{{RateLimitPublic, h.RatePublic}, {RateLimitAnonymous, h.RateAnonymous}, {RateLimitTokens, h.RateTokens}} {
 			w.Key(b.name)
 			if b.on {
 				w.String("on")

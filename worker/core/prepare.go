@@ -137,7 +137,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		t, _ := bearerToken(r.Authorization)
 		rl = byToken(t)
 	case caller != CallerMaster:
-		rl = byAddress(r.ClientIP)
+		rl = e.byAddress(r.ClientIP)
 	}
 	req, refusal := e.readForm(r)
 	if refusal != nil {

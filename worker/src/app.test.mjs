@@ -45,7 +45,7 @@ test("healthz: the core's answer with the platform's facts; headers every answer
   const s = stack({ env: { RATE_LIMIT_PUBLIC: { limit: async () => ({ success: true }) } } });
   const r = await s.send("/healthz", { headers: { origin: "https://shop.example", "x-request-id": "probe-1" } });
   assert.equal(r.status, 200);
-  assert.deepEqual(r.json.data.rate_limits, { public: true, tokens: false });
+  assert.deepEqual(r.json.data.rate_limits, { public: true, anonymous: false, tokens: false });
   assert.deepEqual(r.json.data.instance, { id: "1", requests: 1, memoryBytes: 131072 });
   assert.deepEqual(r.json.data.cache, { entries: 0, bytes: 0 });
   assert.equal(r.json.data.webhooks, null);

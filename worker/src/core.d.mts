@@ -97,6 +97,8 @@ export interface ConfigureInput {
     watchlist: boolean;
     /** A way to reach the sandbox (the SANDBOX service binding) for UPSTREAM_BASE_URL=sandbox. */
     sandbox: boolean;
+    /** RATE_LIMIT_ANONYMOUS is bound: requests without a client address are limited apart (absent: false). */
+    rateLimitAnonymous?: boolean;
   };
 }
 
@@ -157,6 +159,8 @@ export interface Limits {
   bookingWaitMs: number;
   bookingHoldMs: number;
   bookingRecordTtlMs: number;
+  /** BOOKING_GRACE_SECONDS: after a lost answer, resends within it send nothing. */
+  bookingGraceMs: number;
   /** Seconds of Retry-After on a 429. */
   rateLimitRetryAfterSeconds: number;
 }
@@ -224,7 +228,7 @@ export interface PeekedRecord {
 
 /** A rate limit to apply before anything else of the step: limited means `failure({kind: "rate_limited"})`. */
 export interface RateLimit {
-  binding: 'RATE_LIMIT_PUBLIC' | 'RATE_LIMIT_TOKENS';
+  binding: 'RATE_LIMIT_PUBLIC' | 'RATE_LIMIT_TOKENS' | 'RATE_LIMIT_ANONYMOUS';
   key: string;
 }
 
@@ -406,6 +410,9 @@ export interface LedgerFinish {
 export interface LookedUpInput {
   context: AnswerContext;
   ticket: BookingTicket;
+  /** Forward.upstreamBody: a found shipment is adopted only when its data matches this request's
+   *  (internal/booking); without it the lookup answers 502 and sends nothing. */
+  upstreamBody: string;
   upstream: UpstreamResult;
   requestId: string;
   acceptLanguage: string | null;
@@ -432,7 +439,7 @@ export interface HealthzInput {
   now: number;
   /** The instance serving the isolate (null: not reported). */
   instance: { id: string; requests: number; memoryBytes: number } | null;
-  rateLimits: { public: boolean; tokens: boolean };
+  rateLimits: { public: boolean; anonymous?: boolean; tokens: boolean };
   cache: { entries: number; bytes: number };
   /** The watchlist's counts, read only when `isMaster(authorization)` and webhooks are on; null otherwise.
    *  `error` when it could not be read. */

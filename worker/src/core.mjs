@@ -122,7 +122,8 @@ function trapAnswer(name, input, internal) {
       // Nothing was sent: the reference is released.
       return { kind: 'respond', response: response(), finish: { outcome: 'refused', body: null }, watch: null };
     case 'lookedUp':
-      return { kind: 'respond', response: response(), finish: { outcome: 'lost', body: null }, watch: null };
+      // Nothing was sent by this attempt: the record goes back to what it was.
+      return { kind: 'respond', response: response(), finish: { outcome: 'unsent', body: null }, watch: null };
     case 'tokens':
     case 'demoToken':
       return { rateLimit: null, response: response() };

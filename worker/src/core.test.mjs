@@ -274,27 +274,44 @@ test('a booking: ticket, replay, conflict and a lost answer looked up', async ()
   assert.match(t.fingerprint, /^[0-9a-f]{64}$/);
   assert.equal(p.forward.retryable, false);
   const base = { context: p.forward.context, ticket: t, requestId: 'r', acceptLanguage: null, now };
-  assert.deepEqual(c.booking({ ...base, state: 'new', stored: null }), { kind: 'forward' });
-  const done = c.booking({ ...base, state: 'done', stored: '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}' });
+  assert.deepEqual(c.booking({ ...base, state: 'new', stored: null, retryAfterMs: 0 }), { kind: 'forward', sending: false });
+  const early = c.booking({ ...base, state: 'unknown', stored: null, retryAfterMs: 41500 });
+  assert.equal(early.response.status, 425);
+  assert.equal(early.response.headers['Retry-After'], '42');
+  assert.equal(early.finish, null);
+  const done = c.booking({ ...base, state: 'done', stored: '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}', retryAfterMs: 0 });
   assert.equal(done.response.headers['Idempotent-Replayed'], 'true');
   assert.equal(done.response.body, '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}');
-  assert.equal(c.booking({ ...base, state: 'conflict', stored: null }).response.status, 409);
-  const lookup = c.booking({ ...base, state: 'lost', stored: null });
+  assert.equal(c.booking({ ...base, state: 'conflict', stored: null, retryAfterMs: 0 }).response.status, 409);
+  const lookup = c.booking({ ...base, state: 'lost', stored: null, retryAfterMs: 0 });
   assert.equal(lookup.kind, 'lookup');
   assert.equal(lookup.operation, 'get-shipments');
   assert.equal(lookup.lookupBody, `filter_shipping_client_ref=${t.ref}&n_items=50`);
   const found = c.lookedUp({
     ...base,
+    upstreamBody: p.forward.upstreamBody,
     upstream: { status: 200, body: `{"status":"ok","data":{"shipments":[{"shipping_data":{"shipping_dlvr_ref":"D7","shipping_client_ref":"${t.ref}"}}]}}`, failure: null },
   });
   assert.equal(found.kind, 'respond');
   assert.equal(found.finish.outcome, 'ok');
   assert.equal(found.finish.body, found.response.body);
   assert.match(found.response.body, /"shipping_dlvr_ref":"D7"/);
-  assert.deepEqual(c.lookedUp({ ...base, upstream: { status: 200, body: '{"status":"ok","data":{"shipments":[]}}', failure: null } }), { kind: 'forward' });
-  const lost = c.answer({ context: p.forward.context, upstream: { status: 0, body: null, failure: 'timeout' }, requestId: 'r', acceptLanguage: null, now });
+  const other = c.lookedUp({
+    ...base,
+    upstreamBody: p.forward.upstreamBody,
+    upstream: { status: 200, body: `{"status":"ok","data":{"shipments":[{"shipping_data":{"shipping_dlvr_ref":"D8","shipping_client_ref":"${t.ref}","carrier_code":"otro"}}]}}`, failure: null },
+  });
+  assert.equal(other.response.status, 409);
+  assert.equal(other.response.class, 'booking_mismatch');
+  assert.deepEqual(other.finish, { outcome: 'unsent', body: null }, 'another booking\'s data is never adopted');
+  assert.deepEqual(
+    c.lookedUp({ ...base, upstreamBody: p.forward.upstreamBody, upstream: { status: 200, body: '{"status":"ok","data":{"shipments":[]}}', failure: null } }),
+    { kind: 'forward', sending: true },
+  );
+  const lost = c.answer({ context: p.forward.context, upstream: { status: 0, body: null, failure: 'timeout' }, requestId: 'r', acceptLanguage: null, now, sentAt: now - 10000 });
   assert.equal(lost.outcome, 'lost');
   assert.equal(lost.response.status, 504);
+  assert.equal(lost.response.headers['Retry-After'], '110', 'the rest of the 120 s grace');
   assert.equal(lost.retry, false, 'a booking is never resent');
 });
 

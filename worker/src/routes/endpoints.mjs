@@ -46,7 +46,8 @@ export function healthz({ edge: getEdge, instance }) {
     return send(x, edge.core.healthz({
       method: x.request.method, authorization, acceptLanguage: x.request.headers.get("accept-language"),
       requestId: x.id, now: Date.now(), instance: instance(edge),
-      rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), tokens: bound({ env: x.env, binding: RATE_LIMIT_TOKENS }) },
+      rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), anonymous: bound({ env: x.env, binding: "RATE_LIMIT_ANONYMOUS" }),
+        tokens: bound({ env: x.env, binding: RATE_LIMIT_TOKENS }) },
       cache: edge.cache.stats(), webhooks,
     }));
   };

@@ -230,7 +230,7 @@ async function booked(x, edge, fwd, t) {
   if (step.kind === "lookup") {
     looked = true;
     const up = await callUpstream(x, edge, { operation: step.operation, body: step.lookupBody });
-    step = edge.core.lookedUp({ context: fwd.context, ticket: t, upstream: up, requestId: x.id, acceptLanguage: lang, now: Date.now() });
+    step = edge.core.lookedUp({ context: fwd.context, ticket: t, upstreamBody: fwd.upstreamBody, upstream: up, requestId: x.id, acceptLanguage: lang, now: Date.now() });
   }
   if (step.kind === "respond") {
     if (step.finish !== null) await finish(step.finish);
