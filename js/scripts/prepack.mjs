@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The package's folder (an argument only for the test, js/test/ssr.test.mjs).
+const dir = process.argv[2] || path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 const missing = pkg.files.filter((f) => f.endsWith('.wasm')).filter((f) => {
   try {

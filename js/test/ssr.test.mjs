@@ -110,3 +110,29 @@ test('every module subpath has declarations, and make test-types checks them', (
     assert.ok(pkg.files.some((f) => v.types.slice(2) === f || v.types.slice(2).startsWith(f)), `${sub}: ${v.types} is not packed`);
   }
 });
+
+test('npm pack (prepack) refuses a package without its WebAssembly modules, and says how to build them', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-prepack-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ files: ['src/', 'dist/parcelgate.wasm', 'dist/parcelgate-decoder.wasm'] }));
+    const script = path.join(JS, 'scripts', 'prepack.mjs');
+    let failure = null;
+    try {
+      execFileSync(process.execPath, [script, dir], { stdio: 'pipe' });
+    } catch (err) {
+      failure = err;
+    }
+    assert.ok(failure, 'prepack passed without the wasm');
+    assert.match(String(failure.stderr), /cannot pack: dist\/parcelgate\.wasm, dist\/parcelgate-decoder\.wasm missing.*make wasm/);
+    fs.mkdirSync(path.join(dir, 'dist'));
+    fs.writeFileSync(path.join(dir, 'dist', 'parcelgate.wasm'), 'x');
+    fs.writeFileSync(path.join(dir, 'dist', 'parcelgate-decoder.wasm'), 'x');
+    execFileSync(process.execPath, [script, dir], { stdio: 'pipe' });
+    // The package's own script is the one npm runs.
+    assert.equal(pkg.scripts.prepack, 'node scripts/prepack.mjs');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
