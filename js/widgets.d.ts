@@ -37,6 +37,29 @@ export interface PgAddressFormEventMap extends HTMLElementEventMap {
   'pg-error': CustomEvent<PgErrorDetail>;
 }
 
+/**
+ * The form-control members of the widgets that take input
+ * (form-associated custom elements, ElementInternals).
+ */
+export interface PgFormControl {
+  /** The form the element belongs to, or null. */
+  readonly form: HTMLFormElement | null;
+  readonly validity: ValidityState | undefined;
+  /** The message the browser shows for an invalid value ('' when valid). */
+  readonly validationMessage: string;
+  readonly willValidate: boolean;
+  checkValidity(): boolean;
+  reportValidity(): boolean;
+}
+
+/** A widget that submits one choice under its `name`. */
+export interface PgChoiceControl extends PgFormControl {
+  /** The name the choice is submitted under (the `name` attribute). */
+  name: string;
+  /** Whether a choice is needed to submit the form (the `required` attribute). */
+  required: boolean;
+}
+
 export declare class PgAddressForm extends PgElement {
   addEventListener<K extends keyof PgAddressFormEventMap>(type: K, listener: (this: PgAddressForm, ev: PgAddressFormEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
@@ -54,6 +77,7 @@ export declare class PgAddressForm extends PgElement {
   validate(): boolean;
   reset(): void;
 }
+export interface PgAddressForm extends PgFormControl {}
 
 /** A service as the rate selector emits it. */
 export interface RateService {
@@ -99,6 +123,7 @@ export declare class PgRateSelector extends PgElement {
   readonly shippingDate: string;
   refresh(): void;
 }
+export interface PgRateSelector extends PgChoiceControl {}
 
 /** A drop point as the picker emits it. */
 export interface DropPoint {
@@ -137,7 +162,16 @@ export declare class PgDropPointPicker extends PgElement {
   readonly dropPoints: DropPoint[];
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
   refresh(): void;
+  /**
+   * Leaflet for the map (with the `map` attribute): the namespace, a function returning it or a
+   * promise of it (`() => import('leaflet')`), or the URL of its dist/leaflet.js or an ES module
+   * build. Default: the `map-library` attribute, else `window.L`.
+   */
+  mapLibrary: object | string | URL | (() => unknown) | null;
+  /** '' (no map), 'loading', 'ready' or 'failed'. */
+  readonly mapState: '' | 'loading' | 'ready' | 'failed';
 }
+export interface PgDropPointPicker extends PgChoiceControl {}
 
 /** The events <pg-tracking-timeline> fires. */
 export interface PgTrackingTimelineEventMap extends HTMLElementEventMap {

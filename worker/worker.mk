@@ -101,13 +101,6 @@ $(CORE_OUT): $(CORE_GO_SRC) worker/worker.mk
 	mv "$$tmp/core.wasm" $@; \
 	echo "built $@ ($$(stat -c %s $@) bytes, $$(gzip -9 -c $@ | wc -c) gzip)"
 
-## bench-worker-core: the edge core module in Node: size, start-up and per-call cost of a read
-## and a booking beside a JSON-only baseline (worker/bench/README.md).
-.PHONY: bench-worker-core
-BENCH_STEPS += bench-worker-core
-bench-worker-core: worker-core
-	node worker/bench/core.mjs $(CORE_OUT)
-
 ## test-worker-js: the worker's JavaScript (worker/src): its unit tests in Node, with fakes of
 ## the bindings and of the core (worker/src/testing), and TypeScript's check of its JSDoc types
 ## against the core's contract (worker/tsconfig.json).
@@ -131,10 +124,11 @@ test-e2e: npm-tools worker
 	@bash wasm/toolchain/browser.sh >/dev/null
 	node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs
 
-## screenshot: test-e2e, then the checkout screenshot the README shows (js/demo/checkout.png).
+## screenshot: test-e2e, then the checkout screenshots the READMEs show (js/demo/checkout.png,
+## and js/demo/checkout-phone-es.png: the Spanish checkout on a 360 px phone).
 screenshot: npm-tools worker
 	@bash wasm/toolchain/browser.sh >/dev/null
-	PARCELGATE_SCREENSHOT=js/demo/checkout.png node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs
+	PARCELGATE_SCREENSHOT=js/demo/checkout.png PARCELGATE_PHONE_SCREENSHOT=js/demo/checkout-phone-es.png node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs
 
 ## bench-worker: latency through the worker vs direct vs a hand-written JS proxy
 ## worker, wasm size raw/gzip, and the `wrangler deploy --dry-run` upload size.

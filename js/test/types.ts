@@ -6,7 +6,7 @@ import {
   type TrackingWebhookEvent,
   type Carriers, type Rates, type Shipment, type ShipmentTracking, type OperationResults, type DecodeResult,
 } from '../index.js';
-import type { PgRateSelector, PgEventMap } from '../widgets.js';
+import type { PgRateSelector, PgDropPointPicker, PgEventMap } from '../widgets.js';
 
 export async function shop(): Promise<void> {
   const core = await load();
@@ -65,6 +65,17 @@ export async function shop(): Promise<void> {
     const code: string | undefined = ev.detail.service?.service_code;
     void code;
   });
+  // Form-associated: name, required, validity; the picker's map.
+  selector.required = true;
+  const missing: boolean | undefined = selector.validity?.valueMissing;
+  const form: HTMLFormElement | null = selector.form;
+  const ok: boolean = selector.checkValidity() && selector.reportValidity();
+  const chooser = document.querySelector('pg-drop-point-picker') as PgDropPointPicker;
+  chooser.name = 'drop_point';
+  chooser.mapLibrary = () => import('leaflet' as string);
+  chooser.mapLibrary = '/vendor/leaflet.js';
+  const mapState: '' | 'loading' | 'ready' | 'failed' = chooser.mapState;
+  void missing, form, ok, mapState;
   document.querySelector('pg-tracking-timeline')?.addEventListener('pg-tracking', (ev) => {
     const final: boolean = ev.detail.final;
     const ref: string = ev.detail.tracking.shipping_dlvr_ref;

@@ -6,9 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, after, beforeEach } from 'node:test';
 import { ROOT, startServer, launchBrowser } from './helpers.mjs';
+import { serveTiles } from './tiles.mjs';
 
 /**
  * Registers the suite's hooks and returns the harness:
+ *   requests  every path requested (pages, modules, map tiles: /tiles/{z}/{x}/{y}.png, generated,
+ *             and /tiles-broken/..., always 500: js/test/tiles.mjs)
  *   edge      {answer, log}: answer(op, params, n, req) returns {status, body, delay} or
  *             nothing (then fallback answers); log gets {op, method, query, params, auth, at}
  *             per call. Both are reset before each test.
@@ -21,6 +24,8 @@ import { ROOT, startServer, launchBrowser } from './helpers.mjs';
 export function widgetHarness(options) {
   const h = {
     edge: { answer: null, log: [] },
+    /** Every path the browser asked the server for since the last test began. */
+    requests: [],
     fx: options.fixtures ? JSON.parse(fs.readFileSync(path.join(ROOT, 'testdata', 'widgets', options.fixtures), 'utf8')) : null,
     server: null,
     browser: null,
@@ -48,6 +53,8 @@ export function widgetHarness(options) {
   before(async () => {
     h.server = await startServer({
       handler: async (req, res, url) => {
+        h.requests.push(url.pathname);
+        if (serveTiles(req, res, url)) return true;
         const m = /^\/v1\/([a-z-]+)$/.exec(url.pathname);
         if (!m) return false;
         const op = m[1];
@@ -63,7 +70,14 @@ export function widgetHarness(options) {
         const a = (h.edge.answer && h.edge.answer(op, url.searchParams, n, req)) ||
           (options.fallback && options.fallback(op, url.searchParams, n, req)) ||
           { status: 404, body: { status: 'err', data: { errorCode: 1404, errorMessage: `no canned answer for ${op}` } } };
-        if (a.delay) await new Promise((r) => setTimeout(r, a.delay));
+        // A delayed answer ends early when the page goes away (so that closing the server does not wait for it).
+        if (a.delay) {
+          await new Promise((r) => {
+            const t = setTimeout(r, a.delay);
+            res.on('close', () => { clearTimeout(t); r(); });
+          });
+        }
+        if (res.destroyed) return true;
         res.writeHead(a.status || 200, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(a.body));
         return true;
@@ -80,6 +94,7 @@ export function widgetHarness(options) {
   beforeEach(() => {
     h.edge.answer = null;
     h.edge.log = [];
+    h.requests = [];
   });
 
   return h;

@@ -122,7 +122,12 @@ export class PgAddressForm extends PgElement {
   }
 
   connectedCallback() {
-    if (!this._rendered) this.render();
+    if (!this._rendered) {
+      this.render();
+      // The form's validity from the start (empty required fields), before
+      // the core arrives; nothing is shown until a field is left.
+      this._revalidate(null);
+    }
     if (!this._coreReady) {
       this.ensureCore().then(
         () => {
@@ -268,6 +273,7 @@ export class PgAddressForm extends PgElement {
     root.addEventListener('change', this._onInput);
     root.addEventListener('focusout', this._onBlur);
     root.addEventListener('keydown', this._onKey);
+    if (this._formDisabled) for (const el of root.querySelectorAll('input, select')) el.disabled = true;
     this._rendered = true;
     for (const s of shown) this._paint(s);
     const again = focusedSuffix && this._input(focusedSuffix);
@@ -435,17 +441,27 @@ export class PgAddressForm extends PgElement {
     this._wasValid = valid;
   }
 
+  // The submitted fields (every prefixed field, normalized as `value`), the
+  // raw text as the state the browser restores, and the validity: the first
+  // error as validationMessage, valueMissing when that field is empty.
   _syncInternals() {
     const i = this._internals;
     if (!i) return;
     try {
       const data = new FormData();
       for (const [k, v] of Object.entries(this.value)) data.append(k, v);
-      i.setFormValue(data);
+      const state = new FormData();
+      for (const [k, v] of Object.entries(this._values)) if (v !== undefined && v !== '') state.append(this._name(k), v);
+      i.setFormValue(data, state);
       const first = this.errors[0];
       if (first) {
         const suffix = first.field.slice(this.prefix.length + 1);
-        i.setValidity({ customError: true }, this.t('fieldError', { label: this.t(suffix), message: first.message }), this._input(suffix) || undefined);
+        const empty = (this._values[suffix] || '').trim() === '';
+        i.setValidity(
+          empty ? { valueMissing: true } : { customError: true },
+          this.t('fieldError', { label: this.t(suffix), message: first.message }),
+          this._input(suffix) || undefined,
+        );
       } else {
         i.setValidity({});
       }
@@ -549,6 +565,48 @@ export class PgAddressForm extends PgElement {
   /** Resets with the enclosing form. */
   formResetCallback() {
     this.reset();
+  }
+
+  /** The browser restores the form (history navigation, reload): the typed fields come back. */
+  formStateRestoreCallback(state) {
+    if (!state || typeof state.entries !== 'function') return;
+    this.value = Object.fromEntries(state.entries());
+  }
+
+  /** A disabled fieldset around the form disables its fields. */
+  formDisabledCallback(disabled) {
+    this._formDisabled = !!disabled;
+    for (const el of this.shadowRoot.querySelectorAll('input, select')) el.disabled = this._formDisabled;
+  }
+
+  /** The form the element belongs to, or null. */
+  get form() {
+    return this._internals ? this._internals.form : null;
+  }
+
+  /** The element's ValidityState (valueMissing: a required field is empty; customError: a field breaks a rule). */
+  get validity() {
+    return this._internals ? this._internals.validity : undefined;
+  }
+
+  /** The first error as the browser shows it ("Postal code: …"), or ''. */
+  get validationMessage() {
+    return this._internals ? this._internals.validationMessage : '';
+  }
+
+  /** Whether the form validates the element. */
+  get willValidate() {
+    return this._internals ? this._internals.willValidate : false;
+  }
+
+  /** As a form control's checkValidity(): no message shown (validate() shows every error). */
+  checkValidity() {
+    return this._internals ? this._internals.checkValidity() : this.errors.length === 0;
+  }
+
+  /** As a form control's reportValidity(): the browser's message at the first invalid field. */
+  reportValidity() {
+    return this._internals ? this._internals.reportValidity() : this.validate();
   }
 }
 

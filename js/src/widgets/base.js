@@ -54,17 +54,27 @@ export const BASE_CSS = `
 .pg-ok { color: var(--_ok); }
 .pg-list { list-style: none; margin: 0; padding: 0; display: grid; gap: calc(var(--_gap) / 2); }
 .pg-option {
-  display: grid; grid-template-columns: auto 1fr auto; gap: 0.25rem 0.75rem; align-items: start;
+  display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 0.25rem 0.75rem; align-items: start;
   padding: 0.65rem 0.8rem; border: 1px solid var(--_border); border-radius: var(--_radius);
   background: var(--_surface); cursor: pointer;
 }
+/* Name and details, then price/arrival or carrier/distance at the end of the
+   line; on a narrow widget (a phone, a sidebar) the latter wrap under the
+   name instead of pushing the page sideways. (Flex wrapping, not container
+   queries: Chromium 14x left a re-rendered list inside a size container
+   unlaid-out, 0 px high.) */
+.pg-content { display: flex; flex-wrap: wrap; gap: 0.15rem 0.75rem; min-width: 0; }
+.pg-content > span { min-width: 0; overflow-wrap: anywhere; }
+.pg-main { flex: 1 1 11rem; }
 .pg-option:hover { border-color: var(--_accent); }
 .pg-option:has(input:checked) { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
-.pg-option input { margin: 0.2rem 0 0; accent-color: var(--_accent); }
+/* Touch targets of at least 24x24 px (WCAG 2.2, 2.5.8), whatever the font size. */
+.pg-option input { margin: 0; width: max(24px, 1.5em); height: max(24px, 1.5em); accent-color: var(--_accent); }
 .pg-option input:focus-visible { outline: 2px solid var(--pg-focus, var(--_accent)); outline-offset: 2px; }
 .pg-title { font-weight: 600; }
 .pg-sub { color: var(--_muted); font-size: 0.875em; }
-.pg-right { text-align: right; white-space: nowrap; }
+.pg-right { flex: 0 1 auto; margin-inline-start: auto; text-align: end; }
+.pg-price { white-space: nowrap; }
 .pg-badge {
   display: inline-block; font-size: 0.75em; font-weight: 600; padding: 0.05rem 0.45rem; margin-left: 0.35rem;
   border-radius: 999px; color: var(--pg-accent-text, #fff); background: var(--_accent); vertical-align: 0.1em;
@@ -73,7 +83,7 @@ export const BASE_CSS = `
 .pg-badge.pg-fastest { background: var(--pg-badge-fastest, #8a4baf); }
 label { display: block; font-weight: 500; margin-bottom: 0.2rem; }
 input[type=text], input[type=email], input[type=tel], input:not([type]), select {
-  font: inherit; color: inherit; width: 100%; padding: 0.45rem 0.6rem;
+  font: inherit; color: inherit; width: 100%; max-width: 100%; min-height: 24px; padding: 0.45rem 0.6rem;
   border: 1px solid var(--_border); border-radius: calc(var(--_radius) * 0.75); background: var(--_surface);
 }
 input:focus-visible, select:focus-visible, button:focus-visible {
@@ -81,7 +91,7 @@ input:focus-visible, select:focus-visible, button:focus-visible {
 }
 input[aria-invalid=true] { border-color: var(--_error); }
 button {
-  font: inherit; padding: 0.4rem 0.9rem; border-radius: calc(var(--_radius) * 0.75);
+  font: inherit; min-height: 24px; min-width: 24px; padding: 0.4rem 0.9rem; border-radius: calc(var(--_radius) * 0.75);
   border: 1px solid var(--_accent); background: var(--_accent); color: var(--pg-accent-text, #fff); cursor: pointer;
 }
 button[disabled] { opacity: 0.6; cursor: default; }
@@ -370,20 +380,129 @@ export class FetchingElement extends PgElement {
  * A fetching widget that offers a list to choose one entry from (radio
  * inputs): the `value` attribute reflects the choice, and pg-select
  * announces it under detail[selectKey].
+ *
+ * It is a form-associated custom element (ElementInternals): inside a
+ * <form>, the choice is submitted under the `name` attribute, `required`
+ * blocks submission while nothing is chosen (with the `required` text as
+ * validationMessage), a form reset clears the choice (pg-select null), the
+ * browser's form restore (back/forward, reload) brings it back, and a
+ * disabled fieldset disables the options.
  */
 export class SelectableList extends FetchingElement {
+  static formAssociated = true;
+
+  /** Attributes every selectable list observes besides its own. */
+  static formAttributes = ['name', 'required'];
+
   constructor(selectKey) {
     super();
     this._selectKey = selectKey;
     this._value = '';
+    this._formDisabled = false;
+    this._internals = typeof this.attachInternals === 'function' ? this.attachInternals() : null;
   }
 
-  /** Writes the value to the attribute without reacting to it. */
+  /** Writes the value to the attribute without reacting to it, and to the form. */
   _reflect() {
     this._reflecting = true;
     if (this._value) this.setAttribute('value', this._value);
     else this.removeAttribute('value');
     this._reflecting = false;
+    this._syncForm();
+  }
+
+  // ---- form association -------------------------------------------------------
+
+  /** The form the element belongs to, or null. */
+  get form() {
+    return this._internals ? this._internals.form : null;
+  }
+
+  /** The name the choice is submitted under (the `name` attribute). */
+  get name() {
+    return this.getAttribute('name') || '';
+  }
+
+  set name(v) {
+    this.setAttribute('name', v);
+  }
+
+  /** Whether a choice is needed to submit the form (the `required` attribute). */
+  get required() {
+    return this.hasAttribute('required');
+  }
+
+  set required(v) {
+    this.toggleAttribute('required', !!v);
+  }
+
+  /** The element's ValidityState (valueMissing while required and nothing is chosen). */
+  get validity() {
+    return this._internals ? this._internals.validity : undefined;
+  }
+
+  /** The message the browser shows when the form is submitted without a choice. */
+  get validationMessage() {
+    return this._internals ? this._internals.validationMessage : '';
+  }
+
+  /** Whether the form validates the element. */
+  get willValidate() {
+    return this._internals ? this._internals.willValidate : false;
+  }
+
+  /** As an input's checkValidity(): false (and an `invalid` event) while required and nothing is chosen. */
+  checkValidity() {
+    return this._internals ? this._internals.checkValidity() : true;
+  }
+
+  /** As an input's reportValidity(): also shows the message at the options. */
+  reportValidity() {
+    return this._internals ? this._internals.reportValidity() : true;
+  }
+
+  /** The form was reset: the choice is cleared (pg-select with null). */
+  formResetCallback() {
+    if (!this._value) return;
+    this._value = '';
+    this._reflect();
+    for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = false;
+    this._lastSelected = null;
+    this._announce(null);
+  }
+
+  /** The browser restores the form (history navigation, reload): the choice comes back once listed. */
+  formStateRestoreCallback(state) {
+    if (typeof state === 'string' && state) this.value = state;
+  }
+
+  /** A disabled fieldset around the element disables its options. */
+  formDisabledCallback(disabled) {
+    this._formDisabled = !!disabled;
+    for (const el of this.shadowRoot.querySelectorAll('input, select')) el.disabled = this._formDisabled;
+  }
+
+  /** ' disabled' for the options' markup while the form disables the element. */
+  get _disabledAttr() {
+    return this._formDisabled ? ' disabled' : '';
+  }
+
+  // The submitted value and the validity: valueMissing while required and
+  // nothing is chosen, anchored at the first option (or the status line).
+  _syncForm() {
+    const i = this._internals;
+    if (!i) return;
+    try {
+      i.setFormValue(this._value || null, this._value || null);
+      if (this.required && !this._value) {
+        const anchor = this.shadowRoot.querySelector('input[type=radio]') || this.shadowRoot.querySelector('[role=status]') || undefined;
+        i.setValidity({ valueMissing: true }, this.t('required'), anchor);
+      } else {
+        i.setValidity({});
+      }
+    } catch {
+      // ElementInternals is a convenience; the widget works without it.
+    }
   }
 
   /** Emits pg-select with the entry (null: the selection was cleared). */

@@ -12,6 +12,11 @@
 //
 // It calls get-drop-points (and get-client-carriers for the carriers'
 // names); both are public operations.
+//
+// With the `map` attribute (and a tile URL, an attribution and Leaflet from
+// the shop: map-tiles, map-attribution, map-library or mapLibrary) a map
+// shows the listed points beside the list; ./drop-point-map.js is imported
+// only then.
 
 import { SelectableList, adoptStyles, emit, esc, uid } from './base.js';
 import { distanceKm } from '../core.js';
@@ -20,19 +25,30 @@ const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 const CSS = `
 fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
-.pg-filter { display: flex; gap: 0.5rem; align-items: center; margin: 0 0 0.5rem; }
+.pg-filter { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; margin: 0 0 0.5rem; }
 .pg-filter label { margin: 0; }
-.pg-filter select { width: auto; }
-.pg-list[aria-busy=true] { opacity: 0.55; transition: opacity 0.2s; }
+.pg-filter select { width: auto; min-width: 0; flex: 0 1 auto; }
+/* Loading: the previous options stay readable (no fading: contrast stays
+   at WCAG AA) and are marked as stale by dashed borders. */
+.pg-list[aria-busy=true] { cursor: progress; }
+.pg-list[aria-busy=true] .pg-option { border-style: dashed; }
 .pg-hours { display: block; font-size: 0.875em; }
 .pg-open { color: var(--_ok); }
 .pg-closed { color: var(--_muted); }
 .pg-distance { font-size: 0.875em; color: var(--_muted); }
+.pg-body { display: flex; flex-wrap: wrap; gap: var(--_gap); align-items: flex-start; }
+.pg-body > fieldset { flex: 3 1 20rem; min-width: 0; }
+/* List first; the map beside it on a wide widget, under it on a narrow one. */
+.pg-map-box { flex: 2 1 14rem; min-width: 0; }
+.pg-map { height: 18rem; border: 1px solid var(--_border); border-radius: var(--_radius); overflow: hidden; position: relative; z-index: 0; }
+.pg-map-note { color: var(--_muted); font-size: 0.875em; margin: 0.25rem 0 0; }
 `;
+
+const MAP_ATTRIBUTES = ['map', 'map-tiles', 'map-attribution', 'map-library', 'map-css'];
 
 /** Drop-point picker. */
 export class PgDropPointPicker extends SelectableList {
-  static observedAttributes = ['country', 'zip-code', 'carrier', 'value', 'endpoint'];
+  static observedAttributes = ['country', 'zip-code', 'carrier', 'value', 'endpoint', ...SelectableList.formAttributes, ...MAP_ATTRIBUTES];
 
   /** Texts; override any with the `texts` property. */
   static texts = {
@@ -55,6 +71,11 @@ export class PgDropPointPicker extends SelectableList {
     field_zip_code: 'Postal code',
     field_country_code: 'Country',
     field_carrier_code: 'Carrier',
+    required: 'Choose a drop point.',
+    mapLabel: 'Map of the drop points',
+    mapFailed: 'The map is not available; choose a drop point from the list.',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
   };
 
   constructor() {
@@ -67,6 +88,9 @@ export class PgDropPointPicker extends SelectableList {
     this._filter = null; // carrier chosen in the select; null = the attribute
     /** Called with the chosen drop point (the same object as pg-select's detail.dropPoint). */
     this.onPick = null;
+    this._mapLibrary = null;
+    this._map = null; // the map's controller once drawn
+    this._mapState = ''; // '', 'loading', 'ready', 'failed'
   }
 
   connectedCallback() {
@@ -76,8 +100,12 @@ export class PgDropPointPicker extends SelectableList {
         `<div class="pg-root" part="root">` +
         `<div class="pg-filter" part="filter" hidden><label for="${sel}">${esc(this.t('carrier'))}</label>` +
         `<select id="${sel}" part="carrier-select"></select></div>` +
+        `<div class="pg-body">` +
         `<fieldset><legend class="pg-visually-hidden">${esc(this.t('legend'))}</legend>` +
         `<ul class="pg-list" part="list" aria-busy="false"></ul></fieldset>` +
+        `<div class="pg-map-box" hidden><div class="pg-map" part="map" role="region"></div></div>` +
+        `</div>` +
+        `<p class="pg-map-note" part="map-note" hidden></p>` +
         `<p class="pg-status" part="status" role="status" aria-live="polite"></p>` +
         `</div>`;
       this.shadowRoot.querySelector('.pg-list').addEventListener('change', (ev) => {
@@ -90,6 +118,7 @@ export class PgDropPointPicker extends SelectableList {
         this._keepOrClear();
       });
       this._rendered = true;
+      this._syncForm();
     }
     this._schedule();
   }
@@ -100,13 +129,172 @@ export class PgDropPointPicker extends SelectableList {
       if (!this._reflecting) this.value = newValue || '';
       return;
     }
+    if (name === 'name' || name === 'required') {
+      this._syncForm();
+      return;
+    }
     if (name === 'carrier') {
       this._filter = null; // the attribute wins over an earlier choice in the select
       if (this._rendered) this.render();
       this._keepOrClear();
       return;
     }
+    if (MAP_ATTRIBUTES.includes(name)) {
+      this._resetMap();
+      if (this._rendered) this.render();
+      return;
+    }
     this._schedule();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._resetMap();
+  }
+
+  // ---- the map ------------------------------------------------------------------
+
+  /**
+   * Leaflet for the map: the Leaflet namespace, a function returning it (or
+   * a promise of it: `() => import('leaflet')` with a bundler) or a URL of
+   * Leaflet's dist/leaflet.js (or an ES module build). Default: the
+   * `map-library` attribute, else a `window.L` on the page.
+   */
+  get mapLibrary() {
+    return this._mapLibrary || this.getAttribute('map-library') || null;
+  }
+
+  set mapLibrary(v) {
+    this._mapLibrary = v || null;
+    this._resetMap();
+    if (this._rendered) this.render();
+  }
+
+  /** '' (no map), 'loading', 'ready' or 'failed' (also the data-map attribute). */
+  get mapState() {
+    return this._mapState;
+  }
+
+  _setMapState(state) {
+    this._mapState = state;
+    if (state) this.setAttribute('data-map', state);
+    else this.removeAttribute('data-map');
+  }
+
+  // The map's configuration, or null (with the reason on the console) when
+  // the map is off or cannot be shown: tiles and attribution are the shop's
+  // to choose; there is no default provider.
+  _mapConfig() {
+    if (!this.hasAttribute('map')) return null;
+    const tiles = (this.getAttribute('map-tiles') || '').trim();
+    const attribution = (this.getAttribute('map-attribution') || '').trim();
+    let problem = '';
+    if (!tiles || !/\{z\}/.test(tiles) || !/\{x\}/.test(tiles) || !/\{y\}/.test(tiles)) problem = 'map-tiles must be a tile URL template with {z}, {x} and {y}';
+    else if (!attribution) problem = "map-attribution is required (the tile provider's attribution)";
+    if (problem) {
+      if (this._mapWarned !== problem) console.error(`pg-drop-point-picker: no map: ${problem}; see the README ("A map beside the list").`);
+      this._mapWarned = problem;
+      return null;
+    }
+    let css = this.getAttribute('map-css') || '';
+    const lib = this.mapLibrary;
+    if (!css && typeof lib === 'string' && !/\.mjs|\.esm\.js/.test(lib)) css = new URL('leaflet.css', new URL(lib, document.baseURI)).href;
+    return { tiles, attribution, css, library: lib };
+  }
+
+  _resetMap() {
+    if (this._map) this._map.destroy();
+    this._map = null;
+    this._mapRun = (this._mapRun || 0) + 1; // a load in flight is dropped
+    this._setMapState('');
+    if (this._rendered) {
+      const box = this.shadowRoot.querySelector('.pg-map-box');
+      box.hidden = true;
+      box.querySelector('link')?.remove();
+      this.shadowRoot.querySelector('.pg-map-note').hidden = true;
+    }
+  }
+
+  _mapFailed(err) {
+    if (this._map) this._map.destroy();
+    this._map = null;
+    this._setMapState('failed');
+    console.warn(err && err.message ? err.message : err);
+    if (!this._rendered) return;
+    this.shadowRoot.querySelector('.pg-map-box').hidden = true;
+    const note = this.shadowRoot.querySelector('.pg-map-note');
+    note.textContent = this.t('mapFailed');
+    note.hidden = false;
+  }
+
+  // Shows the visible points on the map, drawing it the first time there
+  // are points to show. Nothing of the map is fetched before that.
+  _paintMap(shown) {
+    const config = this._mapConfig();
+    const box = this.shadowRoot.querySelector('.pg-map-box');
+    const region = box.querySelector('.pg-map');
+    region.setAttribute('aria-label', this.t('mapLabel'));
+    const located = shown.filter((p) => p.latitude !== null && p.longitude !== null);
+    const show = !!config && this._mapState !== 'failed' && located.length > 0;
+    box.hidden = !show;
+    if (!show) return;
+    if (this._map) {
+      this._map.show(located, this._value);
+      return;
+    }
+    if (this._mapState === 'loading') return;
+    this._setMapState('loading');
+    if (config.css && !box.querySelector('link')) {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = config.css;
+      box.prepend(link);
+    }
+    const run = this._mapRun;
+    import('./drop-point-map.js')
+      .then(async (m) => {
+        if (!this._mapCss) {
+          this._mapCss = true;
+          const style = document.createElement('style');
+          style.textContent = m.MAP_CSS;
+          this.shadowRoot.append(style);
+        }
+        const map = await m.createMap(region, {
+          library: config.library,
+          tiles: config.tiles,
+          attribution: config.attribution,
+          texts: { zoomIn: this.t('zoomIn'), zoomOut: this.t('zoomOut') },
+          onPick: (key) => this._pickFromMap(key),
+          onFail: (err) => {
+            if (run === this._mapRun) this._mapFailed(err);
+          },
+        });
+        if (run !== this._mapRun) {
+          map.destroy();
+          return;
+        }
+        this._map = map;
+        this._setMapState('ready');
+        this._map.show(this._visible().filter((p) => p.latitude !== null && p.longitude !== null), this._value);
+      })
+      .catch((err) => {
+        if (run === this._mapRun) this._mapFailed(err);
+      });
+  }
+
+  // Every change of the choice (list, marker, value, reset) moves the map's mark.
+  _reflect() {
+    super._reflect();
+    if (this._map) this._map.select(this._value);
+  }
+
+  // A marker was clicked: the same choice as its radio, which scrolls into view.
+  _pickFromMap(key) {
+    const radio = [...this.shadowRoot.querySelectorAll('input[type=radio]')].find((r) => r.value === key);
+    if (!radio || radio.disabled) return;
+    radio.checked = true;
+    this._choose(key);
+    radio.closest('label')?.scrollIntoView({ block: 'nearest' });
   }
 
   /** The selected drop_point_key, or ''. */
@@ -209,10 +397,13 @@ export class PgDropPointPicker extends SelectableList {
     if (point && typeof this.onPick === 'function') this.onPick({ ...point });
   }
 
-  // Keep the selection while it is still listed, else clear it (pg-select null).
+  // Keep the selection while it is still listed, else clear it (pg-select
+  // null). A value set before the first list (a preset, a restored form)
+  // waits for it.
   _keepOrClear() {
     if (!this._value || this._state === 'loading') return;
     if (this.selected) return;
+    if (this._state === 'idle' && !this._loadedOnce) return;
     this._clearSelection();
   }
 
@@ -223,6 +414,7 @@ export class PgDropPointPicker extends SelectableList {
     const status = root.querySelector('.pg-status');
     list.setAttribute('aria-busy', String(this._state === 'loading'));
     this.setAttribute('data-state', this._state);
+    if (this._state === 'ready' || this._state === 'empty') this._loadedOnce = true;
     if (this._state === 'loading') {
       status.classList.remove('pg-error');
       status.textContent = this._message;
@@ -276,11 +468,11 @@ export class PgDropPointPicker extends SelectableList {
             : `<span class="pg-distance" part="distance">${esc(this.t('distance', { km: formatKm(p.distance_km), city: this._here.city }))}</span>`;
         return (
           `<li><label class="pg-option" part="option" for="${esc(id)}">` +
-          `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(p.drop_point_key)}"${p.drop_point_key === this._value ? ' checked' : ''}>` +
-          `<span><span class="pg-title" part="name">${esc(p.name)}</span><br>` +
+          `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(p.drop_point_key)}"${p.drop_point_key === this._value ? ' checked' : ''}${this._disabledAttr}>` +
+          `<span class="pg-content"><span class="pg-main"><span class="pg-title" part="name">${esc(p.name)}</span><br>` +
           `<span class="pg-sub" part="address">${esc([p.address, [p.zip_code, p.city].filter(Boolean).join(' ')].filter(Boolean).join(', '))}</span>` +
           `<span class="pg-hours">${hoursText}</span></span>` +
-          `<span class="pg-right"><span class="pg-sub" part="carrier">${esc(this._names.get(p.carrier_code) || p.carrier_code)}</span><br>${dist}</span>` +
+          `<span class="pg-right"><span class="pg-sub" part="carrier">${esc(this._names.get(p.carrier_code) || p.carrier_code)}</span><br>${dist}</span></span>` +
           `</label></li>`
         );
       })
@@ -288,6 +480,9 @@ export class PgDropPointPicker extends SelectableList {
     if (focused) {
       for (const r of list.querySelectorAll('input[type=radio]')) if (r.value === focused) r.focus();
     }
+    select.disabled = this._formDisabled;
+    this._syncForm();
+    this._paintMap(this._state === 'ready' ? shown : []);
   }
 }
 

@@ -19,7 +19,10 @@ const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-da
 
 const CSS = `
 fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
-.pg-list[aria-busy=true] { opacity: 0.55; transition: opacity 0.2s; }
+/* Loading: the previous options stay readable (no fading: contrast stays
+   at WCAG AA) and are marked as stale by dashed borders. */
+.pg-list[aria-busy=true] { cursor: progress; }
+.pg-list[aria-busy=true] .pg-option { border-style: dashed; }
 .pg-price { font-weight: 600; }
 .pg-arrival { display: block; color: var(--_muted); font-size: 0.875em; }
 .pg-note { display: inline-block; margin-top: 0.15rem; font-size: 0.8125em; color: var(--_muted); }
@@ -28,7 +31,7 @@ fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 
 /** Rate selector: services for a route, cheapest and fastest marked. */
 export class PgRateSelector extends SelectableList {
-  static observedAttributes = [...INPUTS, 'carrier', 'filter', 'value', 'endpoint', 'parcels'];
+  static observedAttributes = [...INPUTS, 'carrier', 'filter', 'value', 'endpoint', 'parcels', ...SelectableList.formAttributes];
 
   /** Texts; override any with the `texts` property. */
   static texts = {
@@ -56,6 +59,7 @@ export class PgRateSelector extends SelectableList {
     field_from_country_code: 'Origin country',
     field_to_country_code: 'Destination country',
     field_shipping_date: 'Shipping date',
+    required: 'Choose a delivery service.',
   };
 
   constructor() {
@@ -84,6 +88,7 @@ export class PgRateSelector extends SelectableList {
         `</div>`;
       this.shadowRoot.querySelector('.pg-list').addEventListener('change', this._onChange);
       this._rendered = true;
+      this._syncForm();
     }
     this._schedule();
   }
@@ -93,6 +98,10 @@ export class PgRateSelector extends SelectableList {
     if (name === 'value') {
       if (this._reflecting) return;
       this._setValue(newValue || '', false);
+      return;
+    }
+    if (name === 'name' || name === 'required') {
+      this._syncForm();
       return;
     }
     if (name === 'parcels') {
@@ -327,18 +336,19 @@ export class PgRateSelector extends SelectableList {
           : this.t('arrivalUnknown');
         return (
           `<li><label class="pg-option" part="option" for="${esc(id)}" data-key="${esc(k)}">` +
-          `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(k)}"${k === this._value ? ' checked' : ''}>` +
-          `<span><span class="pg-title" part="service">${esc(s.service_name || s.service_code)}</span>${badges}<br>` +
+          `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(k)}"${k === this._value ? ' checked' : ''}${this._disabledAttr}>` +
+          `<span class="pg-content"><span class="pg-main"><span class="pg-title" part="service">${esc(s.service_name || s.service_code)}</span>${badges}<br>` +
           `<span class="pg-sub" part="carrier">${esc(s.carrier_name || s.carrier_code)}</span>` +
           (s.is_drop_point ? `<br><span class="pg-note" part="drop-point">${esc(this.t('dropPoint'))}</span>` : '') +
           `</span>` +
           `<span class="pg-right"><span class="pg-price" part="price">${esc(money(s.price, s.currency))}</span>` +
-          `<span class="pg-arrival" part="arrival">${esc(arrival)}</span></span>` +
+          `<span class="pg-arrival" part="arrival">${esc(arrival)}</span></span></span>` +
           `</label></li>`
         );
       })
       .join('');
     if (focusedKey) list.querySelector(`input[value="${cssEscape(focusedKey)}"]`)?.focus();
+    this._syncForm();
   }
 }
 

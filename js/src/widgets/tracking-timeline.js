@@ -29,7 +29,7 @@ const CSS = `
 .pg-cat { display: inline-block; font-size: 0.75em; font-weight: 600; padding: 0.05rem 0.45rem; border-radius: 999px; margin-left: 0.35rem; color: #fff; background: var(--_muted); vertical-align: 0.1em; }
 .pg-cat-pre_transit { background: #6b7280; }
 .pg-cat-in_transit { background: var(--_accent); }
-.pg-cat-out_for_delivery { background: #b26b00; }
+.pg-cat-out_for_delivery { background: #945a00; }
 .pg-cat-delivered { background: var(--_ok); }
 .pg-cat-exception { background: var(--_error); }
 .pg-cat-returned { background: #7a4b8f; }

@@ -6,7 +6,8 @@
 // configured must not hand out demo tokens.
 //
 // Run: make test-e2e (builds what it needs). PARCELGATE_SCREENSHOT=<path>
-// also writes the checkout screenshot there (make screenshot).
+// also writes the checkout screenshot there, PARCELGATE_PHONE_SCREENSHOT the
+// Spanish checkout on a 360 px phone (make screenshot).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { ROOT, launchBrowser } from '../helpers.mjs';
 import { startStack } from './stack.mjs';
+import { PHONE_WIDTHS, PHONE_HEIGHT, axeViolations, measureAtPhoneWidths } from '../phone-a11y.mjs';
 
 const SECRETS = ['e2e-secret-key-never-shown', 'e2e-proxy-token-never-shown-0123456'];
 const SHOTS = path.join(ROOT, 'build/e2e');
@@ -242,6 +244,99 @@ test('a real upstream configured: no demo token, the shop says it cannot book', 
     await remote.stop();
     await new Promise((r) => upstream.close(r));
   }
+});
+
+test('a phone, in Spanish, keyboard only: no overflow at 360 and 320 px, 24 px targets, axe clean, focus on the confirmation', { timeout: 240000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: PHONE_HEIGHT }, isMobile: true, hasTouch: true, locale: 'es-ES' });
+  const { page, pageErrors } = await openShop(context, stack.url);
+  const report = [];
+  const failures = [];
+  // Every step of the checkout is measured at both phone widths and audited by axe-core.
+  const check = async (step) => {
+    const layouts = await measureAtPhoneWidths(page);
+    for (const w of PHONE_WIDTHS) {
+      const l = layouts[w];
+      report.push(`${step} at ${w} px: overflow ${l.overflow} px, targets under 24 px ${l.small.length}`);
+      if (l.overflow || l.small.length || l.hosts.length || l.outside.length) failures.push(`${step} at ${w} px: overflow ${l.overflow} px; ${[...l.hosts, ...l.outside, ...l.small].join('; ')}`);
+    }
+    const violations = await axeViolations(page);
+    report.push(`${step}: axe violations ${violations.length}`);
+    for (const v of violations) failures.push(`${step}: axe ${v.id} (${v.impact}) ${v.help}: ${v.nodes.slice(0, 3).join(' | ')}`);
+  };
+  const focused = () => page.evaluate(() => {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return { tag: a.tagName.toLowerCase(), name: a.getAttribute('name') || '', id: a.id, type: a.type || '', host: a.getRootNode().host?.id || '' };
+  });
+  const tabTo = async (want, max = 40) => {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      const f = await focused();
+      if (want(f)) return f;
+    }
+    throw new Error(`Tab never reached the wanted element (last: ${JSON.stringify(await focused())})`);
+  };
+
+  await page.locator('pg-address-form').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+  await check('empty checkout');
+
+  // The address, typed field after field.
+  await tabTo((f) => f.name === 'to_name');
+  await page.keyboard.type('Ana García');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Carrer de Pau Claris 1');
+  await page.keyboard.press('Tab'); // country: Spain already
+  await page.keyboard.press('Tab');
+  assert.equal((await focused()).name, 'to_zip_code');
+  await page.keyboard.type('08001');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Barcelona');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('600000000');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('ana@example.com');
+  await assertEventually(async () => assert.equal(await page.evaluate(() => document.getElementById('address').valid), true));
+
+  // Pick-up at a drop point: the delivery mode, then a service, then a point, all with the keyboard.
+  await tabTo((f) => f.name === 'mode');
+  await page.keyboard.press('ArrowRight');
+  await assertEventually(async () => assert.equal(await page.evaluate(() => document.querySelector('input[name=mode]:checked').value), 'drop-point'));
+  await assertEventually(async () => assert.equal(await page.evaluate(() => document.getElementById('rates').state), 'ready'));
+  await tabTo((f) => f.host === 'rates' && f.type === 'radio');
+  await page.keyboard.press('Space');
+  await assertEventually(async () => assert.ok(await page.evaluate(() => document.getElementById('rates').value)));
+  await assertEventually(async () => assert.equal(await page.evaluate(() => document.getElementById('drop-points').state), 'ready'));
+  await tabTo((f) => f.host === 'drop-points' && f.type === 'radio');
+  await page.keyboard.press('Space');
+  await assertEventually(async () => assert.ok(await page.evaluate(() => document.getElementById('drop-points').value)));
+  await check('address, service and drop point chosen');
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SHOTS, 'checkout-phone-es.png'), fullPage: true });
+  if (process.env.PARCELGATE_PHONE_SCREENSHOT) {
+    await page.screenshot({ path: path.resolve(ROOT, process.env.PARCELGATE_PHONE_SCREENSHOT), fullPage: true });
+  }
+
+  // Place the order with Enter; the confirmation takes the focus, and shows it.
+  await tabTo((f) => f.id === 'place-order');
+  await page.keyboard.press('Enter');
+  await page.locator('#confirmation').waitFor({ state: 'visible', timeout: 30000 });
+  const focus = await page.evaluate(() => {
+    const a = document.activeElement;
+    const cs = getComputedStyle(a);
+    return { id: a.id, outline: cs.outlineStyle, width: parseFloat(cs.outlineWidth) };
+  });
+  assert.equal(focus.id, 'confirmation');
+  assert.notEqual(focus.outline, 'none', 'the focused confirmation shows a focus ring');
+  assert.ok(focus.width >= 2, `focus ring ${focus.width} px`);
+  await assertEventually(async () => assert.ok((await page.locator('pg-tracking-timeline li').count()) >= 1), 30000);
+  await check('confirmation');
+
+  console.log(report.join('\n'));
+  assert.deepEqual(failures, []);
+  assert.deepEqual(pageErrors, []);
+  await context.close();
 });
 
 /** The text of a widget's shadow root (textContent() of a host does not enter it). */
