@@ -101,6 +101,13 @@ $(CORE_OUT): $(CORE_GO_SRC) worker/worker.mk
 	mv "$$tmp/core.wasm" $@; \
 	echo "built $@ ($$(stat -c %s $@) bytes, $$(gzip -9 -c $@ | wc -c) gzip)"
 
+## bench-worker-core: the edge core module in Node: size, start-up and per-call cost of a read
+## and a booking beside a JSON-only baseline (worker/bench/README.md).
+.PHONY: bench-worker-core
+BENCH_STEPS += bench-worker-core
+bench-worker-core: worker-core
+	node worker/bench/core.mjs $(CORE_OUT)
+
 ## test-worker-js: the worker's JavaScript (worker/src): its unit tests in Node, with fakes of
 ## the bindings and of the core (worker/src/testing), and TypeScript's check of its JSDoc types
 ## against the core's contract (worker/tsconfig.json).

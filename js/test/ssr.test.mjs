@@ -136,3 +136,9 @@ test('npm pack (prepack) refuses a package without its WebAssembly modules, and 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a fallback HTML page where the module should be is named as such', async () => {
+  const { load } = await import('@parcelgate/js');
+  const page = new Response('<!doctype html><title>app</title>', { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  await assert.rejects(load({ wasm: page }), /answered an HTML page, not the WebAssembly module: .*configure\(\{wasm\}\)/);
+});

@@ -29,7 +29,18 @@
 //   caught by the wrapper: that call returns the 500 envelope a `failure`
 //   of kind "internal" gives, the module is instantiated afresh (about a
 //   millisecond) and configured again with the last `configure` input;
-//   other calls are not affected. `onTrap` is told.
+//   other calls are not affected. `onTrap` is told. Per method, a trapped
+//   call returns: prepare {kind: "respond", caller: "unknown", rateLimit:
+//   null, response}; answer {response, outcome: "lost", cacheable: false,
+//   retry: false, leak: false, watch: null, note: "trap"} (a booking's
+//   answer that trapped may have booked); booking {kind: "respond",
+//   response, finish} with finish {outcome: "refused"} for state new,
+//   {outcome: "unsent"} for lost (that earlier booking may exist), null
+//   otherwise (nothing was sent by this attempt); lookedUp
+//   {kind: "respond", response, finish: {outcome: "unsent"}}; tokens and
+//   demoToken {rateLimit: null, response}; healthz, failure and fault the
+//   response; configure, isMaster, signWebhook, mint, verify, version and
+//   the watch calls rethrow the RuntimeError (no request to answer).
 
 /** Creates the core from the compiled module (wrangler: `import core from './core.wasm'`). */
 export function createCore(module: WebAssembly.Module, options?: CoreOptions): Promise<EdgeCore>;

@@ -111,7 +111,7 @@ class Instance {
  * @param {any} input
  * @param {(input: any) => CoreResponse} internal
  */
-function trapAnswer(name, input, internal) {
+export function trapAnswer(name, input, internal) {
   const response = () => internal(input);
   switch (name) {
     case 'prepare':
@@ -119,8 +119,15 @@ function trapAnswer(name, input, internal) {
     case 'answer':
       return { response: response(), outcome: 'lost', cacheable: false, retry: false, leak: false, watch: null, note: 'trap' };
     case 'booking':
-      // Nothing was sent: the reference is released.
-      return { kind: 'respond', response: response(), finish: { outcome: 'refused', body: null }, watch: null };
+      // Nothing was sent by this attempt. A record it took new is released;
+      // one it took after a lost answer stays lost (that booking may exist);
+      // the other states took nothing.
+      return {
+        kind: 'respond',
+        response: response(),
+        finish: input.state === 'new' ? { outcome: 'refused', body: null } : input.state === 'lost' ? { outcome: 'unsent', body: null } : null,
+        watch: null,
+      };
     case 'lookedUp':
       // Nothing was sent by this attempt: the record goes back to what it was.
       return { kind: 'respond', response: response(), finish: { outcome: 'unsent', body: null }, watch: null };

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCore } from './core.mjs';
+import { createCore, trapAnswer } from './core.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WASM = process.env.PARCELGATE_CORE_WASM || path.join(ROOT, 'build/worker/core.wasm');
@@ -336,4 +336,17 @@ test('linear memory stays flat over 20,000 calls (conservative GC, never the lea
   assert.equal(at20k, at2k, `memory grew from ${at2k} to ${at20k} bytes`);
   assert.ok(at20k <= 1 << 20, `${at20k} bytes of linear memory`);
   assert.equal(c.instances, 1);
+});
+
+test('what a trapped call answers: a booking record is released only when nothing could have been booked', () => {
+  const internal = () => ({ status: 500, headers: {}, body: '{}', class: 'internal' });
+  assert.deepEqual(trapAnswer('booking', { state: 'new' }, internal).finish, { outcome: 'refused', body: null });
+  assert.deepEqual(trapAnswer('booking', { state: 'lost' }, internal).finish, { outcome: 'unsent', body: null });
+  for (const state of ['done', 'conflict', 'busy', 'unknown']) assert.equal(trapAnswer('booking', { state }, internal).finish, null, state);
+  assert.deepEqual(trapAnswer('lookedUp', {}, internal).finish, { outcome: 'unsent', body: null });
+  const a = trapAnswer('answer', {}, internal);
+  assert.equal(a.outcome, 'lost', 'an answer that trapped may have booked');
+  assert.equal(a.cacheable, false);
+  assert.equal(trapAnswer('prepare', {}, internal).response.status, 500);
+  assert.equal(trapAnswer('verify', {}, internal), null, 'no request to answer: the RuntimeError is rethrown');
 });

@@ -9,6 +9,7 @@ import { IsolateCache } from "./platform/cache.mjs";
 import { RetryBudget } from "./retry-budget.mjs";
 import { bookingsBound } from "./platform/bookings.mjs";
 import { watchlistBound } from "./platform/watchlist.mjs";
+import { bound, RATE_LIMIT_ANONYMOUS } from "./platform/ratelimit.mjs";
 
 /** Names of the bindings. */
 export const BOOKINGS = "BOOKINGS";
@@ -57,6 +58,7 @@ export function newEdge({ core, env }) {
       bookings: bookingsBound({ env, binding: BOOKINGS }),
       watchlist: watchlistBound({ env, binding: WATCHLIST }),
       sandbox: sandbox !== undefined,
+      rateLimitAnonymous: bound({ env, binding: RATE_LIMIT_ANONYMOUS }),
     },
   });
   const l = config.limits;

@@ -9,6 +9,8 @@
 /** Names of the bindings. */
 export const RATE_LIMIT_PUBLIC = "RATE_LIMIT_PUBLIC";
 export const RATE_LIMIT_TOKENS = "RATE_LIMIT_TOKENS";
+/** Requests without a client address, limited apart from everyone's (issue 20). */
+export const RATE_LIMIT_ANONYMOUS = "RATE_LIMIT_ANONYMOUS";
 
 /**
  * @typedef {{verdict: "allowed" | "limited" | "unbound"} | {verdict: "failed", detail: string}} RateVerdict

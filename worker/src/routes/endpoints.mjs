@@ -6,7 +6,7 @@
 
 import { failure, limited, preflight, send } from "./common.mjs";
 import { requestFacts } from "../facts.mjs";
-import { bound, RATE_LIMIT_PUBLIC, RATE_LIMIT_TOKENS } from "../platform/ratelimit.mjs";
+import { bound, RATE_LIMIT_ANONYMOUS, RATE_LIMIT_PUBLIC, RATE_LIMIT_TOKENS } from "../platform/ratelimit.mjs";
 import { watchStats } from "../platform/watchlist.mjs";
 import { WATCHLIST } from "../edge.mjs";
 
@@ -46,7 +46,7 @@ export function healthz({ edge: getEdge, instance }) {
     return send(x, edge.core.healthz({
       method: x.request.method, authorization, acceptLanguage: x.request.headers.get("accept-language"),
       requestId: x.id, now: Date.now(), instance: instance(edge),
-      rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), anonymous: bound({ env: x.env, binding: "RATE_LIMIT_ANONYMOUS" }),
+      rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), anonymous: bound({ env: x.env, binding: RATE_LIMIT_ANONYMOUS }),
         tokens: bound({ env: x.env, binding: RATE_LIMIT_TOKENS }) },
       cache: edge.cache.stats(), webhooks,
     }));
