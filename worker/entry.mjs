@@ -21,7 +21,7 @@
 //   have reached the upstream) and get a 502 envelope saying so.
 // - Each request's handler runs a mailbox loop, and whatever Go asks for
 //   on behalf of that request (its response, upstream fetches, Cache API
-//   and KV calls) is carried out in that loop: workerd binds every I/O
+//   and Durable Object calls) is carried out in that loop: workerd binds every I/O
 //   object to the request whose context created it, and Go runs every
 //   ready goroutine whenever any request wakes it.
 //
@@ -168,8 +168,8 @@ function start(env) {
       inst.reqs.delete(seq);
       post(r, { kind: "respond", status, head, body });
     },
-    call: (seq, id, kind, a, b, c, d, e, f, g) => {
-      const m = { inst, id, kind, a, b, c, d, e, f, g };
+    call: (seq, id, kind, a, b, c, d, e, f, g, h) => {
+      const m = { inst, id, kind, a, b, c, d, e, f, g, h };
       const r = inst.reqs.get(seq);
       if (r === undefined) run(m, null); // no live request: best effort, here
       else post(r, m);
@@ -287,7 +287,7 @@ function deliver(inst, id, status, head, body, why) {
 // run carries out a call from Go, in the context of request r (null: none).
 function run(m, r) {
   switch (m.kind) {
-    case "fetch": return upstreamFetch(m.inst, m.id, m.a, m.b, m.c, m.d, m.e, m.f, m.g);
+    case "fetch": return upstreamFetch(m.inst, m.id, m.a, m.b, m.c, m.d, m.e, m.f, m.g, m.h);
     case "cacheGet": return cacheGet(m.inst, m.id, m.a);
     case "cachePut": return cachePut(m.a, m.b, m.c, r);
     case "rateLimit": return (async () => {
@@ -327,18 +327,6 @@ function run(m, r) {
     case "watchLease": return watchCall(m, (stub) => stub.lease(m.c, m.d, m.e));
     case "watchCommit": return watchCall(m, (stub) => stub.commit(m.c));
     case "watchStats": return watchCall(m, (stub) => stub.stats());
-    case "kvGet": return kvCall(m, (ns) => ns.get(m.b).then((v) => (v === null ? [404, ""] : [200, v])));
-    case "kvPut": return kvCall(m, (ns) => ns.put(m.b, m.c).then(() => [200, ""]));
-    case "kvList": return kvCall(m, async (ns) => {
-      const keys = [];
-      let cursor;
-      for (;;) {
-        const page = await ns.list({ prefix: m.b, cursor });
-        for (const k of page.keys) keys.push(k.name);
-        if (page.list_complete || !page.cursor) return [200, keys.join("\n")];
-        cursor = page.cursor;
-      }
-    });
     default: return deliver(m.inst, m.id, 0, "", null, "unknown call " + m.kind);
   }
 }
@@ -375,21 +363,16 @@ async function watchCall(m, op) {
   }
 }
 
-async function kvCall(m, op) {
-  try {
-    const binding = m.inst.env[m.a];
-    if (binding === undefined) return deliver(m.inst, m.id, 0, "", null, "binding " + m.a + " is not configured");
-    const [status, text] = await op(binding);
-    deliver(m.inst, m.id, status, text, null, "");
-  } catch (e) {
-    deliver(m.inst, m.id, 0, "", null, String(e && e.message));
-  }
-}
-
 // upstreamFetch makes an outbound call for Go: maxBytes bounds the answer
 // read (-1: not read at all, for webhook deliveries), label names the
-// call in the log.
-async function upstreamFetch(inst, id, url, method, head, body, timeoutMs, maxBytes, label) {
+// call in the log, service (when set) is the service binding it goes
+// through instead of the global fetch (SANDBOX: the sandbox worker).
+async function upstreamFetch(inst, id, url, method, head, body, timeoutMs, maxBytes, label, service) {
+  const target = service ? inst.env[service] : globalThis;
+  if (target === undefined || typeof target.fetch !== "function") {
+    log({ msg: (label || "upstream") + " fetch failed", error: "service binding " + service + " is not configured" });
+    return deliver(inst, id, 0, "", null, "unbound");
+  }
   const headers = new Headers();
   for (const line of head.split("\n")) {
     const c = line.indexOf(":");
@@ -397,7 +380,7 @@ async function upstreamFetch(inst, id, url, method, head, body, timeoutMs, maxBy
   }
   let res;
   try {
-    res = await fetch(url, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    res = await target.fetch(url, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     if (maxBytes < 0) {
       if (res.body !== null) res.body.cancel().catch(() => {});
       return deliver(inst, id, res.status, "", new Uint8Array(0), "");

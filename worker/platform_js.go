@@ -10,23 +10,23 @@ import (
 	"github.com/syumai/workers/cloudflare"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
-	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/worker/bridge"
 	"github.com/parcelgate/parcelgate/worker/edge"
 	"github.com/parcelgate/parcelgate/worker/watch"
 )
 
-// KVBinding is the name of the KV namespace binding (wrangler.toml) that
-// holds the embedded sandbox's state.
-const KVBinding = "SANDBOX_KV"
+// SandboxBinding is the service binding (wrangler.toml's [env.dev]) to
+// the sandbox worker (internal/sandbox/worker) that UPSTREAM_BASE_URL =
+// "sandbox" selects. The production configuration has none.
+const SandboxBinding = "SANDBOX"
 
 // BookingsBinding is the Durable Object namespace (class Bookings in
 // worker/entry.mjs) that makes bookings exactly-once.
 const BookingsBinding = "BOOKINGS"
 
 // platform wires the handler to workerd: the worker's env, fetch and the
-// Cache API through the entry, the KV-backed sandbox store and console
-// logging (stdout).
+// Cache API through the entry, the sandbox worker through its service
+// binding and console logging (stdout).
 func platform() edge.Deps {
 	return edge.Deps{
 		Getenv: cloudflare.Getenv,
@@ -43,9 +43,7 @@ func platform() edge.Deps {
 		Shared:   bridge.Cache{},
 		Bookings: bridge.Ledger{Binding: BookingsBinding},
 		Limiter:  bridge.Limiter{},
-		Store: func(ctx context.Context) (sandbox.Store, error) {
-			return bridge.KV{Binding: KVBinding}, nil
-		},
+		Sandbox:  sandboxService(),
 		Instance: func(ctx context.Context) edge.InstanceInfo {
 			id, n, mem := bridge.Info(ctx)
 			return edge.InstanceInfo{ID: id, Requests: n, MemoryBytes: mem}
@@ -56,6 +54,19 @@ func platform() edge.Deps {
 		Webhooks: bridge.Fetch{Discard: true, Label: "webhook"},
 		Log:      os.Stdout,
 	}
+}
+
+// sandboxService reaches the sandbox worker through the SANDBOX service
+// binding; nil when the binding is absent (a configuration error only
+// with UPSTREAM_BASE_URL=sandbox).
+func sandboxService() func(context.Context, edge.SandboxOptions) (edge.Doer, error) {
+	if !bridge.Bound(SandboxBinding) {
+		return nil
+	}
+	// The sandbox worker has settings of its own: o is for in-process
+	// sandboxes.
+	fetch := bridge.Fetch{MaxBytes: edge.MaxUpstreamBody, Service: SandboxBinding}
+	return func(context.Context, edge.SandboxOptions) (edge.Doer, error) { return fetch, nil }
 }
 
 // watchlists opens the WATCHLIST Durable Object's lists; nil when the

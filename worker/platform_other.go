@@ -16,15 +16,18 @@ import (
 )
 
 // platform wires the handler to a native process: os.Getenv, net/http and
-// an in-memory sandbox store that lives as long as the process.
+// an in-process sandbox on an in-memory store that lives as long as the
+// process. Only this native build imports internal/sandbox: under workerd
+// the sandbox is a worker of its own.
 func platform() edge.Deps {
 	store := sandbox.NewMemoryStore()
 	return edge.Deps{
 		Getenv:    os.Getenv,
 		LookupEnv: os.LookupEnv,
 		Upstream:  &http.Client{CheckRedirect: noRedirect},
-		Store: func(context.Context) (sandbox.Store, error) {
-			return store, nil
+		Sandbox: func(_ context.Context, o edge.SandboxOptions) (edge.Doer, error) {
+			return edge.HandlerDoer{Handler: sandbox.New(sandbox.WithStore(store), sandbox.WithCredentials(o.User, o.Key),
+				sandbox.WithRules(o.Rules), sandbox.WithTimeScale(o.TimeScale), sandbox.WithClock(o.Now))}, nil
 		},
 		Bookings:   edge.NewMemoryLedger(),
 		Watchlists: memoryWatchlists(),

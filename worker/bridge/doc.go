@@ -11,7 +11,7 @@
 //
 //	JS -> Go  serve(seq, head, body)           one request: "METHOD\nURL\nINFO\nname:value\n..." and its bytes
 //	Go -> JS  respond(seq, status, head, body) its whole response, exactly once
-//	Go -> JS  fetch(id, url, method, head, body, timeoutMs, maxBytes)
+//	Go -> JS  fetch(id, url, method, head, body, timeoutMs, maxBytes, label, service)
 //	JS -> Go  deliver(id, status, head, body, failure)
 //	Go -> JS  cacheGet(id, key) / cachePut(seq, key, body, ttlSeconds)
 //	JS -> Go  scheduled(seq, scheduledTimeMs)  one Cron run, answered by respond(seq, ...)
@@ -19,6 +19,6 @@
 //
 // Responses are buffered: the handler's answer is sent when it returns,
 // so a panic (recovered here) never follows a started response. The
-// readiness signal and the environment, KV and everything else still
+// readiness signal and the environment and everything else still
 // come from github.com/syumai/workers and its cloudflare packages.
 package bridge

@@ -29,6 +29,10 @@ type Fetch struct {
 	// Failures of calls labelled other than upstream are logged without
 	// the platform's message, which may name the URL.
 	Label string
+	// Service, when set, is the service binding the calls go through
+	// (env[Service].fetch) instead of the global fetch: the sandbox
+	// worker. An unbound name fails every call.
+	Service string
 }
 
 // ErrTimeout is the failure of a call that passed its deadline.
@@ -70,7 +74,7 @@ func (f Fetch) Do(req *http.Request) (*http.Response, error) {
 	if label == "" {
 		label = "upstream"
 	}
-	r, err := call(ctx, "fetch", req.URL.String(), req.Method, head.String(), jsBytes(body), timeout, maxBytes, label)
+	r, err := call(ctx, "fetch", req.URL.String(), req.Method, head.String(), jsBytes(body), timeout, maxBytes, label, f.Service)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package edge
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,7 +27,7 @@ func BenchmarkHandler(b *testing.B) {
 			})
 			e := baseEnv("https://api.example.com/v1")
 			h := New(Deps{Getenv: func(k string) string { return e[k] }, Upstream: up, Log: io.Discard,
-				Store: func(context.Context) (sandbox.Store, error) { return sandbox.NewMemoryStore(), nil }})
+				Sandbox: inProcessSandbox(sandbox.NewMemoryStore())})
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				req := httptest.NewRequest("POST", "/v1/"+tc.op, bytes.NewReader([]byte(tc.body)))

@@ -58,10 +58,10 @@ const (
 	// MaxUpstreamBody bounds what is read of an upstream response (a label
 	// is a base64 PDF of a few hundred KB at most).
 	MaxUpstreamBody = 8 << 20
-	// SandboxUpstream is the UPSTREAM_BASE_URL that selects the embedded
-	// sandbox.
+	// SandboxUpstream is the UPSTREAM_BASE_URL that selects the sandbox:
+	// the SANDBOX service binding under workerd (Deps.Sandbox).
 	SandboxUpstream = "sandbox"
-	// SandboxBaseURL is the base URL requests to the embedded sandbox
+	// SandboxBaseURL is the base URL requests to the sandbox
 	// carry; they never leave the worker.
 	SandboxBaseURL = "http://sandbox.internal/v1"
 )
@@ -112,7 +112,7 @@ var DefaultPublicOperations = func() []string {
 // Go instance: an isolate's environment is fixed.
 type Config struct {
 	// UpstreamBase is the upstream base URL ending in /v1, without a
-	// trailing slash; empty means the embedded sandbox.
+	// trailing slash; empty means the sandbox (Sandbox).
 	UpstreamBase   string
 	APIUser        string
 	APIKey         string
@@ -125,8 +125,9 @@ type Config struct {
 	Timeout      time.Duration
 	MaxBodyBytes int
 	Rules        bool
-	// SandboxTimeScale makes the embedded sandbox's tracking advance
-	// faster (1 = real time, 3600 = a day in 24 seconds).
+	// SandboxTimeScale makes an in-process sandbox's tracking advance
+	// faster (1 = real time, 3600 = a day in 24 seconds); the sandbox
+	// worker has a SANDBOX_TIME_SCALE of its own.
 	SandboxTimeScale float64
 	// CacheTTL is the cache lifetime per cacheable operation; an
 	// operation absent or at 0 is never cached.
@@ -148,7 +149,7 @@ type Config struct {
 	// answer of 400 or more, a retried upstream call or a note: the
 	// default), "all" or "off".
 	LogRequests string
-	// Sandbox: UPSTREAM_BASE_URL is "sandbox", the embedded test upstream
+	// Sandbox: UPSTREAM_BASE_URL is "sandbox", the test upstream
 	// (UpstreamBase is then empty).
 	Sandbox bool
 	// upstreamSet: UPSTREAM_BASE_URL is set, valid or not.
@@ -191,11 +192,11 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	var errs []ConfigError
 	bad := func(v, p string) { errs = append(errs, ConfigError{v, p}) }
 
-	// The embedded sandbox only when asked for by name: an unset value on a
+	// The sandbox only when asked for by name: an unset value on a
 	// deployed worker must never take bookings into a fake upstream.
 	switch base := strings.TrimSpace(getenv(EnvUpstreamBaseURL)); {
 	case base == "":
-		bad(EnvUpstreamBaseURL, "is not set: the service's https URL ending in /v1, or sandbox for the embedded test upstream (make dev sets sandbox)")
+		bad(EnvUpstreamBaseURL, "is not set: the service's https URL ending in /v1, or sandbox for the sandbox worker behind the SANDBOX service binding (make dev sets sandbox)")
 	case strings.EqualFold(base, SandboxUpstream):
 		c.Sandbox = true
 	default:

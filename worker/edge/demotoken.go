@@ -45,7 +45,7 @@ var DemoOperations = func() []string {
 // sandbox and the platform provides one.
 func (h *Handler) demoMode() bool {
 	c, _ := h.config()
-	return c.Sandbox && h.d.Store != nil
+	return c.Sandbox && h.d.Sandbox != nil
 }
 
 // demoKey is the key demo tokens are signed with.

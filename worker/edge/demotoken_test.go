@@ -153,9 +153,9 @@ func TestDemoTokenEndpointRules(t *testing.T) {
 	assert.Equal(t, http.StatusInternalServerError, res.Code)
 	assert.Contains(t, res.message(), EnvTokenSigningKey)
 
-	// No embedded sandbox on this platform: no demo endpoint.
+	// No sandbox on this platform (no SANDBOX binding): no demo endpoint.
 	noStore := demoHarness(t)
-	noStore.h.d.Store = nil
+	noStore.h.d.Sandbox = nil
 	res = noStore.do(t, http.MethodGet, DemoTokenPath, "")
 	assert.Equal(t, http.StatusNotFound, res.Code)
 }

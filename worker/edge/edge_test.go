@@ -96,6 +96,16 @@ func baseEnv(upstream string) env {
 	}
 }
 
+// inProcessSandbox serves UPSTREAM_BASE_URL=sandbox with internal/sandbox
+// on store, as `go run ./worker` does (worker/platform_other.go): the
+// sandbox is a test dependency of this package, never an import.
+func inProcessSandbox(store sandbox.Store) func(context.Context, SandboxOptions) (Doer, error) {
+	return func(_ context.Context, o SandboxOptions) (Doer, error) {
+		return HandlerDoer{sandbox.New(sandbox.WithStore(store), sandbox.WithCredentials(o.User, o.Key),
+			sandbox.WithRules(o.Rules), sandbox.WithTimeScale(o.TimeScale), sandbox.WithClock(o.Now))}, nil
+	}
+}
+
 // harness is a handler with its log and fixed clock.
 type harness struct {
 	h     *Handler
@@ -107,11 +117,10 @@ type harness struct {
 
 func newHarness(e env, up Doer) *harness {
 	hs := &harness{log: &bytes.Buffer{}, env: e, now: time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC)}
-	store := sandbox.NewMemoryStore()
 	hs.h = New(Deps{
 		Getenv:   func(k string) string { return hs.env[k] },
 		Upstream: up,
-		Store:    func(context.Context) (sandbox.Store, error) { return store, nil },
+		Sandbox:  inProcessSandbox(sandbox.NewMemoryStore()),
 		Now:      func() time.Time { return hs.now },
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			hs.slept = append(hs.slept, d)

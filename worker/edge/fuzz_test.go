@@ -2,7 +2,6 @@ package edge
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -36,8 +35,8 @@ func FuzzHandler(f *testing.F) {
 		})
 		e := baseEnv("https://api.example.com/v1")
 		h := New(Deps{Getenv: func(k string) string { return e[k] }, Upstream: up,
-			Store: func(context.Context) (sandbox.Store, error) { return sandbox.NewMemoryStore(), nil },
-			Now:   func() time.Time { return time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC) }})
+			Sandbox: inProcessSandbox(sandbox.NewMemoryStore()),
+			Now:     func() time.Time { return time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC) }})
 		req := httptest.NewRequest("POST", "/v1/"+op.Name, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Authorization", "Bearer "+testToken)

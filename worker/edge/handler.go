@@ -1,12 +1,15 @@
 // Package edge is the platform-independent HTTP handler of the parcelgate
 // edge worker: routing, configuration, CORS, the proxy token, decoding and
 // validation with the core, forwarding with Basic auth to the upstream (or
-// the embedded sandbox), failure mapping, request ids, Server-Timing and
-// one structured log line per request.
+// the sandbox), failure mapping, request ids, Server-Timing and one
+// structured log line per request.
 //
 // It runs unchanged under workerd (worker/, built with GOOS=js) and
 // natively (tests, `go run ./worker`); the platform supplies the
-// environment, the outbound transport (Doer) and the sandbox's store.
+// environment and the outbound transports (Doer): the upstream's, and
+// the sandbox's (the SANDBOX service binding under workerd, an
+// in-process internal/sandbox natively). This package does not import
+// the sandbox, so a production build carries none of it.
 //
 // Under workerd one Go instance serves every request of an isolate, many
 // at once (worker/entry.mjs): the configuration is parsed once per
@@ -28,7 +31,6 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
-	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 	"github.com/parcelgate/parcelgate/worker/watch"
 )
@@ -55,10 +57,12 @@ type Deps struct {
 	LookupEnv func(string) (string, bool)
 	// Upstream sends requests to UPSTREAM_BASE_URL when it is set.
 	Upstream Doer
-	// Store opens the embedded sandbox's state (a KV namespace under
-	// workerd); used when UPSTREAM_BASE_URL is empty. Nil: no embedded
-	// sandbox.
-	Store func(ctx context.Context) (sandbox.Store, error)
+	// Sandbox reaches the sandbox upstream, used when UPSTREAM_BASE_URL
+	// is "sandbox": under workerd the SANDBOX service binding (the
+	// sandbox worker, internal/sandbox/worker, with settings of its own),
+	// natively an in-process internal/sandbox made with o. Nil: no
+	// sandbox, and UPSTREAM_BASE_URL=sandbox is a configuration error.
+	Sandbox func(ctx context.Context, o SandboxOptions) (Doer, error)
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// Sleep waits between retries of read operations (a context-aware
@@ -86,6 +90,21 @@ type Deps struct {
 	Watchlists func(name string) watch.Store
 	// Webhooks delivers the events to WEBHOOK_URL (Upstream when nil).
 	Webhooks Doer
+}
+
+// noSandbox says what UPSTREAM_BASE_URL=sandbox lacks on a platform
+// without a sandbox transport.
+const noSandbox = "is sandbox, but the SANDBOX service binding is not configured " +
+	"(the sandbox worker, internal/sandbox/worker; make dev and wrangler.toml's [env.dev] bind it)"
+
+// SandboxOptions are the edge's settings an in-process sandbox follows
+// (natively; the sandbox worker reads its own): the credentials it
+// accepts, the rules feature, its tracking speed-up and the clock.
+type SandboxOptions struct {
+	User, Key string
+	Rules     bool
+	TimeScale float64
+	Now       func() time.Time
 }
 
 // InstanceInfo describes the Go instance that serves the isolate's
@@ -131,6 +150,9 @@ func (h *Handler) config() (*Config, []ConfigError) {
 	h.cfgOnce.Do(func() {
 		h.cfg, h.cfgErrs = loadConfig(h.d.Getenv, h.d.LookupEnv)
 		h.cfgErrs = append(h.cfgErrs, h.webhookErrors(&h.cfg)...)
+		if h.cfg.Sandbox && h.d.Sandbox == nil {
+			h.cfgErrs = append(h.cfgErrs, ConfigError{EnvUpstreamBaseURL, noSandbox})
+		}
 		h.cache = newRespCache(h.cfg.CacheMaxBytes, CacheMaxEntries)
 		h.retries = newRetryBudget()
 	})

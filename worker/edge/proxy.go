@@ -15,7 +15,6 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/leak"
-	"github.com/parcelgate/parcelgate/internal/sandbox"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
 
@@ -233,7 +232,7 @@ func (x *exchange) forward(cfg *Config, op *catalog.Operation, req *form.Request
 }
 
 // target returns the Doer and base URL requests go to: the configured
-// upstream, or the embedded sandbox on its store.
+// upstream, or the sandbox.
 func (x *exchange) target(cfg *Config) (Doer, string, *edgeError) {
 	if cfg.UpstreamBase != "" {
 		if x.h.d.Upstream == nil {
@@ -241,21 +240,16 @@ func (x *exchange) target(cfg *Config) (Doer, string, *edgeError) {
 		}
 		return x.h.d.Upstream, cfg.UpstreamBase, nil
 	}
-	if x.h.d.Store == nil {
-		return nil, "", misconfig([]ConfigError{{EnvUpstreamBaseURL, "not set and this build has no embedded sandbox"}})
+	if x.h.d.Sandbox == nil {
+		return nil, "", misconfig([]ConfigError{{EnvUpstreamBaseURL, noSandbox}})
 	}
-	store, err := x.h.d.Store(x.r.Context())
+	doer, err := x.h.d.Sandbox(x.r.Context(), SandboxOptions{User: cfg.APIUser, Key: cfg.APIKey,
+		Rules: cfg.Rules, TimeScale: cfg.SandboxTimeScale, Now: x.h.d.Now})
 	if err != nil {
 		return nil, "", &edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured",
-			message: "embedded sandbox unavailable: " + err.Error()}
+			message: "sandbox unavailable: " + err.Error()}
 	}
-	return HandlerDoer{sandbox.New(
-		sandbox.WithStore(store),
-		sandbox.WithCredentials(cfg.APIUser, cfg.APIKey),
-		sandbox.WithRules(cfg.Rules),
-		sandbox.WithTimeScale(cfg.SandboxTimeScale),
-		sandbox.WithClock(x.h.d.Now),
-	)}, SandboxBaseURL, nil
+	return doer, SandboxBaseURL, nil
 }
 
 // retryable: transport failures other than a timeout (which already used
