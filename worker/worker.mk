@@ -1,17 +1,24 @@
-# Edge worker (worker/, wrangler.toml): build, `make dev`, end-to-end tests
-# under workerd and the latency/size benchmark. Included by the root Makefile.
+# Edge worker (worker/, wrangler.toml) and the sandbox worker (internal/sandbox/worker):
+# builds, `make dev`, `make check-config`, end-to-end tests under workerd and the
+# latency/size benchmark. Included by the root Makefile.
 
-TEST_STEPS  += test-worker-js test-worker-e2e test-e2e
+TEST_STEPS  += test-worker-js test-deploy test-worker-e2e test-e2e
 BENCH_STEPS += bench-worker
 
-.PHONY: worker worker-assets npm-tools dev test-worker-js test-worker-e2e test-e2e screenshot bench-worker
+.PHONY: worker worker-assets sandbox-worker npm-tools dev check-config test-deploy test-worker-js \
+	test-worker-e2e test-e2e screenshot bench-worker
 
 WORKER_OUT    := build/worker
 WORKER_ASSETS := build/assets
+SANDBOX_OUT   := build/sandbox
+SANDBOX_TOML  := internal/sandbox/worker/wrangler.toml
 # Folder served as static assets (the demo shop lives in js/demo when present).
 WORKER_ASSETS_SRC ?= js
 DEV_HOST ?= 127.0.0.1
 DEV_PORT ?= 8787
+comma := ,
+# The browser origins make dev allows: the dev server's own, whichever host name is used.
+DEV_ORIGINS ?= http://127.0.0.1:$(DEV_PORT),http://localhost:$(DEV_PORT)$(if $(filter-out 127.0.0.1 localhost,$(DEV_HOST)),$(comma)http://$(DEV_HOST):$(DEV_PORT))
 # Offline wrangler: no metrics, no error reports, no Cloudflare lookups.
 WRANGLER_ENV := WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false \
 	CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true
@@ -30,9 +37,10 @@ endif
 
 ## worker: build/worker/{worker.mjs,wasm_exec.js,app.wasm}: the project's entry
 ## (worker/entry.mjs, one Go instance per isolate), syumai/workers' wasm_exec.js (Go's,
-## with a per-instance runtime context) and the Go worker. Built in a temp folder and
-## moved in, so a running `wrangler dev` picks it up without wedging.
-worker: worker-assets
+## with a per-instance runtime context) and the Go worker: what `wrangler deploy` uploads,
+## production only (no sandbox, no demo shop: those are sandbox-worker and worker-assets).
+## Built in a temp folder and moved in, so a running `wrangler dev` picks it up without wedging.
+worker:
 	@mkdir -p build $(WORKER_OUT)
 	@tmp=$$(mktemp -d build/.worker-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$$tmp"; \
@@ -41,6 +49,17 @@ worker: worker-assets
 	rm -f $(WORKER_OUT)/runtime.mjs; \
 	for f in "$$tmp"/*; do mv -f "$$f" $(WORKER_OUT)/; done; \
 	echo "built $(WORKER_OUT)/app.wasm ($$(stat -c %s $(WORKER_OUT)/app.wasm) bytes)"
+
+## sandbox-worker: build/sandbox/: the sandbox as a worker of its own (internal/sandbox/worker,
+## standard Go through syumai/workers: its generated worker.mjs, runtime.mjs and wasm_exec.js,
+## a fresh Go instance per request). make dev and the end-to-end tests run it beside the edge.
+sandbox-worker:
+	@mkdir -p build $(SANDBOX_OUT)
+	@tmp=$$(mktemp -d build/.sandbox-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$$tmp"; \
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o "$$tmp/app.wasm" ./internal/sandbox/worker; \
+	for f in "$$tmp"/*; do mv -f "$$f" $(SANDBOX_OUT)/; done; \
+	echo "built $(SANDBOX_OUT)/app.wasm ($$(stat -c %s $(SANDBOX_OUT)/app.wasm) bytes)"
 
 ## worker-assets: build/assets from the web files of $(WORKER_ASSETS_SRC) (html, js, mjs, css,
 ## wasm, images; no sources, tests, package files or server-side examples) plus a small index page; never fails
@@ -64,18 +83,35 @@ worker-assets: $(if $(wildcard wasm/wasm.mk),wasm)
 
 .dev.vars:
 	cp .dev.vars.example .dev.vars
+	chmod 600 .dev.vars
 
-## dev: build and run the worker under wrangler dev (workerd), offline, with the
-## embedded sandbox, on http://$(DEV_HOST):$(DEV_PORT). Ctrl-C stops it.
-dev: npm-tools worker .dev.vars
-	@bash worker/devvars.sh .dev.vars .dev.vars.example
+## dev: build and run the edge worker and the sandbox worker in one wrangler dev session
+## (workerd, offline, wrangler.toml's [env.dev]: the demo shop as assets, the SANDBOX service
+## binding) on http://$(DEV_HOST):$(DEV_PORT). .dev.vars may name a real upstream instead
+## (UPSTREAM_BASE_URL); worker/devvars.sh checks it and writes the sandbox's .dev.vars.dev.
+## ALLOWED_ORIGINS is the dev server's own origins (DEV_ORIGINS). Ctrl-C stops it.
+dev: npm-tools worker worker-assets sandbox-worker .dev.vars
+	@bash worker/devvars.sh .dev.vars .dev.vars.example internal/sandbox/worker/.dev.vars.dev
 	@echo ""
 	@echo "  demo shop:   http://$(DEV_HOST):$(DEV_PORT)/demo/"
 	@echo "  edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"
 	@echo "  webhooks:    curl http://$(DEV_HOST):$(DEV_PORT)/__scheduled runs the watcher (js/README.md, Demo shop)"
 	@echo ""
-	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --local --ip $(DEV_HOST) --port $(DEV_PORT) \
-	  --show-interactive-dev-session=false --test-scheduled
+	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --env dev -c wrangler.toml -c $(SANDBOX_TOML) \
+	  --local --ip $(DEV_HOST) --port $(DEV_PORT) --persist-to .wrangler/state \
+	  --var "ALLOWED_ORIGINS:$(DEV_ORIGINS)" --show-interactive-dev-session=false --test-scheduled
+
+## check-config: what the production configuration (wrangler.toml's top level) lacks before
+## `wrangler deploy`: vars, bindings and, from SECRETS_FILE (the file `wrangler secret bulk`
+## uploads; values never printed), the secrets. Fails with one line per problem.
+check-config:
+	@bash worker/checkconfig.sh wrangler.toml $(if $(SECRETS_FILE),"$(SECRETS_FILE)")
+
+## test-deploy: the worker README's deploy section followed step by step as a dry run
+## (worker/deploy_test.go): check-config, `wrangler deploy --dry-run` of the production
+## config with no sandbox, demo shop or sandbox KV in it, and [env.dev] keeping every binding.
+test-deploy: npm-tools worker
+	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -run 'Deploy' ./worker/
 
 ## worker-core: build/worker/core.wasm, the edge core (worker/core) as a TinyGo module for the
 ## worker's JavaScript (worker/src/core.mjs). -gc=conservative: -target wasm-unknown defaults to
@@ -116,8 +152,8 @@ test-worker-js: npm-tools worker-core
 	node node_modules/typescript/bin/tsc -p worker/tsconfig.json
 
 ## test-worker-e2e: the worker under real workerd (wrangler dev on a free port),
-## against the embedded sandbox and a recording fake upstream.
-test-worker-e2e: npm-tools worker
+## against the sandbox worker and a recording fake upstream.
+test-worker-e2e: npm-tools worker sandbox-worker
 	PARCELGATE_E2E=1 $(GO) test -count=1 -timeout 600s ./worker/e2e/
 
 ## test-e2e: the demo shop in headless Chromium (playwright-core + Debian's chromium)
@@ -127,13 +163,13 @@ test-worker-e2e: npm-tools worker
 ## js/test/e2e/bundlers.test.mjs: the packed package (npm pack, installed offline into a new
 ## project) built with esbuild, Vite and webpack (pinned in package.json) and driven against the
 ## same stack from another origin.
-test-e2e: npm-tools worker
+test-e2e: npm-tools worker worker-assets sandbox-worker
 	@bash wasm/toolchain/browser.sh >/dev/null
 	node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs
 
 ## screenshot: test-e2e, then the checkout screenshots the READMEs show (js/demo/checkout.png,
 ## and js/demo/checkout-phone-es.png: the Spanish checkout on a 360 px phone).
-screenshot: npm-tools worker
+screenshot: npm-tools worker worker-assets sandbox-worker
 	@bash wasm/toolchain/browser.sh >/dev/null
 	PARCELGATE_SCREENSHOT=js/demo/checkout.png PARCELGATE_PHONE_SCREENSHOT=js/demo/checkout-phone-es.png node --test --test-reporter=spec --test-concurrency=1 js/test/e2e/*.test.mjs
 

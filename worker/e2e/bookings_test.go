@@ -341,7 +341,7 @@ func TestBookingsRefusedWithoutTheDurableObject(t *testing.T) {
 func TestScopedTokenFlowUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
 	const signing = "e2e-token-signing-key-0123456789abcdef"
-	s := start(t, wranglerdev.Options{KV: true, Vars: map[string]string{
+	s := start(t, wranglerdev.Options{Sandbox: true, Vars: map[string]string{
 		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}})
 	mint := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
 		"operations":          {"new-shipment,get-shipment-label,get-shipment-tracking"},

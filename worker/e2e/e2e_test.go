@@ -1,11 +1,11 @@
 //go:build !(js && wasm)
 
 // Package e2e runs the built worker (build/worker) under real workerd with
-// wrangler dev: all thirteen operations against the embedded sandbox (KV
+// wrangler dev: all thirteen operations against the sandbox worker (its KV
 // persisted), then against a recording fake upstream on 127.0.0.1.
 //
 // Run with `make test-worker-e2e` (builds first), or
-// PARCELGATE_E2E=1 go test ./worker/e2e/ after `make worker`. Without
+// PARCELGATE_E2E=1 go test ./worker/e2e/ after `make worker sandbox-worker`. Without
 // PARCELGATE_E2E=1 the tests are skipped.
 package e2e
 
@@ -172,13 +172,13 @@ func parties(v url.Values) url.Values {
 	return route(v)
 }
 
-// TestSandboxFlow walks all thirteen operations against the embedded
-// sandbox, then restarts wrangler on the same state and finds the
+// TestSandboxFlow walks all thirteen operations against the
+// sandbox worker, then restarts wrangler on the same state and finds the
 // shipment again.
 func TestSandboxFlow(t *testing.T) {
 	skipUnlessE2E(t)
 	persist := t.TempDir()
-	opts := wranglerdev.Options{KV: true, PersistDir: persist, Vars: map[string]string{
+	opts := wranglerdev.Options{Sandbox: true, PersistDir: persist, Vars: map[string]string{
 		"UPSTREAM_BASE_URL": "sandbox", "TOKEN_SIGNING_KEY": "e2e-token-signing-key-0123456789abcdef",
 		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "LOG_REQUESTS": "all", "ALLOWED_ORIGINS": shop,
 	}}
@@ -220,7 +220,7 @@ func TestSandboxFlow(t *testing.T) {
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Regexp(t, `^\d\d:\d\d$`, r.Data["cutoff"])
 
-	// The demo shop's token (embedded sandbox only): never the secrets, and
+	// The demo shop's token (sandbox only): never the secrets, and
 	// enough to book.
 	code, dt := demoToken(t, B, "POST")
 	require.Equal(t, 200, code, "%v", dt)

@@ -46,7 +46,7 @@ func TestPercentEncodedBookingPathUnderWorkerd(t *testing.T) {
 // the variable named in the log and to the master token only.
 func TestHealthNamesMissingSecretsUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
-	s := start(t, wranglerdev.Options{KV: true, Vars: map[string]string{
+	s := start(t, wranglerdev.Options{Sandbox: true, Vars: map[string]string{
 		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token}})
 	anon := get(t, s.URL, "/healthz")
 	require.Equal(t, 500, anon.Code, anon.Raw)

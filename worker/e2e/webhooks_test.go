@@ -25,7 +25,7 @@ import (
 )
 
 // Tracking webhooks under workerd: the Cron Trigger's runs fired through
-// wrangler dev (--test-scheduled), the embedded sandbox on a fast clock,
+// wrangler dev (--test-scheduled), the sandbox worker on a fast clock,
 // and a recording receiver on 127.0.0.1.
 
 const hookSecret = "e2e-webhook-secret-0123456789abcdef"
@@ -111,7 +111,7 @@ func webhookStack(t *testing.T, rc *hookReceiver, vars map[string]string) *wrang
 	for k, val := range vars {
 		v[k] = val
 	}
-	return start(t, wranglerdev.Options{KV: true, Scheduled: true, Vars: v})
+	return start(t, wranglerdev.Options{Sandbox: true, Scheduled: true, Vars: v})
 }
 
 func bookFor(t *testing.T, s *wranglerdev.Server, ref, outcome string) string {
@@ -313,7 +313,7 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 	hookURL := fmt.Sprintf("http://127.0.0.1:%d/webhooks", port)
 	require.Eventually(t, func() bool { return strings.Contains(errOut.String(), "webhook receiver on") }, 10*time.Second, 50*time.Millisecond)
 
-	s := start(t, wranglerdev.Options{KV: true, Scheduled: true, Vars: map[string]string{
+	s := start(t, wranglerdev.Options{Sandbox: true, Scheduled: true, Vars: map[string]string{
 		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey,
 		"WEBHOOK_URL": hookURL, "WEBHOOK_SECRET": hookSecret, "WEBHOOK_CHECK_MINUTES": "1",
 		"SANDBOX_TIME_SCALE": "50000"}})
@@ -373,7 +373,7 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 // reported to the platform as failed.
 func TestWebhooksWithoutTheWatchlistUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
-	s := start(t, wranglerdev.Options{KV: true, Scheduled: true, NoWatchlist: true, Vars: map[string]string{
+	s := start(t, wranglerdev.Options{Sandbox: true, Scheduled: true, NoWatchlist: true, Vars: map[string]string{
 		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey,
 		"WEBHOOK_URL": "http://127.0.0.1:9/webhooks", "WEBHOOK_SECRET": hookSecret}})
 	v := shipment("NOWATCH-1", "rayo")

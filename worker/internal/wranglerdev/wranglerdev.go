@@ -4,6 +4,20 @@
 // worker's end-to-end tests and benchmark: a generated wrangler.toml and
 // .dev.vars in a temporary folder, a free 127.0.0.1 port, offline settings,
 // bounded waits, and SIGTERM to stop.
+//
+// The edge worker under test is Options.Main (default: `make worker`'s
+// build/worker/worker.mjs; any entry module works, so a rewritten edge runs
+// the same tests by pointing Main at it). With Options.Sandbox the sandbox
+// worker (`make sandbox-worker`'s build/sandbox/worker.mjs, or SandboxMain)
+// runs in the same wrangler session, as `make dev` runs it: one `wrangler
+// dev -c edge.toml -c sandbox.toml`, the edge serving the port and reaching
+// the sandbox through its SANDBOX service binding, the edge's
+// UPSTREAM_BASE_URL=sandbox. The sandbox gets its own .dev.vars: by default
+// SANDBOX_USER and SANDBOX_KEY are the edge's API_USER and API_KEY, and
+// SANDBOX_TIME_SCALE and RULES_FEATURE are copied from Vars when set, so a
+// test configures one stack with one map; SandboxVars replaces that.
+// Both workers' state (the sandbox's KV, the Durable Objects) is under
+// PersistDir.
 package wranglerdev
 
 import (
@@ -31,9 +45,19 @@ type Options struct {
 	Root string
 	// Main is the worker's entry module; default <Root>/build/worker/worker.mjs.
 	Main string
-	// Vars are written to .dev.vars (variables and secrets).
+	// Vars are written to the edge's .dev.vars (variables and secrets).
 	Vars map[string]string
-	// KV adds the SANDBOX_KV namespace binding.
+	// Sandbox runs the sandbox worker beside the edge and gives the edge
+	// the SANDBOX service binding to it (see the package comment).
+	Sandbox bool
+	// SandboxMain is the sandbox worker's entry module; default
+	// <Root>/build/sandbox/worker.mjs (make sandbox-worker).
+	SandboxMain string
+	// SandboxVars, when set, are the sandbox worker's .dev.vars instead of
+	// the ones derived from Vars.
+	SandboxVars map[string]string
+	// KV is the former name of Sandbox (the sandbox's KV namespace was
+	// the edge's): it now means Sandbox.
 	KV bool
 	// RateLimit, when positive, adds the RATE_LIMIT_PUBLIC, RATE_LIMIT_ANONYMOUS and
 	// RATE_LIMIT_TOKENS bindings with this many requests per 60 s.
@@ -141,6 +165,15 @@ func Start(o Options) (*Server, error) {
 	if _, err := os.Stat(o.Main); err != nil {
 		return nil, fmt.Errorf("worker not built (%v): run `make worker`", err)
 	}
+	o.Sandbox = o.Sandbox || o.KV
+	if o.Sandbox && o.SandboxMain == "" {
+		o.SandboxMain = filepath.Join(o.Root, "build", "sandbox", "worker.mjs")
+	}
+	if o.Sandbox {
+		if _, err := os.Stat(o.SandboxMain); err != nil {
+			return nil, fmt.Errorf("sandbox worker not built (%v): run `make sandbox-worker`", err)
+		}
+	}
 	wrangler := filepath.Join(o.Root, "node_modules", "wrangler", "bin", "wrangler.js")
 	if _, err := os.Stat(wrangler); err != nil {
 		return nil, fmt.Errorf("wrangler not installed (%v): run `npm ci`", err)
@@ -160,8 +193,8 @@ func Start(o Options) (*Server, error) {
 	}
 	var toml strings.Builder
 	fmt.Fprintf(&toml, "name = %q\nmain = %q\ncompatibility_date = \"2026-04-01\"\nsend_metrics = false\n", "parcelgate-e2e", o.Main)
-	if o.KV {
-		toml.WriteString("\n[[kv_namespaces]]\nbinding = \"SANDBOX_KV\"\nid = \"parcelgate-e2e\"\n")
+	if o.Sandbox {
+		fmt.Fprintf(&toml, "\n[[services]]\nbinding = \"SANDBOX\"\nservice = %q\n", SandboxName)
 	}
 	if o.RateLimit > 0 {
 		for i, name := range []string{"RATE_LIMIT_PUBLIC", "RATE_LIMIT_TOKENS", "RATE_LIMIT_ANONYMOUS"} {
@@ -179,20 +212,31 @@ func Start(o Options) (*Server, error) {
 	if o.Scheduled {
 		fmt.Fprintf(&toml, "\n[triggers]\ncrons = [%q]\n", Cron)
 	}
-	var vars strings.Builder
-	keys := make([]string, 0, len(o.Vars))
-	for k := range o.Vars {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&vars, "%s=%q\n", k, o.Vars[k])
-	}
 	if err := os.WriteFile(filepath.Join(dir, "wrangler.toml"), []byte(toml.String()), 0o644); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, ".dev.vars"), []byte(vars.String()), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".dev.vars"), devVars(o.Vars), 0o600); err != nil {
 		return nil, err
+	}
+	configs := []string{"--config", filepath.Join(dir, "wrangler.toml")}
+	if o.Sandbox {
+		sdir := filepath.Join(dir, "sandbox")
+		if err := os.Mkdir(sdir, 0o755); err != nil {
+			return nil, err
+		}
+		stoml := fmt.Sprintf("name = %q\nmain = %q\ncompatibility_date = \"2026-04-01\"\nsend_metrics = false\n"+
+			"\n[[kv_namespaces]]\nbinding = \"SANDBOX_KV\"\nid = \"parcelgate-e2e-sandbox\"\n", SandboxName, o.SandboxMain)
+		if err := os.WriteFile(filepath.Join(sdir, "wrangler.toml"), []byte(stoml), 0o644); err != nil {
+			return nil, err
+		}
+		sv := o.SandboxVars
+		if sv == nil {
+			sv = SandboxVarsFor(o.Vars)
+		}
+		if err := os.WriteFile(filepath.Join(sdir, ".dev.vars"), devVars(sv), 0o600); err != nil {
+			return nil, err
+		}
+		configs = append(configs, "--config", filepath.Join(sdir, "wrangler.toml"))
 	}
 	port, err := FreePort()
 	if err != nil {
@@ -205,10 +249,10 @@ func Start(o Options) (*Server, error) {
 		out:        &SyncBuffer{},
 		done:       make(chan struct{}),
 	}
-	args := []string{wrangler, "dev", "--config", filepath.Join(dir, "wrangler.toml"),
-		"--local", "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
+	args := append([]string{wrangler, "dev"}, configs...)
+	args = append(args, "--local", "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
 		"--inspector-port", fmt.Sprint(mustPort()),
-		"--show-interactive-dev-session=false", "--persist-to", o.PersistDir}
+		"--show-interactive-dev-session=false", "--persist-to", o.PersistDir)
 	if o.Scheduled {
 		args = append(args, "--test-scheduled")
 	}
@@ -253,6 +297,37 @@ func Start(o Options) (*Server, error) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// SandboxName is the sandbox worker's name in a session started with
+// Options.Sandbox (the service the edge's SANDBOX binding names).
+const SandboxName = "parcelgate-e2e-sandbox"
+
+// SandboxVarsFor is the sandbox worker's configuration that matches an
+// edge configured with vars: the credentials the edge sends, and its
+// SANDBOX_TIME_SCALE and RULES_FEATURE when set.
+func SandboxVarsFor(vars map[string]string) map[string]string {
+	sv := map[string]string{"SANDBOX_USER": vars["API_USER"], "SANDBOX_KEY": vars["API_KEY"]}
+	for _, k := range []string{"SANDBOX_TIME_SCALE", "RULES_FEATURE"} {
+		if v, ok := vars[k]; ok {
+			sv[k] = v
+		}
+	}
+	return sv
+}
+
+// devVars renders a .dev.vars file, keys sorted.
+func devVars(vars map[string]string) []byte {
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%q\n", k, vars[k])
+	}
+	return []byte(b.String())
 }
 
 func mustPort() int {
