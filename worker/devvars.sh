@@ -1,45 +1,115 @@
 #!/usr/bin/env bash
-# devvars.sh: make dev's check of .dev.vars, which make dev copied from .dev.vars.example
-# once and never again: a .dev.vars made from an older example can lack a key the worker
-# now needs, or hold a value it now refuses. Says exactly what to change; exits 1 then.
+# devvars.sh: make dev's check of .dev.vars (the edge worker's local settings and secrets;
+# make dev copies .dev.vars.example once, then it is yours: for the sandbox worker or for a
+# real upstream). Names every setting the edge would answer with a configuration error and
+# says what to change, without printing a secret; exits 1 then. With a third argument it
+# writes the sandbox worker's .dev.vars there: the credentials the sandbox accepts are the
+# edge's API_USER and API_KEY (dev placeholders when the upstream is not the sandbox: a real
+# account's key is never copied), and SANDBOX_TIME_SCALE and RULES_FEATURE follow .dev.vars.
 #
-#   bash worker/devvars.sh [DEV_VARS] [EXAMPLE]
+#   bash worker/devvars.sh [DEV_VARS] [EXAMPLE] [SANDBOX_DEV_VARS]
 set -euo pipefail
 dv=${1:-.dev.vars}
 ex=${2:-.dev.vars.example}
-[ -f "$dv" ] || exit 0
+sandbox_out=${3:-}
+[ -f "$dv" ] || { echo "$dv is missing: make dev copies it from $ex" >&2; exit 1; }
 
+# has KEY: KEY is set (possibly empty) in $dv.
+has() { grep -qE "^$1=" "$dv"; }
 # val KEY FILE: the last value of KEY, without surrounding quotes.
 val() {
 	local v
 	v=$(grep -E "^$1=" "$2" | tail -1 | cut -d= -f2-) || true
 	v=${v%\"}
 	v=${v#\"}
+	v=${v%\'}
+	v=${v#\'}
 	printf '%s' "$v"
 }
 
 problems=()
-for k in $(grep -E '^[A-Z_]+=' "$ex" | cut -d= -f1 | sort -u); do
-	if ! grep -qE "^$k=" "$dv"; then
-		problems+=("$k is missing: add this line from $ex: $(grep -E "^$k=" "$ex" | tail -1)")
-	fi
+upstream=$(val UPSTREAM_BASE_URL "$dv")
+sandbox=false
+case "$upstream" in
+"")
+	problems+=("UPSTREAM_BASE_URL is empty or missing: set UPSTREAM_BASE_URL=sandbox (the sandbox worker make dev runs beside the edge), or your service's https URL ending in /v1")
+	;;
+sandbox | SANDBOX | Sandbox) sandbox=true ;;
+https://*/v1 | https://*/v1/ | http://127.0.0.1*/v1 | http://127.0.0.1*/v1/ | http://localhost*/v1 | http://localhost*/v1/ | "http://[::1]"*/v1 | "http://[::1]"*/v1/) ;;
+*)
+	problems+=("UPSTREAM_BASE_URL must be sandbox, or the service's https URL ending in /v1 (plain http only for 127.0.0.1 or localhost)")
+	;;
+esac
+
+# The secrets the edge needs: from the example when the upstream is the sandbox (any
+# values work there), the account's own otherwise.
+for k in API_USER API_KEY PROXY_TOKEN TOKEN_SIGNING_KEY; do
+	[ -n "$(val "$k" "$dv")" ] && continue
+	what="is missing"
+	has "$k" && what="is empty"
+	case "$k" in
+	API_USER | API_KEY)
+		if $sandbox; then
+			problems+=("$k $what: add this line from $ex: $(grep -E "^$k=" "$ex" | tail -1) (the sandbox worker accepts whatever the edge sends)")
+		else
+			part=${k#API_}
+			problems+=("$k $what: the Basic auth ${part,,} of your account at the upstream")
+		fi
+		;;
+	*)
+		problems+=("$k $what: add this line from $ex: $(grep -E "^$k=" "$ex" | tail -1) (or a random value: openssl rand -base64 33)")
+		;;
+	esac
 done
-if grep -qE '^UPSTREAM_BASE_URL=("")?$' "$dv"; then
-	problems+=("UPSTREAM_BASE_URL is empty: set UPSTREAM_BASE_URL=sandbox (the embedded sandbox is no longer the default of an empty value)")
-fi
 for k in PROXY_TOKEN TOKEN_SIGNING_KEY; do
 	v=$(val "$k" "$dv")
 	if [ -n "$v" ] && [ ${#v} -lt 32 ]; then
 		problems+=("$k has ${#v} characters; it needs at least 32: use the value in $ex or a random one (openssl rand -base64 33)")
 	fi
 done
-if [ -n "$(val TOKEN_SIGNING_KEY "$dv")" ] && [ "$(val TOKEN_SIGNING_KEY "$dv")" = "$(val PROXY_TOKEN "$dv")" ]; then
-	problems+=("TOKEN_SIGNING_KEY must differ from PROXY_TOKEN")
+sk=$(val TOKEN_SIGNING_KEY "$dv")
+if [ -n "$sk" ] && { [ "$sk" = "$(val PROXY_TOKEN "$dv")" ] || [ "$sk" = "$(val API_KEY "$dv")" ]; }; then
+	problems+=("TOKEN_SIGNING_KEY must differ from PROXY_TOKEN and API_KEY")
+fi
+if [ -n "$(val WEBHOOK_URL "$dv")" ] && [ -z "$(val WEBHOOK_SECRET "$dv")" ]; then
+	problems+=("WEBHOOK_URL is set without WEBHOOK_SECRET: add WEBHOOK_SECRET (at least 32 bytes; $ex has a dev one), or comment WEBHOOK_URL out")
 fi
 
 if [ ${#problems[@]} -gt 0 ]; then
-	echo "$dv was made from an older $ex; the worker would answer configuration errors. Change:" >&2
+	echo "$dv: the edge worker would answer configuration errors. Change:" >&2
 	printf '  - %s\n' "${problems[@]}" >&2
 	echo "(or delete $dv: make dev copies $ex again)" >&2
 	exit 1
+fi
+if has ALLOWED_ORIGINS; then
+	echo "note: ALLOWED_ORIGINS in $dv is not used: make dev allows its own origins (DEV_ORIGINS, from DEV_PORT)" >&2
+fi
+if ! $sandbox; then
+	echo "note: the upstream is $upstream (not the sandbox): the demo shop gets no demo token" >&2
+fi
+
+# line KEY VALUE: a .dev.vars line (dotenv: the outer quotes are removed).
+line() {
+	case "$2" in
+	*\"*) printf "%s='%s'\n" "$1" "$2" ;;
+	*) printf '%s="%s"\n' "$1" "$2" ;;
+	esac
+}
+
+if [ -n "$sandbox_out" ]; then
+	user=sandbox key=sandbox-dev-key
+	if $sandbox; then
+		user=$(val API_USER "$dv") key=$(val API_KEY "$dv")
+	fi
+	(
+		umask 077
+		{
+			echo "# Written by make dev (worker/devvars.sh) from $dv: edit that file, not this one."
+			line SANDBOX_USER "$user"
+			line SANDBOX_KEY "$key"
+			for k in SANDBOX_TIME_SCALE RULES_FEATURE; do
+				if has "$k"; then line "$k" "$(val "$k" "$dv")"; fi
+			done
+		} >"$sandbox_out"
+	)
 fi

@@ -104,13 +104,13 @@ dev: npm-tools worker worker-assets sandbox-worker .dev.vars
 ## check-config: what the production configuration (wrangler.toml's top level) lacks before
 ## `wrangler deploy`: vars, bindings and, from SECRETS_FILE (the file `wrangler secret bulk`
 ## uploads; values never printed), the secrets. Fails with one line per problem.
-check-config:
-	@bash worker/checkconfig.sh wrangler.toml $(if $(SECRETS_FILE),"$(SECRETS_FILE)")
+check-config: npm-tools
+	@node worker/checkconfig.mjs --config wrangler.toml $(if $(SECRETS_FILE),--secrets "$(SECRETS_FILE)")
 
 ## test-deploy: the worker README's deploy section followed step by step as a dry run
 ## (worker/deploy_test.go): check-config, `wrangler deploy --dry-run` of the production
 ## config with no sandbox, demo shop or sandbox KV in it, and [env.dev] keeping every binding.
-test-deploy: npm-tools worker
+test-deploy: npm-tools worker worker-assets
 	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -run 'Deploy' ./worker/
 
 ## worker-core: build/worker/core.wasm, the edge core (worker/core) as a TinyGo module for the

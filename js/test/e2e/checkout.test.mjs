@@ -1,6 +1,6 @@
 // End to end: the demo shop (js/demo, served as assets by the worker) in
 // headless Chromium against `make dev`'s stack (the built worker under
-// wrangler dev with the embedded sandbox). A shopper types an invalid then
+// wrangler dev with the sandbox worker). A shopper types an invalid then
 // a valid postal code, chooses a rate and a drop point, books, downloads
 // the label and sees tracking advance. A second stack with a real upstream
 // configured must not hand out demo tokens.

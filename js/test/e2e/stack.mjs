@@ -1,8 +1,11 @@
-// The `make dev` stack for end-to-end tests: the built worker
-// (build/worker) and its static assets (build/assets, the demo shop) under
-// wrangler dev (workerd), offline, on a free 127.0.0.1 port, with a fresh
-// KV state and the given variables. The config is the repository's
-// wrangler.toml with absolute paths, so the test runs what `make dev` runs.
+// The `make dev` stack for end-to-end tests: the built edge worker
+// (build/worker), its static assets (build/assets, the demo shop) and the
+// sandbox worker (build/sandbox) in one wrangler dev session (workerd),
+// offline, on a free 127.0.0.1 port, with a fresh state and the given
+// variables. The configs are the repository's wrangler.toml and
+// internal/sandbox/worker/wrangler.toml with absolute paths, run with
+// --env dev as `make dev` runs them: the edge reaches the sandbox through
+// its SANDBOX service binding, and ALLOWED_ORIGINS is the server's own.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -35,7 +38,9 @@ function tomlString(s) {
 export async function startStack(options = {}) {
   const main = path.join(ROOT, 'build/worker/worker.mjs');
   const assets = path.join(ROOT, 'build/assets');
-  for (const [f, hint] of [[main, 'make worker'], [path.join(assets, 'demo/index.html'), 'make worker'],
+  const sandboxMain = path.join(ROOT, 'build/sandbox/worker.mjs');
+  for (const [f, hint] of [[main, 'make worker'], [path.join(assets, 'demo/index.html'), 'make worker-assets'],
+    [sandboxMain, 'make sandbox-worker'],
     [path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'npm ci']]) {
     try {
       await fs.access(f);
@@ -51,6 +56,12 @@ export async function startStack(options = {}) {
     .replace(/^main\s*=.*$/m, `main = ${tomlString(main)}`)
     .replace(/^directory\s*=.*$/m, `directory = ${tomlString(assets)}`);
   await fs.writeFile(path.join(dir, 'wrangler.toml'), toml);
+  // The sandbox worker's config, its main made absolute.
+  const sandboxDir = path.join(dir, 'sandbox');
+  await fs.mkdir(sandboxDir);
+  const sandboxToml = (await fs.readFile(path.join(ROOT, 'internal/sandbox/worker/wrangler.toml'), 'utf8'))
+    .replace(/^main\s*=.*$/m, `main = ${tomlString(sandboxMain)}`);
+  await fs.writeFile(path.join(sandboxDir, 'wrangler.toml'), sandboxToml);
   const vars = {
     API_USER: 'e2e-user',
     API_KEY: 'e2e-secret-key-never-shown',
@@ -59,17 +70,21 @@ export async function startStack(options = {}) {
     UPSTREAM_BASE_URL: 'sandbox',
     ...(options.vars || {}),
   };
-  await fs.writeFile(
-    path.join(dir, '.dev.vars'),
-    Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(String(v))}`).join('\n') + '\n',
-    { mode: 0o600 },
-  );
+  const devVars = (o) => Object.entries(o).map(([k, v]) => `${k}=${JSON.stringify(String(v))}`).join('\n') + '\n';
+  await fs.writeFile(path.join(dir, '.dev.vars'), devVars(vars), { mode: 0o600 });
+  // What make dev's worker/devvars.sh derives: the sandbox accepts the
+  // edge's credentials and follows its time scale and rules feature.
+  const sandboxVars = { SANDBOX_USER: vars.API_USER, SANDBOX_KEY: vars.API_KEY };
+  for (const k of ['SANDBOX_TIME_SCALE', 'RULES_FEATURE']) if (k in vars) sandboxVars[k] = vars[k];
+  await fs.writeFile(path.join(sandboxDir, '.dev.vars'), devVars(sandboxVars), { mode: 0o600 });
   const port = await freePort();
   const inspector = await freePort();
   let out = '';
   const child = spawn(process.execPath, [
-    path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev',
-    '--config', path.join(dir, 'wrangler.toml'), '--local', '--ip', '127.0.0.1', '--port', String(port),
+    path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--env', 'dev',
+    '--config', path.join(dir, 'wrangler.toml'), '--config', path.join(sandboxDir, 'wrangler.toml'),
+    '--var', `ALLOWED_ORIGINS:http://127.0.0.1:${port},http://localhost:${port}`,
+    '--local', '--ip', '127.0.0.1', '--port', String(port),
     '--inspector-port', String(inspector), '--show-interactive-dev-session=false',
     '--persist-to', path.join(dir, 'state'),
   ], {

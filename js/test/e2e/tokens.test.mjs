@@ -1,6 +1,6 @@
 // Scoped tokens minted in JavaScript (mintToken, as a shop's Node server
 // would) against the built worker under workerd (make dev's stack, with
-// the embedded sandbox): the Client books with a token function whose
+// the sandbox worker): the Client books with a token function whose
 // first token the edge refuses as expired (one refresh, one retry, one
 // booking), then follows the shipment with a token bound to it; the edge
 // refuses other operations, other references and tampered tokens.

@@ -283,13 +283,17 @@ func Start(o Options) (*Server, error) {
 			return nil, fmt.Errorf("wrangler dev exited early (%v):\n%s", s.waitErr, s.Logs())
 		default:
 		}
-		if o.NoProbe {
-			if strings.Contains(s.Logs(), "Ready on") {
+		// Only once wrangler says it listens: before that, another
+		// process may have taken the port (FreePort cannot hold it), and
+		// its answers must not pass for the worker's.
+		if strings.Contains(s.Logs(), "Ready on") {
+			if o.NoProbe {
 				return s, nil
 			}
-		} else if res, err := client.Get(s.URL + o.ReadyPath); err == nil {
-			res.Body.Close()
-			return s, nil
+			if res, err := client.Get(s.URL + o.ReadyPath); err == nil {
+				res.Body.Close()
+				return s, nil
+			}
 		}
 		if time.Now().After(deadline) {
 			s.Stop()

@@ -1,0 +1,216 @@
+// check-config: what a production deploy of the edge worker lacks, before
+// `wrangler deploy` (make check-config; worker/README.md, "Deploy with
+// wrangler"). It reads the config with the pinned wrangler's own parser
+// (the top level, or --env NAME) and the secrets from the file the
+// operator uploads with `wrangler secret bulk`, or the JSON of `wrangler
+// secret list` (names only). One line per problem, then exit 1; a value of
+// a secret is never printed.
+//
+//   node worker/checkconfig.mjs [--config wrangler.toml] [--env NAME] [--secrets FILE]
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+function args(argv) {
+  const o = { config: 'wrangler.toml', env: undefined, secrets: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--config' || a === '-c') o.config = next();
+    else if (a === '--env') o.env = next();
+    else if (a === '--secrets') o.secrets = next();
+    else throw new Error(`unknown argument ${a} (use --config FILE, --env NAME, --secrets FILE)`);
+  }
+  return o;
+}
+
+// The secrets the edge reads; the ones always required.
+const SECRETS = ['API_USER', 'API_KEY', 'PROXY_TOKEN', 'TOKEN_SIGNING_KEY', 'WEBHOOK_SECRET', 'WEBHOOK_SECRET_PREVIOUS'];
+const REQUIRED = ['API_USER', 'API_KEY', 'PROXY_TOKEN', 'TOKEN_SIGNING_KEY'];
+
+// readSecrets: {names, values} from a dotenv file, a JSON object (both as
+// `wrangler secret bulk` takes them) or the JSON array `wrangler secret
+// list` prints (names only: values is null).
+function readSecrets(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    const list = JSON.parse(trimmed);
+    return { names: new Set(list.map((s) => s.name)), values: null };
+  }
+  let values;
+  if (trimmed.startsWith('{')) {
+    values = JSON.parse(trimmed);
+  } else {
+    values = parseDotenv(text);
+  }
+  return { names: new Set(Object.keys(values)), values };
+}
+
+// parseDotenv reads KEY=value lines (# comments, blank lines, an optional
+// `export `, matching outer quotes removed), as .dev.vars files are written.
+function parseDotenv(text) {
+  const out = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (m === null) continue;
+    let val = m[2];
+    const q = /^(["'`])([\s\S]*)\1$/.exec(val);
+    if (q !== null) val = q[2];
+    out[m[1]] = val;
+  }
+  return out;
+}
+
+// origin reports whether s is a bare origin (scheme://host[:port]).
+function isOrigin(s) {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === s.replace(/\/$/, '').toLowerCase() &&
+      u.username === '' && u.password === '';
+  } catch {
+    return false;
+  }
+}
+
+function loopback(host) {
+  return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+}
+
+export function check({ config: configPath, env, secrets }) {
+  const problems = [];
+  const notes = [];
+  const { unstable_readConfig } = require('wrangler');
+  const config = unstable_readConfig({ config: configPath, env }, { hideWarnings: true });
+  const where = `${path.relative(process.cwd(), configPath) || configPath}${env ? ` [env.${env}]` : ' (production: the top level)'}`;
+  const vars = config.vars ?? {};
+  const v = (k) => (typeof vars[k] === 'string' ? vars[k].trim() : vars[k] === undefined ? '' : String(vars[k]));
+
+  // The build.
+  if (!config.main || !fs.existsSync(config.main)) problems.push(`main (${config.main ?? 'unset'}) is not built: run make worker`);
+
+  // What production never carries.
+  if (config.assets?.directory) problems.push(`[assets] is set (${config.assets.directory}): the demo shop and web files are make dev's ([env.dev]), not production's`);
+  for (const kv of config.kv_namespaces ?? []) {
+    if (kv.binding === 'SANDBOX_KV') problems.push('the SANDBOX_KV namespace is bound: the sandbox is a worker of its own (internal/sandbox/worker), never part of the edge');
+  }
+  for (const s of config.services ?? []) {
+    if (s.binding === 'SANDBOX') problems.push(`the SANDBOX service binding (to ${s.service}) is set: production forwards to the real service; a staging edge is described in internal/sandbox/README.md`);
+  }
+  for (const k of SECRETS) {
+    if (k in vars) problems.push(`${k} is in [vars] (plain text in wrangler.toml and the dashboard): remove it and use npx wrangler secret put ${k}`);
+  }
+
+  // The upstream.
+  const up = v('UPSTREAM_BASE_URL');
+  if (up === '') {
+    problems.push('UPSTREAM_BASE_URL is empty: set [vars] UPSTREAM_BASE_URL = "https://<service host>/v1"');
+  } else if (up.toLowerCase() === 'sandbox') {
+    problems.push('UPSTREAM_BASE_URL is "sandbox": a production edge forwards to the real service (https://<service host>/v1)');
+  } else {
+    let u = null;
+    try {
+      u = new URL(up);
+    } catch {
+      // reported below
+    }
+    if (u === null || u.protocol !== 'https:' || u.username || u.password || u.search || u.hash || !/\/v1\/?$/.test(u.pathname)) {
+      problems.push('UPSTREAM_BASE_URL must be the service\'s https URL ending in /v1, with no credentials, query or fragment');
+    }
+  }
+
+  // The browser origins.
+  const origins = v('ALLOWED_ORIGINS');
+  if (origins === '') {
+    problems.push('ALLOWED_ORIGINS is empty: set [vars] ALLOWED_ORIGINS = "https://your-shop.example" (the pages that call the worker; comma-separated)');
+  } else if (origins === '*') {
+    notes.push('ALLOWED_ORIGINS is *: any page may call the public operations (tokens still guard the rest)');
+  } else {
+    for (const o of origins.split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (!isOrigin(o)) problems.push(`ALLOWED_ORIGINS: ${JSON.stringify(o)} is not an origin (https://host[:port], no path)`);
+      else if (loopback(new URL(o).hostname)) problems.push(`ALLOWED_ORIGINS: ${o} is a local development origin: list your shop's origins`);
+    }
+  }
+  if (v('FAULT_INJECTION') === 'true') problems.push('FAULT_INJECTION is true: it is for tests only; remove it');
+
+  // Bindings.
+  const dos = new Map((config.durable_objects?.bindings ?? []).map((b) => [b.name, b]));
+  const migrated = new Set((config.migrations ?? []).flatMap((m) => [...(m.new_sqlite_classes ?? []), ...(m.new_classes ?? [])]));
+  const needDO = (name, cls, why) => {
+    const b = dos.get(name);
+    if (b === undefined) problems.push(`the ${name} Durable Object binding is missing (class_name = "${cls}"): ${why}`);
+    else if (b.class_name !== cls) problems.push(`${name} binds class ${b.class_name}; it must be ${cls} (worker/entry.mjs)`);
+    else if (!migrated.has(cls)) problems.push(`no [[migrations]] creates the ${cls} class (new_sqlite_classes = ["${cls}"])`);
+  };
+  if (v('EXACTLY_ONCE') !== 'false') needDO('BOOKINGS', 'Bookings', 'bookings are refused without it (exactly-once bookings)');
+  const webhooks = v('WEBHOOK_URL') !== '';
+  if (webhooks) {
+    needDO('WATCHLIST', 'Watchlist', 'WEBHOOK_URL is set (tracking webhooks)');
+    if (!(config.triggers?.crons ?? []).length) problems.push('WEBHOOK_URL is set but [triggers] crons is empty: nothing would run the watcher');
+    try {
+      const w = new URL(v('WEBHOOK_URL'));
+      if (w.protocol !== 'https:' || w.username || w.password || w.hash) problems.push('WEBHOOK_URL must be https, with no credentials or fragment');
+    } catch {
+      problems.push('WEBHOOK_URL is not a URL');
+    }
+  }
+  const limits = new Set((config.ratelimits ?? []).map((r) => r.name));
+  for (const name of ['RATE_LIMIT_PUBLIC', 'RATE_LIMIT_TOKENS']) {
+    if (!limits.has(name)) notes.push(`no ${name} binding: those requests are not rate limited`);
+  }
+
+  // Secrets.
+  const required = webhooks ? [...REQUIRED, 'WEBHOOK_SECRET'] : REQUIRED;
+  if (!secrets) {
+    problems.push('secrets not checked: pass SECRETS_FILE=<the file you upload with npx wrangler secret bulk> ' +
+      '(KEY=value lines or JSON), or the output of npx wrangler secret list (names only) for a worker already deployed. ' +
+      `Needed: ${required.join(', ')}`);
+  } else {
+    const s = readSecrets(secrets);
+    for (const k of required) {
+      if (!s.names.has(k)) problems.push(`secret ${k} is missing: npx wrangler secret put ${k}`);
+    }
+    if (s.values !== null) {
+      const val = (k) => (s.values[k] === undefined ? '' : String(s.values[k]));
+      for (const k of required) {
+        if (s.names.has(k) && val(k) === '') problems.push(`secret ${k} is empty`);
+      }
+      const bytes = (k) => Buffer.byteLength(val(k));
+      for (const k of ['PROXY_TOKEN', 'TOKEN_SIGNING_KEY', ...(webhooks ? ['WEBHOOK_SECRET'] : [])]) {
+        if (val(k) !== '' && bytes(k) < 32) problems.push(`secret ${k} has ${bytes(k)} bytes; it needs at least 32 (openssl rand -base64 33)`);
+      }
+      const distinct = [['TOKEN_SIGNING_KEY', 'PROXY_TOKEN'], ['TOKEN_SIGNING_KEY', 'API_KEY'], ['PROXY_TOKEN', 'API_KEY'],
+        ...(webhooks ? [['WEBHOOK_SECRET', 'API_KEY'], ['WEBHOOK_SECRET', 'PROXY_TOKEN'], ['WEBHOOK_SECRET', 'TOKEN_SIGNING_KEY']] : [])];
+      for (const [a, b] of distinct) {
+        if (val(a) !== '' && val(a) === val(b)) problems.push(`secrets ${a} and ${b} are the same value: they must differ`);
+      }
+    }
+  }
+  return { where, problems, notes };
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  let r;
+  try {
+    r = check(args(process.argv.slice(2)));
+  } catch (e) {
+    console.error(`check-config: ${e.message}`);
+    process.exit(2);
+  }
+  for (const n of r.notes) console.log(`note: ${n}`);
+  if (r.problems.length > 0) {
+    console.error(`check-config: ${r.where} is not ready to deploy. Change:`);
+    for (const p of r.problems) console.error(`  - ${p}`);
+    process.exit(1);
+  }
+  console.log(`check-config: ${r.where}: ready to deploy (npx wrangler deploy)`);
+}
