@@ -7,7 +7,8 @@
 // operations, GET /v1/<operation>?<query> (the path without /v1 works
 // too), answers with the {status, data} envelope and the response shapes
 // of the spec, and keeps its state (shipments, collections) behind a small
-// Store (in memory here; the edge worker backs it with Cloudflare KV).
+// Store (in memory here; the sandbox worker, ./worker, backs it with
+// Cloudflare KV).
 //
 // The handler needs no network, no file system, no background goroutine
 // and no timer: every request is served from the Store and the injected

@@ -328,7 +328,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	case "", "0", "false", "no", "off":
 	case "1", "true", "yes", "on":
 		if c.UpstreamBase != "" && !strings.HasPrefix(c.UpstreamBase, "http://") {
-			bad(EnvFaultInjection, "is for tests: allowed only with the embedded sandbox or a loopback upstream")
+			bad(EnvFaultInjection, "is for tests: allowed only with the sandbox or a loopback upstream")
 		} else {
 			c.Faults = true
 		}

@@ -16,7 +16,7 @@ import (
 // mint tokens, so /demo/token does it for one order at a time: the same
 // scoped tokens a shop's server gets from POST /tokens, bound to the page's
 // shipping_client_ref, for DemoOperations, valid for DemoTokenTTL. The
-// endpoint exists only while the upstream is the embedded sandbox, and
+// endpoint exists only while the upstream is the sandbox, and
 // demo tokens are signed with their own key (derived from
 // TOKEN_SIGNING_KEY), accepted only in that mode: a token anyone could
 // take from the demo is worthless once the merchant configures the real

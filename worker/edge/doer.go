@@ -8,9 +8,9 @@ import (
 	"strconv"
 )
 
-// HandlerDoer is a Doer served in-process by an http.Handler: the
-// embedded sandbox goes through exactly the code path of a remote
-// upstream (URL, Basic auth, form body, response classification). The
+// HandlerDoer is a Doer served in-process by an http.Handler: an
+// in-process sandbox (native builds, tests) goes through exactly the code
+// path of a remote upstream (URL, Basic auth, form body, response classification). The
 // request's context deadline is honoured.
 type HandlerDoer struct {
 	Handler http.Handler

@@ -413,7 +413,7 @@ func (x *exchange) bookingHint(cfg *Config, op *catalog.Operation, req *form.Req
 			"and never books twice. A shipment found with this " + ref + " but other data is answered 409 (errorCode 421), never adopted"
 	}
 	if cfg.UpstreamBase == "" {
-		return "resending the same " + ref + " with the same data is answered with the first booking (the embedded sandbox dedupes by reference)"
+		return "resending the same " + ref + " with the same data is answered with the first booking (the sandbox dedupes by reference)"
 	}
 	if op.Name == "new-shipment" {
 		return "do not resend blindly: the shipment may have been booked; look it up with get-shipments?filter_shipping_client_ref=" +

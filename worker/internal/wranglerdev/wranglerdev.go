@@ -286,7 +286,7 @@ func Start(o Options) (*Server, error) {
 		// Only once wrangler says it listens: before that, another
 		// process may have taken the port (FreePort cannot hold it), and
 		// its answers must not pass for the worker's.
-		if strings.Contains(s.Logs(), "Ready on") {
+		if strings.Contains(s.Logs(), "Ready on "+s.URL) {
 			if o.NoProbe {
 				return s, nil
 			}
