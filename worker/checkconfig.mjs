@@ -163,7 +163,7 @@ export function check({ config: configPath, env, secrets }) {
     }
   }
   const limits = new Set((config.ratelimits ?? []).map((r) => r.name));
-  for (const name of ['RATE_LIMIT_PUBLIC', 'RATE_LIMIT_TOKENS']) {
+  for (const name of ['RATE_LIMIT_PUBLIC', 'RATE_LIMIT_ANONYMOUS', 'RATE_LIMIT_TOKENS']) {
     if (!limits.has(name)) notes.push(`no ${name} binding: those requests are not rate limited`);
   }
 

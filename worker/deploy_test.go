@@ -144,7 +144,7 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 		assert.NotContains(t, out, s, "no secret in wrangler's output")
 	}
 	assert.NotContains(t, out, "assets directory", "no demo shop uploaded")
-	for _, b := range []string{"env.BOOKINGS (Bookings)", "env.WATCHLIST (Watchlist)", "env.RATE_LIMIT_PUBLIC", "env.RATE_LIMIT_TOKENS"} {
+	for _, b := range []string{"env.BOOKINGS (Bookings)", "env.WATCHLIST (Watchlist)", "env.RATE_LIMIT_PUBLIC", "env.RATE_LIMIT_ANONYMOUS", "env.RATE_LIMIT_TOKENS"} {
 		assert.Contains(t, out, b)
 	}
 	for _, b := range []string{"SANDBOX_KV", "env.SANDBOX ", "SANDBOX_TIME_SCALE"} {

@@ -5,7 +5,8 @@
 // variables. The configs are the repository's wrangler.toml and
 // internal/sandbox/worker/wrangler.toml with absolute paths, run with
 // --env dev as `make dev` runs them: the edge reaches the sandbox through
-// its SANDBOX service binding, and ALLOWED_ORIGINS is the server's own.
+// its SANDBOX service binding, and ALLOWED_ORIGINS is the server's own
+// (plus vars.ALLOWED_ORIGINS when given).
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -83,7 +84,9 @@ export async function startStack(options = {}) {
   const child = spawn(process.execPath, [
     path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--env', 'dev',
     '--config', path.join(dir, 'wrangler.toml'), '--config', path.join(sandboxDir, 'wrangler.toml'),
-    '--var', `ALLOWED_ORIGINS:http://127.0.0.1:${port},http://localhost:${port}`,
+    // make dev's DEV_ORIGINS (the server's own), and any the test adds.
+    '--var', `ALLOWED_ORIGINS:${[`http://127.0.0.1:${port}`, `http://localhost:${port}`,
+      ...(options.vars?.ALLOWED_ORIGINS ? [options.vars.ALLOWED_ORIGINS] : [])].join(',')}`,
     '--local', '--ip', '127.0.0.1', '--port', String(port),
     '--inspector-port', String(inspector), '--show-interactive-dev-session=false',
     '--persist-to', path.join(dir, 'state'),

@@ -76,7 +76,9 @@ type Options struct {
 	// folder when empty). A Start on the folder of a stopped or killed
 	// Server finds its state: same worker name, same bindings.
 	PersistDir string
-	// StartTimeout bounds the wait for the first answer (default 90 s).
+	// StartTimeout bounds the wait for the first answer (default 180 s:
+	// with Sandbox two modules of ~7 MB compile, on a machine shared with
+	// other builds).
 	StartTimeout time.Duration
 	// ReadyPath is requested until it answers (default /healthz; any
 	// HTTP status counts as up).
@@ -179,7 +181,7 @@ func Start(o Options) (*Server, error) {
 		return nil, fmt.Errorf("wrangler not installed (%v): run `npm ci`", err)
 	}
 	if o.StartTimeout == 0 {
-		o.StartTimeout = 90 * time.Second
+		o.StartTimeout = 180 * time.Second
 	}
 	if o.ReadyPath == "" {
 		o.ReadyPath = "/healthz"
