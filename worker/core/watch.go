@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
@@ -148,15 +149,56 @@ func writeTracking(w *jsonlite.Writer, t *webhooks.Tracking) {
 	for _, kv := range [...][2]string{{"shipping_dlvr_ref", t.ShippingDlvrRef}, {"shipping_client_ref", t.ShippingClientRef},
 		{"tracking_code", t.TrackingCode}, {"tracking_name", t.TrackingName}, {"category", t.Category}} {
 		w.Key(kv[0])
-		w.String(kv[1])
+		w.Raw(jsonString(kv[1]))
 	}
 	w.Key("final")
 	w.Bool(t.Final)
 	w.Key("tracking_date")
-	w.String(t.TrackingDate)
+	w.Raw(jsonString(t.TrackingDate))
 	w.Key("previous_code")
-	w.String(t.PreviousCode)
+	w.Raw(jsonString(t.PreviousCode))
 	w.EndObject()
+}
+
+// jsonString quotes s exactly as encoding/json does without HTML
+// escaping (webhooks.Event.Marshal): receivers check signatures over
+// these bytes, so one event has one spelling in Go and in the module.
+func jsonString(s string) []byte {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
 }
 
 // encode writes the record as worker/watch does (empty members omitted).
