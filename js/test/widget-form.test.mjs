@@ -11,13 +11,24 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { widgetHarness } from './widget-harness.mjs';
-import { stateAnswer } from './widget-phone-states.mjs';
 import { ROOT } from './helpers.mjs';
 
 const fx = Object.fromEntries(
-  ['rate-selector', 'drop-point-picker', 'tracking-timeline'].map((n) => [n, JSON.parse(fs.readFileSync(path.join(ROOT, 'testdata/widgets', `${n}.json`), 'utf8'))]),
+  ['rate-selector', 'drop-point-picker'].map((n) => [n, JSON.parse(fs.readFileSync(path.join(ROOT, 'testdata/widgets', `${n}.json`), 'utf8'))]),
 );
-const h = widgetHarness({ page: 'widgets-form.html', fallback: (...a) => stateAnswer(fx, ...a), timeout: 10000 });
+
+// The fake edge: Madrid -> Barcelona services and the drop points of 08001 (testdata/widgets).
+function answer(op) {
+  const rs = fx['rate-selector'].madrid_barcelona;
+  const dp = fx['drop-point-picker'];
+  if (op === 'get-shipments-rates') return { body: rs.rates };
+  if (op === 'get-shipment-time-arrival-estimation') return { body: rs.estimation };
+  if (op === 'get-client-carriers') return { body: dp.carriers };
+  if (op === 'get-drop-points') return { body: dp.es_08001 };
+  return null;
+}
+
+const h = widgetHarness({ page: 'widgets-form.html', fallback: answer, timeout: 10000 });
 
 async function ready(page) {
   await page.waitForFunction(() => ['rates', 'points'].every((id) => document.getElementById(id).state === 'ready'));
