@@ -19,6 +19,8 @@ type WatchStats struct {
 	Delivered, Dropped int64
 	LastRun            []byte
 	LastRunAt          string // RFC 3339; "" before the first run
+	// CountsHidden: only LastRunAt was read (not for the master token).
+	CountsHidden bool
 }
 
 // Health is what /healthz reports besides the configuration.
@@ -110,7 +112,7 @@ func (e *Edge) emitWebhooks(h *Health, w jsonlite.Emitter) {
 		w.EndObject()
 		return
 	}
-	if !e.IsMaster(h.Authorization) {
+	if !e.IsMaster(h.Authorization) || s.CountsHidden {
 		w.Key("last_run_at")
 		if s.LastRunAt == "" {
 			w.Null()

@@ -452,8 +452,9 @@ export interface HealthzInput {
   instance: { id: string; requests: number; memoryBytes: number } | null;
   rateLimits: { public: boolean; anonymous?: boolean; tokens: boolean };
   cache: { entries: number; bytes: number };
-  /** The watchlist's counts, read only when `isMaster(authorization)` and webhooks are on; null otherwise.
-   *  `error` when it could not be read. */
+  /** Webhooks on (else null): `stats`, the watchlist's counts, when `isMaster(authorization)` (else null);
+   *  `lastRunAt`, when the watcher last ran (Unix ms; shown to anyone, for liveness probes); `error` when the
+   *  watchlist could not be read. */
   webhooks: { stats: WatchStats | null; error: string | null; lastRunAt: number | null } | null;
 }
 
