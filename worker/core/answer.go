@@ -168,7 +168,15 @@ func (e *Edge) bookingHint(ctx AnswerContext) string {
 		ref = "collection_client_ref"
 	}
 	if ctx.Ledger {
-		return "resend the same request (same " + ref + ", same data): the edge looks the booking up or answers with the first one, and never books twice"
+		if ctx.Operation != "new-shipment" {
+			return "the collection may have been booked, and the service offers no way to look it up: a resend with this " + ref +
+				" is answered 409 and never books twice; check the customer area, then book with a new reference"
+		}
+		grace := strconv.FormatInt(int64(e.cfg.BookingGrace/time.Second), 10)
+		return "the shipment may have been booked, and the upstream may still be committing it. Resend the same request (same " + ref +
+			", same data) after Retry-After: for " + grace + " s after the booking was sent (BOOKING_GRACE_SECONDS) a resend is answered 425 " +
+			"(errorCode 1425) and sends nothing; after that the edge looks the booking up and answers with it, or books it if it is not there, " +
+			"and never books twice. A shipment found with this " + ref + " but other data is answered 409 (errorCode 421), never adopted"
 	}
 	if e.cfg.Sandbox {
 		return "resending the same " + ref + " with the same data is answered with the first booking (the sandbox dedupes by reference)"

@@ -258,6 +258,10 @@ func (e *Edge) Failure(in FailureInput) *Response {
 		}
 		r = &Refusal{Status: 503, Code: CodeUnavailable, Class: "booking_in_progress", Retryable: 1,
 			Message: "another attempt with this " + ref + " took over its booking; nothing was sent: retry shortly to get its answer"}
+	case "encoded_path":
+		// One spelling per path: no path of the edge needs an escape, and
+		// a decoded one could name a booking where the raw one names none.
+		r = &Refusal{Status: 400, Code: CodeBadRequest, Class: "encoded_path", Message: say(l, msgEncodedPath, strconv.Quote(clip(in.Path, 96)))}
 	case "ledger_unavailable":
 		r = &Refusal{Status: 503, Code: CodeUnavailable, Class: "ledger_unavailable", Retryable: 1, Message: say(l, msgLedger)}
 	default: // "internal", and any kind this build does not know

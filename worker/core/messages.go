@@ -81,6 +81,14 @@ var messages = [...][i18n.Count]string{
 		"eine Buchung mit dieser {0} läuft noch; versuchen Sie es gleich erneut, um ihre Antwort zu erhalten",
 		"una prenotazione con questo {0} è ancora in corso; riprova tra poco per ottenerne la risposta",
 		"een boeking met deze {0} is nog bezig; probeer het zo opnieuw om het antwoord te krijgen"},
+	msgEncodedPath: {
+		"path {0}: percent-encoded characters are not accepted; write the path as it is (/v1/<operation>, e.g. /v1/new-shipment)",
+		"ruta {0}: no se aceptan caracteres codificados con porcentaje; escribe la ruta tal cual (/v1/<operation>, p. ej. /v1/new-shipment)",
+		"caminho {0}: não são aceites caracteres codificados com percentagem; escreva o caminho tal como é (/v1/<operation>, p. ex. /v1/new-shipment)",
+		"chemin {0} : les caractères encodés en pourcentage ne sont pas acceptés ; écrivez le chemin tel quel (/v1/<operation>, p. ex. /v1/new-shipment)",
+		"Pfad {0}: prozentkodierte Zeichen werden nicht angenommen; schreiben Sie den Pfad, wie er ist (/v1/<operation>, z. B. /v1/new-shipment)",
+		"percorso {0}: i caratteri codificati con percentuale non sono accettati; scrivi il percorso così com’è (/v1/<operation>, ad es. /v1/new-shipment)",
+		"pad {0}: procent-gecodeerde tekens worden niet geaccepteerd; schrijf het pad zoals het is (/v1/<operation>, bijv. /v1/new-shipment)"},
 }
 
 // Rows of messages.
@@ -94,6 +102,7 @@ const (
 	msgLedger
 	msgInternal
 	msgBusy
+	msgEncodedPath
 	messageCount
 )
 

@@ -74,6 +74,18 @@ test("an origin not allowed gets the core's 403 and nothing runs", async () => {
   assert.ok(!s.core.methods().includes("prepare"));
 });
 
+test("a percent-encoded path is refused before routing, whatever it names", async () => {
+  const s = stack();
+  for (const p of ["/v1/new%2Dshipment", "/health%7A", "/v1/get-client-services%3Fx"]) {
+    const r = await s.send(p, form("a=1", master));
+    assert.equal(r.status, 400, p);
+    assert.equal(r.json.data.errorClass, "encoded_path");
+    assert.equal(s.core.calls.at(-1)[1].path, p);
+  }
+  assert.equal(s.calls.length, 0);
+  assert.ok(!s.core.methods().includes("prepare"));
+});
+
 test("unknown paths and operations: 404; preflight of an operation lists its methods", async () => {
   const s = stack();
   assert.equal((await s.send("/nope")).json.data.errorClass, "not_found");
@@ -226,7 +238,7 @@ test("bookings after a lost answer: 425 within the grace and nothing sent; then 
     if (n === 1) return new Response("gateway", { status: 502 });
     return new Response(booked);
   } });
-  s.core.graceMs = 60000;
+  s.edge.config.limits.bookingGraceMs = 60000;
   const a = await s.send("/v1/new-shipment", form(ship, master));
   assert.equal(a.status, 502, "the answer was lost");
   const ans = s.core.calls.find((c) => c[0] === "answer")[1];

@@ -300,9 +300,6 @@ export interface BookingTicket {
   waitMs: number;
   holdMs: number;
   recordTtlMs: number;
-  /** BOOKING_GRACE_SECONDS in ms (issue 20): after a lost answer, a resend within it sends nothing
-   *  (state "unknown"); after it the booking is looked up. The fourth argument of Bookings `begin`. */
-  graceMs: number;
 }
 
 /** Echoed into `answer`, `booking` and `lookedUp` unchanged. */
@@ -465,6 +462,7 @@ export type FailureKind =
   | 'rate_limited'
   | 'timeout' // the request's own deadline (limits.requestDeadlineMs) passed
   | 'ledger_unavailable' // the Bookings object could not be reached: nothing was booked
+  | 'encoded_path' // a percent-encoded path (400): no path of the edge needs an escape; `path` is quoted
   | 'booking_taken_over' // after a lookup found nothing, Bookings `sending` said another attempt holds the record now: nothing was sent (503)
   | 'internal'; // a trap or a JS exception
 

@@ -207,7 +207,7 @@ async function booked(x, edge, fwd, t) {
   const record = { binding: BOOKINGS, key: t.key };
   const lang = x.request.headers.get("accept-language");
   const b = await bookingBegin({ env: x.env, record, fingerprint: t.fingerprint, waitMs: t.waitMs, holdMs: t.holdMs,
-    graceMs: t.graceMs, ttlMs: t.recordTtlMs });
+    graceMs: edge.config.limits.bookingGraceMs, ttlMs: t.recordTtlMs });
   if (!b.ok) {
     x.detail = "booking ledger: " + b.detail;
     return failure(x, edge, "ledger_unavailable");

@@ -17,7 +17,7 @@ export function fakeConfig(over = {}) {
     limits: {
       maxBodyBytes: 256, upstreamTimeoutMs: 1000, readRetryBackoffMs: [1, 2], retryShare: 0.1, retryBurst: 10,
       maxUpstreamBodyBytes: 1 << 20, cacheMaxBytes: 1 << 20, cacheMaxEntries: 100, requestDeadlineMs: 5000,
-      bookingWaitMs: 100, bookingHoldMs: 1000, bookingRecordTtlMs: 60000, rateLimitRetryAfterSeconds: 60,
+      bookingWaitMs: 100, bookingHoldMs: 1000, bookingRecordTtlMs: 60000, bookingGraceMs: 0, rateLimitRetryAfterSeconds: 60,
     },
     allowedOrigins: ["https://shop.example"],
     operations: [
@@ -44,7 +44,7 @@ export class FakeCore {
   isMaster(a) { return a === "Bearer master"; }
   failure(i) {
     this.log("failure", i);
-    const status = { not_found: 404, method_not_allowed: 405, origin_forbidden: 403, rate_limited: 429, timeout: 504, ledger_unavailable: 503, booking_taken_over: 503, internal: 500 }[i.kind];
+    const status = { not_found: 404, method_not_allowed: 405, origin_forbidden: 403, rate_limited: 429, timeout: 504, ledger_unavailable: 503, booking_taken_over: 503, encoded_path: 400, internal: 500 }[i.kind];
     const headers = i.kind === "rate_limited" ? { "retry-after": "60" } : i.kind === "method_not_allowed" ? { allow: i.allow + ", OPTIONS" } : {};
     return fail(status, i.kind, i.kind + " " + (i.origin || i.path), i.requestId, headers);
   }
@@ -66,7 +66,7 @@ export class FakeCore {
       forward: {
         operation: op.name, upstreamBody: body, retryable: !op.books,
         cache: CACHEABLE.has(op.name) ? { key: op.name + "?" + body, ttlSeconds: 60 } : null,
-        booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000, graceMs: this.graceMs ?? 0 } : null,
+        booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000 } : null,
         context: { operation: op.name, clientRef: ref, ledger: op.books && this.config.exactlyOnce },
       },
     };

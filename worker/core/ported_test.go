@@ -1,0 +1,45 @@
+package core_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/parcelgate/parcelgate/worker/core"
+)
+
+// What issue 20 changed in worker/edge, in the core the JavaScript edge
+// asks (worker/e2e's security and bookings tests run both through workerd).
+
+// A percent-encoded path is refused, quoted, in the client's language.
+func TestFailureEncodedPath(t *testing.T) {
+	e := core.Configure(func(k string) (string, bool) { v, ok := env()[k]; return v, ok }, core.Bindings{})
+	r := e.Failure(core.FailureInput{Kind: "encoded_path", RequestID: "rid", Path: "/v1/new%2Dshipment"})
+	assert.Equal(t, 400, r.Status)
+	assert.Equal(t, "encoded_path", r.Class)
+	assert.Contains(t, string(r.Body), `"errorCode":1400`)
+	assert.Contains(t, string(r.Body), `path \"/v1/new%2Dshipment\": percent-encoded characters are not accepted`)
+	es := e.Failure(core.FailureInput{Kind: "encoded_path", RequestID: "rid", AcceptLanguage: "es", Path: "/x%41"})
+	assert.Contains(t, string(es.Body), `ruta \"/x%41\"`)
+}
+
+// A booking's lost answer tells the client about the grace and the 425
+// (worker/edge's bookingHint, word for word), with the configured grace.
+func TestBookingHintAfterALostAnswer(t *testing.T) {
+	e := core.Configure(func(k string) (string, bool) {
+		v, ok := env("EXACTLY_ONCE", "true", "BOOKING_GRACE_SECONDS", "90", "UPSTREAM_TIMEOUT_MS", "3000")[k]
+		return v, ok
+	}, core.Bindings{Bookings: true})
+	now := time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC)
+	a := e.Answer(core.AnswerContext{Operation: "new-shipment", ClientRef: "O1", Ledger: true},
+		&core.Upstream{Failure: "timeout"}, "rid", now, now.Add(-10*time.Second))
+	body := string(a.Response.Body)
+	assert.Equal(t, 504, a.Response.Status)
+	assert.Contains(t, body, "for 90 s after the booking was sent (BOOKING_GRACE_SECONDS) a resend is answered 425 (errorCode 1425) and sends nothing")
+	assert.True(t, strings.Contains(body, `"retryable":true`), body)
+	c := e.Answer(core.AnswerContext{Operation: "new-collection", ClientRef: "C1", Ledger: true},
+		&core.Upstream{Failure: "timeout"}, "rid", now, now)
+	assert.Contains(t, string(c.Response.Body), "is answered 409 and never books twice")
+}
