@@ -187,6 +187,9 @@ export function check({ config: configPath, env, secrets }) {
       for (const k of ['PROXY_TOKEN', 'TOKEN_SIGNING_KEY', ...(webhooks ? ['WEBHOOK_SECRET'] : [])]) {
         if (val(k) !== '' && bytes(k) < 32) problems.push(`secret ${k} has ${bytes(k)} bytes; it needs at least 32 (openssl rand -base64 33)`);
       }
+      for (const k of ['PROXY_TOKEN', 'TOKEN_SIGNING_KEY', 'WEBHOOK_SECRET']) {
+        if (val(k).toLowerCase().includes('change-me')) problems.push(`secret ${k} is the placeholder of .dev.vars.example: use a random one (openssl rand -base64 33)`);
+      }
       const distinct = [['TOKEN_SIGNING_KEY', 'PROXY_TOKEN'], ['TOKEN_SIGNING_KEY', 'API_KEY'], ['PROXY_TOKEN', 'API_KEY'],
         ...(webhooks ? [['WEBHOOK_SECRET', 'API_KEY'], ['WEBHOOK_SECRET', 'PROXY_TOKEN'], ['WEBHOOK_SECRET', 'TOKEN_SIGNING_KEY']] : [])];
       for (const [a, b] of distinct) {

@@ -67,6 +67,15 @@ for k in PROXY_TOKEN TOKEN_SIGNING_KEY; do
 		problems+=("$k has ${#v} characters; it needs at least 32: use the value in $ex or a random one (openssl rand -base64 33)")
 	fi
 done
+# With a real upstream the example's placeholders are refused by the edge (/healthz).
+if ! $sandbox; then
+	for k in PROXY_TOKEN TOKEN_SIGNING_KEY WEBHOOK_SECRET; do
+		v=$(val "$k" "$dv")
+		if [[ ${v,,} == *change-me* ]]; then
+			problems+=("$k is the placeholder of $ex, and the upstream is not the sandbox: use a random one (openssl rand -base64 33)")
+		fi
+	done
+fi
 sk=$(val TOKEN_SIGNING_KEY "$dv")
 if [ -n "$sk" ] && { [ "$sk" = "$(val PROXY_TOKEN "$dv")" ] || [ "$sk" = "$(val API_KEY "$dv")" ]; }; then
 	problems+=("TOKEN_SIGNING_KEY must differ from PROXY_TOKEN and API_KEY")

@@ -69,6 +69,14 @@ func TestDevVarsCheck(t *testing.T) {
 	assert.NotContains(t, string(derived), "real-account-key-never-copied")
 	assert.NotContains(t, string(derived), "shop-42")
 
+	// The example's placeholders with a real upstream: named, as the edge's
+	// /healthz would refuse them.
+	out, err = run(strings.Replace(string(example), "\nUPSTREAM_BASE_URL=sandbox\n", "\nUPSTREAM_BASE_URL=https://api.shipping.example/v1\n", 1))
+	assert.Error(t, err)
+	assert.Contains(t, out, "PROXY_TOKEN is the placeholder of ../.dev.vars.example, and the upstream is not the sandbox")
+	assert.Contains(t, out, "TOKEN_SIGNING_KEY is the placeholder")
+	assert.NotContains(t, out, "dev-proxy-token-change-me")
+
 	// Missing account credentials are asked for as such, and a wrong URL
 	// is named without echoing the file.
 	out, err = run("UPSTREAM_BASE_URL=http://api.shipping.example/v1\nPROXY_TOKEN=proxy-token-0123456789abcdef0123456789\n" +
