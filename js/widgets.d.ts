@@ -245,7 +245,15 @@ export interface PgAddressFormAttributes extends PgCommonAttributes {
   fields?: string;
 }
 
-export interface PgRateSelectorAttributes extends PgCommonAttributes {
+/** The form attributes of the widgets that submit one choice. */
+export interface PgChoiceAttributes {
+  /** The name the choice is submitted under. */
+  name?: string;
+  /** A choice is needed to submit the form. */
+  required?: boolean;
+}
+
+export interface PgRateSelectorAttributes extends PgCommonAttributes, PgChoiceAttributes {
   'from-country'?: string;
   'from-zip'?: string;
   'to-country'?: string;
@@ -259,11 +267,21 @@ export interface PgRateSelectorAttributes extends PgCommonAttributes {
   parcels?: string | Parcel[];
 }
 
-export interface PgDropPointPickerAttributes extends PgCommonAttributes {
+export interface PgDropPointPickerAttributes extends PgCommonAttributes, PgChoiceAttributes {
   country?: string;
   'zip-code'?: string;
   carrier?: string;
   value?: string;
+  /** Show the map beside the list (lazily loaded; needs map-tiles and map-attribution). */
+  map?: boolean;
+  /** The tile URL template ({z}/{x}/{y}). */
+  'map-tiles'?: string;
+  /** The tile provider's attribution (HTML). */
+  'map-attribution'?: string;
+  /** The URL of Leaflet's dist/leaflet.js or an ES module build (or set the mapLibrary property). */
+  'map-library'?: string;
+  /** The URL of Leaflet's CSS. */
+  'map-css'?: string;
 }
 
 export interface PgTrackingTimelineAttributes extends PgCommonAttributes {

@@ -24,7 +24,7 @@ export function Checkout(props: { onService: (s: RateService | null) => void; on
           void err.category;
         }}
       />
-      <pg-drop-point-picker country="ES" zip-code="08001" onpg-select={(e) => props.onPoint(e.detail.dropPoint)} onPick={(p) => void p.drop_point_key} />
+      <pg-drop-point-picker country="ES" zip-code="08001" name="drop_point" required map map-tiles="/tiles/{z}/{x}/{y}.png" map-attribution="© tiles" onpg-select={(e) => props.onPoint(e.detail.dropPoint)} onPick={(p) => void p.drop_point_key} />
       <pg-tracking-timeline reference="SBX1" poll={30} onpg-tracking={(e) => void e.detail.final} />
     </form>
   );
@@ -41,6 +41,8 @@ export function Refused(): JSX.Element {
       <pg-address-form prefix="sideways" />
       {/* @ts-expect-error pg-error's detail is a ParcelgateError, whose category is a known string */}
       <pg-drop-point-picker onpg-error={(e) => { const n: number = e.detail.error.category; void n; }} />
+      {/* @ts-expect-error required is a boolean */}
+      <pg-rate-selector required={1} />
       {/* @ts-expect-error not a widget */}
       <pg-unknown-widget />
     </div>
@@ -55,7 +57,7 @@ export const vueRates: RateProps = {
   onPgSelect: (e) => void e.detail.service?.price,
   onPgError: (e) => void e.detail.error.fieldErrors,
 };
-export const vuePicker: PickerProps = { zipCode: '08001', onPgSelect: (e) => void e.detail.dropPoint?.distance_km };
+export const vuePicker: PickerProps = { zipCode: '08001', name: 'drop_point', required: true, map: true, mapTiles: '/t/{z}/{x}/{y}.png', onPgSelect: (e) => void e.detail.dropPoint?.distance_km };
 // @ts-expect-error filter is 'home' or 'drop-point'
 export const vueBadFilter: RateProps = { filter: 'cheap' };
 // @ts-expect-error the picker's pg-select carries a dropPoint
