@@ -85,7 +85,7 @@ export async function createMap(container, options) {
   });
   map.attributionControl.setPrefix(false);
   L.control.zoom({ zoomInTitle: options.texts.zoomIn, zoomOutTitle: options.texts.zoomOut }).addTo(map);
-  const layer = L.tileLayer(options.tiles, { attribution: options.attribution, maxZoom: 19, crossOrigin: true });
+  const layer = L.tileLayer(options.tiles, { attribution: options.attribution, maxZoom: 19 });
   let loaded = 0;
   let failed = 0;
   layer.on('tileload', () => {
