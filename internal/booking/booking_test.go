@@ -240,3 +240,42 @@ func TestSameZipAndName(t *testing.T) {
 	assert.True(t, sameName("Œuvre Æsir", "oeuvre aesir"))
 	assert.False(t, sameName("Ana", "Ana Maria"))
 }
+
+// A shipment the service did not make (-1) or cancelled (-2) is never the
+// answer to a lost booking, even with the request's data.
+func TestFindNeverAdoptsAShipmentNotMadeOrCancelled(t *testing.T) {
+	for _, st := range []int64{envelope.ShipmentNotMade, envelope.ShipmentCancelled} {
+		list := envelope.Shipments{Shipments: []envelope.Shipment{
+			{ShippingData: envelope.ShippingData{ShippingDlvrRef: "X", ShippingClientRef: "R", CarrierCode: "rayo", Status: st}},
+		}}
+		s, mis := Find(&list, "R", request("shipping_client_ref", "R"))
+		assert.Nil(t, s, "status %d", st)
+		assert.Equal(t, []string{"status"}, mis)
+		assert.Equal(t, "that the service did not make or cancelled (its status)", Differ(mis))
+		// A made one beside it is still found.
+		list.Shipments = append(list.Shipments, envelope.Shipment{ShippingData: envelope.ShippingData{ShippingDlvrRef: "Y", ShippingClientRef: "R", Status: envelope.ShipmentOK}})
+		s, _ = Find(&list, "R", request("shipping_client_ref", "R"))
+		require.NotNil(t, s)
+		assert.Equal(t, "Y", s.ShippingData.ShippingDlvrRef)
+	}
+	assert.Equal(t, "whose to_name, parcels differ from this request's", Differ([]string{"to_name", "parcels"}))
+}
+
+// The service's filter may ignore case: a shipment it returns under the
+// reference in another case is a candidate, never skipped (skipped, the
+// lookup would conclude "not booked" and book again).
+func TestFindFoldsTheReferencesCase(t *testing.T) {
+	list := envelope.Shipments{Shipments: []envelope.Shipment{
+		{ShippingData: envelope.ShippingData{ShippingDlvrRef: "X", ShippingClientRef: "ord-1", CarrierCode: "other"}},
+	}}
+	s, mis := Find(&list, "ORD-1", request())
+	assert.Nil(t, s)
+	assert.Equal(t, []string{"carrier_code"}, mis)
+}
+
+func TestIncomplete(t *testing.T) {
+	list := envelope.Shipments{Shipments: make([]envelope.Shipment, LookupPageSize-1)}
+	assert.False(t, Incomplete(&list))
+	list.Shipments = append(list.Shipments, envelope.Shipment{})
+	assert.True(t, Incomplete(&list), "a full page: more may follow")
+}

@@ -41,7 +41,10 @@ var Compared = [...]string{
 func Find(list *envelope.Shipments, ref string, req *form.Request) (match *envelope.Shipment, mismatch []string) {
 	for i := range list.Shipments {
 		s := &list.Shipments[i]
-		if s.ShippingData.ShippingClientRef != ref {
+		// Case folded: a service that compares references without case
+		// (as its filter may) holds "ord-1" as the booking of "ORD-1", and
+		// a shipment skipped here would be booked again.
+		if !strings.EqualFold(s.ShippingData.ShippingClientRef, ref) {
 			continue
 		}
 		m := Mismatches(req, s)
@@ -93,7 +96,48 @@ func Mismatches(req *form.Request, s *envelope.Shipment) []string {
 	if len(s.Parcels) > 0 && len(req.Parcels) > 0 && len(s.Parcels) != len(req.Parcels) {
 		out = append(out, "parcels")
 	}
+	// A shipment the service did not make or cancelled is not a booking
+	// to answer with (the shopper would believe it booked), and booking
+	// again under its reference could make a second one if "not made"
+	// was not final: never adopted, whatever its data.
+	if sd.Status == envelope.ShipmentNotMade || sd.Status == envelope.ShipmentCancelled {
+		out = append(out, "status")
+	}
 	return out
+}
+
+// LookupPageSize is how many shipments a lookup asks for per page (the
+// service's maximum n_items).
+const LookupPageSize = 50
+
+// Incomplete reports whether a get-shipments page is full, so that the
+// shipment booked with the reference may be on a later page: a lookup
+// that found no match must not conclude "never booked" from it (the
+// filter may match other references too, "ORD-1" in "ORD-10").
+func Incomplete(list *envelope.Shipments) bool {
+	return len(list.Shipments) >= LookupPageSize || list.NShipments >= LookupPageSize
+}
+
+// Differ says why found shipments were not adopted, for the 409's
+// message: "whose to_name, to_zip_code differ from this request's", or
+// that the service did not make it or cancelled it.
+func Differ(mismatch []string) string {
+	fields := make([]string, 0, len(mismatch))
+	status := false
+	for _, f := range mismatch {
+		if f == "status" {
+			status = true
+			continue
+		}
+		fields = append(fields, f)
+	}
+	switch {
+	case status && len(fields) == 0:
+		return "that the service did not make or cancelled (its status)"
+	case status:
+		return "that the service did not make or cancelled (its status), and whose " + strings.Join(fields, ", ") + " differ from this request's"
+	}
+	return "whose " + strings.Join(fields, ", ") + " differ from this request's"
 }
 
 // sameDate compares the date part of a Date or DateTime.

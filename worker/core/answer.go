@@ -2,7 +2,6 @@ package core
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/booking"
@@ -347,9 +346,19 @@ func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *U
 			}
 		}
 		return s
+	case booking.Incomplete(&list):
+		// A full page without the booking: it may be on a later one (the
+		// filter may match other references), so "never booked" cannot be
+		// concluded. worker/edge reads a second page first; this core
+		// asks one.
+		msg := "the answer to an earlier attempt with this " + t.RefField + " was lost, and the upstream lists more shipments for it than one page, " +
+			"so the edge cannot tell whether it booked; nothing was sent: check the customer area, then book with a new reference"
+		return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
+			Response: (&Refusal{Status: 409, Code: 421, Class: "booking_unknown", Message: t.RefField + ": " + msg,
+				FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
 	case mismatch != nil:
-		msg := "the upstream holds a shipment booked with " + t.RefField + " " + strconv.Quote(t.Ref) + " whose " +
-			strings.Join(mismatch, ", ") + " differ from this request's; it is not this booking: check it in the customer area, and book with a new reference"
+		msg := "the upstream holds a shipment booked with " + t.RefField + " " + strconv.Quote(t.Ref) + " " +
+			booking.Differ(mismatch) + "; it is not this booking: check it in the customer area, and book with a new reference"
 		return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
 			Response: (&Refusal{Status: 409, Code: 421, Class: "booking_mismatch", Message: t.RefField + ": " + msg,
 				FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}

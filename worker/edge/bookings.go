@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -180,8 +179,9 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 	ref := req.Get(refField)
 	key := bookingKey(cfg, op.Name, ref)
 	ctx := x.r.Context()
-	// A holder looks up (one timeout), then books (another).
-	hold := time.Duration(len(readBackoff)+1)*cfg.Timeout + 5*time.Second
+	// A holder looks up (lookupPages timeouts at most), then books (one
+	// more).
+	hold := time.Duration(lookupPages+1)*cfg.Timeout + 5*time.Second
 	b, err := ledger.Begin(ctx, key, booking.Fingerprint(body),
 		BeginOptions{Wait: cfg.Timeout + 2*time.Second, Hold: hold, Grace: cfg.BookingGrace, TTL: BookingRecordTTL})
 	switch {
@@ -234,6 +234,14 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 		}
 		found, mismatch, err := x.lookupShipment(cfg, ref, req)
 		switch {
+		case errors.Is(err, errLookupIncomplete):
+			// Asking again gets the same pages: not retryable.
+			x.finish(ledger, key, b.Holder, OutcomeUnsent, nil)
+			msg := "the answer to an earlier attempt with this " + refField + " was lost, and the upstream lists more than " +
+				strconv.Itoa(lookupPages*booking.LookupPageSize) + " shipments for it, so the edge cannot tell whether it booked; nothing was sent: check the customer area, then book with a new reference"
+			x.fail(&edgeError{status: http.StatusConflict, code: 421, class: "booking_unknown", message: refField + ": " + msg,
+				fieldErrors: []validate.FieldError{{Field: refField, Code: 421, Message: msg}}})
+			return
 		case err != nil:
 			x.finish(ledger, key, b.Holder, OutcomeUnsent, nil)
 			x.fail(&edgeError{status: http.StatusBadGateway, code: CodeBadGateway, class: "upstream_unreachable",
@@ -251,8 +259,8 @@ func (x *exchange) booked(cfg *Config, op *catalog.Operation, req *form.Request,
 			// Someone else's booking, or this one's data changed: never
 			// adopted. The record stays lost, so a resend asks again.
 			x.finish(ledger, key, b.Holder, OutcomeUnsent, nil)
-			msg := "the upstream holds a shipment booked with " + refField + " " + strconv.Quote(ref) + " whose " +
-				strings.Join(mismatch, ", ") + " differ from this request's; it is not this booking: check it in the customer area, and book with a new reference"
+			msg := "the upstream holds a shipment booked with " + refField + " " + strconv.Quote(ref) + " " +
+				booking.Differ(mismatch) + "; it is not this booking: check it in the customer area, and book with a new reference"
 			x.fail(&edgeError{status: http.StatusConflict, code: 421, class: "booking_mismatch", message: refField + ": " + msg,
 				fieldErrors: []validate.FieldError{{Field: refField, Code: 421, Message: msg}}})
 			return
@@ -330,32 +338,52 @@ func (x *exchange) exchangeOnce(cfg *Config, op *catalog.Operation, body []byte)
 	return x.call(cfg, doer, base+"/"+op.Name, body)
 }
 
+// lookupPages bounds a lookup's get-shipments pages: the holder's hold
+// covers lookupPages calls and the booking (see booked).
+const lookupPages = 2
+
 // lookupShipment asks the upstream for the shipment booked with ref: found
 // is new-shipment's answer built from one whose data agrees with req;
 // mismatch names the fields in which the one found disagrees; both empty
-// when there is none.
+// when there is none. A lookup that read lookupPages full pages without a
+// match is an error: the booking may be on a later page (the filter may
+// match other references), so "not there" cannot be concluded.
 func (x *exchange) lookupShipment(cfg *Config, ref string, req *form.Request) (found []byte, mismatch []string, err error) {
 	doer, base, e := x.target(cfg)
 	if e != nil {
 		return nil, nil, errors.New(e.message)
 	}
-	q := &form.Request{}
-	q.Set("filter_shipping_client_ref", ref)
-	q.Set("n_items", "50")
-	a := x.call(cfg, doer, base+"/get-shipments", form.Encode(q))
-	if a.err != nil || a.status >= 500 || leaksSecret(cfg, a.body) {
-		return nil, nil, errors.New("lookup failed")
+	for page := 1; page <= lookupPages; page++ {
+		q := &form.Request{}
+		q.Set("filter_shipping_client_ref", ref)
+		q.Set("n_items", strconv.Itoa(booking.LookupPageSize))
+		if page > 1 {
+			q.Set("page", strconv.Itoa(page))
+		}
+		a := x.call(cfg, doer, base+"/get-shipments", form.Encode(q))
+		if a.err != nil || a.status >= 500 || leaksSecret(cfg, a.body) {
+			return nil, nil, errors.New("lookup failed")
+		}
+		list, err := envelope.DecodeShipments(a.status, a.body)
+		if err != nil {
+			return nil, nil, errors.New("lookup refused")
+		}
+		s, m := booking.Find(&list, ref, req)
+		if s != nil {
+			return booking.Answer(s), nil, nil
+		}
+		if mismatch == nil {
+			mismatch = m
+		}
+		if !booking.Incomplete(&list) {
+			return nil, mismatch, nil
+		}
 	}
-	list, err := envelope.DecodeShipments(a.status, a.body)
-	if err != nil {
-		return nil, nil, errors.New("lookup refused")
-	}
-	s, mismatch := booking.Find(&list, ref, req)
-	if s == nil {
-		return nil, mismatch, nil
-	}
-	return booking.Answer(s), nil, nil
+	return nil, nil, errLookupIncomplete
 }
+
+// errLookupIncomplete: lookupPages full pages without the booking.
+var errLookupIncomplete = errors.New("lookup incomplete")
 
 // MemoryLedger is a Ledger in process memory: for the native server and
 // tests (one process is one place). It applies internal/booking's rules

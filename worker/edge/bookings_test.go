@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -551,4 +552,97 @@ func TestBookingGraceConfig(t *testing.T) {
 	assert.Equal(t, 500, r.Code)
 	assert.Contains(t, r.message(), "BOOKING_GRACE_SECONDS: must be longer than UPSTREAM_TIMEOUT_MS (2000 ms)")
 	assert.Equal(t, 0, up.count("/new-shipment"))
+}
+
+// lookupHarness: an upstream whose bookings are lost (slower than the
+// edge's 200 ms timeout; the first one books nothing) and whose
+// get-shipments answers are pages(page).
+func lookupHarness(t *testing.T, pages func(page string) string) (*harness, *fakeUpstream) {
+	var up *fakeUpstream
+	up = newFakeUpstream(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if strings.HasSuffix(r.URL.Path, "/get-shipments") {
+			q, _ := url.ParseQuery(up.requests()[n-1].Body)
+			assert.Equal(t, "ORD-77", q.Get("filter_shipping_client_ref"))
+			assert.Equal(t, "50", q.Get("n_items"))
+			_, _ = io.WriteString(w, pages(q.Get("page")))
+			return
+		}
+		time.Sleep(400 * time.Millisecond)
+	})
+	hs := newHarness(baseEnv(up.srv.URL+"/v1"), up.srv.Client())
+	hs.env[EnvBookingGrace] = "30"
+	hs.env[EnvUpstreamTimeoutMS] = "200"
+	l := NewMemoryLedger()
+	l.Now = func() time.Time { return hs.now }
+	hs.h.d.Bookings = l
+	return hs, up
+}
+
+// shipmentsPage is a get-shipments answer of n shipments with other
+// references ("ORD-770", "ORD-771"...: a filter that matches by
+// substring) followed by the given ones.
+func shipmentsPage(n int, more ...string) string {
+	items := make([]string, 0, n+len(more))
+	for i := 0; i < n; i++ {
+		items = append(items, `{"shipping_data":{"shipping_dlvr_ref":"O`+strconv.Itoa(i)+`","shipping_client_ref":"ORD-77`+strconv.Itoa(i)+`","status":"1"}}`)
+	}
+	items = append(items, more...)
+	return `{"status":"ok","data":{"page":1,"n_shipments":` + strconv.Itoa(len(items)) + `,"shipments":[` + strings.Join(items, ",") + `]}}`
+}
+
+const ord77 = `{"shipping_data":{"shipping_dlvr_ref":"DLV1","shipping_client_ref":"ORD-77","carrier_code":"rapido","service_code":"rapido-48h","status":"%s"},"to_data":{"to_name":"Ana","to_zip_code":"1100-053","to_country_code":"PT"}}`
+
+// After a lost answer, a shipment with the request's data that the service
+// did not make or cancelled is not the answer: 409, nothing booked.
+func TestBookingsFoundShipmentNotMadeOrCancelledIsNotAdopted(t *testing.T) {
+	for _, st := range []string{"-1", "-2"} {
+		hs, up := lookupHarness(t, func(string) string { return shipmentsPage(0, strings.Replace(ord77, "%s", st, 1)) })
+		require.Equal(t, 504, book(t, hs, shipmentForm).Code)
+		hs.now = hs.now.Add(30 * time.Second)
+		r := book(t, hs, shipmentForm)
+		require.Equal(t, 409, r.Code, "status %s: %s", st, r.Raw)
+		assert.Equal(t, "booking_mismatch", r.Env.Data["errorClass"])
+		assert.Contains(t, r.message(), "did not make or cancelled")
+		assert.NotContains(t, r.Raw, "DLV1")
+		n := 0
+		for _, q := range up.requests() {
+			if strings.HasSuffix(q.Path, "/new-shipment") {
+				n++
+			}
+		}
+		assert.Equal(t, 1, n, "nothing booked after the lookup")
+	}
+}
+
+// The filter may match other references too: the booking on the second
+// page is found, not booked again; beyond the pages read nothing is
+// concluded and nothing is booked.
+func TestBookingsLookupReadsPastAFullPage(t *testing.T) {
+	hs, up := lookupHarness(t, func(page string) string {
+		if page == "2" {
+			return shipmentsPage(3, strings.Replace(ord77, "%s", "1", 1))
+		}
+		return shipmentsPage(50)
+	})
+	require.Equal(t, 504, book(t, hs, shipmentForm).Code)
+	hs.now = hs.now.Add(30 * time.Second)
+	r := book(t, hs, shipmentForm)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, "true", r.Header.Get("Idempotent-Replayed"))
+	assert.Contains(t, r.Raw, `"shipping_dlvr_ref":"DLV1"`)
+
+	hs, up = lookupHarness(t, func(string) string { return shipmentsPage(50) })
+	require.Equal(t, 504, book(t, hs, shipmentForm).Code)
+	hs.now = hs.now.Add(30 * time.Second)
+	r = book(t, hs, shipmentForm)
+	require.Equal(t, 409, r.Code, r.Raw)
+	assert.Equal(t, "booking_unknown", r.Env.Data["errorClass"])
+	assert.Contains(t, r.message(), "more than 100 shipments")
+	n := 0
+	for _, q := range up.requests() {
+		if strings.HasSuffix(q.Path, "/new-shipment") {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "nothing booked after an incomplete lookup")
 }
