@@ -256,7 +256,9 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"missing key", env{EnvAPIKey: ""}, "/v1/get-client-carriers", "API_KEY: secret is not set"},
 		{"missing user", env{EnvAPIUser: ""}, "/v1/get-client-carriers", "API_USER: secret is not set"},
-		{"missing token for a protected op", env{EnvProxyToken: ""}, "/v1/get-shipment", "PROXY_TOKEN: secret is not set"},
+		// Without PROXY_TOKEN nobody holds the master token: the answer is
+		// generic, the log names it (TestConfigErrorsNamedToTheOperatorOnly).
+		{"missing token for a protected op", env{EnvProxyToken: ""}, "/v1/get-shipment", "a required secret or setting is missing"},
 		{"plain http upstream", env{EnvUpstreamBaseURL: "http://api.example.com/v1"}, "/v1/get-client-carriers", "UPSTREAM_BASE_URL: must use https"},
 		{"upstream without v1", env{EnvUpstreamBaseURL: "https://api.example.com/v2"}, "/v1/get-client-carriers", "UPSTREAM_BASE_URL: must end with /v1"},
 		{"upstream with credentials", env{EnvUpstreamBaseURL: "https://u:p@api.example.com/v1"}, "/v1/get-client-carriers", "must not carry credentials"},
@@ -290,6 +292,50 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, u := range []string{"http://127.0.0.1.evil.com/v1", "http://10.0.0.1/v1", "ftp://127.0.0.1/v1", "https:///v1"} {
 		assert.NotEqual(t, "", checkBaseURL(u), u)
+	}
+}
+
+// A configuration error names its variable to the master token's holder
+// only (and in the log line), on every endpoint as on /healthz: an
+// anonymous caller or a page's scoped token learns nothing of which
+// secret a worker lacks.
+func TestConfigErrorsNamedToTheOperatorOnly(t *testing.T) {
+	generic := "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token"
+	cases := []struct {
+		change       env
+		method, path string
+		body, named  string
+	}{
+		{env{EnvProxyToken: ""}, "POST", "/tokens", "operations=get-shipment&dlvr_ref=D1", "PROXY_TOKEN"},
+		{env{EnvProxyToken: ""}, "POST", "/v1/new-shipment", shipmentForm, "PROXY_TOKEN"},
+		{env{EnvAPIKey: ""}, "GET", "/v1/get-client-carriers", "", "API_KEY"},
+		{env{EnvUpstreamTimeoutMS: "soon"}, "GET", "/v1/get-client-carriers", "", "UPSTREAM_TIMEOUT_MS"},
+		{env{EnvTokenSigningKey: ""}, "GET", "/v1/get-shipment?dlvr_ref=D1", "", "TOKEN_SIGNING_KEY"},
+	}
+	for _, c := range cases {
+		e := baseEnv("https://api.example.com/v1")
+		for k, v := range c.change {
+			e[k] = v
+		}
+		hs := newHarness(e, DoerFunc(func(*http.Request) (*http.Response, error) { return nil, errors.New("no") }))
+		before := hs.log.Len()
+		var r *response
+		if c.named == "TOKEN_SIGNING_KEY" {
+			r = hs.do(t, c.method, c.path, c.body, "Authorization", "Bearer pgt1.AAAA.BBBB")
+		} else {
+			r = hs.do(t, c.method, c.path, c.body)
+		}
+		assert.Equal(t, 500, r.Code, c.path)
+		assert.Equal(t, CodeMisconfigured, r.errorCode())
+		assert.Equal(t, generic, r.message(), c.path)
+		assert.NotContains(t, r.Raw, c.named, c.path)
+		assert.Contains(t, hs.log.String()[before:], c.named, "the log line names it")
+		if _, noMaster := c.change[EnvProxyToken]; !noMaster && c.named != "TOKEN_SIGNING_KEY" {
+			// The operator reads it with the master token (which needs no
+			// signing key: that one on /healthz).
+			r = hs.do(t, c.method, c.path, c.body, "Authorization", "Bearer "+testToken)
+			assert.Contains(t, r.message(), c.named, c.path)
+		}
 	}
 }
 

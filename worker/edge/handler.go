@@ -229,6 +229,9 @@ type exchange struct {
 	scope *tokens.Claims
 	// detail is a failure's cause for the log line only (never sent).
 	detail string
+	// proxyToken is the configuration's master token: a configuration
+	// error names its variable only to its holder.
+	proxyToken string
 }
 
 // ServeHTTP implements http.Handler.
@@ -275,6 +278,7 @@ func (x *exchange) serve() {
 	r := x.r
 	path := r.URL.Path
 	cfg, cfgErrs := x.h.config()
+	x.proxyToken = cfg.ProxyToken
 
 	// CORS: only allowed origins get CORS headers; a browser request from
 	// any other origin is refused (an Origin header is set by browsers
@@ -427,6 +431,23 @@ func (x *exchange) misconfigured(errs []ConfigError) {
 	x.fail(misconfig(errs))
 }
 
+// misconfigAnswer is what a caller learns of a configuration error: the
+// master token's holder (the operator) which variable and why, anyone
+// else a generic message, as /healthz does, since a page or a scanner
+// learns from "PROXY_TOKEN: secret is not set" which secrets a worker
+// lacks. The log line names it (detail).
+func (x *exchange) misconfigAnswer(e *edgeError) *edgeError {
+	x.detail = e.message
+	if x.proxyToken != "" && bearerOK(x.r.Header.Get("Authorization"), x.proxyToken) {
+		return e
+	}
+	return &edgeError{status: e.status, code: e.code, class: e.class, message: misconfigGeneric}
+}
+
+// misconfigGeneric is a configuration error's message to a caller without
+// the master token.
+const misconfigGeneric = "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token"
+
 func misconfig(errs []ConfigError) *edgeError {
 	msg := "worker misconfigured: "
 	for i, e := range errs {
@@ -516,6 +537,9 @@ func (x *exchange) health(cfg *Config, errs []ConfigError) {
 // fail answers with an edge envelope.
 func (x *exchange) fail(e *edgeError) {
 	x.class = e.class
+	if e.class == "misconfigured" {
+		e = x.misconfigAnswer(e)
+	}
 	x.respond(e.status, e.body(x.id))
 }
 

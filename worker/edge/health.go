@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 )
@@ -71,12 +70,5 @@ func weakSecret(cfg *Config, v string) string {
 // caller with the master token reads which variables and why (never a
 // value); anyone else a generic message, and the log line names them.
 func (x *exchange) unhealthy(cfg *Config, errs []ConfigError) {
-	e := misconfig(errs)
-	x.detail = e.message
-	if cfg.ProxyToken != "" && bearerOK(x.r.Header.Get("Authorization"), cfg.ProxyToken) {
-		x.fail(e)
-		return
-	}
-	x.fail(&edgeError{status: http.StatusInternalServerError, code: CodeMisconfigured, class: "misconfigured",
-		message: "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token"})
+	x.fail(misconfig(errs)) // named to the master token only (misconfigAnswer)
 }

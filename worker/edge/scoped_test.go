@@ -190,9 +190,12 @@ func TestScopedTokenUse(t *testing.T) {
 	// The master token still works for everything, get-shipments included.
 	assert.Equal(t, 200, hs.do(t, "GET", "/v1/get-shipments", "", "Authorization", "Bearer "+testToken).Code)
 
-	// Without the signing key, a scoped token is a config error naming it.
+	// Without the signing key, a scoped token is a config error; the
+	// page holding it is not told which variable (the log is).
 	hs.setEnv(EnvTokenSigningKey, "")
 	r = hs.do(t, "GET", label+"D1", "", "Authorization", "Bearer "+both)
 	assert.Equal(t, 500, r.Code)
-	assert.Contains(t, r.message(), EnvTokenSigningKey)
+	assert.Contains(t, r.message(), "worker misconfigured")
+	assert.NotContains(t, r.message(), EnvTokenSigningKey)
+	assert.Contains(t, hs.log.String(), EnvTokenSigningKey)
 }
