@@ -186,6 +186,8 @@ export type ErrorCategory =
   | "unknown"
   | "unauthorized"
   | "upstream_unavailable"
+  /** The edge's 425 (code 1425): an earlier attempt's answer was lost, the booking may exist and nothing was sent; resend the same request after its Retry-After (the message says when). */
+  | "booking_unconfirmed"
   | "unexpected_response"
   | "network"
   | "timeout"

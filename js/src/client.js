@@ -329,6 +329,10 @@ function decodeResponse(core, operation, status, text) {
 }
 
 function categoryOf(status, cls, fieldErrors) {
+  // The edge's 425 (code 1425): an earlier booking's answer was lost and
+  // it may exist; nothing was sent. Retryable after Retry-After, with the
+  // same request (worker/README.md, "Exactly-once bookings").
+  if (status === 425) return 'booking_unconfirmed';
   if (fieldErrors.length > 0) return 'validation';
   if (status === 401 || status === 403) return 'unauthorized';
   // The edge's own 502/504 envelopes (codes 1502/1504, outside the

@@ -142,6 +142,34 @@ test('error envelopes and unexpected responses map to categories', async () => {
   }
 });
 
+test("the edge's 425 booking_unconfirmed is its own category, and the Client does not resend it", async () => {
+  let calls = 0;
+  handler = (req, res) => {
+    calls++;
+    res.setHeader('Retry-After', '28');
+    reply(res, 425, {
+      status: 'err',
+      data: {
+        errorCode: 1425,
+        errorMessage: 'an earlier attempt with this shipping_client_ref may have booked the shipment; nothing was sent. Resend the same request in 28 s',
+        errorClass: 'booking_unconfirmed',
+        retryable: true,
+        source: 'edge',
+      },
+    });
+  };
+  for (const c of [new Client({ baseUrl: base, validate: false }), new Client({ baseUrl: base, validate: false, core: null })]) {
+    calls = 0;
+    const err = await c.call('new-shipment', { shipping_client_ref: 'ORD-1' }).catch((e) => e);
+    assert.ok(err instanceof ParcelgateError, String(err));
+    assert.equal(err.category, 'booking_unconfirmed', err.message);
+    assert.equal(err.code, 1425);
+    assert.equal(err.status, 425);
+    assert.match(err.message, /28 s/);
+    assert.equal(calls, 1, 'a booking is never resent by the Client');
+  }
+});
+
 test('timeout, abort and network errors', async () => {
   handler = (req, res) => setTimeout(() => reply(res, 200, responses['get-client-carriers.json'][0].body), 500);
   const c = new Client({ baseUrl: base, timeout: 50 });
