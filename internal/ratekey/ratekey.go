@@ -3,7 +3,8 @@
 // its /64, the block one subscriber (one home, one phone) is usually
 // given and can cycle through at will, so counting full addresses would
 // give each client 2^64 budgets. An IPv4-mapped IPv6 address
-// (::ffff:192.0.2.1) is its IPv4 address.
+// (::ffff:192.0.2.1) is its IPv4 address, and so is a 6to4 address
+// (2002:c000:201::/48), whose IPv4 host owns a whole /48.
 //
 // No address, or text that is not one, has no key (""): the edge counts
 // those requests together under a key and a limit of their own.
@@ -37,6 +38,12 @@ func Key(addr string) string {
 	}
 	if isMapped(v6) {
 		return key4([4]byte{byte(v6[6] >> 8), byte(v6[6]), byte(v6[7] >> 8), byte(v6[7])})
+	}
+	if v6[0] == 0x2002 {
+		// 6to4 (2002:AABB:CCDD::/48): the IPv4 host AA.BB.CC.DD owns the
+		// whole /48, 65536 /64s; counted by /64 it would have as many
+		// budgets. It is that IPv4 address.
+		return key4([4]byte{byte(v6[1] >> 8), byte(v6[1]), byte(v6[2] >> 8), byte(v6[2])})
 	}
 	out := make([]byte, 0, 32)
 	out = append(out, "ip6:"...)
