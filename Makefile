@@ -24,7 +24,8 @@ GENERATED = testdata/catalog.json testdata/schemas/*.json testdata/schemas/rules
 	internal/envelope/wire_gen.go internal/envelope/wire_gen_test.go \
 	internal/sandbox/records_gen.go internal/sandbox/records_gen_test.go \
 	internal/postal/table_gen.go internal/postal/schema_gen.go \
-	testdata/responses/*.json
+	testdata/responses/*.json \
+	js/src/widgets/strings/*.js js/demo/strings.js
 
 ## test: everything (formatting, vet, native Go tests, in-browser Go tests, ...).
 test: $(TEST_STEPS)
@@ -42,10 +43,11 @@ test-go:
 ## generate: every generated file from its one source: the catalog's JSON exports
 ## (internal/catalog/gen), the JS operations and parameter types (js/gen), the
 ## envelope's decoders, emitters, round-trip tests and TypeScript result types
-## (internal/envelope/gen), the sandbox's msgp records, the response vectors
+## (internal/envelope/gen), the sandbox's msgp records, the widgets' and the demo's
+## texts in seven languages (internal/i18n/gen), the response vectors
 ## (testdata/responses/generate.mjs).
 generate:
-	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./internal/sandbox
+	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./internal/sandbox ./internal/i18n
 	node testdata/responses/generate.mjs
 
 ## check-generated: runs make generate and fails when that changed a file: a

@@ -185,6 +185,8 @@ export type ErrorCategory =
   | "unexpected"
   | "unknown"
   | "unauthorized"
+  | "rate_limited"
+  | "configuration"
   | "upstream_unavailable"
   /** The edge's 425 (code 1425): an earlier attempt's answer was lost, the booking may exist and nothing was sent; resend the same request after its Retry-After (the message says when). */
   | "booking_unconfirmed"
@@ -212,6 +214,8 @@ export class ParcelgateError extends Error {
   readonly carrierMessage: string;
   /** The decoded error details, when there were any. */
   readonly details: unknown;
+  /** Seconds the edge asked to wait before trying again (Retry-After, e.g. on rate_limited); 0 when it did not say. */
+  readonly retryAfter: number;
 }
 
 /** Options of the Client. */
@@ -357,6 +361,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   timeout?: number;
   headers?: Record<string, string>;
+  /** Language of the field errors (a BCP 47 tag such as "es-ES"): the core's, and the edge's through Accept-Language. */
+  locale?: string;
 }
 
 /** A label as PDF (Client.label()). */

@@ -19,10 +19,26 @@ export declare class PgElement extends HTMLElement {
   token: string | TokenSource;
   /** The core used for validation (default: the shared one, loaded on first use). */
   core: Core | null;
-  /** Texts replacing the English defaults, by key. */
-  texts: Record<string, string>;
+  /**
+   * The texts in the widget's language by short key (without the part); set to replace any of
+   * them in every language. A plural text is a string or an object per Intl.PluralRules category.
+   */
+  texts: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>>;
+  /** The language tag in use: the element's `lang`, else the nearest ancestor's, else the document's. */
+  readonly locale: string;
+  /** The table's language for it: "en", "es", "pt", "fr", "de", "it" or "nl" (English for any other). */
+  readonly language: string;
   ensureCore(): Promise<Core>;
 }
+
+/** The languages of the widgets' texts. */
+export declare const LANGUAGES: readonly string[];
+
+/**
+ * Replaces texts of every widget of the page in one language, by full key ("rates.cheapest");
+ * a widget's own `texts` property wins over these.
+ */
+export declare function setTexts(lang: string, texts: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>>): void;
 
 /** Names of the CSS custom properties the widgets read. */
 export declare const THEME_VARIABLES: readonly string[];

@@ -7,9 +7,34 @@
 // worker's upstream is the embedded sandbox.
 
 import { Client, ParcelgateError, load } from '../src/index.js';
+import { LANGUAGES, entry, fill, intlLocale, language, formatMoney, formatUnit, formatNumber, formatDate, countryName } from '../src/widgets/i18n.js';
+import DEMO from './strings.js';
 
 const $ = (id) => document.getElementById(id);
 const endpoint = location.origin;
+
+// The page's language: ?lang=, else the last one chosen, else Spanish (a
+// Madrid shop). The widgets follow the document's lang; the page's own
+// texts come from the same table (internal/i18n/ui.go, demo.*) and its
+// numbers from the same Intl locale as the widgets'.
+let lang = 'es';
+const locale = () => intlLocale(lang);
+
+/** A text of the page (demo.*) or of the widgets' table (common.*), in the page's language. */
+function T(key, vars) {
+  const l = language(lang);
+  const v = key.startsWith('demo.') ? DEMO[l][key] ?? DEMO.en[key] : entry(lang, key);
+  return fill(v ?? key, vars, locale());
+}
+
+// Messages on screen are kept as functions, so a language switch rewrites them.
+const shown = { routeHint: () => T('demo.routeHint'), modeNote: () => T('demo.sandbox'), orderError: null, labelError: null };
+
+function show(id, text) {
+  shown[id] = text;
+  const el = $({ routeHint: 'route-hint', modeNote: 'mode-note', orderError: 'order-error', labelError: 'label-error' }[id]);
+  el.textContent = text ? text() : '';
+}
 
 // The shop: who ships, what is in the cart, how it is packed.
 const SHOP = {
@@ -22,8 +47,8 @@ const SHOP = {
   from_email: 'envios@tienda-demo.example',
 };
 const CART = [
-  { name: 'Stoneware mug, terracotta', qty: 2, price: 18.5, weight: 0.45 },
-  { name: 'Serving bowl, 24 cm', qty: 1, price: 42, weight: 1.1 },
+  { name: () => T('demo.item.mug'), qty: 2, price: 18.5, weight: 0.45 },
+  { name: () => T('demo.item.bowl', { size: formatUnit(24, 'centimeter', locale()) }), qty: 1, price: 42, weight: 1.1 },
 ];
 const BOX = { parcel_width: 30, parcel_height: 20, parcel_length: 40, packing: 0.35 };
 
@@ -83,7 +108,8 @@ function nextWorkingDay(from = new Date()) {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-const eur = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' });
+const eur = { format: (n) => formatMoney(n, 'EUR', locale()) };
+const kg = (n) => formatUnit(n, 'kilogram', locale(), { maximumFractionDigits: 2 });
 const subtotal = () => CART.reduce((s, i) => s + i.qty * i.price, 0);
 
 function renderCart() {
@@ -91,9 +117,9 @@ function renderCart() {
   for (const item of CART) {
     const li = document.createElement('li');
     const name = document.createElement('span');
-    name.textContent = `${item.qty} × ${item.name}`;
+    name.textContent = T('demo.item.line', { qty: formatNumber(item.qty, locale()), name: item.name() });
     const small = document.createElement('small');
-    small.textContent = `${item.weight} kg each`;
+    small.textContent = T('demo.item.weight', { weight: kg(item.weight) });
     name.append(small);
     const price = document.createElement('span');
     price.textContent = eur.format(item.qty * item.price);
@@ -101,8 +127,11 @@ function renderCart() {
     $('items').append(li);
   }
   const p = parcel();
-  $('parcel-note').textContent =
-    `Packed in one box: ${p.parcel_length}×${p.parcel_width}×${p.parcel_height} cm, ${p.parcel_weight} kg.`;
+  const n = (x) => formatNumber(x, locale());
+  $('parcel-note').textContent = T('demo.parcel', {
+    size: `${n(p.parcel_length)} × ${n(p.parcel_width)} × ${formatUnit(p.parcel_height, 'centimeter', locale())}`,
+    weight: kg(p.parcel_weight),
+  });
   renderTotals();
 }
 
@@ -110,7 +139,7 @@ function renderTotals() {
   const s = state.service;
   const shipping = s && Number.isFinite(Number(s.price)) ? Number(s.price) : null;
   $('subtotal').textContent = eur.format(subtotal());
-  $('shipping-cost').textContent = shipping === null ? 'choose a service' : eur.format(shipping);
+  $('shipping-cost').textContent = shipping === null ? T('demo.chooseService') : eur.format(shipping);
   $('total').textContent = eur.format(subtotal() + (shipping || 0));
 }
 
@@ -139,7 +168,14 @@ function setupWidgets() {
     rates.setAttribute('to-zip', zip);
     dropPoints.setAttribute('country', country);
     dropPoints.setAttribute('zip-code', zip);
-    $('route-hint').textContent = `Services from Madrid to ${zip} (${country}), dispatch on ${shippingDate}.`;
+    show('routeHint', () =>
+      T('demo.route', {
+        from: SHOP.from_city,
+        zip,
+        country: countryName(country, locale()),
+        date: formatDate(shippingDate, locale(), { weekday: 'long', day: 'numeric', month: 'long' }),
+      }),
+    );
   });
 
   for (const radio of document.querySelectorAll('input[name=mode]')) {
@@ -171,11 +207,20 @@ function setMode(mode) {
 }
 
 function clearError() {
-  $('order-error').textContent = '';
+  show('orderError', null);
 }
 
 function fail(message) {
-  $('order-error').textContent = message;
+  show('orderError', message);
+}
+
+// What the shopper reads when a call failed: the sentence of its category
+// (the widgets' common.error.*); the Client's message goes to the console.
+function reason(err) {
+  console.error('[tienda-demo]', err);
+  const c = err && err.category;
+  const known = ['rate_limited', 'network', 'timeout', 'configuration', 'unauthorized', 'upstream_unavailable'];
+  return T(`common.error.${known.includes(c) ? c : 'unknown'}`);
 }
 
 /**
@@ -196,38 +241,42 @@ async function demoToken(orderRef) {
     // handled below
   }
   if (res.status === 404) {
-    throw new Error('This worker has a real upstream configured, so the demo cannot book: its token endpoint exists only with the embedded sandbox.');
+    throw Object.assign(new Error('this worker has a real upstream configured: /demo/token exists only with the embedded sandbox'), { category: 'demo_remote' });
   }
   if (!res.ok || !body || body.status !== 'ok') {
-    throw new Error(body?.data?.errorMessage || `the token endpoint answered HTTP ${res.status}`);
+    throw Object.assign(new Error(body?.data?.errorMessage || `the token endpoint answered HTTP ${res.status}`), {
+      category: res.status === 429 ? 'rate_limited' : 'unknown',
+    });
   }
   return { token: body.data.token, expiresAt: body.data.expires_at };
 }
 
 let placing = false;
+let placingText = false;
 
 async function placeOrder(ev) {
   ev.preventDefault();
   if (placing) return; // one booking at a time, whatever the clicks
   clearError();
   if (!address.validate()) {
-    fail('Please check the delivery address.');
+    fail(() => T('demo.errAddress'));
     return;
   }
   if (!state.service) {
-    fail('Please choose a delivery service.');
+    fail(() => T('demo.errService'));
     rates.focus?.();
     return;
   }
   if (state.mode === 'drop-point' && !state.dropPoint) {
-    fail('Please choose a drop point.');
+    fail(() => T('demo.errDropPoint'));
     return;
   }
 
   placing = true;
   const button = $('place-order');
   button.disabled = true;
-  button.textContent = 'Booking…';
+  placingText = true;
+  button.textContent = T('demo.placing');
   try {
     const client = await bookingClient();
     const request = {
@@ -241,35 +290,41 @@ async function placeOrder(ev) {
       parcels: [parcel()],
     };
     if (state.mode === 'drop-point') request.drop_point_key = state.dropPoint.drop_point_key;
-    const booked = await client.newShipment(request);
+    const booked = await client.newShipment(request, { locale: document.documentElement.lang });
     const s = state.service;
+    const a = address.value;
     state.booking = {
       client,
       ref: booked.shipping_dlvr_ref,
       carrier: `${s.carrier_name || s.carrier_code} · ${s.service_name || s.service_code}`,
       delivery: state.mode === 'drop-point'
-        ? `Drop point: ${state.dropPoint.name}, ${state.dropPoint.address}, ${state.dropPoint.city}`
-        : `Home: ${address.value.to_address}, ${address.value.to_zip_code} ${address.value.to_city}`,
+        ? { point: { name: state.dropPoint.name, address: state.dropPoint.address, city: state.dropPoint.city } }
+        : { home: { address: a.to_address, zip: a.to_zip_code, city: a.to_city } },
       trackingUrl: booked.advance_tracking_url || '',
     };
     const { client: _c, ...kept } = state.booking;
     save({ orderRef: state.orderRef, booking: kept });
     showConfirmation();
   } catch (err) {
-    if (err instanceof ParcelgateError && (err.category === 'upstream_unavailable' || err.category === 'timeout' || err.category === 'network')) {
+    console.error('[tienda-demo] booking failed:', err);
+    if (err instanceof ParcelgateError && ['upstream_unavailable', 'timeout', 'network', 'booking_unconfirmed'].includes(err.category)) {
       // The answer was lost: the booking may exist. Placing the order again
       // sends the same order reference, which the service answers with the
       // first booking instead of booking twice.
-      fail(`${err.message} The booking may have been made: press "Place order" again to check (the same order reference is used, so it cannot be booked twice).`);
-    } else if (err instanceof ParcelgateError) {
-      fail(err.message);
+      fail(() => T('demo.errLost', { button: T('demo.placeOrder') }));
+    } else if (err && err.category === 'demo_remote') {
+      fail(() => T('demo.remote'));
+    } else if (err instanceof ParcelgateError && err.category === 'validation' && err.fieldErrors.some((e) => e.field.startsWith('to_'))) {
+      address.validate();
+      fail(() => T('demo.errAddress'));
     } else {
-      fail(err.message || String(err));
+      fail(() => `${T('demo.errOrder')} ${reason(err)}`);
     }
   } finally {
     placing = false;
+    placingText = false;
     button.disabled = false;
-    button.textContent = 'Place order';
+    button.textContent = T('demo.placeOrder');
   }
 }
 
@@ -278,7 +333,7 @@ function showConfirmation() {
   $('order-ref').textContent = state.orderRef;
   $('dlvr-ref').textContent = b.ref;
   $('booked-carrier').textContent = b.carrier;
-  $('booked-delivery').textContent = b.delivery;
+  $('booked-delivery').textContent = deliveryText(b.delivery);
   if (b.trackingUrl) $('booked-delivery').title = b.trackingUrl;
   $('checkout').hidden = true;
   const box = $('confirmation');
@@ -287,6 +342,13 @@ function showConfirmation() {
   timeline.client = b.client;
   timeline.setAttribute('reference', b.ref);
   box.focus();
+}
+
+// The booked delivery in the page's language (a string: saved by an older page).
+function deliveryText(d) {
+  if (!d || typeof d === 'string') return d || '';
+  if (d.point) return T('demo.deliveryDropPoint', d.point);
+  return T('demo.deliveryHome', d.home);
 }
 
 /** A Client for the current order: its token is fetched when first needed and renewed on expiry. */
@@ -299,7 +361,7 @@ async function bookingClient() {
 async function downloadLabel() {
   const { ref } = state.booking;
   const button = $('download-label');
-  $('label-error').textContent = '';
+  show('labelError', null);
   button.disabled = true;
   try {
     // The Client renews the order's token itself when it expires.
@@ -311,7 +373,8 @@ async function downloadLabel() {
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 60000);
   } catch (err) {
-    $('label-error').textContent = `The label could not be downloaded: ${err.message}`;
+    const why = reason(err);
+    show('labelError', () => `${T('demo.labelError')} ${why}`);
   } finally {
     button.disabled = false;
   }
@@ -327,7 +390,6 @@ function newOrder() {
 }
 
 async function showMode() {
-  $('endpoint').textContent = endpoint;
   try {
     const res = await fetch('/healthz');
     const body = await res.json();
@@ -335,11 +397,8 @@ async function showMode() {
   } catch {
     state.upstream = 'unreachable';
   }
-  if (state.upstream === 'remote') {
-    $('mode-note').textContent = 'This worker forwards to a real shipping service: the demo shows rates and drop points, but cannot book.';
-  } else if (state.upstream === 'unreachable') {
-    $('mode-note').textContent = 'The edge worker did not answer /healthz.';
-  }
+  if (state.upstream === 'remote') show('modeNote', () => T('demo.remote'));
+  else if (state.upstream === 'unreachable') show('modeNote', () => T('demo.unreachable'));
 }
 
 /** Restores this tab's checkout: its order reference, or its confirmation. */
@@ -352,10 +411,62 @@ async function restore() {
     state.booking = { ...v.booking, client: await bookingClient() };
     showConfirmation();
   } catch (err) {
-    $('order-error').textContent = `Your order ${state.orderRef} is booked (${v.booking.ref}), but its details cannot be shown: ${err.message}`;
+    console.error('[tienda-demo] the saved order cannot be shown:', err);
+    fail(() => T('demo.restoreError', { order: state.orderRef, ref: v.booking.ref }));
   }
 }
 
+// The page's texts in the current language: the marked elements, the
+// footer, the cart and totals, and every message on screen.
+function applyTexts() {
+  document.title = T('demo.title');
+  for (const el of document.querySelectorAll('[data-t]')) el.textContent = T(el.dataset.t);
+  for (const el of document.querySelectorAll('[data-t-aria-label]')) el.setAttribute('aria-label', T(el.dataset.tAriaLabel));
+  // The footer: its sentence around the link and the endpoint.
+  const footer = $('footer');
+  const link = $('footer-link');
+  const code = $('endpoint');
+  const parts = T('demo.footer').split(/(\{link\}|\{endpoint\})/);
+  footer.replaceChildren(...parts.map((p) => (p === '{link}' ? link : p === '{endpoint}' ? code : document.createTextNode(p))));
+  link.textContent = T('demo.product');
+  if (placingText) $('place-order').textContent = T('demo.placing');
+  for (const id of Object.keys(shown)) show(id, shown[id]);
+  renderCart();
+  if (state.booking) $('booked-delivery').textContent = deliveryText(state.booking.delivery);
+}
+
+// Switches the whole page: the document's lang (the widgets follow it),
+// the address (?lang=) and the page's own texts.
+function setLanguage(l) {
+  lang = LANGUAGES.includes(l) ? l : 'es';
+  document.documentElement.lang = lang;
+  try {
+    localStorage.setItem('pg-demo-lang', lang);
+    const url = new URL(location.href);
+    url.searchParams.set('lang', lang);
+    history.replaceState(history.state, '', url);
+  } catch {
+    // private mode or a sandboxed frame: the choice lasts for this page only
+  }
+  applyTexts();
+}
+
+{
+  let chosen = new URLSearchParams(location.search).get('lang');
+  if (!chosen) {
+    try {
+      chosen = localStorage.getItem('pg-demo-lang');
+    } catch {
+      // no storage
+    }
+  }
+  const select = $('lang');
+  if (chosen && [...select.options].some((o) => o.value === chosen)) select.value = chosen;
+  setLanguage(select.value);
+  select.addEventListener('change', () => setLanguage(select.value));
+}
+
+$('endpoint').textContent = endpoint;
 renderCart();
 setupWidgets();
 restore();
@@ -364,29 +475,7 @@ $('download-label').addEventListener('click', downloadLabel);
 $('new-order').addEventListener('click', newOrder);
 showMode();
 // Start fetching and compiling the core while the shopper reads the page.
-// The language of the checks' messages: Spanish by default (a Madrid
-// shop), switched for the whole page; the widgets follow the document's
-// lang (the address form re-validates when its lang attribute changes).
-function setLanguage(lang) {
-  document.documentElement.lang = lang;
-  $('address').setAttribute('lang', lang);
-  try {
-    localStorage.setItem('pg-demo-lang', lang);
-  } catch {
-    // private mode: the choice lasts for this page only
-  }
-}
-{
-  let saved = null;
-  try {
-    saved = localStorage.getItem('pg-demo-lang');
-  } catch {
-    // no storage
-  }
-  const select = $('lang');
-  if (saved && [...select.options].some((o) => o.value === saved)) select.value = saved;
-  setLanguage(select.value);
-  select.addEventListener('change', () => setLanguage(select.value));
-}
-
-load().catch((err) => fail(`The validation module did not load: ${err.message}`));
+load().catch((err) => {
+  console.error('[tienda-demo] the validation module did not load:', err);
+  fail(() => T('demo.errModule'));
+});

@@ -104,18 +104,21 @@ export class Client {
 
   /**
    * Calls an operation by name and resolves with the response's data.
+   * options.locale (a language tag, e.g. the page's) is the language of
+   * the field errors: the core's, and the edge's through Accept-Language.
    * @param {string} operation
    * @param {object} [params]
-   * @param {{signal?: AbortSignal, timeout?: number, headers?: Record<string, string>}} [options]
+   * @param {{signal?: AbortSignal, timeout?: number, headers?: Record<string, string>, locale?: string}} [options]
    */
   async call(operation, params = {}, options = {}) {
     const op = BY_NAME.get(operation);
     if (!op) throw new TypeError(`parcelgate: unknown operation "${operation}"`);
     const core = this.#core();
+    const locale = typeof options.locale === 'string' && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/.test(options.locale) ? options.locale : '';
     let body;
     if (core) {
       if (this.validate) {
-        const errors = core.validate(operation, params, this.validateOptions);
+        const errors = core.validate(operation, params, locale ? { ...this.validateOptions, locale } : this.validateOptions);
         if (errors.length > 0) {
           throw new ParcelgateError(`${operation}: ${errors[0].field}: ${errors[0].message}`, {
             code: errors[0].code,
@@ -135,6 +138,9 @@ export class Client {
     // is only fetched for what the edge did not normalize (errors, data of
     // the wrong shape, an older edge).
     const headers = { Accept: NORMALIZED_ACCEPT, ...this.headers, ...(options.headers || {}) };
+    if (locale && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
+      headers['Accept-Language'] = locale.replace(/_/g, '-');
+    }
     let token = await this.#currentToken(operation);
     if (token) headers.Authorization = `Bearer ${token}`;
     let url = `${this.baseUrl}/${operation}`;
@@ -148,7 +154,7 @@ export class Client {
       init.body = body;
     }
 
-    let { status, text, normalized } = await this.#send(operation, url, init, options);
+    let { status, text, normalized, retryAfter } = await this.#send(operation, url, init, options);
     if (status === 401 && this.#source && edgeRefusedToken(text)) {
       // The edge's own 401 (source "edge"): it refused the token before
       // forwarding anything upstream, so nothing was booked and even a
@@ -158,7 +164,7 @@ export class Client {
       if (this.#token === token) this.#token = '';
       token = await this.#currentToken(operation);
       headers.Authorization = `Bearer ${token}`;
-      ({ status, text, normalized } = await this.#send(operation, url, init, options));
+      ({ status, text, normalized, retryAfter } = await this.#send(operation, url, init, options));
     }
     if (normalized && status === 200) {
       const env = parseEnvelope(text);
@@ -168,7 +174,12 @@ export class Client {
     // Without it the envelope is read in JavaScript.
     const decoding =
       core && typeof core.loadDecoder === 'function' ? core.loadDecoder().then(() => true, () => false) : Promise.resolve(!!core);
-    return decodeResponse((await decoding) ? core : null, operation, status, text);
+    try {
+      return decodeResponse((await decoding) ? core : null, operation, status, text);
+    } catch (err) {
+      if (err instanceof ParcelgateError && retryAfter > 0) err.retryAfter = retryAfter;
+      throw err;
+    }
   }
 
   async #send(operation, url, init, options) {
@@ -196,7 +207,8 @@ export class Client {
       const res = await this.fetch(url, { ...init, signal: ctrl.signal });
       const text = await res.text();
       const normalized = !!(res.headers && typeof res.headers.get === 'function' && res.headers.get('Parcelgate-Data') === 'normalized');
-      return { status: res.status, text, normalized };
+      const retryAfter = retryAfterSeconds(res.headers && typeof res.headers.get === 'function' ? res.headers.get('Retry-After') : null);
+      return { status: res.status, text, normalized, retryAfter };
     } catch (err) {
       if (timedOut) {
         throw new ParcelgateError(`${operation}: no response within ${timeout} ms`, { category: 'timeout', operation, cause: err });
@@ -283,7 +295,7 @@ function decodeResponse(core, operation, status, text) {
       const fieldErrors = fieldErrorsOf(text);
       throw new ParcelgateError(`${operation}: ${e.description}`, {
         code: e.code,
-        category: categoryOf(status, e.class, fieldErrors),
+        category: categoryOf(status, e.class, fieldErrors, edgeClassOf(text)),
         fieldErrors,
         status,
         operation,
@@ -314,7 +326,7 @@ function decodeResponse(core, operation, status, text) {
     const msg = d.errorMessage || d.message || 'upstream error';
     throw new ParcelgateError(`${operation}: ${code ? `error ${code}: ` : ''}${msg}`, {
       code,
-      category: categoryOf(status, classOf(code), fieldErrors),
+      category: categoryOf(status, classOf(code), fieldErrors, d.source === 'edge' ? String(d.errorClass || '') : ''),
       fieldErrors,
       status,
       operation,
@@ -324,21 +336,55 @@ function decodeResponse(core, operation, status, text) {
     });
   }
   const category =
-    status === 401 || status === 403 ? 'unauthorized' : status >= 502 && status <= 504 ? 'upstream_unavailable' : 'unexpected_response';
+    status === 401 || status === 403
+      ? 'unauthorized'
+      : status === 429
+        ? 'rate_limited'
+        : status >= 502 && status <= 504
+          ? 'upstream_unavailable'
+          : 'unexpected_response';
   throw new ParcelgateError(`${operation}: unexpected response (HTTP ${status})`, { category, status, operation, details: text.slice(0, 200) });
 }
 
-function categoryOf(status, cls, fieldErrors) {
+// categoryOf: the category of an error envelope. The edge's own refusals
+// (source "edge", errorClass) are told apart, so a widget can tell the
+// shopper what to do: wait (rate_limited, with Retry-After), try again
+// later (upstream_unavailable) or nothing they can fix (configuration).
+function categoryOf(status, cls, fieldErrors, edgeClass) {
   // The edge's 425 (code 1425): an earlier booking's answer was lost and
   // it may exist; nothing was sent. Retryable after Retry-After, with the
   // same request (worker/README.md, "Exactly-once bookings").
   if (status === 425) return 'booking_unconfirmed';
   if (fieldErrors.length > 0) return 'validation';
+  if (status === 429 || edgeClass === 'rate_limited') return 'rate_limited';
+  if (edgeClass === 'misconfigured') return 'configuration';
   if (status === 401 || status === 403) return 'unauthorized';
   // The edge's own 502/504 envelopes (codes 1502/1504, outside the
   // service's table): the upstream could not be reached or failed.
   if (status >= 502 && status <= 504 && (cls === 'unknown' || !cls)) return 'upstream_unavailable';
   return cls;
+}
+
+// edgeClassOf: the errorClass of an envelope the edge wrote itself, or ''.
+function edgeClassOf(text) {
+  try {
+    const d = JSON.parse(text).data;
+    return d && d.source === 'edge' && typeof d.errorClass === 'string' ? d.errorClass : '';
+  } catch {
+    return '';
+  }
+}
+
+// retryAfterSeconds reads a Retry-After header (seconds, or an HTTP date)
+// as whole seconds from now; 0 when absent or unreadable. (A browser reads
+// it across origins only when the edge exposes it, which it does.)
+export function retryAfterSeconds(value) {
+  if (value === null || value === undefined || value === '') return 0;
+  const v = String(value).trim();
+  if (/^\d+$/.test(v)) return Math.min(Number(v), 86400);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return 0;
+  return Math.max(0, Math.min(Math.ceil((at - Date.now()) / 1000), 86400));
 }
 
 // classOf approximates the core's classes when no core is loaded.

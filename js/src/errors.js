@@ -7,7 +7,8 @@ export class ParcelgateError extends Error {
   /**
    * @param {string} message
    * @param {{code?: number, category: string, fieldErrors?: Array<{field: string, code: number, message: string}>,
-   *   status?: number, operation?: string, carrierCode?: string, carrierMessage?: string, details?: unknown, cause?: unknown}} info
+   *   status?: number, operation?: string, carrierCode?: string, carrierMessage?: string, details?: unknown, cause?: unknown,
+   *   retryAfter?: number}} info
    */
   constructor(message, info) {
     super(message, info.cause === undefined ? undefined : { cause: info.cause });
@@ -20,6 +21,8 @@ export class ParcelgateError extends Error {
     this.carrierCode = info.carrierCode || '';
     this.carrierMessage = info.carrierMessage || '';
     this.details = info.details;
+    /** Seconds the edge asked to wait before trying again (its Retry-After); 0 when it did not say. */
+    this.retryAfter = info.retryAfter || 0;
   }
 
   /** Same as category. */

@@ -294,7 +294,8 @@ test('before the core arrives the inputs work; validation runs once it is loaded
 test('messages follow the lang attribute, then the document language; codes and fields do not change', async () => {
   const { page, errors } = await openPage();
   const form = page.locator('pg-address-form#to');
-  const zip = form.getByLabel(/^Postal code/);
+  // By name: the label follows the language too.
+  const zip = form.locator('input[name=to_zip_code]');
   await zip.pressSequentially('00000');
   const { 'messages.json': m } = await readVectors('.');
   const want = m.postal.find((v) => v.country === 'ES' && v.input === '00000');
@@ -303,6 +304,8 @@ test('messages follow the lang attribute, then the document language; codes and 
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'es-ES'));
   await form.evaluate((el) => el.setAttribute('lang', 'de')); // the element's own lang wins
   await eventually(async () => assert.equal(await describedText(form, zip), want.message.de));
+  const labels = await form.evaluate((el) => [...el.shadowRoot.querySelectorAll('label')].map((l) => l.firstChild.data));
+  assert.ok(labels.includes('Postleitzahl'), labels.join(', '));
   await form.evaluate((el) => el.removeAttribute('lang'));
   await eventually(async () => assert.equal(await describedText(form, zip), want.message.es));
   const err = await form.evaluate((el) => el.errors.find((e) => e.field === 'to_zip_code'));

@@ -177,13 +177,16 @@ test('errors: the core stops an invalid postal code; an edge 502 is shown', asyn
   await set(page, { country: 'ES', 'zip-code': '0800' });
   await eventually(async () => assert.equal(await state(page), 'error'));
   const expected = await page.evaluate(() => window.core.validateField('get-drop-points', { country_code: 'ES', zip_code: '0800' }, 'zip_code')[0].message);
-  assert.equal(await status(page), `The drop points could not be loaded: Postal code: ${expected}`);
+  assert.equal(await status(page), `The drop points could not be loaded. Postal code: ${expected}`);
   assert.equal(edge.log.filter((l) => l.op === 'get-drop-points').length, 0, 'nothing sent');
 
   await set(page, { 'zip-code': '08003' });
-  await eventually(async () => assert.match(await status(page), /the upstream answered HTTP 503/));
+  // The shopper reads what happened and what to do; the edge's message is for developers (pg-error).
+  await eventually(async () =>
+    assert.equal(await status(page), 'The drop points could not be loaded. The delivery service is not answering right now. Try again in a few minutes.'));
   const err = await page.evaluate(() => window.events.filter((e) => e.type === 'pg-error').pop().detail);
   assert.equal(err.category, 'upstream_unavailable');
+  assert.match(err.message, /the upstream answered HTTP 503/);
   assert.equal(await page.locator('pg-drop-point-picker [role=status]').getAttribute('aria-live'), 'polite');
   await page.close();
 });

@@ -312,7 +312,7 @@ test('errors: the edge envelope message in the live region, pg-error, client-sid
   await setRoute(page, '08002');
   await page.waitForFunction(() => window.events.some((e) => e.type === 'pg-error'));
   const msg = fx.invalid_zip.body.data.errors[0].message;
-  assert.equal(await status.textContent(), `The delivery services could not be loaded: Destination postal code: ${msg}`);
+  assert.equal(await status.textContent(), `The delivery services could not be loaded. Destination postal code: ${msg}`);
   assert.equal(await status.getAttribute('aria-live'), 'polite');
   assert.equal(await status.getAttribute('part'), 'status error');
   assert.equal(await el.getAttribute('data-state'), 'error');
@@ -321,16 +321,18 @@ test('errors: the edge envelope message in the live region, pg-error, client-sid
   assert.deepEqual(ev.fieldErrors, fx.invalid_zip.body.data.errors);
   assert.equal(await el.locator('input[type=radio]').count(), 0);
 
-  // An upstream failure: the edge's message.
+  // An upstream failure: what to do, for the shopper; the edge's message in pg-error.
   await page.evaluate(() => document.getElementById('rates').setAttribute('to-zip', '08003'));
-  await eventually(async () => assert.match(await status.textContent(), /the upstream failed \(HTTP 500\): 999 unexpected error/));
+  await eventually(async () =>
+    assert.equal(await status.textContent(), 'The delivery services could not be loaded. The delivery service is not answering right now. Try again in a few minutes.'));
+  assert.match((await page.evaluate(() => window.events.filter((e) => e.type === 'pg-error').pop().detail)).message, /the upstream failed \(HTTP 500\): 999 unexpected error/);
 
   // An invalid postal code never leaves the browser: the core's own message.
   const before = edge.log.length;
   await page.evaluate(() => document.getElementById('rates').setAttribute('to-zip', '0800'));
   const core = await page.evaluate(() =>
     core.validateField('get-shipments-rates', { to_country_code: 'ES', to_zip_code: '0800' }, 'to_zip_code')[0].message);
-  await eventually(async () => assert.equal(await status.textContent(), `The delivery services could not be loaded: Destination postal code: ${core}`));
+  await eventually(async () => assert.equal(await status.textContent(), `The delivery services could not be loaded. Destination postal code: ${core}`));
   assert.equal(edge.log.length, before);
 
   // Fixed: the list comes back.

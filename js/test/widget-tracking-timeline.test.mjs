@@ -112,8 +112,9 @@ test('a 401 from the edge is shown as an error', async () => {
   const { page } = await openPage();
   await start(page, { reference: fx.reference }, 'wrong-token');
   await eventually(async () => assert.equal((await view(page)).state, 'error'));
-  assert.match((await view(page)).status, /^Tracking could not be loaded: .*requires Authorization/);
+  assert.equal((await view(page)).status, 'Tracking could not be loaded. Your access to this page has expired. Reload the page, then try again.');
   const err = await page.evaluate(() => window.events.find((e) => e.type === 'pg-error').detail);
+  assert.match(err.message, /requires Authorization/);
   assert.equal(err.category, 'unauthorized');
   assert.equal(err.status, 401);
   await page.close();

@@ -12,6 +12,7 @@
 // Events: pg-change {value, valid, errors, field}, pg-valid {value}.
 
 import { PgElement, adoptStyles, emit, esc, uid } from './base.js';
+import { countryName as displayName, intlLocale } from './i18n.js';
 
 /** Every field the form knows, in display order. */
 const FIELD_DEFS = {
@@ -72,34 +73,8 @@ export class PgAddressForm extends PgElement {
 
   static observedAttributes = ['prefix', 'operation', 'country', 'fields', 'endpoint', 'lang'];
 
-  /** Texts; override any with the `texts` property. */
-  static texts = {
-    name: 'Name',
-    attn: 'Attention of',
-    nif: 'Tax ID (NIF)',
-    address: 'Address',
-    country_code: 'Country',
-    zip_code: 'Postal code',
-    city: 'City',
-    phone: 'Phone',
-    email: 'E-mail',
-    observations: 'Delivery notes',
-    required: 'required',
-    optional: '(optional)',
-    requiredMessage: 'This field is required.',
-    zone_peninsular: 'Mainland Spain (peninsular)',
-    zone_balearic: 'Balearic Islands',
-    zone_canary: 'Canary Islands',
-    zone_ceuta: 'Ceuta',
-    zone_melilla: 'Melilla',
-    zoneProvince: '{zone} · province {province}',
-    zoneProvinceCity: '{zone} · province {province} ({city})',
-    normalized: 'Postal code: {zip}',
-    fieldError: '{label}: {message}',
-    invalidCount: '{count} fields need attention.',
-    invalidOne: '1 field needs attention.',
-    loadingCore: 'Loading the checks…',
-  };
+  /** Its texts: "address.*" of internal/i18n/ui.go (override any with the `texts` property). */
+  static part = 'address';
 
   constructor() {
     super();
@@ -121,7 +96,7 @@ export class PgAddressForm extends PgElement {
     };
   }
 
-  connectedCallback() {
+  _connect() {
     if (!this._rendered) {
       this.render();
       // The form's validity from the start (empty required fields), before
@@ -150,6 +125,10 @@ export class PgAddressForm extends PgElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue || !this._rendered) return;
+    if (name === 'lang') {
+      this._checkLanguage();
+      return;
+    }
     if (name === 'country') {
       // The default country: applied while the shopper has not chosen one.
       if (!this._touched.has('country_code') && !this._countryChosen) {
@@ -159,6 +138,15 @@ export class PgAddressForm extends PgElement {
     if (name === 'endpoint') return;
     this.render();
     this._revalidate(null);
+  }
+
+  // A new language: the labels, the countries' names and order, and the
+  // core's messages (validated again in the new language).
+  _languageChanged() {
+    if (!this._rendered) return;
+    this.render();
+    this._revalidate(null);
+    if (this._lastAnnounced) this._lastAnnounced = '';
   }
 
   // ---- configuration ------------------------------------------------------
@@ -247,10 +235,11 @@ export class PgAddressForm extends PgElement {
       let control;
       if (def.select) {
         const value = this._values[s] || '';
-        const list = sortedCountries();
+        const locale = this.intlLocale;
+        const list = sortedCountries(locale);
         const codes = list.includes(value) || value === '' ? list : [value, ...list];
         control = `<select ${common}>${codes
-          .map((c) => `<option value="${esc(c)}"${c === value ? ' selected' : ''}>${esc(countryName(c))}</option>`)
+          .map((c) => `<option value="${esc(c)}"${c === value ? ' selected' : ''}>${esc(countryName(c, locale))}</option>`)
           .join('')}</select>`;
       } else {
         control = `<input type="${def.type || 'text'}" ${common} value="${esc(this._values[s] || '')}"${
@@ -539,10 +528,7 @@ export class PgAddressForm extends PgElement {
     if (errors.length > 0) {
       const suffix = errors[0].field.slice(this.prefix.length + 1);
       this._input(suffix)?.focus();
-      this._announce(
-        errors.length === 1 ? this.t('invalidOne') : this.t('invalidCount', { count: errors.length }),
-        0,
-      );
+      this._announce(this.t('invalid', { count: errors.length }), 0);
       this._lastAnnounced = '';
       return false;
     }
@@ -610,32 +596,23 @@ export class PgAddressForm extends PgElement {
   }
 }
 
-let displayNames;
-let sorted;
+const sorted = new Map();
 
 // The select's order: the spec's postal-format countries as listed, then
 // the others by name in the page's language.
-function sortedCountries() {
-  if (!sorted) {
+function sortedCountries(locale) {
+  let list = sorted.get(locale);
+  if (!list) {
     const head = COUNTRIES.slice(0, 7);
-    const rest = COUNTRIES.slice(7).sort((a, b) => countryName(a).localeCompare(countryName(b)));
-    sorted = [...head, ...rest];
+    const rest = COUNTRIES.slice(7).sort((a, b) => countryName(a, locale).localeCompare(countryName(b, locale), locale));
+    list = [...head, ...rest];
+    sorted.set(locale, list);
   }
-  return sorted;
+  return list;
 }
 
-function countryName(code) {
-  try {
-    if (displayNames === undefined) {
-      displayNames =
-        typeof Intl !== 'undefined' && typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : null;
-    }
-    if (displayNames) {
-      const n = displayNames.of(code);
-      if (n && n !== code) return n;
-    }
-  } catch {
-    // fall back to the English table
-  }
-  return COUNTRY_NAMES[code] || code;
+// A country's name in the locale; the English table without Intl.DisplayNames.
+function countryName(code, locale) {
+  const n = displayName(code, locale || intlLocale(''));
+  return n !== code ? n : COUNTRY_NAMES[code] || code;
 }

@@ -6,6 +6,19 @@
 import { Client } from '../client.js';
 import { ParcelgateError } from '../errors.js';
 import { load, loaded } from '../core.js';
+import {
+  language,
+  intlLocale,
+  strings,
+  loadStrings,
+  entry,
+  fill,
+  formatMoney,
+  formatDate as formatDateIn,
+  formatUnit,
+} from './i18n.js';
+
+export { setTexts, LANGUAGES } from './i18n.js';
 
 /**
  * Theme variables every widget reads (set them on the element or any
@@ -162,8 +175,11 @@ const ElementBase = globalThis.HTMLElement ?? class {};
  * property is set.
  */
 export class PgElement extends ElementBase {
-  /** Default texts; subclasses override. Shops replace any of them with the `texts` property. */
-  static texts = {};
+  /**
+   * The widget's part of the text table (internal/i18n/ui.go): its keys
+   * are "<part>.<name>", and "common.<name>" is shared by every widget.
+   */
+  static part = '';
 
   constructor() {
     super();
@@ -173,6 +189,57 @@ export class PgElement extends ElementBase {
     this._token = '';
     this._auto = null;
     this._texts = null;
+    this._shownLocale = null;
+  }
+
+  /**
+   * Connects once the texts of the widget's language are loaded (English
+   * at once; another language on its first use), so a shopper never sees
+   * a flash of English. Subclasses put their work in _connect().
+   */
+  connectedCallback() {
+    live.add(this);
+    watchLanguages();
+    const go = () => {
+      if (!this.isConnected) return;
+      const locale = this.locale; // read again: the page may have switched while loading
+      if (!strings(locale)) {
+        loadStrings(locale).then(go);
+        return;
+      }
+      this._shownLocale = locale;
+      this._connect();
+    };
+    go();
+  }
+
+  disconnectedCallback() {
+    live.delete(this);
+  }
+
+  /** What connectedCallback does once the texts are there. */
+  _connect() {}
+
+  /**
+   * Called when the widget's language changed (its `lang`, an ancestor's
+   * or the document's): loads the texts, then re-renders.
+   */
+  _checkLanguage() {
+    // Before the first connect, connectedCallback picks the latest language itself.
+    if (this._shownLocale === null || !this.isConnected) return;
+    const locale = this.locale;
+    if (locale === this._shownLocale) return;
+    if (!strings(locale)) {
+      loadStrings(locale).then(() => this._checkLanguage());
+      return;
+    }
+    this._shownLocale = locale;
+    this._languageChanged();
+  }
+
+  /** Re-renders in the new language (subclasses redo language-dependent work). */
+  _languageChanged() {
+    if (this._rendered && typeof this.render === 'function') this.render();
   }
 
   /** The Client used for calls (see the class comment). */
@@ -239,31 +306,81 @@ export class PgElement extends ElementBase {
   }
 
   /**
-   * The language of the core's messages: the element's own `lang`
+   * The page's language tag for this widget: the element's own `lang`
    * attribute, else the nearest ancestor's, else the document's ("" when
-   * none: English).
+   * none: English). The core's messages, the texts and Intl follow it.
    */
   get locale() {
     const el = typeof this.closest === 'function' ? this.closest('[lang]') : null;
     return (el && el.getAttribute('lang')) || globalThis.document?.documentElement?.lang || '';
   }
 
-  /** The texts in use: the class defaults merged with the `texts` property. */
-  get texts() {
-    return { ...this.constructor.texts, ...(this._texts || {}) };
+  /** The language of the texts: "en", "es", "pt", "fr", "de", "it" or "nl". */
+  get language() {
+    return language(this.locale);
   }
 
+  /** The locale numbers, dates and units are written in (see i18n.js intlLocale). */
+  get intlLocale() {
+    return intlLocale(this.locale);
+  }
+
+  /**
+   * The texts in use, by short key (without the part): the table's in the
+   * widget's language, with the `texts` property's on top.
+   */
+  get texts() {
+    const out = {};
+    const part = this.constructor.part;
+    for (const prefix of ['common.', `${part}.`]) {
+      for (const k of Object.keys(strings('en'))) {
+        if (k.startsWith(prefix)) out[k.slice(prefix.length)] = entry(this.locale, k);
+      }
+    }
+    return { ...out, ...(this._texts || {}) };
+  }
+
+  /**
+   * Replaces texts of this widget, by short key ({cheapest: 'Best price'}),
+   * in every language; see setTexts() for page-wide texts per language.
+   */
   set texts(t) {
     this._texts = t || null;
-    if (this.isConnected && typeof this.render === 'function') this.render();
+    if (this.isConnected && this._rendered && typeof this.render === 'function') this.render();
   }
 
-  /** One text, with {name} placeholders filled from vars. */
+  /**
+   * One text in the widget's language, {name} placeholders filled from
+   * vars (a numeric vars.count picks the plural form).
+   */
   t(key, vars) {
-    let s = this.texts[key] ?? key;
-    if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
-    return s;
+    const own = this._texts && this._texts[key];
+    const value = own ?? entry(this.locale, `${this.constructor.part}.${key}`) ?? entry(this.locale, `common.${key}`) ?? key;
+    return fill(value, vars, this.intlLocale);
   }
+
+  /** An amount with its currency, in the widget's language. */
+  money(amount, currency) {
+    return formatMoney(amount, currency, this.intlLocale);
+  }
+
+  /** A date (and time, by options) in the widget's language. */
+  date(value, options) {
+    return formatDateIn(value, this.intlLocale, options);
+  }
+}
+
+// The connected widgets, re-rendered when a `lang` attribute of the page
+// changes (a language switch sets the document's).
+const live = new Set();
+let observer = null;
+
+function watchLanguages() {
+  if (observer || typeof MutationObserver !== 'function' || !globalThis.document) return;
+  observer = new MutationObserver(() => {
+    for (const el of live) el._checkLanguage();
+  });
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
 }
 
 /** What a shopper reads when the core could not be loaded (texts.coreUnavailable overrides it). */
@@ -285,13 +402,18 @@ export class FetchingElement extends PgElement {
     super();
     this._state = 'idle';
     this._message = '';
+    this._error = null;
     this._seq = 0;
     this._ctrl = null;
     this._timer = null;
+    this._retryTimer = null;
+    this._retryAt = 0;
   }
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     clearTimeout(this._timer);
+    clearTimeout(this._retryTimer);
     if (this._ctrl) this._ctrl.abort();
   }
 
@@ -314,18 +436,20 @@ export class FetchingElement extends PgElement {
   }
 
   /**
-   * Runs one fetch cycle. job.idle() returns the message to show when there
-   * is nothing to ask (then job.reset() clears the data), or null;
-   * job.load(client, core, signal) makes the calls and throws on failure;
-   * job.done(result, core) or this._fail(err) then update the widget, only
-   * while this cycle is the latest. job.quiet keeps the old content on
-   * screen instead of a loading state; job.settle() runs after the latest
-   * cycle ends either way.
+   * Runs one fetch cycle. job.idle() returns a function giving the message
+   * to show when there is nothing to ask (then job.reset() clears the
+   * data), or null; job.load(client, core, signal, locale) makes the calls
+   * and throws on failure; job.done(result, core) or this._fail(err) then
+   * update the widget, only while this cycle is the latest. job.quiet
+   * keeps the old content on screen instead of a loading state;
+   * job.settle() runs after the latest cycle ends either way. Messages are
+   * functions, so a change of language re-renders them.
    */
   async _cycle(job) {
     const seq = ++this._seq;
     if (this._ctrl) this._ctrl.abort();
     this._ctrl = null;
+    this._error = null;
     const idle = job.idle();
     if (idle !== null) {
       this._state = 'idle';
@@ -339,7 +463,7 @@ export class FetchingElement extends PgElement {
     this._ctrl = ctrl;
     if (!job.quiet) {
       this._state = 'loading';
-      this._message = this.t('loading');
+      this._message = () => this.t('loading');
       this.render();
     }
     try {
@@ -365,15 +489,119 @@ export class FetchingElement extends PgElement {
     }
   }
 
-  /** The error message for the shopper: invalid fields by their label, else the error's text without the operation. */
+  /** The options of every call: the abort signal and the widget's language (validation messages, Accept-Language). */
+  _callOptions(signal) {
+    return { signal, locale: this.locale };
+  }
+
+  /** The status text for render(). */
+  _statusText() {
+    const m = this._message;
+    return typeof m === 'function' ? m() : m || '';
+  }
+
+  /**
+   * Shows a failed load: the widget's own sentence and what the shopper can
+   * do, in their language, with a retry button unless retrying cannot help
+   * (invalid input, a misconfigured edge); the Client's message (for
+   * developers) goes to the console and pg-error's detail, never on screen.
+   */
+  _failed(err) {
+    this._state = 'error';
+    this._error = err;
+    this._message = () => `${this.t('error')} ${this._errorMessage(err)}`;
+    const after = err && Number(err.retryAfter) > 0 ? Number(err.retryAfter) : 0;
+    this._retryAt = after ? Date.now() + after * 1000 : 0;
+    console.warn(`[parcelgate] ${this.localName}: ${err && err.message}`, err);
+  }
+
+  /** What the shopper reads for an error (after the widget's own sentence). */
   _errorMessage(err) {
     if (err && err.category === 'core_unavailable') return this.texts.coreUnavailable || CORE_UNAVAILABLE;
     if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
-      return err.fieldErrors.map((e) => `${this.texts[`field_${e.field}`] || e.field}: ${e.message}`).join(' ');
+      return err.fieldErrors
+        .map((e) => this.t('fieldError', { label: this._fieldLabel(e.field), message: e.message }))
+        .join(' ');
     }
-    const text = errorText(err);
-    return err && err.operation && text.startsWith(`${err.operation}: `) ? text.slice(err.operation.length + 2) : text;
+    return this.t(`error.${shopperCategory(err)}`);
   }
+
+  /** A field's label in this widget's texts (field_<name>), else the field's name. */
+  _fieldLabel(field) {
+    const name = /^parcels\[/.test(field) ? 'parcels' : field;
+    const label = this.t(`field_${name}`);
+    return label === `field_${name}` ? field : label;
+  }
+
+  /**
+   * Renders the status line, and after it the retry button of an error
+   * that retrying can fix: disabled with a countdown while the edge's
+   * Retry-After runs, then enabled.
+   */
+  _renderStatus(status) {
+    const isError = this._state === 'error';
+    status.classList.toggle('pg-error', isError);
+    status.setAttribute('part', isError ? 'status error' : 'status');
+    const text = this._statusText();
+    if (status.textContent !== text) status.textContent = text; // the same text is not announced again
+    let button = status.parentNode.querySelector('.pg-retry');
+    const retryable = isError && canRetry(this._error);
+    if (!retryable) {
+      clearTimeout(this._retryTimer);
+      if (button) button.remove();
+      return;
+    }
+    if (!button) {
+      button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'pg-retry';
+      button.setAttribute('part', 'retry');
+      button.addEventListener('click', () => {
+        if (Date.now() >= this._retryAt) this.refresh();
+      });
+      status.after(button);
+    }
+    const tick = () => {
+      const left = Math.ceil((this._retryAt - Date.now()) / 1000);
+      clearTimeout(this._retryTimer);
+      if (left > 0) {
+        button.disabled = true;
+        button.textContent = this.t('retryIn', {
+          time: formatUnit(left, 'second', this.intlLocale, { unitDisplay: 'long' }),
+        });
+        this._retryTimer = setTimeout(tick, (this._retryAt - Date.now()) % 1000 || 1000);
+      } else {
+        button.disabled = false;
+        button.textContent = this.t('retry');
+      }
+    };
+    tick();
+  }
+}
+
+// shopperCategory: the kind of failure a shopper is told about, by the
+// Client's category (common.error.<kind> in the table).
+function shopperCategory(err) {
+  switch (err && err.category) {
+    case 'rate_limited':
+    case 'network':
+    case 'timeout':
+    case 'configuration':
+    case 'unauthorized':
+    case 'upstream_unavailable':
+      return err.category;
+    case 'carrier_communication':
+      return 'upstream_unavailable';
+    default:
+      return 'unknown';
+  }
+}
+
+// canRetry: whether trying again can help (not with invalid input or an
+// edge that is misconfigured).
+function canRetry(err) {
+  const c = err && err.category;
+  return c !== 'validation' && c !== 'configuration';
 }
 
 /**
@@ -529,27 +757,18 @@ export function define(name, cls) {
   if (registry && !registry.get(name)) registry.define(name, cls);
 }
 
-/** Formats an amount with its currency in the page's language. */
-export function money(amount, currency) {
-  const n = typeof amount === 'number' ? amount : Number(amount);
-  if (!Number.isFinite(n)) return String(amount ?? '');
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency || 'EUR' }).format(n);
-  } catch {
-    return `${n.toFixed(2)} ${currency || ''}`.trim();
-  }
+/** Formats an amount with its currency (in locale; the browser's when absent). */
+export function money(amount, currency, locale) {
+  return formatMoney(amount, currency, locale);
 }
 
-/** Formats a YYYY-MM-DD date (or a Date) for people, in the page's language. */
-export function formatDate(value, options = { weekday: 'short', day: 'numeric', month: 'short' }) {
+/** Formats a YYYY-MM-DD date (or a Date) for people (in locale; the browser's when absent). */
+export function formatDate(value, options = { weekday: 'short', day: 'numeric', month: 'short' }, locale) {
   if (!value) return '';
-  const m = typeof value === 'string' && /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
-  const d = m ? new Date(+m[1], +m[2] - 1, +m[3], +(m[4] || 0), +(m[5] || 0), +(m[6] || 0)) : new Date(value);
-  if (Number.isNaN(d.getTime())) return String(value);
-  return new Intl.DateTimeFormat(undefined, options).format(d);
+  return formatDateIn(value, locale, options);
 }
 
-/** A short message for an error thrown by the Client (or anything else). */
+/** The Client's message of an error (for developers: the console, pg-error). */
 export function errorText(err) {
   if (!err) return '';
   if (err.fieldErrors && err.fieldErrors.length) {

@@ -10,4 +10,4 @@ export { PgAddressForm } from './address-form-define.js';
 export { PgRateSelector } from './rate-selector-define.js';
 export { PgDropPointPicker } from './drop-point-picker-define.js';
 export { PgTrackingTimeline } from './tracking-timeline-define.js';
-export { PgElement, THEME_VARIABLES } from './base.js';
+export { PgElement, THEME_VARIABLES, setTexts, LANGUAGES } from './base.js';

@@ -19,6 +19,7 @@
 // only then.
 
 import { SelectableList, adoptStyles, emit, esc, uid } from './base.js';
+import { formatKm, formatTimeRange, formatList } from './i18n.js';
 import { distanceKm } from '../core.js';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -48,35 +49,11 @@ const MAP_ATTRIBUTES = ['map', 'map-tiles', 'map-attribution', 'map-library', 'm
 
 /** Drop-point picker. */
 export class PgDropPointPicker extends SelectableList {
-  static observedAttributes = ['country', 'zip-code', 'carrier', 'value', 'endpoint', ...SelectableList.formAttributes, ...MAP_ATTRIBUTES];
+  static observedAttributes = ['country', 'zip-code', 'carrier', 'value', 'endpoint', 'lang', ...SelectableList.formAttributes, ...MAP_ATTRIBUTES];
 
-  /** Texts; override any with the `texts` property. */
-  static texts = {
-    legend: 'Drop point',
-    carrier: 'Carrier',
-    allCarriers: 'All carriers',
-    openToday: 'Open today {hours}',
-    openAllDay: 'Open 24 hours',
-    closedToday: 'Closed today',
-    openNow: 'open now',
-    closedNow: 'closed now',
-    distance: '≈ {km} km from {city} centre',
-    loading: 'Loading drop points…',
-    loaded: '{count} drop points.',
-    loadedOne: '1 drop point.',
-    empty: 'No drop point near this postal code.',
-    emptyFiltered: 'No drop point of this carrier near this postal code.',
-    missing: 'Enter a postal code to see the drop points near it.',
-    error: 'The drop points could not be loaded: {message}',
-    field_zip_code: 'Postal code',
-    field_country_code: 'Country',
-    field_carrier_code: 'Carrier',
-    required: 'Choose a drop point.',
-    mapLabel: 'Map of the drop points',
-    mapFailed: 'The map is not available; choose a drop point from the list.',
-    zoomIn: 'Zoom in',
-    zoomOut: 'Zoom out',
-  };
+  /** Its texts: "points.*" of internal/i18n/ui.go (override any with the `texts` property). */
+  static part = 'points';
+
 
   constructor() {
     super('dropPoint');
@@ -93,7 +70,7 @@ export class PgDropPointPicker extends SelectableList {
     this._mapState = ''; // '', 'loading', 'ready', 'failed'
   }
 
-  connectedCallback() {
+  _connect() {
     if (!this._rendered) {
       const sel = `${this._name}-carrier`;
       this.shadowRoot.innerHTML =
@@ -125,6 +102,10 @@ export class PgDropPointPicker extends SelectableList {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === 'lang') {
+      this._checkLanguage();
+      return;
+    }
     if (name === 'value') {
       if (!this._reflecting) this.value = newValue || '';
       return;
@@ -336,7 +317,7 @@ export class PgDropPointPicker extends SelectableList {
     const country = (this.getAttribute('country') || 'ES').trim().toUpperCase();
     const zip = (this.getAttribute('zip-code') || '').trim();
     return this._cycle({
-      idle: () => (zip ? null : this.t('missing')),
+      idle: () => (zip ? null : () => this.t('missing')),
       reset: () => {
         this._points = [];
       },
@@ -345,8 +326,8 @@ export class PgDropPointPicker extends SelectableList {
       },
       load: async (client, core, signal) => {
         const [points, carriers] = await Promise.allSettled([
-          client.call('get-drop-points', { country_code: country, zip_code: zip }, { signal }),
-          this._names.size ? Promise.resolve(null) : client.call('get-client-carriers', {}, { signal }),
+          client.call('get-drop-points', { country_code: country, zip_code: zip }, this._callOptions(signal)),
+          this._names.size ? Promise.resolve(null) : client.call('get-client-carriers', {}, this._callOptions(signal)),
         ]);
         if (points.status === 'rejected') throw points.reason;
         return { points: points.value, carriers };
@@ -375,9 +356,8 @@ export class PgDropPointPicker extends SelectableList {
   }
 
   _fail(err) {
-    this._state = 'error';
+    this._failed(err);
     this._points = [];
-    this._message = this.t('error', { message: this._errorMessage(err) });
     this.render();
     emit(this, 'pg-error', { error: err });
     this._keepOrClear();
@@ -414,10 +394,11 @@ export class PgDropPointPicker extends SelectableList {
     const status = root.querySelector('.pg-status');
     list.setAttribute('aria-busy', String(this._state === 'loading'));
     this.setAttribute('data-state', this._state);
+    root.querySelector('.pg-filter label').textContent = this.t('carrier');
+    root.querySelector('legend').textContent = this.t('legend');
     if (this._state === 'ready' || this._state === 'empty') this._loadedOnce = true;
     if (this._state === 'loading') {
-      status.classList.remove('pg-error');
-      status.textContent = this._message;
+      this._renderStatus(status);
       return;
     }
     // The carrier filter lists the carriers present in the answer.
@@ -432,18 +413,12 @@ export class PgDropPointPicker extends SelectableList {
     filterBox.hidden = this._points.length === 0;
 
     const shown = this._visible();
-    const isError = this._state === 'error';
-    status.classList.toggle('pg-error', isError);
-    status.setAttribute('part', isError ? 'status error' : 'status');
     if (this._state === 'ready' || this._state === 'empty') {
       this._message =
-        shown.length === 0
-          ? this.t(this._points.length ? 'emptyFiltered' : 'empty')
-          : shown.length === 1
-            ? this.t('loadedOne')
-            : this.t('loaded', { count: shown.length });
+        shown.length === 0 ? this.t(this._points.length ? 'emptyFiltered' : 'empty') : this.t('loaded', { count: shown.length });
     }
-    status.textContent = this._message;
+    this._renderStatus(status);
+    const locale = this.intlLocale;
 
     const now = this._today || new Date();
     const day = DAYS[now.getDay()];
@@ -457,7 +432,7 @@ export class PgDropPointPicker extends SelectableList {
         const allDay = hours && hours.length === 1 && hours[0][0] === 0 && hours[0][1] === 24 * 60;
         const hoursLabel = allDay
           ? this.t('openAllDay')
-          : hours && this.t('openToday', { hours: hours.map(([a, b]) => `${hhmm(a)}–${hhmm(b)}`).join(', ') });
+          : hours && this.t('openToday', { hours: formatList(hours.map(([a, b]) => formatTimeRange(a, b, locale)), locale, 'unit') });
         const hoursText = hours
           ? `<span class="pg-open" part="hours">${esc(hoursLabel)}</span>` +
             ` · <span class="${open ? 'pg-open' : 'pg-closed'}" part="open-now">${esc(this.t(open ? 'openNow' : 'closedNow'))}</span>`
@@ -465,7 +440,7 @@ export class PgDropPointPicker extends SelectableList {
         const dist =
           p.distance_km === null
             ? ''
-            : `<span class="pg-distance" part="distance">${esc(this.t('distance', { km: formatKm(p.distance_km), city: this._here.city }))}</span>`;
+            : `<span class="pg-distance" part="distance">${esc(this.t('distance', { distance: formatKm(p.distance_km, locale), city: this._here.city }))}</span>`;
         return (
           `<li><label class="pg-option" part="option" for="${esc(id)}">` +
           `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(p.drop_point_key)}"${p.drop_point_key === this._value ? ' checked' : ''}${this._disabledAttr}>` +
@@ -543,11 +518,3 @@ function todayHours(table, day) {
   return out.length ? out : null;
 }
 
-function hhmm(m) {
-  if (m >= 24 * 60) return '24:00';
-  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-}
-
-function formatKm(km) {
-  return km < 10 ? km.toFixed(1) : String(Math.round(km));
-}

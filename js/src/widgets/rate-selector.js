@@ -13,7 +13,8 @@
 // parallel (public operations, no token) and joins them by
 // carrier_code + service_code.
 
-import { SelectableList, adoptStyles, emit, esc, uid, money, formatDate } from './base.js';
+import { SelectableList, adoptStyles, emit, esc, uid } from './base.js';
+import { formatList } from './i18n.js';
 
 const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
 
@@ -31,36 +32,11 @@ fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 
 /** Rate selector: services for a route, cheapest and fastest marked. */
 export class PgRateSelector extends SelectableList {
-  static observedAttributes = [...INPUTS, 'carrier', 'filter', 'value', 'endpoint', 'parcels', ...SelectableList.formAttributes];
+  static observedAttributes = [...INPUTS, 'carrier', 'filter', 'value', 'endpoint', 'parcels', 'lang', ...SelectableList.formAttributes];
 
-  /** Texts; override any with the `texts` property. */
-  static texts = {
-    legend: 'Delivery service',
-    cheapest: 'Cheapest',
-    fastest: 'Fastest',
-    dropPoint: 'Delivered to a drop point',
-    arrival: 'Arrives {date}',
-    arrivalUnknown: 'Arrival unknown',
-    loading: 'Loading delivery services…',
-    loaded: '{count} delivery services available.',
-    loadedOne: '1 delivery service available.',
-    empty: 'No service for this route.',
-    emptyFiltered: 'No service of this kind for this route.',
-    missing: 'To see the delivery services, enter: {list}.',
-    'missing-from-country': 'the origin country',
-    'missing-from-zip': 'the origin postal code',
-    'missing-to-country': 'the destination country',
-    'missing-to-zip': 'the destination postal code',
-    'missing-parcels': 'the parcels',
-    error: 'The delivery services could not be loaded: {message}',
-    estimationFailed: 'Delivery dates are not available right now; prices are.',
-    field_from_zip_code: 'Origin postal code',
-    field_to_zip_code: 'Destination postal code',
-    field_from_country_code: 'Origin country',
-    field_to_country_code: 'Destination country',
-    field_shipping_date: 'Shipping date',
-    required: 'Choose a delivery service.',
-  };
+  /** Its texts: "rates.*" of internal/i18n/ui.go (override any with the `texts` property). */
+  static part = 'rates';
+
 
   constructor() {
     super('service');
@@ -77,7 +53,7 @@ export class PgRateSelector extends SelectableList {
     };
   }
 
-  connectedCallback() {
+  _connect() {
     if (!this._rendered) {
       this.shadowRoot.innerHTML =
         `<div class="pg-root" part="root">` +
@@ -95,6 +71,10 @@ export class PgRateSelector extends SelectableList {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === 'lang') {
+      this._checkLanguage();
+      return;
+    }
     if (name === 'value') {
       if (this._reflecting) return;
       this._setValue(newValue || '', false);
@@ -178,7 +158,9 @@ export class PgRateSelector extends SelectableList {
     return this._cycle({
       idle: () => {
         const missing = this._missing();
-        return missing.length ? this.t('missing', { list: missing.map((m) => this.t(`missing-${m}`)).join(', ') }) : null;
+        return missing.length
+          ? () => this.t('missing', { list: formatList(missing.map((m) => this.t(`missing-${m}`)), this.intlLocale) })
+          : null;
       },
       reset: () => {
         this._notice = '';
@@ -192,8 +174,8 @@ export class PgRateSelector extends SelectableList {
           to_zip_code: this.getAttribute('to-zip').trim(),
         };
         const [rates, estimation] = await Promise.allSettled([
-          client.call('get-shipments-rates', { ...route, parcels: this._parcels }, { signal }),
-          client.call('get-shipment-time-arrival-estimation', { ...route, shipping_date: this.shippingDate }, { signal }),
+          client.call('get-shipments-rates', { ...route, parcels: this._parcels }, this._callOptions(signal)),
+          client.call('get-shipment-time-arrival-estimation', { ...route, shipping_date: this.shippingDate }, this._callOptions(signal)),
         ]);
         if (rates.status === 'rejected') throw rates.reason;
         return { rates: rates.value, estimation };
@@ -211,7 +193,8 @@ export class PgRateSelector extends SelectableList {
           .map((r) => normalize(r, estimates.get(key(r))));
         sortServices(services);
         this._all = services;
-        this._notice = estimationOk ? '' : this.t('estimationFailed');
+        this._notice = estimationOk ? '' : 'estimationFailed';
+        if (!estimationOk) console.warn('[parcelgate] pg-rate-selector: no arrival estimates', estimation.reason || estimation.value);
         this._state = services.length ? 'ready' : 'empty';
         this._message = '';
         this.render();
@@ -225,10 +208,9 @@ export class PgRateSelector extends SelectableList {
   }
 
   _fail(err) {
-    this._state = 'error';
+    this._failed(err);
     this._all = [];
     this._notice = '';
-    this._message = this.t('error', { message: this._errorMessage(err) });
     this.render();
     emit(this, 'pg-error', { error: err });
     this._keepOrClear();
@@ -300,26 +282,17 @@ export class PgRateSelector extends SelectableList {
     this.toggleAttribute('data-loading', this._state === 'loading');
     this.setAttribute('data-state', this._state);
     if (this._state === 'loading') {
-      status.classList.remove('pg-error');
-      status.setAttribute('part', 'status');
-      status.textContent = this._message;
+      this._renderStatus(status);
       return; // keep the previous options visible (dimmed) while loading
     }
     notice.hidden = !this._notice;
-    notice.textContent = this._notice;
+    notice.textContent = this._notice ? this.t(this._notice) : '';
     const shown = this._visible();
-    const isError = this._state === 'error';
-    status.classList.toggle('pg-error', isError);
-    status.setAttribute('part', isError ? 'status error' : 'status');
     if (this._state === 'ready' || this._state === 'empty') {
       this._message =
-        shown.length === 0
-          ? this.t(this._all.length ? 'emptyFiltered' : 'empty')
-          : shown.length === 1
-            ? this.t('loadedOne')
-            : this.t('loaded', { count: shown.length });
+        shown.length === 0 ? this.t(this._all.length ? 'emptyFiltered' : 'empty') : this.t('loaded', { count: shown.length });
     }
-    status.textContent = this._message;
+    this._renderStatus(status);
 
     const cheapest = minKeys(shown, (s) => (Number.isFinite(s.price) ? s.price : null));
     const fastest = minKeys(shown, (s) => s.estimated_delivery_date || null);
@@ -332,7 +305,7 @@ export class PgRateSelector extends SelectableList {
           (cheapest.has(k) ? `<span class="pg-badge pg-cheapest" part="badge badge-cheapest">${esc(this.t('cheapest'))}</span>` : '') +
           (fastest.has(k) ? `<span class="pg-badge pg-fastest" part="badge badge-fastest">${esc(this.t('fastest'))}</span>` : '');
         const arrival = s.estimated_delivery_date
-          ? this.t('arrival', { date: formatDate(s.estimated_delivery_date) })
+          ? this.t('arrival', { date: this.date(s.estimated_delivery_date) })
           : this.t('arrivalUnknown');
         return (
           `<li><label class="pg-option" part="option" for="${esc(id)}" data-key="${esc(k)}">` +
@@ -341,7 +314,7 @@ export class PgRateSelector extends SelectableList {
           `<span class="pg-sub" part="carrier">${esc(s.carrier_name || s.carrier_code)}</span>` +
           (s.is_drop_point ? `<br><span class="pg-note" part="drop-point">${esc(this.t('dropPoint'))}</span>` : '') +
           `</span>` +
-          `<span class="pg-right"><span class="pg-price" part="price">${esc(money(s.price, s.currency))}</span>` +
+          `<span class="pg-right"><span class="pg-price" part="price">${esc(this.money(s.price, s.currency))}</span>` +
           `<span class="pg-arrival" part="arrival">${esc(arrival)}</span></span></span>` +
           `</label></li>`
         );

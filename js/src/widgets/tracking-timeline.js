@@ -14,7 +14,7 @@
 // function that fetches one (called again when the edge refuses it as
 // expired). Never PROXY_TOKEN.
 
-import { FetchingElement, adoptStyles, emit, esc, formatDate } from './base.js';
+import { FetchingElement, adoptStyles, emit, esc } from './base.js';
 
 const MIN_POLL_S = 2;
 
@@ -38,26 +38,15 @@ const CSS = `
 
 /** Tracking timeline of one shipment. */
 export class PgTrackingTimeline extends FetchingElement {
-  static observedAttributes = ['reference', 'client-ref', 'poll', 'endpoint'];
+  static observedAttributes = ['reference', 'client-ref', 'poll', 'endpoint', 'lang'];
 
-  /** Texts; override any with the `texts` property. */
-  static texts = {
-    current: 'Current state',
-    history: 'History',
-    final: 'Final state',
-    loading: 'Loading tracking…',
-    missing: 'No shipment to track yet.',
-    empty: 'No tracking event yet.',
-    announce: 'Shipment {reference}: {state}.',
-    error: 'Tracking could not be loaded: {message}',
-    pre_transit: 'Pre-transit',
-    in_transit: 'In transit',
-    out_for_delivery: 'Out for delivery',
-    delivered: 'Delivered',
-    exception: 'Exception',
-    returned: 'Returned',
-    unknown: 'Other',
-  };
+  /**
+   * Its texts: "tracking.*" of internal/i18n/ui.go (override any with the
+   * `texts` property). An event is named by its code (code.01 ... code.30),
+   * in the shopper's language; the carrier's tracking_name only for a code
+   * outside the table.
+   */
+  static part = 'tracking';
 
   constructor() {
     super();
@@ -69,7 +58,7 @@ export class PgTrackingTimeline extends FetchingElement {
     this._lastKey = '';
   }
 
-  connectedCallback() {
+  _connect() {
     if (!this._rendered) {
       this.shadowRoot.innerHTML =
         `<div class="pg-root" part="root">` +
@@ -90,6 +79,10 @@ export class PgTrackingTimeline extends FetchingElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === 'lang') {
+      this._checkLanguage();
+      return;
+    }
     if (name === 'poll') {
       this._armPoll();
       return;
@@ -143,14 +136,14 @@ export class PgTrackingTimeline extends FetchingElement {
     const query = this._query();
     this._busy = !!query;
     return this._cycle({
-      idle: () => (query ? null : this.t('missing')),
+      idle: () => (query ? null : () => this.t('missing')),
       reset: () => {
         this._tracking = null;
         this._events = [];
       },
       // Polling keeps the timeline on screen while it reloads.
       quiet: !!this._tracking,
-      load: (client, core, signal) => client.call('get-shipment-tracking', query, { signal }),
+      load: (client, core, signal) => client.call('get-shipment-tracking', query, this._callOptions(signal)),
       done: (data, core) => {
         this._tracking = data;
         this._events = events(data, core);
@@ -160,8 +153,9 @@ export class PgTrackingTimeline extends FetchingElement {
         const key = cur ? `${cur.code}|${cur.date}|${this._events.length}` : '';
         const changed = key !== this._lastKey;
         this._lastKey = key;
-        this.render(changed && cur ? this.t('announce', { reference: data.shipping_dlvr_ref || query.dlvr_ref || query.client_ref, state: cur.name }) : null);
-        emit(this, 'pg-tracking', { tracking: data, current: cur, final: this.final, changed });
+        const reference = data.shipping_dlvr_ref || query.dlvr_ref || query.client_ref;
+        this.render(changed && cur ? () => this.t('announce', { reference, state: this._name(cur) }) : null);
+        emit(this, 'pg-tracking', { tracking: data, current: cur && withoutKnown(cur), final: this.final, changed });
       },
       settle: () => {
         this._busy = false;
@@ -171,8 +165,7 @@ export class PgTrackingTimeline extends FetchingElement {
   }
 
   _fail(err) {
-    this._state = 'error';
-    this._message = this.t('error', { message: this._errorMessage(err) });
+    this._failed(err);
     this.render();
     emit(this, 'pg-error', { error: err });
   }
@@ -185,12 +178,9 @@ export class PgTrackingTimeline extends FetchingElement {
     const status = root.querySelector('.pg-status');
     this.setAttribute('data-state', this._state);
     history.setAttribute('aria-busy', String(this._state === 'loading'));
-    const isError = this._state === 'error';
-    status.classList.toggle('pg-error', isError);
-    status.setAttribute('part', isError ? 'status error' : 'status');
     if (this._state !== 'ready') this._shown = this._state;
     if (this._state === 'error' || this._state === 'loading' || this._state === 'idle') {
-      status.textContent = this._message;
+      this._renderStatus(status);
       if (this._state !== 'error') {
         current.hidden = true;
         history.innerHTML = '';
@@ -200,31 +190,58 @@ export class PgTrackingTimeline extends FetchingElement {
     if (this._state === 'empty') {
       current.hidden = true;
       history.innerHTML = '';
-      status.textContent = this.t('empty');
+      this._message = () => this.t('empty');
+      this._renderStatus(status);
       return;
     }
     // Only a new state is announced; polls that change nothing stay quiet.
-    if (announce) status.textContent = announce;
-    else if (this._shown !== 'ready') status.textContent = ''; // drop an earlier error or loading text
+    // A change of language says the current state again in the new one.
+    if (announce || this._shown !== 'ready' || this._relang) {
+      if (announce) this._announced = announce;
+      else if (this._shown !== 'ready') this._announced = null; // drop an earlier error or loading text
+      this._message = this._announced || '';
+      this._renderStatus(status);
+    }
     this._shown = 'ready';
     const cur = this._events[0];
     current.hidden = false;
     current.innerHTML =
       `<h3 class="pg-visually-hidden">${esc(this.t('current'))}</h3>` +
-      `<span class="pg-title" part="current-name">${esc(cur.name)}</span>${this._badge(cur)}` +
+      `<span class="pg-title" part="current-name">${esc(this._name(cur))}</span>${this._badge(cur)}` +
       (cur.final ? ` <span class="pg-final" part="final">${esc(this.t('final'))}</span>` : '') +
-      `<br><span class="pg-date" part="date">${esc(when(cur.date))}</span>` +
+      `<br><span class="pg-date" part="date">${esc(this._when(cur.date))}</span>` +
       (cur.details ? `<br><span class="pg-sub" part="details">${esc(cur.details)}</span>` : '');
     history.setAttribute('aria-label', this.t('history'));
     history.innerHTML = this._events
       .map(
         (e) =>
-          `<li part="event event-${esc(e.category)}"><span class="pg-date" part="date">${esc(when(e.date))}</span><br>` +
-          `<span class="pg-title" part="event-name">${esc(e.name)}</span>${this._badge(e)}` +
+          `<li part="event event-${esc(e.category)}"><span class="pg-date" part="date">${esc(this._when(e.date))}</span><br>` +
+          `<span class="pg-title" part="event-name">${esc(this._name(e))}</span>${this._badge(e)}` +
           (e.details ? `<br><span class="pg-sub" part="details">${esc(e.details)}</span>` : '') +
           `</li>`,
       )
       .join('');
+  }
+
+  _languageChanged() {
+    this._relang = true;
+    try {
+      if (this._rendered) this.render();
+    } finally {
+      this._relang = false;
+    }
+  }
+
+  // The event's name in the shopper's language: the table's label of its
+  // code, else the carrier's own name.
+  _name(e) {
+    const key = `code.${e.code}`;
+    const label = e.known ? this.t(key) : key;
+    return label === key ? e.name : label;
+  }
+
+  _when(date) {
+    return this.date(date, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   }
 
   _badge(e) {
@@ -252,6 +269,7 @@ function events(data, core) {
       date: String(e.tracking_date ?? ''),
       category: d ? d.category : 'unknown',
       final: !!(d && d.final),
+      known: !!d,
     };
   });
   // Newest first (the dates are "YYYY-MM-DD HH:MM:SS"; stable for equal dates).
@@ -261,6 +279,6 @@ function events(data, core) {
     .map(([e]) => e);
 }
 
-function when(date) {
-  return formatDate(date, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+function withoutKnown({ known, ...e }) {
+  return e;
 }
