@@ -73,19 +73,20 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   // Placing the order on an empty form books nothing: the address is
   // checked, its first field focused, and the shop says why.
   await page.locator('#place-order').click();
-  await assertEventually(async () => assert.equal(await page.locator('#order-error').textContent(), 'Please check the delivery address.'));
-  assert.equal(await form.getByLabel(/^Name/).evaluate((el) => el.getRootNode().activeElement === el), true);
-  assert.equal(await form.getByLabel(/^Name/).getAttribute('aria-invalid'), 'true');
-  await form.getByLabel(/^Name/).fill('Ana García');
-  await form.getByLabel(/^Address/).fill('Carrer de Pau Claris 1');
-  await form.getByLabel(/^City/).fill('Barcelona');
-  await form.getByLabel(/^Country/).selectOption('ES');
+  await assertEventually(async () => assert.equal(await page.locator('#order-error').textContent(), 'Revisa la dirección de entrega.'));
+  assert.equal(await form.getByLabel(/^Nombre/).evaluate((el) => el.getRootNode().activeElement === el), true);
+  assert.equal(await form.getByLabel(/^Nombre/).getAttribute('aria-invalid'), 'true');
+  await form.getByLabel(/^Nombre/).fill('Ana García');
+  await form.getByLabel(/^Dirección/).fill('Carrer de Pau Claris 1');
+  await form.getByLabel(/^Localidad/).fill('Barcelona');
+  await form.getByLabel(/^País/).selectOption('ES');
 
   // An invalid postal code: the core's own message, aria-invalid.
-  const zip = form.getByLabel(/^Postal code/);
+  const zip = form.getByLabel(/^Código postal/);
   await zip.fill('0800');
   await zip.blur();
-  // The Madrid shop speaks Spanish by default (its language switch).
+  // The Madrid shop speaks Spanish by default (its language switch): its
+  // page, the widgets' labels and the core's messages.
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
   const expected = await pageCore(page, (core) =>
     core.validateField('new-shipment', { to_country_code: 'ES', to_zip_code: '0800' }, 'to_zip_code', { locale: 'es' }));
@@ -103,15 +104,15 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   await zip.fill('07001');
   await assertEventually(async () => {
     assert.notEqual(await zip.getAttribute('aria-invalid'), 'true');
-    assert.match(await shadowText(form), /Balearic/i);
+    assert.match(await shadowText(form), /Islas Baleares/);
   });
   await zip.fill('08001');
   await assertEventually(async () => {
     assert.notEqual(await zip.getAttribute('aria-invalid'), 'true');
-    assert.match(await shadowText(form), /peninsular/i);
+    assert.match(await shadowText(form), /Península/);
   });
-  await form.getByLabel(/^Phone/).fill('600 000 000');
-  await form.getByLabel(/^E-?mail/i).fill('ana@example.com');
+  await form.getByLabel(/^Teléfono/).fill('600 000 000');
+  await form.getByLabel(/^Correo electrónico/).fill('ana@example.com');
 
   // Rates for Madrid -> 08001: cheapest and fastest marked; choose one with the keyboard.
   const rates = page.locator('pg-rate-selector');
@@ -130,7 +131,7 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   assert.ok(shown.replace(/[^\d.,]/g, '').replace(',', '.').startsWith(service.price.toFixed(2)), `summary shows ${service.price}: ${shown}`);
 
   // Drop point delivery: drop-point services, then the points of that carrier.
-  await page.getByLabel('Pick up at a drop point').check();
+  await page.getByLabel('Recoger en un punto de recogida').check();
   await assertEventually(async () => {
     const n = await radios.count();
     assert.ok(n >= 1, 'drop-point services listed');
@@ -145,7 +146,7 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   const points = picker.locator('input[type=radio]');
   await assertEventually(async () => assert.ok((await points.count()) >= 3, 'drop points listed'));
   const text = await shadowText(picker);
-  assert.match(text, /today|24 hours/i, 'opening hours for today');
+  assert.match(text, /hoy|24 horas/, 'opening hours for today, in Spanish');
   assert.match(text, /km/, 'distance from the postal code (province centre is known in Spain)');
   const pickedP = page.evaluate(() => new Promise((resolve) =>
     document.querySelector('pg-drop-point-picker').addEventListener('pg-select', (e) => resolve(e.detail.dropPoint), { once: true })));
@@ -220,7 +221,7 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   await context.close();
 });
 
-test('a real upstream configured: no demo token, the shop says it cannot book', { timeout: 180000 }, async () => {
+test('a real upstream configured: no demo token, the shop says it cannot book (in Spanish, its default)', { timeout: 180000 }, async () => {
   // A fake "real" upstream; the worker must never mint demo tokens in front of it.
   const upstream = http.createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -238,7 +239,7 @@ test('a real upstream configured: no demo token, the shop says it cannot book', 
     }
     const context = await browser.newContext();
     const { page } = await openShop(context, remote.url);
-    await assertEventually(async () => assert.match(await page.locator('#mode-note').textContent(), /cannot book/));
+    await assertEventually(async () => assert.match(await page.locator('#mode-note').textContent(), /no hacer pedidos/));
     await context.close();
   } finally {
     await remote.stop();
