@@ -30,7 +30,7 @@ test('a missing validation module is reported, and nothing is sent unchecked', a
   });
   const rates = page.locator('pg-rate-selector');
   assert.equal(await rates.evaluate((el) => el.state), 'error');
-  assert.match(await rates.locator('[part~=status]').textContent(), /could not load its checks\. Reload the page/);
+  assert.match(await rates.locator('[part~=status]').textContent(), /could not load its checks\. Reload the page to try again\./);
   assert.equal(await page.locator('pg-address-form').getAttribute('data-core'), 'unavailable');
   assert.ok(consoleErrors.some((t) => /parcelgate: <pg-rate-selector>: the validation module could not be loaded/.test(t)), consoleErrors.join('\n'));
   assert.deepEqual(h.edge.log, [], 'a request reached the edge without the core');

@@ -383,9 +383,6 @@ function watchLanguages() {
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
 }
 
-/** What a shopper reads when the core could not be loaded (texts.coreUnavailable overrides it). */
-const CORE_UNAVAILABLE = 'the page could not load its checks. Reload the page to try again.';
-
 /** Milliseconds attribute changes are gathered before a widget fetches. */
 export const DEBOUNCE_MS = 30;
 
@@ -517,7 +514,8 @@ export class FetchingElement extends PgElement {
 
   /** What the shopper reads for an error (after the widget's own sentence). */
   _errorMessage(err) {
-    if (err && err.category === 'core_unavailable') return this.texts.coreUnavailable || CORE_UNAVAILABLE;
+    // texts.coreUnavailable: the name this text had before the table.
+    if (err && err.category === 'core_unavailable' && this._texts && this._texts.coreUnavailable) return this._texts.coreUnavailable;
     if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
       return err.fieldErrors
         .map((e) => this.t('fieldError', { label: this._fieldLabel(e.field), message: e.message }))
@@ -589,6 +587,7 @@ function shopperCategory(err) {
     case 'configuration':
     case 'unauthorized':
     case 'upstream_unavailable':
+    case 'core_unavailable':
       return err.category;
     case 'carrier_communication':
       return 'upstream_unavailable';

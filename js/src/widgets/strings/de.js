@@ -12,6 +12,7 @@ export default {
   "common.error.network": "Keine Verbindung. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.",
   "common.error.configuration": "Der Shop kann das gerade nicht anzeigen. Versuchen Sie es später erneut oder wenden Sie sich an den Shop.",
   "common.error.unauthorized": "Ihr Zugang zu dieser Seite ist abgelaufen. Laden Sie die Seite neu und versuchen Sie es erneut.",
+  "common.error.core_unavailable": "Die Seite konnte ihre Prüfungen nicht laden. Laden Sie die Seite neu, um es erneut zu versuchen.",
   "common.error.unknown": "Etwas ist schiefgelaufen. Versuchen Sie es erneut; passiert es wieder, wenden Sie sich an den Shop.",
   "address.name": "Vor- und Nachname",
   "address.attn": "Zu Händen von",

@@ -12,6 +12,7 @@ export default {
   "common.error.network": "No connection. Check your internet connection, then try again.",
   "common.error.configuration": "The shop cannot show this right now. Please try again later or contact the shop.",
   "common.error.unauthorized": "Your access to this page has expired. Reload the page, then try again.",
+  "common.error.core_unavailable": "This page could not load its checks. Reload the page to try again.",
   "common.error.unknown": "Something went wrong. Try again; if it happens again, contact the shop.",
   "address.name": "Name",
   "address.attn": "Attention of",

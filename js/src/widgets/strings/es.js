@@ -12,6 +12,7 @@ export default {
   "common.error.network": "Sin conexión. Comprueba tu conexión a internet y vuelve a intentarlo.",
   "common.error.configuration": "La tienda no puede mostrar esto ahora mismo. Inténtalo más tarde o ponte en contacto con la tienda.",
   "common.error.unauthorized": "Tu acceso a esta página ha caducado. Recarga la página y vuelve a intentarlo.",
+  "common.error.core_unavailable": "La página no ha podido cargar sus comprobaciones. Recarga la página para volver a intentarlo.",
   "common.error.unknown": "Algo ha fallado. Vuelve a intentarlo y, si se repite, ponte en contacto con la tienda.",
   "address.name": "Nombre y apellidos",
   "address.attn": "A la atención de",

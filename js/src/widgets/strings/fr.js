@@ -12,6 +12,7 @@ export default {
   "common.error.network": "Pas de connexion. Vérifiez votre connexion internet, puis réessayez.",
   "common.error.configuration": "La boutique ne peut pas afficher ces informations pour le moment. Réessayez plus tard ou contactez la boutique.",
   "common.error.unauthorized": "Votre accès à cette page a expiré. Rechargez la page, puis réessayez.",
+  "common.error.core_unavailable": "La page n’a pas pu charger ses vérifications. Rechargez la page pour réessayer.",
   "common.error.unknown": "Une erreur s’est produite. Réessayez ; si cela se reproduit, contactez la boutique.",
   "address.name": "Nom et prénom",
   "address.attn": "À l’attention de",

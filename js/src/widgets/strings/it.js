@@ -12,6 +12,7 @@ export default {
   "common.error.network": "Nessuna connessione. Controlla la connessione a internet e riprova.",
   "common.error.configuration": "Il negozio non può mostrarlo in questo momento. Riprova più tardi o contatta il negozio.",
   "common.error.unauthorized": "Il tuo accesso a questa pagina è scaduto. Ricarica la pagina e riprova.",
+  "common.error.core_unavailable": "La pagina non è riuscita a caricare i suoi controlli. Ricarica la pagina per riprovare.",
   "common.error.unknown": "Qualcosa è andato storto. Riprova; se succede di nuovo, contatta il negozio.",
   "address.name": "Nome e cognome",
   "address.attn": "All’attenzione di",

@@ -12,6 +12,7 @@ export default {
   "common.error.network": "Geen verbinding. Controleer je internetverbinding en probeer het opnieuw.",
   "common.error.configuration": "De winkel kan dit nu niet tonen. Probeer het later opnieuw of neem contact op met de winkel.",
   "common.error.unauthorized": "Je toegang tot deze pagina is verlopen. Laad de pagina opnieuw en probeer het nog eens.",
+  "common.error.core_unavailable": "De pagina kon haar controles niet laden. Laad de pagina opnieuw om het nog eens te proberen.",
   "common.error.unknown": "Er ging iets mis. Probeer het opnieuw; gebeurt het weer, neem dan contact op met de winkel.",
   "address.name": "Naam",
   "address.attn": "Ter attentie van",

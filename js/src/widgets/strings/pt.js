@@ -12,6 +12,7 @@ export default {
   "common.error.network": "Sem ligação. Verifique a sua ligação à internet e tente novamente.",
   "common.error.configuration": "A loja não consegue mostrar esta informação neste momento. Tente mais tarde ou contacte a loja.",
   "common.error.unauthorized": "O seu acesso a esta página expirou. Recarregue a página e tente novamente.",
+  "common.error.core_unavailable": "A página não conseguiu carregar as verificações. Recarregue a página para tentar novamente.",
   "common.error.unknown": "Algo correu mal. Tente novamente; se voltar a acontecer, contacte a loja.",
   "address.name": "Nome completo",
   "address.attn": "Ao cuidado de",
