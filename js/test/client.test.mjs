@@ -190,6 +190,56 @@ test('timeout, abort and network errors', async () => {
   assert.equal(n.category, 'network');
 });
 
+// The edge's own refusals (testdata/widgets/edge-errors.json), with and
+// without the core: each has a category a shop can act on, and a 429's
+// Retry-After is read.
+test("the edge's refusals: rate_limited with retryAfter, configuration, upstream_unavailable", async () => {
+  const { default: fs } = await import('node:fs');
+  const edge = JSON.parse(fs.readFileSync(new URL('../../testdata/widgets/edge-errors.json', import.meta.url), 'utf8'));
+  const cases = [
+    [edge.rate_limited, 'rate_limited', 60],
+    [edge.misconfigured, 'configuration', 0],
+    [edge.upstream_unreachable, 'upstream_unavailable', 0],
+    [edge.upstream_timeout, 'upstream_unavailable', 0],
+    [edge.ledger_unavailable, 'upstream_unavailable', 2],
+  ];
+  for (const core of [undefined, null]) {
+    const c = new Client({ baseUrl: base, core });
+    for (const [e, category, retryAfter] of cases) {
+      handler = (req, res) => {
+        res.writeHead(e.http_status, { 'Content-Type': 'application/json', ...e.headers });
+        res.end(JSON.stringify(e.body));
+      };
+      const err = await c.getClientCarriers().catch((x) => x);
+      assert.ok(err instanceof ParcelgateError, String(err));
+      assert.equal(err.category, category, `${e.body.data.errorClass} (core: ${core === null ? 'none' : 'loaded'})`);
+      assert.equal(err.retryAfter, retryAfter, e.body.data.errorClass);
+      assert.equal(err.status, e.http_status);
+    }
+  }
+  // A 429 that is not an envelope (a CDN's) is rate limited too; a date works as Retry-After.
+  handler = (req, res) => {
+    res.writeHead(429, { 'Content-Type': 'text/html', 'Retry-After': new Date(Date.now() + 30000).toUTCString() });
+    res.end('<html>slow down</html>');
+  };
+  const err = await new Client({ baseUrl: base, core: null }).getClientCarriers().catch((x) => x);
+  assert.equal(err.category, 'rate_limited');
+  assert.ok(err.retryAfter >= 28 && err.retryAfter <= 31, String(err.retryAfter));
+});
+
+test('call(..., {locale}) asks the edge in that language (Accept-Language)', async () => {
+  let seen = '';
+  handler = (req, res) => {
+    seen = req.headers['accept-language'] || '';
+    reply(res, 200, { status: 'ok', data: {} });
+  };
+  const c = new Client({ baseUrl: base });
+  await c.call('get-client-carriers', {}, { locale: 'es-ES' });
+  assert.equal(seen, 'es-ES');
+  await c.call('get-client-carriers', {}, {});
+  assert.notEqual(seen, 'es-ES', 'no locale: the Client adds none (the runtime may send its own)');
+});
+
 test('shipmentPages and shipments iterate get-shipments pages', async () => {
   const one = JSON.parse(responses['get-shipments.json'][0].body).data.shipments[0];
   const sizes = { 1: 5, 2: 5, 3: 2 };
