@@ -352,6 +352,9 @@ func (c *Calls) response(key string, r *Response) {
 	}
 	w.EndObject()
 	c.str("class", r.Class)
+	if r.Detail != "" {
+		c.str("detail", r.Detail)
+	}
 	if key != "" {
 		w.EndObject()
 		c.setRaw(key+".body", r.Body)

@@ -49,8 +49,19 @@ func (e *Edge) Healthz(h *Health) *Response {
 	if h.Method != "GET" {
 		return e.methodNotAllowed(r, "healthz", "GET")
 	}
-	if len(e.errs) > 0 {
-		return misconfig(e.errs).Response(h.RequestID)
+	// Every problem at once: the secrets' ones a variable not named yet.
+	errs := e.errs
+	for _, p := range secretProblems(&e.cfg) {
+		named := false
+		for _, x := range errs {
+			named = named || x.Var == p.Var
+		}
+		if !named {
+			errs = append(errs[:len(errs):len(errs)], p)
+		}
+	}
+	if len(errs) > 0 {
+		return e.misconfigFor(errs, h.Authorization, h.RequestID)
 	}
 	upstream := "sandbox"
 	if e.cfg.UpstreamBase != "" {

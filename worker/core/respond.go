@@ -46,6 +46,9 @@ type Response struct {
 	Body    []byte
 	// Class is a short machine-readable kind for the log line.
 	Class string
+	// Detail is for the log line only, never sent: what a generic
+	// answer left out (a configuration error's variables).
+	Detail string
 }
 
 // Refusal is a failure the edge answers with its own envelope
@@ -116,6 +119,25 @@ func invalid(errs []validate.FieldError) *Refusal {
 		msg = first.Field + ": " + first.Message
 	}
 	return &Refusal{Status: 400, Code: first.Code, Class: "invalid_request", Message: msg, FieldErrors: errs}
+}
+
+// misconfigGeneric is a configuration error's message to a caller without
+// the master token (worker/edge's, issue 20): a page or a scanner learns
+// from "PROXY_TOKEN: secret is not set" which secrets a worker lacks.
+const misconfigGeneric = "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token"
+
+// misconfigFor answers a configuration error: the variables to the master
+// token's holder, a generic message to anyone else; the log line (Detail)
+// names them either way.
+func (e *Edge) misconfigFor(errs []ConfigError, authorization, requestID string) *Response {
+	r := misconfig(errs)
+	full := r.Message
+	if !e.IsMaster(authorization) {
+		r.Message = misconfigGeneric
+	}
+	resp := r.Response(requestID)
+	resp.Detail = full
+	return resp
 }
 
 func misconfig(errs []ConfigError) *Refusal {

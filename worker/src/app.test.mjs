@@ -383,3 +383,15 @@ test("request log lines: errors by default, with the exchange's facts", async (t
   assert.ok(l.bytes_out > 0);
   assert.doesNotMatch(JSON.stringify(l), /a=1|dTpr/);
 });
+
+test("a core answer's detail reaches the log line, never the client", async (t) => {
+  const lines = [];
+  t.mock.method(console, "log", (l) => lines.push(JSON.parse(l)));
+  const s = stack();
+  s.core.healthz = () => ({ status: 500, headers: {}, body: '{"status":"err","data":{"errorMessage":"generic"}}', class: "misconfigured",
+    detail: "worker misconfigured: TOKEN_SIGNING_KEY: secret is not set" });
+  const r = await s.send("/healthz");
+  assert.equal(r.status, 500);
+  assert.doesNotMatch(r.text, /TOKEN_SIGNING_KEY/);
+  assert.equal(lines.at(-1).detail, "worker misconfigured: TOKEN_SIGNING_KEY: secret is not set");
+});

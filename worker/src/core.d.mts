@@ -318,6 +318,8 @@ export interface CoreResponse {
   body: string;
   /** Short machine-readable kind for the log line ("invalid_request", "forwarded", ...). */
   class: string;
+  /** For the log line only, never sent: what a generic answer left out (a configuration error's variables). */
+  detail?: string;
 }
 
 // ---- upstream answers ---------------------------------------------------------

@@ -25,6 +25,7 @@ import { upstreamCall } from "../platform/upstream.mjs";
  */
 export function send(x, r, headers) {
   if (r.status >= 400) x.errorClass = r.class;
+  if (r.detail !== undefined && r.detail !== "") x.detail = r.detail;
   return reply(x, { status: r.status, body: r.body, headers: headers === undefined ? r.headers : { ...r.headers, ...headers } });
 }
 
