@@ -1,7 +1,9 @@
 // Package leak finds the merchant's upstream credentials in a body the
 // edge is about to relay: API_KEY, "API_USER:API_KEY", or the base64 of
-// either (what an upstream, or a proxy between, may echo back in an
-// error: a request dump, an Authorization header, a debug page).
+// either at any alignment, or the base64 of the Authorization header's
+// value (what an upstream, or a proxy between, may echo back in an
+// error: a request dump, base64-encoded or not, an Authorization header,
+// a debug page).
 //
 // A JSON body can spell the same text in many ways: "a\/b", "\u0061/b"
 // and "a/b" are one string. The scan therefore looks at the body's
@@ -42,24 +44,49 @@ func New(user, key string) Filter {
 	if len(key) >= MinKeyScan {
 		plain = append(plain, key)
 	}
+	// The Authorization header's value: a request dump that is itself
+	// base64-encoded holds its base64.
+	plain = append(plain, base64.StdEncoding.EncodeToString([]byte(user+":"+key)))
 	var f Filter
-	for _, n := range plain {
-		f.needles = append(f.needles, []byte(n))
+	for i, n := range plain {
+		if i < len(plain)-1 {
+			// (The header's value is already a needle: its first groups.)
+			f.needles = append(f.needles, []byte(n))
+		}
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
-			e := enc.EncodeToString([]byte(n))
-			// The last characters depend on what follows the secret in
-			// the encoded text; the full groups never do.
-			if full := len(n) / 3 * 4; full >= MinKeyScan {
-				e = e[:full]
-			} else {
-				for len(e) > 0 && e[len(e)-1] == '=' {
-					e = e[:len(e)-1]
+			// The secret may start at any byte of the encoded text: each
+			// of the three alignments spells it differently.
+			for shift := 0; shift < 3; shift++ {
+				if e := aligned(enc, n, shift); len(e) > 0 {
+					f.needles = append(f.needles, e)
 				}
 			}
-			f.needles = append(f.needles, []byte(e))
 		}
 	}
 	return f
+}
+
+// aligned is the base64 of n preceded by shift other bytes, without the
+// characters that depend on those bytes or on what follows n: the full
+// groups of n's own bytes (nil when that leaves under MinKeyScan).
+func aligned(enc *base64.Encoding, n string, shift int) []byte {
+	e := enc.EncodeToString(append(make([]byte, shift), n...))
+	end := (shift + len(n)) / 3 * 4
+	if shift == 0 {
+		if end >= MinKeyScan {
+			return []byte(e[:end])
+		}
+		// A short secret: all of it, unpadded.
+		for len(e) > 0 && e[len(e)-1] == '=' {
+			e = e[:len(e)-1]
+		}
+		return []byte(e)
+	}
+	// The first group mixes the shift's bytes with n's.
+	if end-4 < MinKeyScan {
+		return nil
+	}
+	return []byte(e[4:end])
 }
 
 // Leaks reports whether body contains one of the filter's spellings, as

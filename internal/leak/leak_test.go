@@ -119,3 +119,25 @@ func FuzzUnescapeMatchesJSON(f *testing.F) {
 		}
 	})
 }
+
+// The credentials inside a longer text that is base64-encoded start at
+// any of three alignments; a request dump that is base64-encoded holds
+// the base64 of the Authorization header's value.
+func TestLeaksInBase64AtAnyAlignment(t *testing.T) {
+	pair := user + ":" + key
+	f := New(user, key)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding} {
+		for _, prefix := range []string{"", "a", "ab", "abc", "key=", "Authorization: Basic "} {
+			for _, secret := range []string{pair, key, base64.StdEncoding.EncodeToString([]byte(pair))} {
+				body := `{"status":"err","data":{"dump":"` + enc.EncodeToString([]byte(prefix+secret+"\r\nHost: x")) + `"}}`
+				if !f.Leaks([]byte(body)) {
+					t.Errorf("not found: base64 of %q + %q", prefix, secret)
+				}
+			}
+		}
+	}
+	// Ordinary base64 data (a label) is not taken for it.
+	if f.Leaks([]byte(`{"label_raw":"` + base64.StdEncoding.EncodeToString([]byte(strings.Repeat("%PDF-1.4 shop-42 parcel ", 40))) + `"}`)) {
+		t.Error("a label without the credentials was withheld")
+	}
+}
