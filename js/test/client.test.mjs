@@ -166,6 +166,7 @@ test("the edge's 425 booking_unconfirmed is its own category, and the Client doe
     assert.equal(err.code, 1425);
     assert.equal(err.status, 425);
     assert.match(err.message, /28 s/);
+    assert.equal(err.retryAfter, 28);
     assert.equal(calls, 1, 'a booking is never resent by the Client');
   }
 });
