@@ -49,10 +49,10 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return &Endpoint{Response: e.methodNotAllowed(r, "tokens", "POST")}
 	}
 	if len(e.errs) > 0 {
-		return &Endpoint{Response: misconfig(e.errs).Response(r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID)}
 	}
 	if e.cfg.ProxyToken == "" {
-		return &Endpoint{Response: misconfig([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}).Response(r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}, r.Authorization, r.RequestID)}
 	}
 	if !e.IsMaster(r.Authorization) {
 		return &Endpoint{RateLimit: e.byAddress(r.ClientIP), Response: (&Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
@@ -60,9 +60,10 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 			Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}).Response(r.RequestID)}
 	}
 	if len(e.cfg.SigningKey) == 0 {
-		return &Endpoint{Response: misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}).Response(r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID)}
 	}
 	refuse := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
+	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{Response: x} }
 	raw, x := e.readInput(&Request{Method: "POST", Body: r.Body, BodyTooLarge: r.BodyTooLarge, ContentType: r.ContentType})
 	if x != nil {
 		return refuse(x)
@@ -109,7 +110,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return refuse(badTokenField(fe.Field, fe.Problem))
 	}
 	if err != nil {
-		return refuse(misconfig([]ConfigError{{EnvTokenSigningKey, err.Error()}}))
+		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID))
 	}
 	granted, _ := tokens.Check(g)
 	body := okObject(func(w jsonlite.Emitter) {
@@ -170,12 +171,13 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return &Endpoint{Response: e.methodNotAllowed(r, "demo-token", "GET, POST")}
 	}
 	if len(e.errs) > 0 {
-		return &Endpoint{Response: misconfig(e.errs).Response(r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID)}
 	}
 	rl := e.byAddress(r.ClientIP)
 	refuse := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }
+	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{RateLimit: rl, Response: x} }
 	if len(e.cfg.SigningKey) == 0 {
-		return refuse(misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}))
+		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID))
 	}
 	req, x := e.readForm(r)
 	if x != nil {
@@ -196,7 +198,7 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return refuse(badTokenField(fe.Field, fe.Problem))
 	}
 	if err != nil {
-		return refuse(misconfig([]ConfigError{{EnvTokenSigningKey, err.Error()}}))
+		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID))
 	}
 	granted, _ := tokens.Check(g)
 	body := okObject(func(w jsonlite.Emitter) {

@@ -43,3 +43,19 @@ func TestBookingHintAfterALostAnswer(t *testing.T) {
 		&core.Upstream{Failure: "timeout"}, "rid", now, now)
 	assert.Contains(t, string(c.Response.Body), "is answered 409 and never books twice")
 }
+
+// A configuration error names the variable to the master token's holder
+// only, on every endpoint; the log line's detail names it always.
+func TestMisconfigurationNamedToTheMasterOnly(t *testing.T) {
+	e := core.Configure(func(k string) (string, bool) { v, ok := env("API_KEY", "")[k]; return v, ok }, core.Bindings{})
+	now := time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC)
+	anon := e.Prepare("get-client-carriers", &core.Request{Method: "GET", RequestID: "r", Now: now}, nil)
+	assert.Equal(t, 500, anon.Response.Status)
+	assert.NotContains(t, string(anon.Response.Body), "API_KEY")
+	assert.Contains(t, string(anon.Response.Body), "a required secret or setting is missing")
+	assert.Contains(t, anon.Response.Detail, "API_KEY")
+	m := e.Prepare("get-client-carriers", &core.Request{Method: "GET", RequestID: "r", Now: now, Authorization: "Bearer " + master}, nil)
+	assert.Contains(t, string(m.Response.Body), "API_KEY: secret is not set")
+	tk := e.Tokens(&core.Request{Method: "POST", RequestID: "r", Now: now})
+	assert.NotContains(t, string(tk.Response.Body), "API_KEY")
+}

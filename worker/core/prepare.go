@@ -113,13 +113,13 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 			Headers: []Header{{"Allow", allow + ", OPTIONS"}}}).Response(r.RequestID))
 	}
 	if len(e.errs) > 0 {
-		return respond(CallerUnknown, nil, misconfig(e.errs).Response(r.RequestID))
+		return respond(CallerUnknown, nil, e.misconfigFor(e.errs, r.Authorization, r.RequestID))
 	}
 	caller := CallerPublic
 	var scope *tokens.Claims
 	if !e.operationPublic(op.Name) {
 		if e.cfg.ProxyToken == "" {
-			return respond(CallerUnknown, nil, misconfig([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}}).Response(r.RequestID))
+			return respond(CallerUnknown, nil, e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}}, r.Authorization, r.RequestID))
 		}
 		var refusal *Refusal
 		caller, scope, refusal = e.authorize(op, r)
@@ -188,7 +188,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		case e.cfg.ExactlyOnce && !e.cfg.Sandbox:
 			// The sandbox answers a resent reference with the first booking
 			// itself; a real upstream needs the records.
-			return respond(caller, rl, misconfig([]ConfigError{{"BOOKINGS", "Durable Object binding is not configured: bookings against a real upstream need it (see worker/README.md, Deploy)"}}).Response(r.RequestID))
+			return respond(caller, rl, e.misconfigFor([]ConfigError{{"BOOKINGS", "Durable Object binding is not configured: bookings against a real upstream need it (see worker/README.md, Deploy)"}}, r.Authorization, r.RequestID))
 		}
 	}
 	return &Prepared{Kind: KindForward, Caller: caller, RateLimit: rl, Forward: f}
