@@ -118,8 +118,8 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   const rates = page.locator('pg-rate-selector');
   const radios = rates.locator('input[type=radio]');
   await assertEventually(async () => assert.ok((await radios.count()) >= 2, 'home-delivery services listed'));
-  assert.match(await shadowText(rates), /Cheapest/);
-  assert.match(await shadowText(rates), /Fastest/);
+  assert.match(await shadowText(rates), /Más barato/);
+  assert.match(await shadowText(rates), /Más rápido/);
   const selected = page.evaluate(() => new Promise((resolve) =>
     document.querySelector('pg-rate-selector').addEventListener('pg-select', (e) => resolve(e.detail.service), { once: true })));
   await radios.first().focus();
@@ -206,7 +206,7 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   const timeline = page.locator('pg-tracking-timeline');
   await assertEventually(async () => assert.ok((await timeline.locator('li').count()) >= 1), 20000);
   await assertEventually(async () => assert.ok((await timeline.locator('li').count()) >= 3, 'tracking advanced'), 60000);
-  assert.match(await shadowText(timeline), /transit|delivered|preparation|collected/i);
+  assert.match(await shadowText(timeline), /tránsito|entregado|preparación|recogido/i);
   await page.locator('#confirmation').screenshot({ path: path.join(SHOTS, 'confirmation.png') });
 
   // Nothing secret ever reached the page.
