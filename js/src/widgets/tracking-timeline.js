@@ -205,8 +205,11 @@ export class PgTrackingTimeline extends FetchingElement {
     this._shown = 'ready';
     const cur = this._events[0];
     current.hidden = false;
+    // A labelled group, not a heading: a widget cannot know the heading
+    // levels of the page around it (an h3 under an h1 breaks their order).
+    current.setAttribute('role', 'group');
+    current.setAttribute('aria-label', this.t('current'));
     current.innerHTML =
-      `<h3 class="pg-visually-hidden">${esc(this.t('current'))}</h3>` +
       `<span class="pg-title" part="current-name">${esc(this._name(cur))}</span>${this._badge(cur)}` +
       (cur.final ? ` <span class="pg-final" part="final">${esc(this.t('final'))}</span>` : '') +
       `<br><span class="pg-date" part="date">${esc(this._when(cur.date))}</span>` +
