@@ -1,7 +1,6 @@
 package core
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -360,7 +359,7 @@ func checkWebhookURL(s string) string {
 	switch {
 	case p != "":
 		return p
-	case u.User != nil:
+	case u.User:
 		return "must not carry credentials: the Parcelgate-Signature header authenticates each delivery"
 	case u.Fragment != "":
 		return "must not have a fragment"
@@ -411,15 +410,15 @@ func normalizeOrigin(o string) (string, string) {
 	if o == "*" {
 		return o, ""
 	}
-	u, err := url.Parse(o)
-	if err != nil || u.Host == "" || u.Opaque != "" {
+	u, ok := parseURL(o)
+	if !ok || u.Host == "" || u.Opaque != "" {
 		return "", "must be * or an origin such as https://shop.example"
 	}
 	scheme := strings.ToLower(u.Scheme)
 	if scheme != "https" && scheme != "http" {
 		return "", "must be * or start with https:// or http://"
 	}
-	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
+	if u.User || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
 		return "", "must be an origin only (scheme://host[:port]), without a path, query or credentials"
 	}
 	host := strings.ToLower(u.Host)
@@ -452,7 +451,7 @@ func checkBaseURL(s string) string {
 	switch {
 	case p != "":
 		return p
-	case u.User != nil:
+	case u.User:
 		return "must not carry credentials (use the API_USER and API_KEY secrets)"
 	case u.RawQuery != "" || u.Fragment != "":
 		return "must not have a query or fragment"
@@ -465,9 +464,9 @@ func checkBaseURL(s string) string {
 // parseServiceURL parses a URL the worker calls with secrets or signed
 // data: absolute, and https unless the host is a loopback address (local
 // tests). The problem text names example when it is not a URL.
-func parseServiceURL(s, example string) (*url.URL, string) {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
+func parseServiceURL(s, example string) (*serviceURL, string) {
+	u, ok := parseURL(s)
+	if !ok || u.Host == "" {
 		return nil, "must be an absolute URL such as " + example
 	}
 	switch u.Scheme {
@@ -479,7 +478,7 @@ func parseServiceURL(s, example string) (*url.URL, string) {
 	default:
 		return nil, "must use https"
 	}
-	return u, ""
+	return &u, ""
 }
 
 func isLoopback(host string) bool {
