@@ -59,3 +59,34 @@ func TestMisconfigurationNamedToTheMasterOnly(t *testing.T) {
 	tk := e.Tokens(&core.Request{Method: "POST", RequestID: "r", Now: now})
 	assert.NotContains(t, string(tk.Response.Body), "API_KEY")
 }
+
+// After a lost answer, the lookup's page decides (issue 20's review, as
+// worker/edge): a shipment with the request's data that the service
+// cancelled is not adopted, and a full page without the booking is not
+// "never booked" (the booking is not sent).
+func TestLookedUpNeverAdoptsCancelledNorConcludesFromAFullPage(t *testing.T) {
+	e := core.Configure(func(k string) (string, bool) {
+		v, ok := env("EXACTLY_ONCE", "true", "BOOKING_GRACE_SECONDS", "90", "UPSTREAM_TIMEOUT_MS", "3000")[k]
+		return v, ok
+	}, core.Bindings{Bookings: true})
+	booking := []byte("shipping_client_ref=O1&carrier_code=rayo&to_name=Ana")
+	tk := &core.Ticket{Key: "k", RefField: "shipping_client_ref", Ref: "O1"}
+	ctx := core.AnswerContext{Operation: "new-shipment", ClientRef: "O1", Ledger: true}
+	cancelled := `{"status":"ok","data":{"page":1,"n_shipments":1,"shipments":[{"shipping_data":{"shipping_dlvr_ref":"D1","shipping_client_ref":"O1","carrier_code":"rayo","status":"-2"},"to_data":{"to_name":"Ana"}}]}}`
+	s := e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(cancelled)}, "rid")
+	assert.Equal(t, core.KindRespond, s.Kind)
+	assert.Equal(t, 409, s.Response.Status)
+	assert.Contains(t, string(s.Response.Body), "did not make or cancelled")
+	assert.NotContains(t, string(s.Response.Body), "D1")
+
+	items := make([]string, 50)
+	for i := range items {
+		items[i] = `{"shipping_data":{"shipping_dlvr_ref":"X","shipping_client_ref":"O10","status":"1"}}`
+	}
+	full := `{"status":"ok","data":{"page":1,"n_shipments":50,"shipments":[` + strings.Join(items, ",") + `]}}`
+	s = e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(full)}, "rid")
+	assert.Equal(t, core.KindRespond, s.Kind, "nothing forwarded")
+	assert.Equal(t, 409, s.Response.Status)
+	assert.Contains(t, string(s.Response.Body), "booking_unknown")
+	assert.Equal(t, core.OutcomeUnsent, s.Finish.Outcome)
+}
