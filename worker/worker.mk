@@ -35,20 +35,21 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 endif
 
-## worker: build/worker/{worker.mjs,wasm_exec.js,app.wasm}: the project's entry
-## (worker/entry.mjs, one Go instance per isolate), syumai/workers' wasm_exec.js (Go's,
-## with a per-instance runtime context) and the Go worker: what `wrangler deploy` uploads,
+## worker: build/worker/: the edge's JavaScript (worker/src without its tests; the entry as
+## worker.mjs) and the core module (core.wasm, make worker-core): what `wrangler deploy` uploads,
 ## production only (no sandbox, no demo shop: those are sandbox-worker and worker-assets).
-## Built in a temp folder and moved in, so a running `wrangler dev` picks it up without wedging.
-worker:
+## wrangler bundles them (`main` in wrangler.toml); no Go standard-library wasm is uploaded.
+## Staged in a temp folder and moved in, so a running `wrangler dev` picks it up without wedging.
+worker: worker-core
 	@mkdir -p build $(WORKER_OUT)
 	@tmp=$$(mktemp -d build/.worker-XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
-	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$$tmp"; \
-	rm -f "$$tmp/runtime.mjs"; cp worker/entry.mjs "$$tmp/worker.mjs"; \
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o "$$tmp/app.wasm" ./worker; \
-	rm -f $(WORKER_OUT)/runtime.mjs; \
+	(cd worker/src && find . -name '*.mjs' ! -name '*.test.mjs' ! -path './testing/*') | \
+	  while read -r f; do mkdir -p "$$tmp/$$(dirname "$$f")"; cp "worker/src/$$f" "$$tmp/$$f"; done; \
+	mv "$$tmp/entry.mjs" "$$tmp/worker.mjs"; \
+	rm -rf $(WORKER_OUT)/app.wasm $(WORKER_OUT)/wasm_exec.js $(WORKER_OUT)/runtime.mjs \
+	  $(WORKER_OUT)/middleware $(WORKER_OUT)/platform $(WORKER_OUT)/routes; \
 	for f in "$$tmp"/*; do mv -f "$$f" $(WORKER_OUT)/; done; \
-	echo "built $(WORKER_OUT)/app.wasm ($$(stat -c %s $(WORKER_OUT)/app.wasm) bytes)"
+	echo "built $(WORKER_OUT)/ (JavaScript $$(cat $$(find $(WORKER_OUT) -name '*.mjs') | wc -c) bytes, core.wasm $$(stat -c %s $(WORKER_OUT)/core.wasm) bytes)"
 
 ## sandbox-worker: build/sandbox/: the sandbox as a worker of its own (internal/sandbox/worker,
 ## standard Go through syumai/workers: its generated worker.mjs, runtime.mjs and wasm_exec.js,
@@ -176,5 +177,4 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## bench-worker: latency through the worker vs direct vs a hand-written JS proxy
 ## worker, wasm size raw/gzip, and the `wrangler deploy --dry-run` upload size.
 bench-worker: npm-tools worker
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./worker/edge/
 	$(GO) run ./worker/bench
