@@ -118,8 +118,8 @@ test-deploy: npm-tools worker worker-assets
 ## worker's JavaScript (worker/src/core.mjs). -gc=conservative: -target wasm-unknown defaults to
 ## TinyGo's "leaking" heap, which grew to 256 MiB over 20,000 calls (the conservative one stays
 ## flat; worker/src/core.test.mjs checks it); -panic=trap: there is no recover on wasm, the
-## wrapper answers a trap and instantiates afresh; -opt=s (26% smaller than -opt=2, per-call cost
-## within run-to-run noise: worker/bench/README.md), then wasm-opt. Built into a
+## wrapper answers a trap and instantiates afresh; -opt=s (26% smaller than -opt=2; ~20 us more per
+## booking in Node, under 1% of a request's CPU: worker/bench/README.md), then wasm-opt. Built into a
 ## temp file and moved in (a running wrangler dev reloads without wedging).
 CORE_OUT := $(WORKER_OUT)/core.wasm
 CORE_TINYGO_FLAGS := -target wasm-unknown -gc=conservative -no-debug -panic=trap -opt=s -stack-size=64KB
