@@ -1,6 +1,6 @@
 // What a phone and assistive technology need from a page, measured in
 // headless Chromium: horizontal overflow, touch target sizes and axe-core's
-// verdict. Shared by the widget walk (widget-phone-a11y.test.mjs) and the
+// verdict. Shared by the widget walk (widget-a11y.test.mjs) and the
 // demo shop's end-to-end test (e2e/checkout.test.mjs).
 //
 // axe-core comes from node_modules (pinned in package-lock.json) and is
