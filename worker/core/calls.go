@@ -34,6 +34,7 @@ const (
 	MethodVerify       = 13
 	MethodVersion      = 14
 	MethodFault        = 15
+	MethodNormalize    = 16
 	MethodWatchOpen    = 20
 	MethodWatchNext    = 21
 	MethodWatchSent    = 22
@@ -127,6 +128,10 @@ func (c *Calls) Call(method int, in, raw []byte) (head, rawOut []byte) {
 			c.Trap()
 		}
 		c.response("", e.Failure(FailureInput{Kind: "not_found", RequestID: a.str("requestId")}))
+	case MethodNormalize:
+		out, normalized := Normalize(a.str("operation"), raw)
+		c.bool("normalized", normalized)
+		c.setRaw("body", out)
 	case MethodWatchOpen, MethodWatchNext, MethodWatchSent, MethodWatchTracked, MethodWatchClose:
 		c.watchCall(method, a, raw)
 	default:

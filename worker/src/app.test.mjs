@@ -170,6 +170,32 @@ test("cached reads: a miss, then hits; the same request spelled otherwise shares
   assert.equal(s.calls.length, 3);
 });
 
+test("normalized data: asked for by Accept, the core normalizes relayed and cached ok answers (the caches keep the upstream's bytes)", async () => {
+  const s = stack({ upstream: () => new Response('{"status":"ok","data":{"n":"1"}}') });
+  s.core.normalize = (i) => {
+    s.core.log("normalize", i);
+    const text = typeof i.body === "string" ? i.body : new TextDecoder().decode(i.body);
+    return { body: text.replace('"1"', "1"), normalized: true };
+  };
+  const plain = await s.send("/v1/get-client-services?carrier_code=rayo");
+  assert.equal(plain.text, '{"status":"ok","data":{"n":"1"}}');
+  assert.equal(plain.res.headers.get("parcelgate-data"), null);
+  assert.match(plain.res.headers.get("vary"), /Accept/);
+  assert.ok(!s.core.methods().includes("normalize"), "not asked: not normalized");
+  const accept = { accept: "application/json; parcelgate=normalized", origin: "https://shop.example" };
+  const hit = await s.send("/v1/get-client-services?carrier_code=rayo", { headers: accept });
+  assert.equal(hit.res.headers.get("x-cache"), "HIT");
+  assert.equal(hit.text, '{"status":"ok","data":{"n":1}}');
+  assert.equal(hit.res.headers.get("parcelgate-data"), "normalized");
+  assert.match(hit.res.headers.get("access-control-expose-headers"), /Parcelgate-Data/);
+  const miss = await s.send("/v1/get-client-services?carrier_code=other", { headers: accept });
+  assert.equal(miss.res.headers.get("x-cache"), "MISS");
+  assert.equal(miss.text, '{"status":"ok","data":{"n":1}}');
+  assert.equal(s.edge.cache.get({ key: "get-client-services?carrier_code=other", now: Date.now() }) !== undefined, true);
+  const again = await s.send("/v1/get-client-services?carrier_code=other");
+  assert.equal(again.text, '{"status":"ok","data":{"n":"1"}}', "the cache kept the upstream's bytes");
+});
+
 test("cached reads: identical concurrent misses make one upstream call; another isolate finds the Cache API's copy", async () => {
   let release;
   const gate = new Promise((r) => { release = r; });

@@ -89,10 +89,28 @@ export interface EdgeCore {
   verify(input: VerifyInput): VerifyResult;
   /** /__faults/trap (FAULT_INJECTION only): traps inside the module, to test the recovery. Otherwise a 404 answer. */
   fault(input: { kind: string; requestId: string }): CoreResponse;
+  /**
+   * An operation's ok answer (relayed or cached: the caches keep the upstream's bytes) with its data as
+   * the core's decoder normalizes it, for a client that sent `Accept: ...; parcelgate=normalized`
+   * (@parcelgate/js's Client). `normalized: false`: data of the wrong shape, the body as received.
+   */
+  normalize(input: NormalizeInput): NormalizeResult;
   /** The module's build (version of the wire format and of the Go sources). */
   version(): string;
   /** The current module instance's linear memory in bytes (/healthz's instance.memory_bytes; `make bench` reads it). */
   memoryBytes(): number;
+}
+
+export interface NormalizeInput {
+  operation: string;
+  /** The ok envelope as the upstream sent it. */
+  body: string | Uint8Array;
+}
+
+export interface NormalizeResult {
+  body: string;
+  /** The answer then carries `Parcelgate-Data: normalized`. */
+  normalized: boolean;
 }
 
 // ---- configure ------------------------------------------------------------

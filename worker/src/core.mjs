@@ -35,6 +35,7 @@ const METHODS = Object.freeze({
   verify: 13,
   version: 14,
   fault: 15,
+  normalize: 16,
   watchOpen: 20,
   watchNext: 21,
   watchSent: 22,
@@ -138,6 +139,9 @@ export function trapAnswer(name, input, internal) {
     case 'failure':
     case 'fault':
       return response();
+    case 'normalize':
+      // The body goes out as received (normalize() puts it back): the Client decodes it itself.
+      return { body: '', normalized: false };
     default:
       return null;
   }
@@ -303,6 +307,13 @@ class Core {
   /** @param {{kind: string, requestId: string}} input */
   fault(input) {
     return this.#call('fault', input, null);
+  }
+
+  /** @param {import('./core.d.mts').NormalizeInput} input */
+  normalize(input) {
+    const r = this.#call('normalize', { operation: input.operation }, input.body);
+    if (r.normalized === true) return r;
+    return { body: typeof input.body === 'string' ? input.body : decoder.decode(bytesOf(input.body)), normalized: false };
   }
 
   version() {

@@ -44,7 +44,7 @@ test("cors: an allowed origin is echoed, another refused 403 without CORS header
   const m = cors({ allowedOrigins: () => ["https://shop.example"], refuse });
   const a = await m(exchangeFor("/", { headers: { origin: "https://shop.example" } }), ok);
   assert.equal(a.headers.get("access-control-allow-origin"), "https://shop.example");
-  assert.equal(a.headers.get("access-control-expose-headers"), "X-Request-Id, Server-Timing, X-Cache");
+  assert.equal(a.headers.get("access-control-expose-headers"), "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After");
   assert.equal(a.headers.get("vary"), "Origin");
 
   let called = false;

@@ -126,7 +126,40 @@ function settle(x, edge, a, headers) {
   if (a.note !== "") x.detail = a.note;
   if (a.leak) x.note = "the upstream's answer carried the worker's credentials and was withheld";
   if (a.watch !== null) watch(x, edge, a.watch);
+  if (a.response.status === 200 && a.response.class === "forwarded") {
+    const d = data(x, edge, a.response.body, { ...a.response.headers, ...headers });
+    // A string in, a string out (the core's normalized body is a string).
+    return send(x, { ...a.response, body: /** @type {string} */ (d.body), headers: d.headers });
+  }
   return send(x, a.response, headers);
+}
+
+/**
+ * data is an operation's ok answer (relayed or cached) as the client asked
+ * for it: with `Accept: ...; parcelgate=normalized` (@parcelgate/js's
+ * Client) its data normalized by the core, so the browser never fetches
+ * its decoder module; the caches keep the upstream's bytes either way.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {string | Uint8Array} body
+ * @param {Record<string, string>} headers
+ * @returns {{body: string | Uint8Array, headers: Record<string, string>}}
+ */
+function data(x, edge, body, headers) {
+  /** @type {Record<string, string>} */
+  const h = { ...headers, vary: "Accept" };
+  if (!wantsNormalized(x.request.headers.get("accept"))) return { body, headers: h };
+  const n = edge.core.normalize({ operation: x.op, body });
+  if (n.normalized) h["parcelgate-data"] = "normalized";
+  return { body: n.body, headers: h };
+}
+
+/**
+ * wantsNormalized reports whether an Accept header asks for normalized data.
+ * @param {string | null} accept
+ */
+export function wantsNormalized(accept) {
+  return accept !== null && accept.toLowerCase().replaceAll(" ", "").includes("parcelgate=normalized");
 }
 
 /**
@@ -156,7 +189,7 @@ function watch(x, edge, w) {
  * @returns {Promise<Response>}
  */
 async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
-  const hit = (/** @type {Uint8Array} */ body) => reply(x, { status: 200, body, headers: { "x-cache": "HIT" } });
+  const hit = (/** @type {Uint8Array} */ body) => reply(x, { status: 200, ...data(x, edge, body, { "x-cache": "HIT" }) });
   const mem = edge.cache.get({ key, now: Date.now() });
   if (mem !== undefined) return hit(mem);
   /** @type {(b: Uint8Array | null) => void} */

@@ -129,6 +129,10 @@ export class FakeCore {
   }
   memoryBytes() { return 131072; }
   signWebhook({ body, now }) { return "t=" + Math.floor(now / 1000) + ",v1=" + body.length; }
+  normalize(i) {
+    this.log("normalize", i);
+    return { body: typeof i.body === "string" ? i.body : new TextDecoder().decode(i.body), normalized: false };
+  }
   version() { return "fake"; }
 }
 

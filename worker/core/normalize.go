@@ -1,0 +1,30 @@
+package core
+
+import "github.com/parcelgate/parcelgate/internal/envelope"
+
+// NormalizedAccept is the Accept parameter with which a client asks for an
+// operation's data already normalized (`Accept: application/json;
+// parcelgate=normalized`, what @parcelgate/js's Client sends). The
+// JavaScript looks for it; an Accept value stays a CORS-safelisted
+// header, so a cross-origin read costs no preflight.
+const NormalizedAccept = "parcelgate=normalized"
+
+// Normalize returns an operation's ok envelope with its data as
+// internal/envelope's decoder normalizes it (numbers sent as strings,
+// PHP's [] for {}, flags, spellings): the decoder the browser's decoder
+// module is compiled from, so a browser talking to its own edge gets what
+// core.decode would give without fetching that module (js/README.md,
+// "Size"). It is called for relayed and cached answers alike, so the
+// caches keep the upstream's bytes. Data the decoder refuses (the wrong
+// shape) goes out as received and unmarked: the client then decodes it
+// itself and reports the shape error with its path.
+func Normalize(op string, body []byte) ([]byte, bool) {
+	if lookup(op) == nil {
+		return body, false
+	}
+	v, err := envelope.Decode(op, 200, body)
+	if err != nil {
+		return body, false
+	}
+	return envelope.MarshalOK(v), true
+}
