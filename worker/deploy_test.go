@@ -160,7 +160,7 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	require.NoError(t, err)
 	wasm := false
 	for _, f := range files {
-		wasm = wasm || strings.HasSuffix(f.Name(), "app.wasm")
+		wasm = wasm || strings.HasSuffix(f.Name(), "core.wasm")
 		b, err := os.ReadFile(filepath.Join(outdir, f.Name()))
 		require.NoError(t, err)
 		// Package paths stay in the wasm's function table; the realm is
@@ -169,7 +169,7 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 			assert.False(t, bytes.Contains(b, []byte(s)), "%s carries %q", f.Name(), s)
 		}
 	}
-	assert.True(t, wasm, "the upload is the built edge")
+	assert.True(t, wasm, "the upload is the built edge (its core module)")
 }
 
 // [env.dev] (make dev, the tests) restates every production binding (an
