@@ -28,7 +28,7 @@
 // when grace is longer than its worst commit time.
 package booking
 
-import "crypto/sha256"
+import "github.com/parcelgate/parcelgate/internal/hmacsha256"
 
 // States of a stored record.
 const (
@@ -75,7 +75,7 @@ type Record struct {
 // brings fmt). Two spellings of the same data
 // (case, spaces, field order) have the same fingerprint.
 func Fingerprint(body []byte) string {
-	sum := sha256.Sum256(body)
+	sum := hmacsha256.Sum(body)
 	const digits = "0123456789abcdef"
 	out := make([]byte, 2*len(sum))
 	for i, b := range sum {

@@ -21,9 +21,6 @@
 package core
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
 	"strings"
@@ -31,6 +28,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
 )
@@ -69,9 +67,9 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 		e.errs = append(e.errs, ConfigError{"WATCHLIST", "Durable Object binding is not configured: WEBHOOK_URL needs it to keep the watched shipments (see worker/README.md, Tracking webhooks)"})
 	}
 	e.leaks = leak.New(e.cfg.APIUser, e.cfg.APIKey)
-	e.master = sha256.Sum256([]byte(e.cfg.ProxyToken))
+	e.master = hmacsha256.Sum([]byte(e.cfg.ProxyToken))
 	if len(e.cfg.SigningKey) > 0 {
-		m := hmac.New(sha256.New, e.cfg.SigningKey)
+		m := hmacsha256.NewMAC(e.cfg.SigningKey)
 		m.Write([]byte("parcelgate sandbox demo tokens v2"))
 		e.demoKey = m.Sum(nil)
 	}
@@ -120,8 +118,8 @@ func (e *Edge) IsMaster(authorization string) bool {
 	if !ok {
 		return false
 	}
-	got := sha256.Sum256([]byte(t))
-	return subtle.ConstantTimeCompare(got[:], e.master[:]) == 1
+	got := hmacsha256.Sum([]byte(t))
+	return hmacsha256.Equal(got[:], e.master[:])
 }
 
 // bearerToken extracts the token of an "Authorization: Bearer" header.
@@ -162,7 +160,7 @@ func (e *Edge) byAddress(ip string) *RateLimit {
 }
 
 func byToken(token string) *RateLimit {
-	sum := sha256.Sum256([]byte(token))
+	sum := hmacsha256.Sum([]byte(token))
 	return &RateLimit{RateLimitTokens, "token:" + hex.EncodeToString(sum[:16])}
 }
 
@@ -171,7 +169,7 @@ func byToken(token string) *RateLimit {
 // client header, so one shop's answer is the same for every shopper and
 // never another merchant's.
 func (e *Edge) CacheKey(op string, body []byte) string {
-	h := sha256.New()
+	h := hmacsha256.New()
 	for _, s := range []string{"parcelgate-cache-v1", op, e.UpstreamBase(), e.cfg.APIUser} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})

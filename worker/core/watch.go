@@ -1,7 +1,6 @@
 package core
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 	"time"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
@@ -276,7 +276,7 @@ func EventBody(q *queued) []byte {
 // eventID names the change found at history entry i (oldest first) of a
 // shipment: the same change always gets the same id.
 func eventID(dlvrRef string, i int, code, date string) string {
-	h := sha256.New()
+	h := hmacsha256.New()
 	h.Write([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + strconv.Itoa(i) + "\n" + code + "\n" + date))
 	return "evt_" + hex.EncodeToString(h.Sum(nil)[:12])
 }

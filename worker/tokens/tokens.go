@@ -27,8 +27,6 @@
 package tokens
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"net/url"
@@ -39,6 +37,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 )
 
 // Prefix starts every scoped token.
@@ -279,7 +278,7 @@ func encode(key []byte, g Grant, exp int64) string {
 }
 
 func mac(key []byte, s string) []byte {
-	m := hmac.New(sha256.New, key)
+	m := hmacsha256.NewMAC(key)
 	m.Write([]byte(s))
 	return m.Sum(nil)
 }
@@ -304,7 +303,7 @@ func Verify(key []byte, token string, now time.Time) (Claims, error) {
 	// The MAC first, over the exact bytes: nothing of an unsigned payload
 	// is parsed.
 	want := base64.RawURLEncoding.EncodeToString(mac(key, signed))
-	if !hmac.Equal([]byte(rest[dot+1:]), []byte(want)) {
+	if !hmacsha256.Equal([]byte(rest[dot+1:]), []byte(want)) {
 		return c, ErrSignature
 	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(rest[:dot])

@@ -20,8 +20,6 @@ package webhooks
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -29,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 )
 
 // Header is the name of the signature header.
@@ -56,7 +56,7 @@ const (
 	// the receiver compare many guesses.
 	maxSignatures = 8
 	// macHexLen is the length of a hex SHA-256 MAC.
-	macHexLen = 2 * sha256.Size
+	macHexLen = 2 * hmacsha256.Size
 )
 
 // Why Verify refused a delivery. Errors returned by Verify wrap exactly
@@ -91,7 +91,7 @@ func CheckSecret(secret []byte) error {
 
 // mac is the hex HMAC-SHA256 of "<t>.<body>".
 func mac(secret []byte, ts int64, body []byte) []byte {
-	m := hmac.New(sha256.New, secret)
+	m := hmacsha256.NewMAC(secret)
 	m.Write(strconv.AppendInt(nil, ts, 10))
 	m.Write([]byte{'.'})
 	m.Write(body)
@@ -208,7 +208,7 @@ func Verify(body []byte, header string, secret []byte, now time.Time, tolerance 
 	want := mac(secret, p.ts, body)
 	ok := 0
 	for _, m := range p.macs {
-		if hmac.Equal(m, want) {
+		if hmacsha256.Equal(m, want) {
 			ok = 1
 		}
 	}
