@@ -124,6 +124,15 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		var refusal *Refusal
 		caller, scope, refusal = e.authorize(op, r)
 		if refusal != nil {
+			if refusal.Class == "misconfigured" {
+				// Named to the master token's holder only, who is not
+				// here (worker/edge did the same): the log line names it.
+				d := refusal.Message
+				refusal.Message = misconfigGeneric
+				res := refusal.Response(r.RequestID)
+				res.Detail = d
+				return respond(caller, nil, res)
+			}
 			return respond(caller, nil, refusal.Response(r.RequestID))
 		}
 	} else if e.IsMaster(r.Authorization) {
@@ -295,8 +304,7 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 	t, ok := bearerToken(r.Authorization)
 	if ok && strings.HasPrefix(t, tokens.Prefix) {
 		if len(e.cfg.SigningKey) == 0 {
-			return CallerScoped, nil, &Refusal{Status: 500, Code: CodeMisconfigured, Class: "misconfigured",
-				Message: "worker misconfigured: " + EnvTokenSigningKey + ": secret is not set (needed to verify scoped tokens)"}
+			return CallerScoped, nil, misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to verify scoped tokens)"}})
 		}
 		caller := CallerScoped
 		c, err := tokens.Verify(e.cfg.SigningKey, t, r.Now)
