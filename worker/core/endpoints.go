@@ -1,13 +1,13 @@
 package core
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
@@ -72,8 +72,8 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "query_on_post",
 			Message: "query string: a POST takes its parameters in the form body, not in the URL (?" + clip(r.Query, 64) + ")"})
 	}
-	vals, err := url.ParseQuery(string(raw))
-	if err != nil {
+	vals, valid := urlquery.Parse(string(raw))
+	if !valid {
 		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "bad_body", Message: "the body is not a valid form"})
 	}
 	for _, k := range formKeys(string(raw)) {
@@ -140,7 +140,7 @@ func formKeys(raw string) []string {
 			continue
 		}
 		k, _, _ := strings.Cut(pair, "=")
-		if u, err := url.QueryUnescape(k); err == nil {
+		if u, ok := urlquery.Unescape(k); ok {
 			k = u
 		}
 		out = append(out, k)

@@ -29,7 +29,6 @@ package tokens
 import (
 	"encoding/base64"
 	"errors"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +37,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
+	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
 // Prefix starts every scoped token.
@@ -265,13 +265,13 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 func encode(key []byte, g Grant, exp int64) string {
 	p := "exp=" + strconv.FormatInt(exp, 10) + "&ops=" + strings.Join(g.Operations, ",")
 	if g.DlvrRef != "" {
-		p += "&dlvr_ref=" + url.QueryEscape(g.DlvrRef)
+		p += "&dlvr_ref=" + urlquery.Escape(g.DlvrRef)
 	}
 	if g.ShippingClientRef != "" {
-		p += "&shipping_client_ref=" + url.QueryEscape(g.ShippingClientRef)
+		p += "&shipping_client_ref=" + urlquery.Escape(g.ShippingClientRef)
 	}
 	if g.CollectionClientRef != "" {
-		p += "&collection_client_ref=" + url.QueryEscape(g.CollectionClientRef)
+		p += "&collection_client_ref=" + urlquery.Escape(g.CollectionClientRef)
 	}
 	signed := Prefix + base64.RawURLEncoding.EncodeToString([]byte(p))
 	return signed + "." + base64.RawURLEncoding.EncodeToString(mac(key, signed))
@@ -355,8 +355,8 @@ func parsePayload(p string) (int64, Grant, bool) {
 		case i == 1 && k == "ops":
 			g.Operations = strings.Split(v, ",")
 		case i > 1 && (k == "dlvr_ref" || k == "shipping_client_ref" || k == "collection_client_ref"):
-			s, err := url.QueryUnescape(v)
-			if err != nil {
+			s, ok := urlquery.Unescape(v)
+			if !ok {
 				return 0, g, false
 			}
 			switch k {

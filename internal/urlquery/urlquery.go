@@ -1,0 +1,185 @@
+// Package urlquery is the part of net/url the edge core needs: a form
+// body's parse (url.ParseQuery's verdict and values) and the query
+// component's escape and unescape (url.QueryEscape, url.QueryUnescape),
+// byte for byte.
+//
+// Under TinyGo net/url costs the core module ~9 KB: ParseQuery alone is
+// 3 KB, and it links fmt (its semicolon error), internal/godebug (the
+// urlmaxqueryparams setting) and a sort of ints. This is ~1 KB with the
+// same answers; the tests hold it to net/url on many inputs and a fuzz
+// target.
+//
+// Pure and TinyGo-compatible: no cgo, reflection or fmt.
+package urlquery
+
+// MaxParams is the most pairs a body may have: url.ParseQuery refuses a
+// query with more (its default when GODEBUG urlmaxqueryparams is unset,
+// as it always is in the core module).
+const MaxParams = 10000
+
+// Values maps a form's keys to their values in body order.
+type Values map[string][]string
+
+// Get returns the first value of key, or "" when there is none.
+func (v Values) Get(key string) string {
+	if vs := v[key]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+// Parse parses an application/x-www-form-urlencoded body as
+// url.ParseQuery does. ok is false exactly where ParseQuery returns an
+// error: more than MaxParams pairs, a pair containing ';', or a key or
+// value with a bad %-escape. Like ParseQuery, the well-formed pairs are
+// in the map even then.
+func Parse(raw string) (v Values, ok bool) {
+	v = Values{}
+	params := 1
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '&' {
+			params++
+		}
+	}
+	if params > MaxParams {
+		return v, false
+	}
+	ok = true
+	for raw != "" {
+		pair := raw
+		if i := indexByte(raw, '&'); i >= 0 {
+			pair, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = ""
+		}
+		if indexByte(pair, ';') >= 0 {
+			ok = false
+			continue
+		}
+		if pair == "" {
+			continue
+		}
+		key, value := pair, ""
+		if i := indexByte(pair, '='); i >= 0 {
+			key, value = pair[:i], pair[i+1:]
+		}
+		k, good := Unescape(key)
+		if !good {
+			ok = false
+			continue
+		}
+		val, good := Unescape(value)
+		if !good {
+			ok = false
+			continue
+		}
+		v[k] = append(v[k], val)
+	}
+	return v, ok
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// Unescape decodes a query component as url.QueryUnescape does: %XX is
+// the byte XX, '+' is a space; ok is false where QueryUnescape fails (a
+// '%' not followed by two hex digits). Bytes are not checked for UTF-8,
+// as QueryUnescape does not.
+func Unescape(s string) (string, bool) {
+	n, plus := 0, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '%':
+			if i+2 >= len(s) {
+				return "", false
+			}
+			if _, ok := unhex(s[i+1]); !ok {
+				return "", false
+			}
+			if _, ok := unhex(s[i+2]); !ok {
+				return "", false
+			}
+			n++
+			i += 2
+		case '+':
+			plus = true
+		}
+	}
+	if n == 0 && !plus {
+		return s, true
+	}
+	b := make([]byte, 0, len(s)-2*n)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%':
+			hi, _ := unhex(s[i+1])
+			lo, _ := unhex(s[i+2])
+			b = append(b, hi<<4|lo)
+			i += 2
+		case '+':
+			b = append(b, ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b), true
+}
+
+// unreserved reports whether url.QueryEscape writes c as it is (RFC 3986's
+// unreserved characters).
+func unreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '_' || c == '.' || c == '~'
+}
+
+// Escape escapes s for a query component as url.QueryEscape does: the
+// unreserved characters as they are, a space as '+', every other byte as
+// %XX in upper-case hex.
+func Escape(s string) string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !unreserved(c) && c != ' ' {
+			n++
+		}
+	}
+	if n == 0 {
+		plain := true
+		for i := 0; i < len(s); i++ {
+			plain = plain && s[i] != ' '
+		}
+		if plain {
+			return s
+		}
+	}
+	const upperHex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(s)+2*n)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case unreserved(c):
+			b = append(b, c)
+		case c == ' ':
+			b = append(b, '+')
+		default:
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+		}
+	}
+	return string(b)
+}
