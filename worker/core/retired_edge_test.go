@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/envelope"
+	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/core"
 )
@@ -393,4 +395,75 @@ func TestEdgeValidationMessagesInTheShoppersLanguage(t *testing.T) {
 		assert.Equal(t, want, fe["message"], lang)
 		assert.Equal(t, "from_zip_code: "+want, a.message(), lang)
 	}
+}
+
+func TestEdgeUpstreamLeakWithheld(t *testing.T) {
+	pair := user + ":" + key
+	e := edgeOf()
+	for name, body := range map[string]string{
+		"key":          `{"status":"ok","data":{"debug":"` + key + `"}}`,
+		"pair":         `{"status":"err","data":{"errorMessage":"bad ` + pair + `"}}`,
+		"basic header": `{"status":"ok","data":{"h":"Basic ` + base64.StdEncoding.EncodeToString([]byte(pair)) + `"}}`,
+		"url base64":   `{"status":"ok","data":{"h":"` + base64.RawURLEncoding.EncodeToString([]byte(pair)) + `"}}`,
+		"key base64":   `{"status":"ok","data":{"h":"` + base64.StdEncoding.EncodeToString([]byte(key)) + `"}}`,
+		// JSON escapes spell the same string: a client decodes it whole.
+		"key, \\u escapes": `{"status":"ok","data":{"debug":"` + strings.Replace(key, "k", `\u006b`, 1) + `"}}`,
+		"pair, \\/ in base64": `{"status":"err","data":{"errorMessage":"Basic ` +
+			strings.ReplaceAll(base64.StdEncoding.EncodeToString([]byte(pair+"??>")), "/", `\/`) + `"}}`,
+		"key as a member name": `{"status":"ok","data":{"` + strings.Replace(key, "a", `\u0061`, 1) + `":1}}`,
+	} {
+		p := e.Prepare("get-drop-points", &core.Request{Method: "GET", Query: "country_code=ES&zip_code=28001", HasQuery: true, RequestID: "rid", Now: day}, nil)
+		require.Equal(t, core.KindForward, p.Kind)
+		got := e.Answer(p.Forward.Context, okUp(body), "rid", day, time.Time{})
+		a := toAnswer(t, got.Response, nil)
+		assert.Equal(t, 502, a.Status, name)
+		assert.True(t, got.Leak, name)
+		assert.False(t, got.Cacheable, name)
+		assert.Equal(t, "upstream_leak", a.Env.Data["errorClass"], name)
+		assert.NotContains(t, a.Raw, "data\":{\"h", name)
+		assert.NotContains(t, a.Raw, key, name)
+	}
+}
+
+// FuzzPrepare sends arbitrary bodies to every operation (worker/edge's
+// FuzzHandler): the core never panics, always answers a JSON envelope,
+// and what it forwards is a body that decodes and validates.
+func FuzzPrepare(f *testing.F) {
+	f.Add(uint8(6), []byte(shipmentForm))
+	f.Add(uint8(2), []byte("from_country_code=ES&from_zip_code=28001&to_country_code=ES&to_zip_code=08001&parcels[0][parcel_weight]=1&parcels[0][parcel_width]=1&parcels[0][parcel_height]=1&parcels[0][parcel_length]=1&parcels[0][parcel_volume]=1"))
+	f.Add(uint8(5), []byte("country_code=es&zip_code=%2028001"))
+	f.Add(uint8(1), []byte("status=1&status=0"))
+	f.Add(uint8(3), []byte("parcels[99999999999][parcel_weight]=1"))
+	e := edgeOf()
+	f.Fuzz(func(t *testing.T, opIndex uint8, body []byte) {
+		op := &catalog.Operations[int(opIndex)%len(catalog.Operations)]
+		r := &core.Request{Method: "POST", Body: body, ContentType: "application/x-www-form-urlencoded", Authorization: bearerMaster,
+			RequestID: "rid", Now: day}
+		p := e.Prepare(op.Name, r, nil)
+		if p.Kind == core.KindRespond {
+			var env struct {
+				Status string          `json:"status"`
+				Data   json.RawMessage `json:"data"`
+			}
+			if err := json.Unmarshal(p.Response.Body, &env); err != nil || env.Status != "err" || p.Response.Status < 400 {
+				t.Fatalf("not an error envelope (%d): %q", p.Response.Status, p.Response.Body)
+			}
+			return
+		}
+		if p.Kind != core.KindForward {
+			t.Fatalf("kind %q for a call without the Bookings binding", p.Kind)
+		}
+		fw := p.Forward.UpstreamBody
+		req, err := form.Decode(fw, form.DefaultLimits)
+		if err != nil {
+			t.Fatalf("forwarded body does not decode: %v: %q", err, fw)
+		}
+		if errs := validate.Request(op, req, validate.Options{Today: "2026-11-20"}, nil); len(errs) > 0 {
+			t.Fatalf("forwarded body does not validate: %v: %q", errs, fw)
+		}
+		a := e.Answer(p.Forward.Context, okUp(`{"status":"ok","data":{}}`), "rid", day, time.Time{})
+		if a.Response.Status != 200 {
+			t.Fatalf("an ok answer not relayed: %d %q", a.Response.Status, a.Response.Body)
+		}
+	})
 }
