@@ -163,6 +163,16 @@ func parse4(s string) ([4]byte, bool) {
 	return out, i == len(s)
 }
 
+// IsIPv6 reports whether s is an IPv6 address in text, without brackets,
+// port or zone, exactly where net/netip.ParseAddr reads one (IPv4-mapped
+// and IPv4-embedded forms included). The edge core checks bracketed URL
+// hosts with it instead of linking net/netip (~6 KB with its unique
+// zone handles).
+func IsIPv6(s string) bool {
+	_, ok := parse6(s)
+	return ok
+}
+
 // parse6 reads an IPv6 address (RFC 4291 text: "::" once, an IPv4 tail).
 func parse6(s string) ([8]uint16, bool) {
 	var out [8]uint16

@@ -1,6 +1,7 @@
 package ratekey
 
 import (
+	"math/rand"
 	"net/netip"
 	"testing"
 )
@@ -93,3 +94,36 @@ func FuzzKeyMatchesNetip(f *testing.F) {
 }
 
 func hexGroup(v uint16) string { return string(appendHex(nil, v)) }
+
+// IsIPv6 says yes exactly where netip.ParseAddr reads an IPv6 address
+// without a zone.
+func FuzzIsIPv6MatchesNetip(f *testing.F) {
+	for _, s := range []string{"::1", "::ffff:1.2.3.4", "1:2:3:4:5:6:7:8", "1::2::3", "::01.2.3.4", "1.2.3.4", "fe80::1%x", "", ":", "::"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkIsIPv6(t, s) })
+}
+
+func checkIsIPv6(t *testing.T, s string) {
+	t.Helper()
+	a, err := netip.ParseAddr(s)
+	if want := err == nil && a.Is6() && a.Zone() == ""; IsIPv6(s) != want {
+		t.Fatalf("IsIPv6(%q) = %v, netip %v (%v)", s, !want, want, err)
+	}
+}
+
+func TestIsIPv6Random(t *testing.T) {
+	const alphabet = "0123456789abcdefABCDEFg:.%"
+	r := rand.New(rand.NewSource(4))
+	for i := 0; i < 100000; i++ {
+		b := make([]byte, r.Intn(40))
+		for j := range b {
+			b[j] = alphabet[r.Intn(len(alphabet))]
+		}
+		checkIsIPv6(t, string(b))
+	}
+	for _, s := range []string{"::", "::1", "1::", "1:2:3:4:5:6:7::", "::2:3:4:5:6:7:8", "1:2:3:4:5:6:1.2.3.4",
+		"1:2:3:4:5:6:7:1.2.3.4", "::ffff:255.255.255.255", "::ffff:256.1.1.1", "::1.2.3", "12345::", "1:2:3:4:5:6:7:8:9"} {
+		checkIsIPv6(t, s)
+	}
+}

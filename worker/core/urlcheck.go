@@ -1,8 +1,9 @@
 package core
 
 import (
-	"net/netip"
 	"strings"
+
+	"github.com/parcelgate/parcelgate/internal/ratekey"
 )
 
 // serviceURL is the part of a parsed URL the configuration checks read.
@@ -119,9 +120,8 @@ func parseURLHost(host string) (string, bool) {
 		if strings.Contains(name, "%") {
 			return "", false // zones: never a service this worker calls
 		}
-		addr, err := netip.ParseAddr(name)
-		if err != nil || addr.Is4() {
-			return "", false
+		if !ratekey.IsIPv6(name) {
+			return "", false // as url.Parse: netip.ParseAddr must read an IPv6 address
 		}
 		return host, true
 	} else if i := strings.LastIndexByte(host, ':'); i >= 0 {

@@ -20,6 +20,8 @@ var urlCases = []string{
 	"http://127.0.0.1:9/v1?x", "https://api.example.com/v1#x", "https://ex\tample.com", "https://ex\x7fample.com",
 	"https://shop.example\\x", "https://shop_example", "https://shop.example:99999", "https://a{b}.example",
 	"https://a\"b.example", "https://a<b.example", "https://a%41.example", "https://a%25.example", "",
+	"https://[::ffff:1.2.3.4]:1", "https://[1:2:3:4:5:6:7:8:9]", "https://[1::2::3]", "https://[::01.2.3.4]",
+	"https://[::1.2.3.4]", "https://[g::1]", "https://[]", "https://[1:2:3:4:5:6:7:8]/v1",
 	"https://shop.example/a?b?", "https://shop.example/a?", "ht-tp+s.1://x", "https://xn--bcher-kva.example/v1",
 }
 
