@@ -44,6 +44,8 @@
 
 /** Creates the core from the compiled module (wrangler: `import core from './core.wasm'`). */
 export function createCore(module: WebAssembly.Module, options?: CoreOptions): Promise<EdgeCore>;
+/** createCore without the promise, for the entry module's top level (the isolate's start: warm.mjs). */
+export function newCore(module: WebAssembly.Module, options?: CoreOptions): EdgeCore;
 
 export interface CoreOptions {
   /** Called after a trap was answered and the module replaced (for the log line). */

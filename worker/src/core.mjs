@@ -157,6 +157,17 @@ export async function createCore(module, options = {}) {
   return new Core(module, options);
 }
 
+/**
+ * newCore is createCore without the promise: the entry module calls it at
+ * its top level, where an isolate starts (warm.mjs).
+ * @param {WebAssembly.Module} module
+ * @param {CoreOptions} [options]
+ * @returns {EdgeCore}
+ */
+export function newCore(module, options = {}) {
+  return new Core(module, options);
+}
+
 /** @implements {EdgeCore} */
 class Core {
   /** @type {WebAssembly.Module} */ #module;

@@ -3,11 +3,13 @@
 // core (worker/src/core.mjs over build/worker/core.wasm: every decision),
 // the isolate's edge (edge.mjs), the request pipeline (app.mjs), the Cron
 // run (scheduled.mjs) and the two Durable Object classes. The core is made
-// once per isolate, on its first request or Cron run; a trap inside it
+// and warmed once per isolate while it starts (warm.mjs), and configured
+// from the environment on its first request or Cron run; a trap inside it
 // answers that call with a 500 envelope and its wrapper replaces the module.
 
 import coreModule from "./core.wasm";
-import { createCore } from "./core.mjs";
+import { createCore, newCore } from "./core.mjs";
+import { warm } from "./warm.mjs";
 import { newEdge } from "./edge.mjs";
 import { app } from "./app.mjs";
 import { newExchange } from "./exchange.mjs";
@@ -24,6 +26,30 @@ export { Watchlist } from "./platform/watchlist.mjs";
 let isolate = null;
 let instances = 1;
 
+/** @param {import("./core.mjs").TrapInfo} t */
+function onTrap(t) {
+  instances = t.instances;
+  logLine({ msg: "core trapped; module replaced", method: t.method, instances: t.instances });
+}
+
+/**
+ * The core, made and warmed at the isolate's start (null when that failed:
+ * the first request makes it again and reports why it cannot).
+ * @type {import("./core.mjs").EdgeCore | null}
+ */
+let started = startCore();
+
+function startCore() {
+  try {
+    const core = newCore(coreModule, { onTrap });
+    warm(core);
+    return core;
+  } catch (e) {
+    logLine({ msg: "the edge core failed to warm at start; retried on the first request", reason: String(e) });
+    return null;
+  }
+}
+
 /**
  * load makes the isolate's edge once (again after a failed start).
  * @param {import("./types").Env} env
@@ -31,11 +57,9 @@ let instances = 1;
  */
 function load(env) {
   if (isolate === null) {
-    const onTrap = (/** @type {import("./core.mjs").TrapInfo} */ t) => {
-      instances = t.instances;
-      logLine({ msg: "core trapped; module replaced", method: t.method, instances: t.instances });
-    };
-    isolate = createCore(coreModule, { onTrap }).then((core) => {
+    const made = started === null ? createCore(coreModule, { onTrap }) : Promise.resolve(started);
+    started = null;
+    isolate = made.then((core) => {
       const edge = newEdge({ core, env });
       const instance = () => ({ id: String(instances), requests: edge.counts.requests, memoryBytes: core.memoryBytes() });
       return { edge, handle: app({ edge, instance }) };

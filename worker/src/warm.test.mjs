@@ -1,0 +1,56 @@
+// warm.mjs on the real core module (build/worker/core.wasm): its made-up
+// requests reach the paths it is for, and a warmed core, once configured,
+// answers exactly as a fresh one (nothing of the warm-up stays).
+//
+//   node --test worker/src/warm.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { newCore } from './core.mjs';
+import { warm } from './warm.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const WASM = process.env.PARCELGATE_CORE_WASM || path.join(ROOT, 'build/worker/core.wasm');
+const module = new WebAssembly.Module(fs.readFileSync(WASM));
+
+const VARS = {
+  UPSTREAM_BASE_URL: 'https://api.example.com/v1',
+  API_USER: 'shop-user',
+  API_KEY: 'api-key-0123456789',
+  PROXY_TOKEN: 'master-token-0123456789abcdef0123456789',
+  TOKEN_SIGNING_KEY: 'signing-key-0123456789abcdef0123456789ab',
+};
+const BINDINGS = { bookings: true, watchlist: false, sandbox: false };
+const NOW = Date.UTC(2026, 10, 20, 12);
+
+test('the warm-up forwards its read and its booking (it compiles the paths requests take)', () => {
+  const traps = [];
+  const c = newCore(module, { onTrap: (t) => traps.push(t) });
+  assert.deepEqual(warm(c), { read: 'forward', booking: 'forward' });
+  assert.deepEqual(traps, []);
+});
+
+test('a warmed core, configured, answers as a fresh one', () => {
+  const fresh = newCore(module);
+  const warmed = newCore(module);
+  warm(warmed);
+  const cf = fresh.configure({ vars: VARS, bindings: BINDINGS });
+  const cw = warmed.configure({ vars: VARS, bindings: BINDINGS });
+  assert.deepEqual(cw, cf);
+  assert.equal(cw.upstream.authorization, cf.upstream.authorization);
+  const health = { method: 'GET', authorization: `Bearer ${VARS.PROXY_TOKEN}`, acceptLanguage: 'de', requestId: 'r', now: NOW,
+    instance: null, rateLimits: { public: true, tokens: true }, cache: { entries: 0, bytes: 0 }, webhooks: null };
+  assert.deepEqual(warmed.healthz(health), fresh.healthz(health));
+  const requests = [
+    { operation: 'get-drop-points', method: 'GET', query: 'country_code=es&zip_code=28014', body: null, authorization: null },
+    { operation: 'get-drop-points', method: 'GET', query: 'country_code=es&zip_code=1', body: null, authorization: null },
+    { operation: 'new-shipment', method: 'POST', query: null, body: 'shipping_client_ref=WARM-1', authorization: `Bearer ${VARS.PROXY_TOKEN}` },
+  ];
+  for (const r of requests) {
+    const facts = { ...r, bodyTooLarge: false, contentType: 'application/x-www-form-urlencoded', acceptLanguage: 'es',
+      clientIp: '203.0.113.9', requestId: 'r', now: NOW };
+    assert.deepEqual(warmed.prepare(facts), fresh.prepare(facts), r.operation);
+  }
+});
