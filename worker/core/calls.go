@@ -610,7 +610,7 @@ func health(a args) *Health {
 			// master token only): enough for a liveness probe.
 			h.Stats = &WatchStats{CountsHidden: true}
 			if ms := wh.num("lastRunAt"); ms > 0 {
-				h.Stats.LastRunAt = millis(ms).UTC().Format(time.RFC3339)
+				h.Stats.LastRunAt = rfc3339(unixOfMillis(ms))
 			}
 		}
 	}

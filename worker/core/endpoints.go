@@ -154,7 +154,7 @@ func writeToken(w jsonlite.Emitter, token string, exp, now time.Time) {
 	w.Key("token")
 	w.String(token)
 	w.Key("expires_at")
-	w.String(exp.UTC().Format(time.RFC3339))
+	w.String(rfc3339(exp.Unix()))
 	w.Key("expires_in")
 	w.Int(exp.Unix() - now.Unix())
 }

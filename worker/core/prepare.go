@@ -154,7 +154,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	}
 	// "Today" is the date at UTC-12: never refuses a date still valid
 	// somewhere; the upstream has the last word.
-	today := r.Now.UTC().Add(-12 * time.Hour).Format("2006-01-02")
+	today := isoDate(r.Now.Unix() - 12*3600)
 	if errs := validate.Request(op, req, validate.Options{Rules: e.cfg.Rules, Today: today, Locale: l}, nil); len(errs) > 0 {
 		return respond(caller, rl, invalid(errs).Response(r.RequestID))
 	}

@@ -266,7 +266,7 @@ func EventBody(q *queued) []byte {
 	w.Key("type")
 	w.String(webhooks.TypeTrackingUpdated)
 	w.Key("created")
-	w.String(time.Unix(q.Created, 0).UTC().Format(time.RFC3339))
+	w.String(rfc3339(q.Created))
 	w.Key("data")
 	writeTracking(w, &q.Data)
 	w.EndObject()
