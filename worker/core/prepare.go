@@ -179,6 +179,15 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 			}
 			return respond(caller, rl, refusal.Response(r.RequestID))
 		}
+		// A page's booking goes through the booking records or not at
+		// all: they make a resent booking answer the first one, so a
+		// token bound to one reference books one shipment or one pickup.
+		// Without them the master token on the shop's server may still
+		// book (it decides), a page may not (worker/edge's rule).
+		if op.Books && !e.ledger() {
+			return respond(caller, rl, (&Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden",
+				Message: "a scoped token books only with booking records (" + EnvExactlyOnce + "=true and the BOOKINGS binding), which make a resend answer the first booking; book from the shop's server with PROXY_TOKEN"}).Response(r.RequestID))
+		}
 	}
 	body := form.Encode(req)
 	f := &Forward{Operation: op.Name, UpstreamBody: body, Retryable: !op.Books,
