@@ -63,6 +63,8 @@ const (
 
 // scenario is one kind of request, sent to both workers.
 type scenario struct {
+	// key names it in -scenarios.
+	key    string
 	name   string
 	method string
 	path   string
@@ -84,17 +86,34 @@ func scenarios() []scenario {
 		"&parcels%5B0%5D%5Bparcel_weight%5D=1.5&parcels%5B0%5D%5Bparcel_width%5D=20&parcels%5B0%5D%5Bparcel_height%5D=10" +
 		"&parcels%5B0%5D%5Bparcel_length%5D=30&parcels%5B0%5D%5Bparcel_volume%5D=6000"
 	return []scenario{
-		{name: scHealthz, method: "GET", path: "/healthz"},
-		{name: scForward, method: "POST", path: "/v1/get-collection-cutoff-hour",
+		{key: "healthz", name: scHealthz, method: "GET", path: "/healthz"},
+		{key: "forward", name: scForward, method: "POST", path: "/v1/get-collection-cutoff-hour",
 			body: "country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo"},
-		{name: scCached, method: "POST", path: "/v1/get-client-services",
+		{key: "cached", name: scCached, method: "POST", path: "/v1/get-client-services",
 			body: "carrier_code=rayo&status=1", edgeOnly: true},
-		{name: scPlain, method: "POST", path: "/v1/new-shipment", body: ship, auth: true, plainOnly: true},
-		{name: scBooked, method: "POST", path: "/v1/new-shipment", body: ship, auth: true, edgeOnly: true},
-		{name: scInvalid, method: "POST", path: "/v1/get-collection-cutoff-hour",
+		{key: "plain", name: scPlain, method: "POST", path: "/v1/new-shipment", body: ship, auth: true, plainOnly: true},
+		{key: "booked", name: scBooked, method: "POST", path: "/v1/new-shipment", body: ship, auth: true, edgeOnly: true},
+		{key: "invalid", name: scInvalid, method: "POST", path: "/v1/get-collection-cutoff-hour",
 			body: "country_code=ES&zip_code=2801&to_country_code=XX&to_zip_code=08001&carrier_code=rayo", edgeStatus: 400},
 	}
 }
+
+// picked returns the scenarios -scenarios selects (all when empty).
+func picked() []scenario {
+	if len(only) == 0 {
+		return scenarios()
+	}
+	var out []scenario
+	for _, sc := range scenarios() {
+		if only[sc.key] {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// only holds the keys of -scenarios.
+var only = map[string]bool{}
 
 // Scenario names (the targets name them).
 const (
@@ -131,6 +150,29 @@ type target struct {
 	plain bool
 }
 
+// variant is an edge build to measure beside this one (-variants).
+type variant struct{ label, main string }
+
+// parseVariants reads -variants: label=path/to/worker.mjs, comma-separated.
+func parseVariants(s string) ([]variant, error) {
+	var out []variant
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		l, m, ok := strings.Cut(f, "=")
+		if !ok || l == "" || m == "" {
+			return nil, fmt.Errorf("-variants: %q is not label=path/to/worker.mjs", f)
+		}
+		abs, err := filepath.Abs(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, variant{label: l, main: abs})
+	}
+	return out, nil
+}
+
 // skip reports whether target tg sits out scenario sc.
 func skip(tg target, sc scenario) bool {
 	switch {
@@ -157,11 +199,27 @@ func main() {
 	dur := flag.Duration("d", 5*time.Second, "duration of each concurrency-16 run")
 	memN := flag.Int("mem", 20000, "requests of the memory run")
 	parts := flag.String("parts", "latency,memory,cold,webhooks,size", "parts to run (latency includes throughput)")
+	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
+	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency part: label=path/to/worker.mjs, comma-separated")
 	flag.Parse()
 	for _, p := range strings.Split(*parts, ",") {
 		want[strings.TrimSpace(p)] = true
 	}
-	if err := run(*n, *warm, *dur, *memN); err != nil {
+	for _, k := range strings.Split(*scs, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			only[k] = true
+		}
+	}
+	// The proxy's booking baseline is its plain new-shipment forward.
+	if only["booked"] {
+		only["plain"] = true
+	}
+	variants, err := parseVariants(*vs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if err := run(*n, *warm, *dur, *memN, variants); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -172,7 +230,7 @@ var want = map[string]bool{}
 
 var client = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 
-func run(n, warm int, dur time.Duration, memN int) error {
+func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	root, err := wranglerdev.FindRoot()
 	if err != nil {
 		return err
@@ -215,6 +273,16 @@ func run(n, warm int, dur time.Duration, memN int) error {
 	defer edgePlain.Stop()
 	targets := []target{{name: nEdge, srv: edgeW}, {name: nProxy, srv: jsW, proxy: true},
 		{name: nPlain, srv: edgePlain, plain: true}}
+	// Variants are edges in every respect (the same bindings and vars),
+	// measured in the latency part only, interleaved with the rest.
+	for _, v := range variants {
+		s, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars, Main: v.main, Edge: true})
+		if err != nil {
+			return fmt.Errorf("variant %s: %v", v.label, err)
+		}
+		defer s.Stop()
+		targets = append(targets, target{name: "edge variant " + v.label, srv: s})
+	}
 
 	fmt.Printf("Machine: %d CPUs (%s/%s), %s. Fake upstream on 127.0.0.1; wrangler dev (workerd) per worker.\n",
 		runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, cpuModel())
@@ -259,7 +327,7 @@ func latencyAndThroughput(targets []target, n, warm int, dur time.Duration) erro
 	fmt.Printf("\n## Latency and CPU (concurrency 1, %d requests per cell after %d warm-up, interleaved)\n\n", n, warm)
 	fmt.Println("| scenario | worker | p50 ms | p90 ms | workerd CPU ms/request | errors |")
 	fmt.Println("|---|---|---|---|---|---|")
-	for _, sc := range scenarios() {
+	for _, sc := range picked() {
 		results[sc.name] = map[string]*cell{}
 		lat := make([][]time.Duration, len(targets))
 		errs := make([]int, len(targets))
@@ -298,10 +366,15 @@ func latencyAndThroughput(targets []target, n, warm int, dur time.Duration) erro
 		}
 	}
 
-	fmt.Printf("\n## Throughput (concurrency 16, %v per cell, one worker at a time)\n\n", dur)
-	fmt.Println("| scenario | worker | requests/s | errors |")
-	fmt.Println("|---|---|---|---|")
-	for _, sc := range scenarios() {
+	if dur > 0 {
+		fmt.Printf("\n## Throughput (concurrency 16, %v per cell, one worker at a time)\n\n", dur)
+		fmt.Println("| scenario | worker | requests/s | errors |")
+		fmt.Println("|---|---|---|---|")
+	}
+	for _, sc := range picked() {
+		if dur <= 0 {
+			break
+		}
 		for _, tg := range targets {
 			if skip(tg, sc) {
 				continue
@@ -328,15 +401,29 @@ func latencyAndThroughput(targets []target, n, warm int, dur time.Duration) erro
 	}
 	for _, sc := range []string{scHealthz, scForward, scPlain} {
 		e, j := edge(sc), proxy(sc)
+		if e == nil || j == nil {
+			continue
+		}
 		check("warm CPU per request <= 1.1x, "+sc, e.cpu <= 1.1*j.cpu, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.cpu, j.cpu, e.cpu/j.cpu))
 		check("warm p50 <= 1.1x, "+sc, e.p50 <= 1.1*j.p50, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.p50, j.p50, e.p50/j.p50))
 	}
-	e, j := edge(scBooked), proxy(scBooked)
-	check("booking through the Bookings object, CPU <= 1.5x the proxy's booking forward", e.cpu <= 1.5*j.cpu,
-		fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.cpu, j.cpu, e.cpu/j.cpu))
-	check("booking through the Bookings object, p50 <= 1.5x", e.p50 <= 1.5*j.p50, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.p50, j.p50, e.p50/j.p50))
-	c, f := edge(scCached), proxy(scForward)
-	check("cached read faster than the proxy's forwarded read", c.p50 < f.p50, fmt.Sprintf("p50 %.2f vs %.2f ms", c.p50, f.p50))
+	if e, j := edge(scBooked), proxy(scBooked); e != nil && j != nil {
+		check("booking through the Bookings object, CPU <= 1.5x the proxy's booking forward", e.cpu <= 1.5*j.cpu,
+			fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.cpu, j.cpu, e.cpu/j.cpu))
+		check("booking through the Bookings object, p50 <= 1.5x", e.p50 <= 1.5*j.p50, fmt.Sprintf("%.2f vs %.2f ms, %.2fx", e.p50, j.p50, e.p50/j.p50))
+	}
+	if c, f := edge(scCached), proxy(scForward); c != nil && f != nil {
+		check("cached read faster than the proxy's forwarded read", c.p50 < f.p50, fmt.Sprintf("p50 %.2f vs %.2f ms", c.p50, f.p50))
+	}
+	// Variants against this build (same scenarios, same run).
+	for _, tg := range targets[3:] {
+		for _, sc := range picked() {
+			v, e := results[sc.name][tg.name], edge(sc.name)
+			if v != nil && e != nil && sc.name != scPlain && e.cpu > 0 && e.p50 > 0 {
+				fmt.Printf("- %s against this build, %s: CPU %.2fx, p50 %.2fx\n", tg.name, sc.name, v.cpu/e.cpu, v.p50/e.p50)
+			}
+		}
+	}
 	return nil
 }
 

@@ -45,6 +45,10 @@ type Options struct {
 	Root string
 	// Main is the worker's entry module; default <Root>/build/worker/worker.mjs.
 	Main string
+	// Edge says Main is a build of the edge (another checkout's, a variant
+	// under measurement): it gets the Durable Object bindings the default
+	// build gets (less NoBookings / NoWatchlist).
+	Edge bool
 	// Vars are written to the edge's .dev.vars (variables and secrets).
 	Vars map[string]string
 	// Sandbox runs the sandbox worker beside the edge and gives the edge
@@ -160,9 +164,11 @@ func Start(o Options) (*Server, error) {
 		o.Root = root
 	}
 	bookings, watchlist := false, false
+	if o.Main == "" || o.Edge {
+		bookings, watchlist = !o.NoBookings, !o.NoWatchlist
+	}
 	if o.Main == "" {
 		o.Main = filepath.Join(o.Root, "build", "worker", "worker.mjs")
-		bookings, watchlist = !o.NoBookings, !o.NoWatchlist
 	}
 	if _, err := os.Stat(o.Main); err != nil {
 		return nil, fmt.Errorf("worker not built (%v): run `make worker`", err)
