@@ -2,7 +2,11 @@
 
 package envelope
 
-import "github.com/parcelgate/parcelgate/internal/jsonlite"
+import (
+	"unsafe"
+
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+)
 
 // DecodeCarriers decodes a get-client-carriers response.
 func DecodeCarriers(httpStatus int, body []byte) (Carriers, error) {
@@ -151,1185 +155,656 @@ func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
 	return v, nil
 }
 
+// wireCarrier is Carrier's member table.
+var wireCarrier = wtype{
+	fields: []wfield{
+		{key: "id_carrier", kind: wInt64, off: unsafe.Offsetof(Carrier{}.IDCarrier)},
+		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(Carrier{}.CarrierName)},
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(Carrier{}.CarrierCode)},
+		{key: "status", kind: wInt64, off: unsafe.Offsetof(Carrier{}.Status)},
+	},
+	extra: unsafe.Offsetof(Carrier{}.Extra),
+}
+
 func (v *Carrier) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "id_carrier":
-			return readInt64(s, &v.IDCarrier)
-		case "carrier_name":
-			return readString(s, &v.CarrierName)
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		case "status":
-			return readInt64(s, &v.Status)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *CarrierRef) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "id_carrier":
-			return readInt64(s, &v.IDCarrier)
-		case "carrier_name":
-			return readString(s, &v.CarrierName)
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Service) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "id_service":
-			return readInt64(s, &v.IDService)
-		case "service_name":
-			return readString(s, &v.ServiceName)
-		case "service_type":
-			return readString(s, &v.ServiceType)
-		case "service_code":
-			return readString(s, &v.ServiceCode)
-		case "is_drop_point":
-			return readBool(s, &v.IsDropPoint)
-		case "carrier":
-			return v.Carrier.decode(s)
-		case "status":
-			return readInt64(s, &v.Status)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *RateService) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "id_service":
-			return readInt64(s, &v.IDService)
-		case "service_name":
-			return readString(s, &v.ServiceName)
-		case "service_code":
-			return readString(s, &v.ServiceCode)
-		case "service_type":
-			return readString(s, &v.ServiceType)
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		case "carrier_name":
-			return readString(s, &v.CarrierName)
-		case "is_drop_point":
-			return readBool(s, &v.IsDropPoint)
-		case "price":
-			return readFloat64(s, &v.Price)
-		case "currency":
-			return readString(s, &v.Currency)
-		}
-		return v.Extra.keep(s, key)
-	})
-	v.afterDecode()
-	return err
-}
-
-func (v *Rates) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "best_price_service":
-			if empty(s) {
-				v.BestPriceService = nil
-				return nil
-			}
-			v.BestPriceService = new(RateService)
-			return v.BestPriceService.decode(s)
-		case "services":
-			v.Services = nil
-			return arr(s, func(int) error {
-				var x RateService
-				err := x.decode(s)
-				v.Services = append(v.Services, x)
-				return err
-			})
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *ArrivalService) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "id_service":
-			return readInt64(s, &v.IDService)
-		case "service_name":
-			return readString(s, &v.ServiceName)
-		case "service_code":
-			return readString(s, &v.ServiceCode)
-		case "service_type":
-			return readString(s, &v.ServiceType)
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		case "carrier_name":
-			return readString(s, &v.CarrierName)
-		case "transit_hours":
-			return readInt64(s, &v.TransitHours)
-		case "working_days":
-			return readInt64(s, &v.WorkingDays)
-		case "estimated_delivery_date":
-			return readDate(s, &v.EstimatedDeliveryDate)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *ArrivalEstimates) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "bestArrivalTime":
-			if empty(s) {
-				v.BestArrivalTime = nil
-				return nil
-			}
-			v.BestArrivalTime = new(ArrivalService)
-			return v.BestArrivalTime.decode(s)
-		case "services":
-			v.Services = nil
-			return arr(s, func(int) error {
-				var x ArrivalService
-				err := x.decode(s)
-				v.Services = append(v.Services, x)
-				return err
-			})
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *ServiceInfo) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "available_methods":
-			return v.AvailableMethods.decode(s)
-		case "schemas":
-			return v.Schemas.decode(s)
-		case "additional_information":
-			return v.AdditionalInformation.decode(s)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *TimeTable) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "mon":
-			return readString(s, &v.Mon)
-		case "tue":
-			return readString(s, &v.Tue)
-		case "wed":
-			return readString(s, &v.Wed)
-		case "thu":
-			return readString(s, &v.Thu)
-		case "fri":
-			return readString(s, &v.Fri)
-		case "sat":
-			return readString(s, &v.Sat)
-		case "sun":
-			return readString(s, &v.Sun)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *DropPoint) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		case "drop_point_key":
-			return readString(s, &v.DropPointKey)
-		case "name":
-			return readString(s, &v.Name)
-		case "address":
-			return readString(s, &v.Address)
-		case "zip_code":
-			return readString(s, &v.ZipCode)
-		case "city":
-			return readString(s, &v.City)
-		case "latitude":
-			return readFloat64Seen(s, &v.Latitude, &v.hasLat)
-		case "longitude":
-			return readFloat64Seen(s, &v.Longitude, &v.hasLon)
-		case "time_table":
-			return v.TimeTable.decode(s)
-		case "phone":
-			return readString(s, &v.Phone)
-		}
-		return v.Extra.keep(s, key)
-	})
-	v.afterDecode()
-	return err
-}
-
-func (v *DropPoints) decodeObject(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "drop_points":
-			v.DropPoints = nil
-			return arr(s, func(int) error {
-				var x DropPoint
-				err := x.decode(s)
-				v.DropPoints = append(v.DropPoints, x)
-				return err
-			})
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *ErrorData) decodeObject(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "errorCode":
-			return readCode(s, &v.Code)
-		case "errorMessage":
-			return readText(s, &v.Message)
-		case "message":
-			return readText(s, &v.AltMessage)
-		case "carrierErrorCode":
-			return readText(s, &v.CarrierCode)
-		case "carrierErrorMessage":
-			return readText(s, &v.CarrierMessage)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *FieldError) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "field":
-			return readString(s, &v.Field)
-		case "code":
-			return readInt(s, &v.Code)
-		case "message":
-			return readString(s, &v.Message)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *ShippingData) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "shipping_dlvr_ref":
-			return readString(s, &v.ShippingDlvrRef)
-		case "shipping_client_ref":
-			return readString(s, &v.ShippingClientRef)
-		case "shipping_carrier_ref":
-			return readString(s, &v.ShippingCarrierRef)
-		case "shipping_carrier_guid":
-			return readString(s, &v.ShippingCarrierGUID)
-		case "service_type":
-			return readString(s, &v.ServiceType)
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		case "service_code":
-			return readString(s, &v.ServiceCode)
-		case "original_service_code":
-			return readString(s, &v.OriginalServiceCode)
-		case "creation_date":
-			return readDate(s, &v.CreationDate)
-		case "shipping_date":
-			return readDate(s, &v.ShippingDate)
-		case "delivery_date":
-			return readDate(s, &v.DeliveryDate)
-		case "docs_number":
-			return readInt64(s, &v.DocsNumber)
-		case "carrier_phone":
-			return readString(s, &v.CarrierPhone)
-		case "carrier_website":
-			return readString(s, &v.CarrierWebsite)
-		case "carrier_country_code":
-			return readString(s, &v.CarrierCountryCode)
-		case "is_returned", "is_return":
-			return readBool(s, &v.IsReturned)
-		case "return_dlvr_ref":
-			return readString(s, &v.ReturnDlvrRef)
-		case "cash_on_delivery":
-			return readString(s, &v.CashOnDelivery)
-		case "status":
-			return readInt64(s, &v.Status)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Parcel) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Parcel) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "parcel_weight":
-		return true, readFloat64(s, &v.ParcelWeight)
-	case "parcel_width":
-		return true, readFloat64(s, &v.ParcelWidth)
-	case "parcel_height":
-		return true, readFloat64(s, &v.ParcelHeight)
-	case "parcel_length":
-		return true, readFloat64(s, &v.ParcelLength)
-	case "parcel_volume":
-		return true, readFloat64(s, &v.ParcelVolume)
-	}
-	return false, nil
-}
-
-func (v *ParcelData) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "parcel_number":
-			return readString(s, &v.ParcelNumber)
-		}
-		if ok, err := v.Parcel.decodeField(s, key); ok {
-			return err
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Party) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		prefix, name := cutPrefix(key, "from_", "to_")
-		if v.Prefix == "" {
-			v.Prefix = prefix
-		}
-		switch name {
-		case "nif":
-			return readString(s, &v.Nif)
-		case "name":
-			return readString(s, &v.Name)
-		case "attn":
-			return readString(s, &v.Attn)
-		case "address":
-			return readString(s, &v.Address)
-		case "city":
-			return readString(s, &v.City)
-		case "zip_code":
-			return readString(s, &v.ZipCode)
-		case "country_code":
-			return readString(s, &v.CountryCode)
-		case "phone":
-			return readString(s, &v.Phone)
-		case "mobile":
-			return readString(s, &v.Mobile)
-		case "email":
-			return readString(s, &v.Email)
-		case "observations":
-			return readString(s, &v.Observations)
-		case "street_type":
-			return readString(s, &v.StreetType)
-		case "street_number":
-			return readString(s, &v.StreetNumber)
-		case "street_name":
-			return readString(s, &v.StreetName)
-		case "floor":
-			return readString(s, &v.Floor)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *SLAData) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "tracking_start_date":
-			return readDate(s, &v.TrackingStartDate)
-		case "tracking_delivered_date":
-			return readDate(s, &v.TrackingDeliveredDate)
-		case "tracking_current_code":
-			return readString(s, &v.TrackingCurrentCode)
-		case "hours_elapsed":
-			return readFloat64(s, &v.HoursElapsed)
-		case "service_sla_hours":
-			return readFloat64(s, &v.ServiceSLAHours)
-		case "delivery_hour_limit":
-			return readString(s, &v.DeliveryHourLimit)
-		}
-		return v.Extra.keep(s, key)
-	})
-	v.afterDecode()
-	return err
-}
-
-func (v *TrackingEvent) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
-		}
-		return v.Extra.keep(s, key)
-	})
-	v.afterDecode()
-	return err
-}
-
-func (v *TrackingEvent) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "tracking_code":
-		return true, readString(s, &v.TrackingCode)
-	case "tracking_name":
-		return true, readString(s, &v.TrackingName)
-	case "tracking_details":
-		return true, readString(s, &v.TrackingDetails)
-	case "tracking_date":
-		return true, readDate(s, &v.TrackingDate)
-	case "tracking_category":
-		return true, nil // derived: written, never read
-	}
-	return false, nil
-}
-
-func (v *Tracking) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		if ok, err := v.decodeField(s, key); ok {
-			return err
-		}
-		return v.Extra.keep(s, key)
-	})
-	v.TrackingEvent.afterDecode()
-	v.afterDecode()
-	return err
-}
-
-func (v *Tracking) decodeField(s *jsonlite.Scanner, key string) (bool, error) {
-	switch key {
-	case "tracking_history":
-		v.TrackingHistory = nil
-		return true, arr(s, func(int) error {
-			var x TrackingEvent
-			err := x.decode(s)
-			v.TrackingHistory = append(v.TrackingHistory, x)
-			return err
-		})
-	}
-	if ok, err := v.TrackingEvent.decodeField(s, key); ok {
-		return true, err
-	}
-	return false, nil
-}
-
-func (v *Shipment) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "shipping_data":
-			return v.ShippingData.decode(s)
-		case "parcels":
-			v.Parcels = nil
-			return arr(s, func(int) error {
-				var x Parcel
-				err := x.decode(s)
-				v.Parcels = append(v.Parcels, x)
-				return err
-			})
-		case "parcel_data":
-			return v.ParcelData.decode(s)
-		case "to_data":
-			v.ToData.Prefix = "to_"
-			return v.ToData.decode(s)
-		case "from_data":
-			v.FromData.Prefix = "from_"
-			return v.FromData.decode(s)
-		case "drop_point_data":
-			if empty(s) {
-				v.DropPointData = nil
-				return nil
-			}
-			v.DropPointData = new(DropPoint)
-			return v.DropPointData.decode(s)
-		case "sla_data":
-			return v.SLAData.decode(s)
-		case "custom_carrier_parameters":
-			return readRawObject(s, &v.CustomCarrierParameters)
-		case "tracking_events":
-			if empty(s) {
-				v.TrackingEvents = nil
-				return nil
-			}
-			v.TrackingEvents = new(Tracking)
-			return v.TrackingEvents.decode(s)
-		case "tracking_data":
-			return readRawObject(s, &v.TrackingData)
-		case "outdated", "oudated":
-			return readBool(s, &v.Outdated)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Shipments) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "page":
-			return readInt64(s, &v.Page)
-		case "n_shipments":
-			return readInt64Seen(s, &v.NShipments, &v.hasN)
-		case "shipments":
-			v.Shipments = nil
-			return arr(s, func(int) error {
-				var x Shipment
-				err := x.decode(s)
-				v.Shipments = append(v.Shipments, x)
-				return err
-			})
-		}
-		return v.Extra.keep(s, key)
-	})
-	v.afterDecode()
-	return err
-}
-
-func (v *ShipmentTracking) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "shipping_dlvr_ref":
-			return readString(s, &v.ShippingDlvrRef)
-		case "shipping_client_ref":
-			return readString(s, &v.ShippingClientRef)
-		case "shipping_carrier_ref":
-			return readString(s, &v.ShippingCarrierRef)
-		case "shipping_carrier_guid":
-			return readString(s, &v.ShippingCarrierGUID)
-		}
-		if ok, err := v.Tracking.decodeField(s, key); ok {
-			return err
-		}
-		return v.Extra.keep(s, key)
-	})
-	v.Tracking.TrackingEvent.afterDecode()
-	v.Tracking.afterDecode()
-	return err
-}
-
-func (v *NewShipment) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "shipping_dlvr_ref":
-			return readString(s, &v.ShippingDlvrRef)
-		case "shipping_client_ref":
-			return readString(s, &v.ShippingClientRef)
-		case "shipping_carrier_ref":
-			return readString(s, &v.ShippingCarrierRef)
-		case "shipping_carrier_guid":
-			return readString(s, &v.ShippingCarrierGUID)
-		case "service_type":
-			return readString(s, &v.ServiceType)
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		case "service_code":
-			return readString(s, &v.ServiceCode)
-		case "carrier_phone":
-			return readString(s, &v.CarrierPhone)
-		case "advance_tracking_url":
-			return readString(s, &v.AdvanceTrackingURL)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Cutoff) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "country_code":
-			return readString(s, &v.CountryCode)
-		case "zip_code":
-			return readString(s, &v.ZipCode)
-		case "cutoff":
-			return readString(s, &v.Cutoff)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Collection) decode(s *jsonlite.Scanner) error {
-	err := obj(s, func(key string) error {
-		switch key {
-		case "collection_dlvr_ref":
-			return readString(s, &v.CollectionDlvrRef)
-		case "collection_client_ref":
-			return readString(s, &v.CollectionClientRef)
-		case "collection_carrier_ref":
-			return readString(s, &v.CollectionCarrierRef)
-		case "carrier_code":
-			return readString(s, &v.CarrierCode)
-		case "service_code":
-			return readString(s, &v.ServiceCode)
-		case "carrier_phone":
-			return readString(s, &v.CarrierPhone)
-		}
-		return v.Extra.keep(s, key)
-	})
-	return err
-}
-
-func (v *Label) decode(s *jsonlite.Scanner) error {
-	var has0 bool
-	err := obj(s, func(key string) error {
-		switch key {
-		case "shipping_dlvr_ref":
-			return readString(s, &v.ShippingDlvrRef)
-		case "shipping_client_ref":
-			return readString(s, &v.ShippingClientRef)
-		case "shipping_carrier_ref":
-			return readString(s, &v.ShippingCarrierRef)
-		case "shipping_carrier_guid":
-			return readString(s, &v.ShippingCarrierGUID)
-		case "label_raw":
-			has0 = true
-			return readPdf(s, &v.PDF)
-		}
-		return v.Extra.keep(s, key)
-	})
-	if err == nil && !has0 {
-		err = missing("label_raw")
-	}
-	return err
-}
-
-func (l *Services) decode(s *jsonlite.Scanner) error {
-	*l = (*l)[:0]
-	return arr(s, func(int) error {
-		var v Service
-		err := v.decode(s)
-		*l = append(*l, v)
-		return err
-	})
-}
-
-func (l *newestFirst) decode(s *jsonlite.Scanner) error {
-	*l = (*l)[:0]
-	return arr(s, func(int) error {
-		var v TrackingEvent
-		err := v.decode(s)
-		*l = append(*l, v)
-		return err
-	})
+	return decodeStruct(s, unsafe.Pointer(v), &wireCarrier)
 }
 
 // EmitTo writes the Carrier with the wire's keys; unknown members follow, unchanged.
 func (v Carrier) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kInt(e, "id_carrier", v.IDCarrier)
-	kStr(e, "carrier_name", v.CarrierName)
-	kStr(e, "carrier_code", v.CarrierCode)
-	kInt(e, "status", v.Status)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireCarrier, "")
+}
+
+// wireCarrierRef is CarrierRef's member table.
+var wireCarrierRef = wtype{
+	fields: []wfield{
+		{key: "id_carrier", kind: wInt64, off: unsafe.Offsetof(CarrierRef{}.IDCarrier)},
+		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(CarrierRef{}.CarrierName)},
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(CarrierRef{}.CarrierCode)},
+	},
+	extra: unsafe.Offsetof(CarrierRef{}.Extra),
+}
+
+func (v *CarrierRef) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireCarrierRef)
 }
 
 // EmitTo writes the CarrierRef with the wire's keys; unknown members follow, unchanged.
 func (v CarrierRef) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kInt(e, "id_carrier", v.IDCarrier)
-	kStr(e, "carrier_name", v.CarrierName)
-	kStr(e, "carrier_code", v.CarrierCode)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireCarrierRef, "")
+}
+
+// wireService is Service's member table.
+var wireService = wtype{
+	fields: []wfield{
+		{key: "id_service", kind: wInt64, off: unsafe.Offsetof(Service{}.IDService)},
+		{key: "service_name", kind: wString, off: unsafe.Offsetof(Service{}.ServiceName)},
+		{key: "service_type", kind: wString, off: unsafe.Offsetof(Service{}.ServiceType)},
+		{key: "service_code", kind: wString, off: unsafe.Offsetof(Service{}.ServiceCode)},
+		{key: "is_drop_point", kind: wBool, off: unsafe.Offsetof(Service{}.IsDropPoint)},
+		{key: "carrier", kind: wStruct, sub: &wireCarrierRef, off: unsafe.Offsetof(Service{}.Carrier)},
+		{key: "status", kind: wInt64, off: unsafe.Offsetof(Service{}.Status)},
+	},
+	extra: unsafe.Offsetof(Service{}.Extra),
+	size:  unsafe.Sizeof(Service{}), newElem: appendOf[Service],
+}
+
+func (v *Service) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireService)
 }
 
 // EmitTo writes the Service with the wire's keys; unknown members follow, unchanged.
 func (v Service) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kInt(e, "id_service", v.IDService)
-	kStr(e, "service_name", v.ServiceName)
-	kStr(e, "service_type", v.ServiceType)
-	kStr(e, "service_code", v.ServiceCode)
-	kBool(e, "is_drop_point", v.IsDropPoint)
-	e.Key("carrier")
-	v.Carrier.EmitTo(e)
-	kInt(e, "status", v.Status)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireService, "")
+}
+
+// wireRateService is RateService's member table.
+var wireRateService = wtype{
+	fields: []wfield{
+		{key: "id_service", kind: wInt64, off: unsafe.Offsetof(RateService{}.IDService)},
+		{key: "service_name", kind: wString, off: unsafe.Offsetof(RateService{}.ServiceName)},
+		{key: "service_code", kind: wString, off: unsafe.Offsetof(RateService{}.ServiceCode)},
+		{key: "service_type", kind: wString, off: unsafe.Offsetof(RateService{}.ServiceType)},
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(RateService{}.CarrierCode)},
+		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(RateService{}.CarrierName)},
+		{key: "is_drop_point", kind: wBool, off: unsafe.Offsetof(RateService{}.IsDropPoint)},
+		{key: "price", kind: wFloat64, off: unsafe.Offsetof(RateService{}.Price)},
+		{key: "currency", kind: wString, off: unsafe.Offsetof(RateService{}.Currency)},
+	},
+	extra: unsafe.Offsetof(RateService{}.Extra),
+	after: func(p unsafe.Pointer) { (*RateService)(p).afterDecode() },
+	alloc: newOf[RateService],
+	size:  unsafe.Sizeof(RateService{}), newElem: appendOf[RateService],
+}
+
+func (v *RateService) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireRateService)
 }
 
 // EmitTo writes the RateService with the wire's keys; unknown members follow, unchanged.
 func (v RateService) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kInt(e, "id_service", v.IDService)
-	kStr(e, "service_name", v.ServiceName)
-	kStr(e, "service_code", v.ServiceCode)
-	kStr(e, "service_type", v.ServiceType)
-	kStr(e, "carrier_code", v.CarrierCode)
-	kStr(e, "carrier_name", v.CarrierName)
-	kBool(e, "is_drop_point", v.IsDropPoint)
-	kFloat(e, "price", v.Price)
-	kStr(e, "currency", v.Currency)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireRateService, "")
+}
+
+// wireRates is Rates's member table.
+var wireRates = wtype{
+	fields: []wfield{
+		{key: "best_price_service", kind: wPtr, sub: &wireRateService, off: unsafe.Offsetof(Rates{}.BestPriceService)},
+		{key: "services", kind: wSlice, sub: &wireRateService, off: unsafe.Offsetof(Rates{}.Services)},
+	},
+	extra: unsafe.Offsetof(Rates{}.Extra),
+}
+
+func (v *Rates) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireRates)
 }
 
 // EmitTo writes the Rates with the wire's keys; unknown members follow, unchanged.
 func (v Rates) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	if v.BestPriceService == nil {
-		kNull(e, "best_price_service")
-	} else {
-		e.Key("best_price_service")
-		v.BestPriceService.EmitTo(e)
-	}
-	e.Key("services")
-	e.BeginArray()
-	for i := range v.Services {
-		v.Services[i].EmitTo(e)
-	}
-	e.EndArray()
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireRates, "")
+}
+
+// wireArrivalService is ArrivalService's member table.
+var wireArrivalService = wtype{
+	fields: []wfield{
+		{key: "id_service", kind: wInt64, off: unsafe.Offsetof(ArrivalService{}.IDService)},
+		{key: "service_name", kind: wString, off: unsafe.Offsetof(ArrivalService{}.ServiceName)},
+		{key: "service_code", kind: wString, off: unsafe.Offsetof(ArrivalService{}.ServiceCode)},
+		{key: "service_type", kind: wString, off: unsafe.Offsetof(ArrivalService{}.ServiceType)},
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(ArrivalService{}.CarrierCode)},
+		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(ArrivalService{}.CarrierName)},
+		{key: "transit_hours", kind: wInt64, off: unsafe.Offsetof(ArrivalService{}.TransitHours)},
+		{key: "working_days", kind: wInt64, off: unsafe.Offsetof(ArrivalService{}.WorkingDays)},
+		{key: "estimated_delivery_date", kind: wDate, off: unsafe.Offsetof(ArrivalService{}.EstimatedDeliveryDate)},
+	},
+	extra: unsafe.Offsetof(ArrivalService{}.Extra),
+	alloc: newOf[ArrivalService],
+	size:  unsafe.Sizeof(ArrivalService{}), newElem: appendOf[ArrivalService],
+}
+
+func (v *ArrivalService) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireArrivalService)
 }
 
 // EmitTo writes the ArrivalService with the wire's keys; unknown members follow, unchanged.
 func (v ArrivalService) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kInt(e, "id_service", v.IDService)
-	kStr(e, "service_name", v.ServiceName)
-	kStr(e, "service_code", v.ServiceCode)
-	kStr(e, "service_type", v.ServiceType)
-	kStr(e, "carrier_code", v.CarrierCode)
-	kStr(e, "carrier_name", v.CarrierName)
-	kInt(e, "transit_hours", v.TransitHours)
-	kInt(e, "working_days", v.WorkingDays)
-	writeDate(e, "estimated_delivery_date", v.EstimatedDeliveryDate)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireArrivalService, "")
+}
+
+// wireArrivalEstimates is ArrivalEstimates's member table.
+var wireArrivalEstimates = wtype{
+	fields: []wfield{
+		{key: "bestArrivalTime", kind: wPtr, sub: &wireArrivalService, off: unsafe.Offsetof(ArrivalEstimates{}.BestArrivalTime)},
+		{key: "services", kind: wSlice, sub: &wireArrivalService, off: unsafe.Offsetof(ArrivalEstimates{}.Services)},
+	},
+	extra: unsafe.Offsetof(ArrivalEstimates{}.Extra),
+}
+
+func (v *ArrivalEstimates) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireArrivalEstimates)
 }
 
 // EmitTo writes the ArrivalEstimates with the wire's keys; unknown members follow, unchanged.
 func (v ArrivalEstimates) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	if v.BestArrivalTime == nil {
-		kNull(e, "bestArrivalTime")
-	} else {
-		e.Key("bestArrivalTime")
-		v.BestArrivalTime.EmitTo(e)
-	}
-	e.Key("services")
-	e.BeginArray()
-	for i := range v.Services {
-		v.Services[i].EmitTo(e)
-	}
-	e.EndArray()
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireArrivalEstimates, "")
+}
+
+// wireServiceInfo is ServiceInfo's member table.
+var wireServiceInfo = wtype{
+	fields: []wfield{
+		{key: "available_methods", kind: wStruct, sub: &hookMethodList, off: unsafe.Offsetof(ServiceInfo{}.AvailableMethods)},
+		{key: "schemas", kind: wStruct, sub: &hookRawMembers, off: unsafe.Offsetof(ServiceInfo{}.Schemas)},
+		{key: "additional_information", kind: wStruct, sub: &hookRawMembers, off: unsafe.Offsetof(ServiceInfo{}.AdditionalInformation)},
+	},
+	extra: unsafe.Offsetof(ServiceInfo{}.Extra),
+}
+
+func (v *ServiceInfo) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireServiceInfo)
 }
 
 // EmitTo writes the ServiceInfo with the wire's keys; unknown members follow, unchanged.
 func (v ServiceInfo) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	e.Key("available_methods")
-	v.AvailableMethods.EmitTo(e)
-	e.Key("schemas")
-	v.Schemas.EmitTo(e)
-	e.Key("additional_information")
-	v.AdditionalInformation.EmitTo(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireServiceInfo, "")
+}
+
+// wireTimeTable is TimeTable's member table.
+var wireTimeTable = wtype{
+	fields: []wfield{
+		{key: "mon", kind: wString, off: unsafe.Offsetof(TimeTable{}.Mon)},
+		{key: "tue", kind: wString, off: unsafe.Offsetof(TimeTable{}.Tue)},
+		{key: "wed", kind: wString, off: unsafe.Offsetof(TimeTable{}.Wed)},
+		{key: "thu", kind: wString, off: unsafe.Offsetof(TimeTable{}.Thu)},
+		{key: "fri", kind: wString, off: unsafe.Offsetof(TimeTable{}.Fri)},
+		{key: "sat", kind: wString, off: unsafe.Offsetof(TimeTable{}.Sat)},
+		{key: "sun", kind: wString, off: unsafe.Offsetof(TimeTable{}.Sun)},
+	},
+	extra: unsafe.Offsetof(TimeTable{}.Extra),
+}
+
+func (v *TimeTable) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireTimeTable)
 }
 
 // EmitTo writes the TimeTable with the wire's keys; unknown members follow, unchanged.
 func (v TimeTable) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "mon", v.Mon)
-	kStr(e, "tue", v.Tue)
-	kStr(e, "wed", v.Wed)
-	kStr(e, "thu", v.Thu)
-	kStr(e, "fri", v.Fri)
-	kStr(e, "sat", v.Sat)
-	kStr(e, "sun", v.Sun)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireTimeTable, "")
+}
+
+// wireDropPoint is DropPoint's member table.
+var wireDropPoint = wtype{
+	fields: []wfield{
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(DropPoint{}.CarrierCode)},
+		{key: "drop_point_key", kind: wString, off: unsafe.Offsetof(DropPoint{}.DropPointKey)},
+		{key: "name", kind: wString, off: unsafe.Offsetof(DropPoint{}.Name)},
+		{key: "address", kind: wString, off: unsafe.Offsetof(DropPoint{}.Address)},
+		{key: "zip_code", kind: wString, off: unsafe.Offsetof(DropPoint{}.ZipCode)},
+		{key: "city", kind: wString, off: unsafe.Offsetof(DropPoint{}.City)},
+		{key: "latitude", kind: wFloat64, flags: fSeen | fNullUnless, off: unsafe.Offsetof(DropPoint{}.Latitude), seen: unsafe.Offsetof(DropPoint{}.hasLat), set: unsafe.Offsetof(DropPoint{}.HasLocation)},
+		{key: "longitude", kind: wFloat64, flags: fSeen | fNullUnless, off: unsafe.Offsetof(DropPoint{}.Longitude), seen: unsafe.Offsetof(DropPoint{}.hasLon), set: unsafe.Offsetof(DropPoint{}.HasLocation)},
+		{key: "time_table", kind: wStruct, sub: &wireTimeTable, off: unsafe.Offsetof(DropPoint{}.TimeTable)},
+		{key: "phone", kind: wString, off: unsafe.Offsetof(DropPoint{}.Phone)},
+	},
+	extra: unsafe.Offsetof(DropPoint{}.Extra),
+	after: func(p unsafe.Pointer) { (*DropPoint)(p).afterDecode() },
+	alloc: newOf[DropPoint],
+	size:  unsafe.Sizeof(DropPoint{}), newElem: appendOf[DropPoint],
+}
+
+func (v *DropPoint) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireDropPoint)
 }
 
 // EmitTo writes the DropPoint with the wire's keys; unknown members follow, unchanged.
 func (v DropPoint) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "carrier_code", v.CarrierCode)
-	kStr(e, "drop_point_key", v.DropPointKey)
-	kStr(e, "name", v.Name)
-	kStr(e, "address", v.Address)
-	kStr(e, "zip_code", v.ZipCode)
-	kStr(e, "city", v.City)
-	if !v.HasLocation {
-		kNull(e, "latitude")
-	} else {
-		kFloat(e, "latitude", v.Latitude)
-	}
-	if !v.HasLocation {
-		kNull(e, "longitude")
-	} else {
-		kFloat(e, "longitude", v.Longitude)
-	}
-	e.Key("time_table")
-	v.TimeTable.EmitTo(e)
-	kStr(e, "phone", v.Phone)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireDropPoint, "")
+}
+
+// wireDropPoints is DropPoints's member table.
+var wireDropPoints = wtype{
+	fields: []wfield{
+		{key: "drop_points", kind: wSlice, sub: &wireDropPoint, off: unsafe.Offsetof(DropPoints{}.DropPoints)},
+	},
+	extra: unsafe.Offsetof(DropPoints{}.Extra),
+}
+
+func (v *DropPoints) decodeObject(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireDropPoints)
 }
 
 // EmitTo writes the DropPoints with the wire's keys; unknown members follow, unchanged.
 func (v DropPoints) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	e.Key("drop_points")
-	e.BeginArray()
-	for i := range v.DropPoints {
-		v.DropPoints[i].EmitTo(e)
-	}
-	e.EndArray()
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireDropPoints, "")
+}
+
+// wireErrorData is ErrorData's member table.
+var wireErrorData = wtype{
+	fields: []wfield{
+		{key: "errorCode", kind: wCode, off: unsafe.Offsetof(ErrorData{}.Code)},
+		{key: "errorMessage", kind: wText, off: unsafe.Offsetof(ErrorData{}.Message)},
+		{key: "message", kind: wText, flags: fOmitEmpty, off: unsafe.Offsetof(ErrorData{}.AltMessage)},
+		{key: "carrierErrorCode", kind: wText, flags: fOmitEmpty, off: unsafe.Offsetof(ErrorData{}.CarrierCode)},
+		{key: "carrierErrorMessage", kind: wText, flags: fOmitEmpty, off: unsafe.Offsetof(ErrorData{}.CarrierMessage)},
+		{key: "field", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Field)},
+		{key: "source", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Source)},
+		{key: "errorClass", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Class)},
+		{key: "errors", kind: wSlice, sub: &wireFieldError, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Errors)},
+		{key: "upstreamStatus", kind: wInt, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.UpstreamStatus)},
+		{key: "upstream", kind: wRaw, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Upstream)},
+		{key: "retryable", kind: wPtr, elem: wBool, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Retryable)},
+		{key: "hint", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Hint)},
+		{key: "requestId", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.RequestID)},
+	},
+	extra: unsafe.Offsetof(ErrorData{}.Extra),
+}
+
+func (v *ErrorData) decodeObject(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireErrorData)
 }
 
 // EmitTo writes the ErrorData with the wire's keys; unknown members follow, unchanged.
 func (v ErrorData) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	writeCode(e, "errorCode", v.Code)
-	writeText(e, "errorMessage", v.Message)
-	if v.AltMessage != "" {
-		writeText(e, "message", v.AltMessage)
-	}
-	if v.CarrierCode != "" {
-		writeText(e, "carrierErrorCode", v.CarrierCode)
-	}
-	if v.CarrierMessage != "" {
-		writeText(e, "carrierErrorMessage", v.CarrierMessage)
-	}
-	if v.Field != "" {
-		kStr(e, "field", v.Field)
-	}
-	if v.Source != "" {
-		kStr(e, "source", v.Source)
-	}
-	if v.Class != "" {
-		kStr(e, "errorClass", v.Class)
-	}
-	if len(v.Errors) > 0 {
-		e.Key("errors")
-		e.BeginArray()
-		for i := range v.Errors {
-			v.Errors[i].EmitTo(e)
-		}
-		e.EndArray()
-	}
-	if v.UpstreamStatus != 0 {
-		kInt(e, "upstreamStatus", int64(v.UpstreamStatus))
-	}
-	if len(v.Upstream) > 0 {
-		writeRaw(e, "upstream", v.Upstream)
-	}
-	if v.Retryable != nil {
-		if v.Retryable == nil {
-			kNull(e, "retryable")
-		} else {
-			kBool(e, "retryable", *v.Retryable)
-		}
-	}
-	if v.Hint != "" {
-		kStr(e, "hint", v.Hint)
-	}
-	if v.RequestID != "" {
-		kStr(e, "requestId", v.RequestID)
-	}
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireErrorData, "")
+}
+
+// wireFieldError is FieldError's member table.
+var wireFieldError = wtype{
+	fields: []wfield{
+		{key: "field", kind: wString, off: unsafe.Offsetof(FieldError{}.Field)},
+		{key: "code", kind: wInt, off: unsafe.Offsetof(FieldError{}.Code)},
+		{key: "message", kind: wString, off: unsafe.Offsetof(FieldError{}.Message)},
+	},
+	extra: unsafe.Offsetof(FieldError{}.Extra),
+	size:  unsafe.Sizeof(FieldError{}), newElem: appendOf[FieldError],
+}
+
+func (v *FieldError) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireFieldError)
 }
 
 // EmitTo writes the FieldError with the wire's keys; unknown members follow, unchanged.
 func (v FieldError) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "field", v.Field)
-	kInt(e, "code", int64(v.Code))
-	kStr(e, "message", v.Message)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireFieldError, "")
+}
+
+// wireShippingData is ShippingData's member table.
+var wireShippingData = wtype{
+	fields: []wfield{
+		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingDlvrRef)},
+		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingClientRef)},
+		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingCarrierRef)},
+		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingCarrierGUID)},
+		{key: "service_type", kind: wString, off: unsafe.Offsetof(ShippingData{}.ServiceType)},
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierCode)},
+		{key: "service_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.ServiceCode)},
+		{key: "original_service_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.OriginalServiceCode)},
+		{key: "creation_date", kind: wDate, off: unsafe.Offsetof(ShippingData{}.CreationDate)},
+		{key: "shipping_date", kind: wDate, off: unsafe.Offsetof(ShippingData{}.ShippingDate)},
+		{key: "delivery_date", kind: wDate, off: unsafe.Offsetof(ShippingData{}.DeliveryDate)},
+		{key: "docs_number", kind: wInt64, off: unsafe.Offsetof(ShippingData{}.DocsNumber)},
+		{key: "carrier_phone", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierPhone)},
+		{key: "carrier_website", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierWebsite)},
+		{key: "carrier_country_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierCountryCode)},
+		{key: "is_returned", alias: "is_return", kind: wBool, off: unsafe.Offsetof(ShippingData{}.IsReturned)},
+		{key: "return_dlvr_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ReturnDlvrRef)},
+		{key: "cash_on_delivery", kind: wString, off: unsafe.Offsetof(ShippingData{}.CashOnDelivery)},
+		{key: "status", kind: wInt64, off: unsafe.Offsetof(ShippingData{}.Status)},
+	},
+	extra: unsafe.Offsetof(ShippingData{}.Extra),
+}
+
+func (v *ShippingData) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireShippingData)
 }
 
 // EmitTo writes the ShippingData with the wire's keys; unknown members follow, unchanged.
 func (v ShippingData) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
-	kStr(e, "shipping_client_ref", v.ShippingClientRef)
-	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
-	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
-	kStr(e, "service_type", v.ServiceType)
-	kStr(e, "carrier_code", v.CarrierCode)
-	kStr(e, "service_code", v.ServiceCode)
-	kStr(e, "original_service_code", v.OriginalServiceCode)
-	writeDate(e, "creation_date", v.CreationDate)
-	writeDate(e, "shipping_date", v.ShippingDate)
-	writeDate(e, "delivery_date", v.DeliveryDate)
-	kInt(e, "docs_number", v.DocsNumber)
-	kStr(e, "carrier_phone", v.CarrierPhone)
-	kStr(e, "carrier_website", v.CarrierWebsite)
-	kStr(e, "carrier_country_code", v.CarrierCountryCode)
-	kBool(e, "is_returned", v.IsReturned)
-	kStr(e, "return_dlvr_ref", v.ReturnDlvrRef)
-	kStr(e, "cash_on_delivery", v.CashOnDelivery)
-	kInt(e, "status", v.Status)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireShippingData, "")
+}
+
+// wireParcel is Parcel's member table.
+var wireParcel = wtype{
+	fields: []wfield{
+		{key: "parcel_weight", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelWeight)},
+		{key: "parcel_width", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelWidth)},
+		{key: "parcel_height", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelHeight)},
+		{key: "parcel_length", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelLength)},
+		{key: "parcel_volume", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelVolume)},
+	},
+	extra: unsafe.Offsetof(Parcel{}.Extra),
+	size:  unsafe.Sizeof(Parcel{}), newElem: appendOf[Parcel],
+}
+
+func (v *Parcel) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireParcel)
 }
 
 // EmitTo writes the Parcel with the wire's keys; unknown members follow, unchanged.
 func (v Parcel) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireParcel, "")
 }
 
-func (v *Parcel) emitFields(e jsonlite.Emitter) {
-	kFloat(e, "parcel_weight", v.ParcelWeight)
-	kFloat(e, "parcel_width", v.ParcelWidth)
-	kFloat(e, "parcel_height", v.ParcelHeight)
-	kFloat(e, "parcel_length", v.ParcelLength)
-	kFloat(e, "parcel_volume", v.ParcelVolume)
+// wireParcelData is ParcelData's member table.
+var wireParcelData = wtype{
+	fields: []wfield{
+		{key: "parcel_number", kind: wString, off: unsafe.Offsetof(ParcelData{}.ParcelNumber)},
+		{kind: wEmbed, sub: &wireParcel, off: unsafe.Offsetof(ParcelData{}.Parcel)},
+	},
+	extra: unsafe.Offsetof(ParcelData{}.Extra),
+}
+
+func (v *ParcelData) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireParcelData)
 }
 
 // EmitTo writes the ParcelData with the wire's keys; unknown members follow, unchanged.
 func (v ParcelData) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "parcel_number", v.ParcelNumber)
-	v.Parcel.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireParcelData, "")
+}
+
+// wireParty is Party's member table.
+var wireParty = wtype{
+	fields: []wfield{
+		{key: "nif", kind: wString, off: unsafe.Offsetof(Party{}.Nif)},
+		{key: "name", kind: wString, off: unsafe.Offsetof(Party{}.Name)},
+		{key: "attn", kind: wString, off: unsafe.Offsetof(Party{}.Attn)},
+		{key: "address", kind: wString, off: unsafe.Offsetof(Party{}.Address)},
+		{key: "city", kind: wString, off: unsafe.Offsetof(Party{}.City)},
+		{key: "zip_code", kind: wString, off: unsafe.Offsetof(Party{}.ZipCode)},
+		{key: "country_code", kind: wString, off: unsafe.Offsetof(Party{}.CountryCode)},
+		{key: "phone", kind: wString, off: unsafe.Offsetof(Party{}.Phone)},
+		{key: "mobile", kind: wString, off: unsafe.Offsetof(Party{}.Mobile)},
+		{key: "email", kind: wString, off: unsafe.Offsetof(Party{}.Email)},
+		{key: "observations", kind: wString, off: unsafe.Offsetof(Party{}.Observations)},
+		{key: "street_type", kind: wString, off: unsafe.Offsetof(Party{}.StreetType)},
+		{key: "street_number", kind: wString, off: unsafe.Offsetof(Party{}.StreetNumber)},
+		{key: "street_name", kind: wString, off: unsafe.Offsetof(Party{}.StreetName)},
+		{key: "floor", kind: wString, off: unsafe.Offsetof(Party{}.Floor)},
+	},
+	prefixes: []string{"from_", "to_"}, prefix: unsafe.Offsetof(Party{}.Prefix),
+	extra: unsafe.Offsetof(Party{}.Extra),
+}
+
+func (v *Party) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireParty)
 }
 
 // EmitTo writes the Party with the wire's keys; unknown members follow, unchanged.
 func (v Party) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, v.Prefix+"nif", v.Nif)
-	kStr(e, v.Prefix+"name", v.Name)
-	kStr(e, v.Prefix+"attn", v.Attn)
-	kStr(e, v.Prefix+"address", v.Address)
-	kStr(e, v.Prefix+"city", v.City)
-	kStr(e, v.Prefix+"zip_code", v.ZipCode)
-	kStr(e, v.Prefix+"country_code", v.CountryCode)
-	kStr(e, v.Prefix+"phone", v.Phone)
-	kStr(e, v.Prefix+"mobile", v.Mobile)
-	kStr(e, v.Prefix+"email", v.Email)
-	kStr(e, v.Prefix+"observations", v.Observations)
-	kStr(e, v.Prefix+"street_type", v.StreetType)
-	kStr(e, v.Prefix+"street_number", v.StreetNumber)
-	kStr(e, v.Prefix+"street_name", v.StreetName)
-	kStr(e, v.Prefix+"floor", v.Floor)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireParty, "")
+}
+
+// wireSLAData is SLAData's member table.
+var wireSLAData = wtype{
+	fields: []wfield{
+		{key: "tracking_start_date", kind: wDate, off: unsafe.Offsetof(SLAData{}.TrackingStartDate)},
+		{key: "tracking_delivered_date", kind: wDate, off: unsafe.Offsetof(SLAData{}.TrackingDeliveredDate)},
+		{key: "tracking_current_code", kind: wString, off: unsafe.Offsetof(SLAData{}.TrackingCurrentCode)},
+		{key: "hours_elapsed", kind: wFloat64, off: unsafe.Offsetof(SLAData{}.HoursElapsed)},
+		{key: "service_sla_hours", kind: wFloat64, off: unsafe.Offsetof(SLAData{}.ServiceSLAHours)},
+		{key: "delivery_hour_limit", kind: wString, off: unsafe.Offsetof(SLAData{}.DeliveryHourLimit)},
+	},
+	extra: unsafe.Offsetof(SLAData{}.Extra),
+	after: func(p unsafe.Pointer) { (*SLAData)(p).afterDecode() },
+}
+
+func (v *SLAData) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireSLAData)
 }
 
 // EmitTo writes the SLAData with the wire's keys; unknown members follow, unchanged.
 func (v SLAData) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	writeDate(e, "tracking_start_date", v.TrackingStartDate)
-	writeDate(e, "tracking_delivered_date", v.TrackingDeliveredDate)
-	kStr(e, "tracking_current_code", v.TrackingCurrentCode)
-	kFloat(e, "hours_elapsed", v.HoursElapsed)
-	kFloat(e, "service_sla_hours", v.ServiceSLAHours)
-	kStr(e, "delivery_hour_limit", v.DeliveryHourLimit)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireSLAData, "")
+}
+
+// wireTrackingEvent is TrackingEvent's member table.
+var wireTrackingEvent = wtype{
+	fields: []wfield{
+		{key: "tracking_code", kind: wString, off: unsafe.Offsetof(TrackingEvent{}.TrackingCode)},
+		{key: "tracking_name", kind: wString, off: unsafe.Offsetof(TrackingEvent{}.TrackingName)},
+		{key: "tracking_details", kind: wString, off: unsafe.Offsetof(TrackingEvent{}.TrackingDetails)},
+		{key: "tracking_date", kind: wDate, off: unsafe.Offsetof(TrackingEvent{}.TrackingDate)},
+		{key: "tracking_category", kind: wString, flags: fEmitOnly, off: unsafe.Offsetof(TrackingEvent{}.Category)},
+	},
+	extra: unsafe.Offsetof(TrackingEvent{}.Extra),
+	after: func(p unsafe.Pointer) { (*TrackingEvent)(p).afterDecode() },
+	size:  unsafe.Sizeof(TrackingEvent{}), newElem: appendOf[TrackingEvent],
+}
+
+func (v *TrackingEvent) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireTrackingEvent)
 }
 
 // EmitTo writes the TrackingEvent with the wire's keys; unknown members follow, unchanged.
 func (v TrackingEvent) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireTrackingEvent, "")
 }
 
-func (v *TrackingEvent) emitFields(e jsonlite.Emitter) {
-	kStr(e, "tracking_code", v.TrackingCode)
-	kStr(e, "tracking_name", v.TrackingName)
-	kStr(e, "tracking_details", v.TrackingDetails)
-	writeDate(e, "tracking_date", v.TrackingDate)
-	kStr(e, "tracking_category", v.Category)
+// wireTracking is Tracking's member table.
+var wireTracking = wtype{
+	fields: []wfield{
+		{kind: wEmbed, sub: &wireTrackingEvent, off: unsafe.Offsetof(Tracking{}.TrackingEvent)},
+		{key: "tracking_history", kind: wSlice, sub: &wireTrackingEvent, off: unsafe.Offsetof(Tracking{}.TrackingHistory)},
+	},
+	extra: unsafe.Offsetof(Tracking{}.Extra),
+	after: func(p unsafe.Pointer) { (*Tracking)(p).afterDecode() },
+	alloc: newOf[Tracking],
+}
+
+func (v *Tracking) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireTracking)
 }
 
 // EmitTo writes the Tracking with the wire's keys; unknown members follow, unchanged.
 func (v Tracking) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	v.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireTracking, "")
 }
 
-func (v *Tracking) emitFields(e jsonlite.Emitter) {
-	v.TrackingEvent.emitFields(e)
-	e.Key("tracking_history")
-	e.BeginArray()
-	for i := range v.TrackingHistory {
-		v.TrackingHistory[i].EmitTo(e)
-	}
-	e.EndArray()
+// wireShipment is Shipment's member table.
+var wireShipment = wtype{
+	fields: []wfield{
+		{key: "shipping_data", kind: wStruct, sub: &wireShippingData, off: unsafe.Offsetof(Shipment{}.ShippingData)},
+		{key: "parcels", kind: wSlice, sub: &wireParcel, off: unsafe.Offsetof(Shipment{}.Parcels)},
+		{key: "parcel_data", kind: wStruct, sub: &wireParcelData, off: unsafe.Offsetof(Shipment{}.ParcelData)},
+		{key: "to_data", kind: wStruct, sub: &wireParty, prefix: "to_", off: unsafe.Offsetof(Shipment{}.ToData)},
+		{key: "from_data", kind: wStruct, sub: &wireParty, prefix: "from_", off: unsafe.Offsetof(Shipment{}.FromData)},
+		{key: "drop_point_data", kind: wPtr, sub: &wireDropPoint, off: unsafe.Offsetof(Shipment{}.DropPointData)},
+		{key: "sla_data", kind: wStruct, sub: &wireSLAData, off: unsafe.Offsetof(Shipment{}.SLAData)},
+		{key: "custom_carrier_parameters", kind: wRawObject, off: unsafe.Offsetof(Shipment{}.CustomCarrierParameters)},
+		{key: "tracking_events", kind: wPtr, sub: &wireTracking, off: unsafe.Offsetof(Shipment{}.TrackingEvents)},
+		{key: "tracking_data", kind: wRawObject, off: unsafe.Offsetof(Shipment{}.TrackingData)},
+		{key: "outdated", alias: "oudated", kind: wBool, off: unsafe.Offsetof(Shipment{}.Outdated)},
+	},
+	extra: unsafe.Offsetof(Shipment{}.Extra),
+	size:  unsafe.Sizeof(Shipment{}), newElem: appendOf[Shipment],
+}
+
+func (v *Shipment) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireShipment)
 }
 
 // EmitTo writes the Shipment with the wire's keys; unknown members follow, unchanged.
 func (v Shipment) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	e.Key("shipping_data")
-	v.ShippingData.EmitTo(e)
-	e.Key("parcels")
-	e.BeginArray()
-	for i := range v.Parcels {
-		v.Parcels[i].EmitTo(e)
-	}
-	e.EndArray()
-	e.Key("parcel_data")
-	v.ParcelData.EmitTo(e)
-	e.Key("to_data")
-	{
-		x := v.ToData
-		x.Prefix = "to_"
-		x.EmitTo(e)
-	}
-	e.Key("from_data")
-	{
-		x := v.FromData
-		x.Prefix = "from_"
-		x.EmitTo(e)
-	}
-	if v.DropPointData == nil {
-		kNull(e, "drop_point_data")
-	} else {
-		e.Key("drop_point_data")
-		v.DropPointData.EmitTo(e)
-	}
-	e.Key("sla_data")
-	v.SLAData.EmitTo(e)
-	writeRawObject(e, "custom_carrier_parameters", v.CustomCarrierParameters)
-	if v.TrackingEvents == nil {
-		kNull(e, "tracking_events")
-	} else {
-		e.Key("tracking_events")
-		v.TrackingEvents.EmitTo(e)
-	}
-	writeRawObject(e, "tracking_data", v.TrackingData)
-	kBool(e, "outdated", v.Outdated)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireShipment, "")
+}
+
+// wireShipments is Shipments's member table.
+var wireShipments = wtype{
+	fields: []wfield{
+		{key: "page", kind: wInt64, off: unsafe.Offsetof(Shipments{}.Page)},
+		{key: "n_shipments", kind: wInt64, flags: fSeen, off: unsafe.Offsetof(Shipments{}.NShipments), seen: unsafe.Offsetof(Shipments{}.hasN)},
+		{key: "shipments", kind: wSlice, sub: &wireShipment, off: unsafe.Offsetof(Shipments{}.Shipments)},
+	},
+	extra: unsafe.Offsetof(Shipments{}.Extra),
+	after: func(p unsafe.Pointer) { (*Shipments)(p).afterDecode() },
+}
+
+func (v *Shipments) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireShipments)
 }
 
 // EmitTo writes the Shipments with the wire's keys; unknown members follow, unchanged.
 func (v Shipments) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kInt(e, "page", v.Page)
-	kInt(e, "n_shipments", v.NShipments)
-	e.Key("shipments")
-	e.BeginArray()
-	for i := range v.Shipments {
-		v.Shipments[i].EmitTo(e)
-	}
-	e.EndArray()
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireShipments, "")
+}
+
+// wireShipmentTracking is ShipmentTracking's member table.
+var wireShipmentTracking = wtype{
+	fields: []wfield{
+		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingDlvrRef)},
+		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingClientRef)},
+		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingCarrierRef)},
+		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingCarrierGUID)},
+		{kind: wEmbed, sub: &wireTracking, off: unsafe.Offsetof(ShipmentTracking{}.Tracking)},
+	},
+	extra: unsafe.Offsetof(ShipmentTracking{}.Extra),
+}
+
+func (v *ShipmentTracking) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireShipmentTracking)
 }
 
 // EmitTo writes the ShipmentTracking with the wire's keys; unknown members follow, unchanged.
 func (v ShipmentTracking) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
-	kStr(e, "shipping_client_ref", v.ShippingClientRef)
-	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
-	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
-	v.Tracking.emitFields(e)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireShipmentTracking, "")
+}
+
+// wireNewShipment is NewShipment's member table.
+var wireNewShipment = wtype{
+	fields: []wfield{
+		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingDlvrRef)},
+		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingClientRef)},
+		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingCarrierRef)},
+		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingCarrierGUID)},
+		{key: "service_type", kind: wString, off: unsafe.Offsetof(NewShipment{}.ServiceType)},
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(NewShipment{}.CarrierCode)},
+		{key: "service_code", kind: wString, off: unsafe.Offsetof(NewShipment{}.ServiceCode)},
+		{key: "carrier_phone", kind: wString, off: unsafe.Offsetof(NewShipment{}.CarrierPhone)},
+		{key: "advance_tracking_url", kind: wString, off: unsafe.Offsetof(NewShipment{}.AdvanceTrackingURL)},
+	},
+	extra: unsafe.Offsetof(NewShipment{}.Extra),
+}
+
+func (v *NewShipment) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireNewShipment)
 }
 
 // EmitTo writes the NewShipment with the wire's keys; unknown members follow, unchanged.
 func (v NewShipment) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
-	kStr(e, "shipping_client_ref", v.ShippingClientRef)
-	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
-	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
-	kStr(e, "service_type", v.ServiceType)
-	kStr(e, "carrier_code", v.CarrierCode)
-	kStr(e, "service_code", v.ServiceCode)
-	kStr(e, "carrier_phone", v.CarrierPhone)
-	kStr(e, "advance_tracking_url", v.AdvanceTrackingURL)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireNewShipment, "")
+}
+
+// wireCutoff is Cutoff's member table.
+var wireCutoff = wtype{
+	fields: []wfield{
+		{key: "country_code", kind: wString, off: unsafe.Offsetof(Cutoff{}.CountryCode)},
+		{key: "zip_code", kind: wString, off: unsafe.Offsetof(Cutoff{}.ZipCode)},
+		{key: "cutoff", kind: wString, off: unsafe.Offsetof(Cutoff{}.Cutoff)},
+	},
+	extra: unsafe.Offsetof(Cutoff{}.Extra),
+}
+
+func (v *Cutoff) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireCutoff)
 }
 
 // EmitTo writes the Cutoff with the wire's keys; unknown members follow, unchanged.
 func (v Cutoff) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "country_code", v.CountryCode)
-	kStr(e, "zip_code", v.ZipCode)
-	kStr(e, "cutoff", v.Cutoff)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireCutoff, "")
+}
+
+// wireCollection is Collection's member table.
+var wireCollection = wtype{
+	fields: []wfield{
+		{key: "collection_dlvr_ref", kind: wString, off: unsafe.Offsetof(Collection{}.CollectionDlvrRef)},
+		{key: "collection_client_ref", kind: wString, off: unsafe.Offsetof(Collection{}.CollectionClientRef)},
+		{key: "collection_carrier_ref", kind: wString, off: unsafe.Offsetof(Collection{}.CollectionCarrierRef)},
+		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(Collection{}.CarrierCode)},
+		{key: "service_code", kind: wString, off: unsafe.Offsetof(Collection{}.ServiceCode)},
+		{key: "carrier_phone", kind: wString, off: unsafe.Offsetof(Collection{}.CarrierPhone)},
+	},
+	extra: unsafe.Offsetof(Collection{}.Extra),
+}
+
+func (v *Collection) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireCollection)
 }
 
 // EmitTo writes the Collection with the wire's keys; unknown members follow, unchanged.
 func (v Collection) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "collection_dlvr_ref", v.CollectionDlvrRef)
-	kStr(e, "collection_client_ref", v.CollectionClientRef)
-	kStr(e, "collection_carrier_ref", v.CollectionCarrierRef)
-	kStr(e, "carrier_code", v.CarrierCode)
-	kStr(e, "service_code", v.ServiceCode)
-	kStr(e, "carrier_phone", v.CarrierPhone)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireCollection, "")
+}
+
+// wireLabel is Label's member table.
+var wireLabel = wtype{
+	fields: []wfield{
+		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(Label{}.ShippingDlvrRef)},
+		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(Label{}.ShippingClientRef)},
+		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(Label{}.ShippingCarrierRef)},
+		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(Label{}.ShippingCarrierGUID)},
+		{key: "label_raw", kind: wPdf, flags: fRequired, off: unsafe.Offsetof(Label{}.PDF)},
+	},
+	extra:    unsafe.Offsetof(Label{}.Extra),
+	required: true,
+}
+
+func (v *Label) decode(s *jsonlite.Scanner) error {
+	return decodeStruct(s, unsafe.Pointer(v), &wireLabel)
 }
 
 // EmitTo writes the Label with the wire's keys; unknown members follow, unchanged.
 func (v Label) EmitTo(e jsonlite.Emitter) {
-	e.BeginObject()
-	kStr(e, "shipping_dlvr_ref", v.ShippingDlvrRef)
-	kStr(e, "shipping_client_ref", v.ShippingClientRef)
-	kStr(e, "shipping_carrier_ref", v.ShippingCarrierRef)
-	kStr(e, "shipping_carrier_guid", v.ShippingCarrierGUID)
-	writePdf(e, "label_raw", v.PDF)
-	v.Extra.emitMembers(e)
-	e.EndObject()
+	emitStruct(e, unsafe.Pointer(&v), &wireLabel, "")
+}
+
+// hookRawMembers is the hook type RawMembers as a member.
+var hookRawMembers = wtype{
+	dec:  func(s *jsonlite.Scanner, p unsafe.Pointer) error { return (*RawMembers)(p).decode(s) },
+	emit: func(e jsonlite.Emitter, p unsafe.Pointer) { (*RawMembers)(p).EmitTo(e) },
+}
+
+// hookMethodList is the hook type MethodList as a member.
+var hookMethodList = wtype{
+	dec:  func(s *jsonlite.Scanner, p unsafe.Pointer) error { return (*MethodList)(p).decode(s) },
+	emit: func(e jsonlite.Emitter, p unsafe.Pointer) { (*MethodList)(p).EmitTo(e) },
+}
+
+func (l *Services) decode(s *jsonlite.Scanner) error {
+	*l = (*l)[:0]
+	return decodeSlice(s, unsafe.Pointer(l), &wireService)
 }
 
 // EmitTo writes an array of Service.
 func (l Services) EmitTo(e jsonlite.Emitter) {
-	e.BeginArray()
-	for i := range l {
-		l[i].EmitTo(e)
-	}
-	e.EndArray()
+	emitSlice(e, unsafe.Pointer(&l), &wireService)
+}
+
+func (l *newestFirst) decode(s *jsonlite.Scanner) error {
+	*l = (*l)[:0]
+	return decodeSlice(s, unsafe.Pointer(l), &wireTrackingEvent)
 }
 
 // EmitTo writes an array of TrackingEvent.
 func (l newestFirst) EmitTo(e jsonlite.Emitter) {
-	e.BeginArray()
-	for i := range l {
-		l[i].EmitTo(e)
-	}
-	e.EndArray()
+	emitSlice(e, unsafe.Pointer(&l), &wireTrackingEvent)
 }

@@ -1,8 +1,9 @@
 // Command gen writes the wire code of internal/envelope from the wire tags
 // of its result types, so that every wire name is written once:
 //
-//	wire_gen.go       decoders (decode, decodeObject, decodeField), emitters
-//	                  (EmitTo, emitFields), Decode and one Decode<Result> per
+//	wire_gen.go       a member table per wire struct (read by the one decoder
+//	                  and emitter of table.go), the methods over it (decode or
+//	                  decodeObject, EmitTo), Decode and one Decode<Result> per
 //	                  operation of internal/catalog
 //	wire_gen_test.go  a round-trip test per type (helpers in wire_test.go)
 //	js/results.d.ts   the TypeScript result types of the JavaScript package
@@ -21,8 +22,8 @@
 // is read. //envelope:result <operation> marks the result of a catalog
 // operation; //envelope:ts <type> gives a hook type's TypeScript type.
 //
-// The generator is split by concern: parse.go reads the package, decode.go,
-// emit.go and ops.go write Go, tests.go the tests, ts.go TypeScript.
+// The generator is split by concern: parse.go reads the package, tables.go
+// and ops.go write Go, tests.go the tests, ts.go TypeScript.
 // Run it with `make generate` (or `go generate ./internal/envelope`).
 package main
 
@@ -59,11 +60,16 @@ func generate(dir, tsPath string) (map[string][]byte, error) {
 	code.WriteString(goHeader)
 	code.line("package %s", p.Name)
 	code.line("")
-	code.line(`import "github.com/parcelgate/parcelgate/internal/jsonlite"`)
+	code.line("import (")
+	code.line("\t\"unsafe\"")
+	code.line("")
+	code.line("\t\"github.com/parcelgate/parcelgate/internal/jsonlite\"")
+	code.line(")")
 	code.line("")
 	writeOperations(&code, res)
-	writeDecoders(&code, p)
-	writeEmitters(&code, p)
+	if err := writeTables(&code, p); err != nil {
+		return nil, err
+	}
 	src, err := format.Source(code.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting wire_gen.go: %v\n%s", err, code.Bytes())

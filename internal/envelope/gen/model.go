@@ -118,3 +118,26 @@ func (p *pkg) ordered(pred func(*typeDef) bool) []*typeDef {
 }
 
 func exported(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// goName is the Go spelling of a type.
+func goName(t goType) string {
+	switch t.kind {
+	case kString:
+		return "string"
+	case kInt:
+		return "int"
+	case kInt64:
+		return "int64"
+	case kFloat64:
+		return "float64"
+	case kBool:
+		return "bool"
+	case kBytes:
+		return "[]byte"
+	case kPtr:
+		return "*" + goName(*t.elem)
+	case kSlice:
+		return "[]" + goName(*t.elem)
+	}
+	return t.name
+}
