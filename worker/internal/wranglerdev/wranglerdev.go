@@ -200,7 +200,8 @@ func Start(o Options) (*Server, error) {
 		o.PersistDir = filepath.Join(dir, "state")
 	}
 	var toml strings.Builder
-	fmt.Fprintf(&toml, "name = %q\nmain = %q\ncompatibility_date = \"2026-04-01\"\nsend_metrics = false\n", "parcelgate-e2e", o.Main)
+	// minify as wrangler.toml does, so tests and benchmarks run the bundle that ships.
+	fmt.Fprintf(&toml, "name = %q\nmain = %q\ncompatibility_date = \"2026-04-01\"\nsend_metrics = false\nminify = true\n", "parcelgate-e2e", o.Main)
 	if o.Sandbox {
 		fmt.Fprintf(&toml, "\n[[services]]\nbinding = \"SANDBOX\"\nservice = %q\n", SandboxName)
 	}
