@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { app } from "./app.mjs";
 import { newEdge } from "./edge.mjs";
 import { newExchange } from "./exchange.mjs";
-import { Bookings } from "./platform/bookings.mjs";
+import { Bookings, bookingObjectName, recordKey } from "./platform/bookings.mjs";
+import { forwardBooking } from "./routes/operation.mjs";
 import { FakeCore, fakeConfig } from "./testing/fake-core.mjs";
 import { MemoryStorage, namespace } from "./testing/fakes.mjs";
 
@@ -214,6 +215,8 @@ test("cached reads: identical concurrent misses make one upstream call; another 
 });
 
 const ship = "shipping_client_ref=ORDER-1&to_zip_code=08001";
+// The booking key of ship (the fake core's): its record's object and storage key.
+const KEY1 = "u\nbase\nnew-shipment\nORDER-1";
 const booked = '{"status":"ok","data":{"shipping_dlvr_ref":"D1","shipping_client_ref":"ORDER-1"}}';
 
 test("bookings through the Bookings object: forwarded once, the resend replayed, other data a conflict; watched", async () => {
@@ -274,13 +277,13 @@ test("bookings after a lost answer: 425 within the grace and nothing sent; then 
   assert.equal(b.res.headers.get("retry-after"), "60");
   assert.equal(s.calls.length, 1, "nothing sent within the grace");
   // Past the grace (the record's since moved back).
-  const obj = s.env.BOOKINGS.objects.get("u\nbase\nnew-shipment\nORDER-1");
-  const rec = obj.state.storage.map.get("rec");
-  obj.state.storage.map.set("rec", { ...rec, since: rec.since - 61000 });
+  const obj = s.env.BOOKINGS.objects.get(bookingObjectName(KEY1));
+  const rec = obj.state.storage.map.get(recordKey(KEY1));
+  obj.state.storage.map.set(recordKey(KEY1), { ...rec, since: rec.since - 61000 });
   const c = await s.send("/v1/new-shipment", form(ship, master));
   assert.equal(c.status, 200);
   assert.deepEqual(s.calls.map((c) => c.url.slice(c.url.lastIndexOf("/") + 1)), ["new-shipment", "get-shipments", "new-shipment"]);
-  assert.equal(obj.state.storage.map.get("rec").state, "done");
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)).state, "done");
 });
 
 test("bookings: a lookup that fails or finds another booking's data sends nothing and leaves the record lost", async () => {
@@ -298,17 +301,17 @@ test("bookings: a lookup that fails or finds another booking's data sends nothin
   const m = await s.send("/v1/new-shipment", form(ship, master));
   assert.equal(m.status, 409);
   assert.equal(m.json.data.errorClass, "booking_mismatch");
-  const obj = s.env.BOOKINGS.objects.get("u\nbase\nnew-shipment\nORDER-1");
-  assert.equal(obj.state.storage.map.get("rec").state, "lost");
+  const obj = s.env.BOOKINGS.objects.get(bookingObjectName(KEY1));
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)).state, "lost");
   assert.equal(s.calls.filter((c) => c.url.endsWith("/new-shipment")).length, 1, "booked once at most");
 });
 
 test("bookings: after a lookup found nothing, a record taken over meanwhile sends nothing", async () => {
   const s = stack({ upstream: (url) => url.endsWith("/get-shipments") ? new Response('{"status":"ok","data":{"shipments":[]}}') : new Response("gateway", { status: 502 }) });
   await s.send("/v1/new-shipment", form(ship, master));
-  const obj = s.env.BOOKINGS.objects.get("u\nbase\nnew-shipment\nORDER-1");
+  const obj = s.env.BOOKINGS.objects.get(bookingObjectName(KEY1));
   const sending = obj.sending.bind(obj);
-  obj.sending = async () => { await sending("someone else"); return false; };
+  obj.sending = async (key) => { await sending(key, "someone else"); return false; };
   const r = await s.send("/v1/new-shipment", form(ship, master));
   assert.equal(r.status, 503);
   assert.equal(r.json.data.errorClass, "booking_taken_over");
@@ -420,4 +423,98 @@ test("a core answer's detail reaches the log line, never the client", async (t) 
   assert.equal(r.status, 500);
   assert.doesNotMatch(r.text, /TOKEN_SIGNING_KEY/);
   assert.equal(lines.at(-1).detail, "worker misconfigured: TOKEN_SIGNING_KEY: secret is not set");
+});
+
+/**
+ * forwarding is a BOOKINGS namespace whose objects forward new bookings
+ * themselves (as the entry module's Bookings does, with the isolate's
+ * edge); calls lists the worker's calls on them (not the object's own).
+ */
+function forwarding(ref) {
+  const calls = [];
+  class Forwarding extends Bookings {
+    async forward(send) {
+      if (ref.broken) throw new Error("core gone");
+      return forwardBooking(ref.edge, send);
+    }
+  }
+  const ns = namespace(() => {
+    const o = new Forwarding({ storage: new MemoryStorage() }, {});
+    return new Proxy(o, { get: (t, k) => (typeof t[k] === "function" ? (...a) => { calls.push(String(k)); return t[k](...a); } : t[k]) });
+  });
+  return { ns, calls };
+}
+
+test("bookings forwarded by the Bookings object: one call on it, the outcome recorded before the answer, the resend replayed", async () => {
+  const ref = {};
+  const f = forwarding(ref);
+  const added = [];
+  const watchlist = namespace(() => ({ add: (dlvr, clientRef) => { added.push([dlvr, clientRef]); return ""; } }));
+  const s = stack({ config: fakeConfig({ webhooks: {} }), env: { BOOKINGS: f.ns, WATCHLIST: watchlist }, upstream: () => new Response(booked) });
+  ref.edge = s.edge;
+  const a = await s.send("/v1/new-shipment", form(ship, { ...master, "x-request-id": "shop-9" }));
+  assert.equal(a.status, 200);
+  assert.equal(a.text, booked);
+  assert.deepEqual(f.calls, ["begin"], "one call on the object: no finish from the worker");
+  assert.equal(s.calls.length, 1);
+  assert.equal(s.calls[0].headers["x-request-id"], "shop-9", "the object sends the request's id upstream");
+  assert.equal(s.calls[0].headers.authorization, "Basic dTpr");
+  assert.match(a.res.headers.get("server-timing"), /^edge;dur=[\d.]+, upstream;dur=[\d.]+$/, "the object's upstream call is timed");
+  assert.deepEqual(added, [["D1", "ORDER-1"]], "watched");
+  const obj = s.env.BOOKINGS.objects.get(bookingObjectName(KEY1));
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)).state, "done");
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)).body, booked);
+  const b = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(b.res.headers.get("idempotent-replayed"), "true");
+  assert.equal(b.text, booked);
+  const c = await s.send("/v1/new-shipment", form(ship + "&to_name=Other", master));
+  assert.equal(c.status, 409);
+  assert.equal(s.calls.length, 1, "booked once");
+  assert.deepEqual(s.core.calls.filter((c) => c[0] === "booking").map((c) => c[1].state), ["new", "done", "conflict"], "the core decides each step");
+});
+
+test("bookings forwarded by the object: a refusal releases the reference, a lost answer stays lost (425, then a lookup by the worker)", async () => {
+  const ref = {};
+  const f = forwarding(ref);
+  let n = 0;
+  const s = stack({ env: { BOOKINGS: f.ns }, upstream: (url) => {
+    n++;
+    if (url.endsWith("/get-shipments")) return new Response('{"status":"ok","data":{"shipments":[]}}');
+    if (n === 1) return new Response('{"status":"err","data":{"errorCode":484}}', { status: 400 });
+    if (n === 2) return new Response("gateway", { status: 502 });
+    return new Response(booked);
+  } });
+  ref.edge = s.edge;
+  s.edge.config.limits.bookingGraceMs = 60000;
+  const a = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(a.status, 400);
+  const obj = s.env.BOOKINGS.objects.get(bookingObjectName(KEY1));
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)), undefined, "released");
+  const b = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(b.status, 502, "the answer was lost");
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)).state, "lost");
+  assert.ok(s.core.calls.filter((c) => c[0] === "answer").at(-1)[1].sentAt > 0, "the core knows when it was sent");
+  const c = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(c.status, 425);
+  assert.equal(s.calls.length, 2, "nothing sent within the grace");
+  const rec = obj.state.storage.map.get(recordKey(KEY1));
+  obj.state.storage.map.set(recordKey(KEY1), { ...rec, since: rec.since - 61000 });
+  const d = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(d.status, 200);
+  assert.deepEqual(s.calls.map((c) => c.url.slice(c.url.lastIndexOf("/") + 1)), ["new-shipment", "new-shipment", "get-shipments", "new-shipment"]);
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)).state, "done");
+  assert.deepEqual(f.calls, ["begin", "begin", "begin", "begin", "sending", "finish"], "the lookup path is the worker's, as before");
+});
+
+test("bookings: an object that fails while forwarding leaves the record lost (never released) and the worker answers ledger_unavailable", async () => {
+  const ref = { broken: true };
+  const f = forwarding(ref);
+  const s = stack({ env: { BOOKINGS: f.ns }, upstream: () => new Response(booked) });
+  ref.edge = s.edge;
+  const r = await s.send("/v1/new-shipment", form(ship, master));
+  assert.equal(r.status, 503);
+  assert.equal(r.json.data.errorClass, "ledger_unavailable");
+  assert.equal(r.x.detail, "booking ledger: core gone");
+  const obj = s.env.BOOKINGS.objects.get(bookingObjectName(KEY1));
+  assert.equal(obj.state.storage.map.get(recordKey(KEY1)).state, "lost", "it may have been sent: a resend looks it up");
 });

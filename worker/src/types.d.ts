@@ -23,7 +23,10 @@ export interface DurableObjectStorageLike {
   get<T = unknown>(key: string): Promise<T | undefined>;
   put(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<boolean>;
+  delete(keys: string[]): Promise<number>;
   deleteAll(): Promise<void>;
+  list<T = unknown>(): Promise<Map<string, T>>;
+  getAlarm(): Promise<number | null>;
   setAlarm(at: number): Promise<void>;
   transactionSync<T>(f: () => T): T;
   sql: SqlStorageLike;

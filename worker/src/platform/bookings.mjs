@@ -1,24 +1,31 @@
 // @ts-check
-// Exactly-once bookings: the Bookings Durable Object and the calls the
-// worker makes on it. One object per (API user, upstream, operation, client
-// reference), single-threaded, so every request for a reference meets the
-// same record. The rules are internal/booking's (Decide, Taken, Sending,
-// Settle), written again here (issue 20); the core decides what each state
-// means for the client (routes/operation.mjs drives it).
+// Exactly-once bookings: the Bookings Durable Objects and the calls the
+// worker makes on them. A booking's record is named by its booking key (API
+// user, upstream, operation, client reference: the core's), and lives in
+// one of BOOKING_SHARDS objects chosen by a hash of that key: objects are
+// single-threaded, so every request for a reference meets the same record,
+// and a few long-lived objects serve every booking (an object per
+// reference cost a new object per booking: about 7 ms of workerd CPU and
+// most of a booking's latency, worker/bench). The rules are
+// internal/booking's (Decide, Taken, Sending, Settle), written again here
+// (issue 20); the core decides what each state means for the client
+// (routes/operation.mjs drives it).
 //
-// Storage: one key "rec", absent or
+// Storage: one key per record, "rec\n" + booking key, absent or
 //   { state: "pending", fp, holder, since, prev, expires }  a holder's turn
 //   { state: "done", fp, body, expires }                     booked: the answer
 //   { state: "lost", fp, since, expires }                    the answer was lost
 // fp is the fingerprint of the normalized body; since (ms) when the booking
 // was sent upstream; prev, for a turn taken to look a lost booking up, that
-// record's since; expires (ms) when the record is forgotten (an alarm).
-// Memory: this.live, the holder this incarnation saw take the pending
-// record, until its hold ends. A pending record without it (the object
-// restarted, or the holder passed its hold) is a lost answer.
+// record's since; expires (ms) when the record is forgotten.
+// Memory: this.live, per booking key, the holder this incarnation saw take
+// the pending record, until its hold ends. A pending record without it (the
+// object restarted, or the holder passed its hold) is a lost answer.
 //
-// begin(fp, waitMs, holdMs, graceMs, ttlMs) -> { state, holder?, body?, retryAfterMs? }
-//   none or expired -> write pending, then "new" with the holder token
+// begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send?) -> { state, holder?, body?, retryAfterMs?, sent? }
+//   none or expired -> write pending, then "new" with the holder token; with
+//                      send, and where the object can forward (forward()),
+//                      it books itself and finishes: "sent" (below)
 //   other fp        -> "conflict"
 //   done            -> "done" with body
 //   pending, live   -> wait for its outcome (up to waitMs), then "busy"
@@ -26,35 +33,75 @@
 //     now < since + graceMs -> "unknown", retryAfterMs = the rest
 //     else                  -> write pending (prev = since), then "lost" with
 //                              the holder token: look up before booking
-// sending(holder) -> true, and since = now, prev = 0 (about to book after a
-//   lookup found nothing); false when holder does not hold the pending record
-// finish(holder, outcome, body, ttlMs) -> false when holder does not hold the
-//   pending record (nothing is written; the caller logs it), else true and
-//   "ok" -> done; "lost" -> lost (since kept); "unsent" -> lost with since =
-//   prev, or deleted when prev is 0; "release" -> deleted
-// peek() -> { state: "done", body } | { state: "lost" } (lost, or pending
+// sending(key, holder) -> true, and since = now, prev = 0 (about to book
+//   after a lookup found nothing); false when holder does not hold the
+//   pending record
+// finish(key, holder, outcome, body, ttlMs) -> false when holder does not
+//   hold the pending record (nothing is written; the caller logs it), else
+//   true and "ok" -> done; "lost" -> lost (since kept); "unsent" -> lost with
+//   since = prev, or deleted when prev is 0; "release" -> deleted
+// peek(key) -> { state: "done", body } | { state: "lost" } (lost, or pending
 //   not live) | { state: "" }
+//
+// One round trip: a new booking costs the worker one call on its object
+// when the object forwards it itself (begin with send): begin takes the
+// record, forward(send) asks the core, books once and asks the core for the
+// answer, finish records its outcome, and begin answers "sent" with that
+// answer (sent: the forwarder's result and holding). The base class cannot
+// forward (forward answers null: begin answers "new" and the caller
+// forwards and finishes, two calls); the entry module's subclass can (it
+// loads the isolate's core). Only a new record is forwarded here: a lost
+// one goes through its lookup in the worker as before.
+//
+// Expiry: an object holds many records, so its alarm sweeps: it deletes
+// every expired record (of any layout) and comes back at the earliest
+// expiry left, at least SWEEP_MS later. A record is set an alarm only when
+// the object has none (known once per incarnation): not a write per
+// booking. A record past its expiry is forgotten when read, whatever the
+// alarm did.
 
 import { DurableObject } from "cloudflare:workers";
 
+/** BOOKING_SHARDS is how many Bookings objects share the records. */
+export const BOOKING_SHARDS = 16;
+
+/** SWEEP_MS is the least time between two sweeps of an object's records. */
+export const SWEEP_MS = 60 * 60 * 1000;
+
+/**
+ * bookingObjectName names the object that holds a booking key's record
+ * (FNV-1a over the key's UTF-16 units, modulo BOOKING_SHARDS).
+ * @param {string} key
+ */
+export function bookingObjectName(key) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return "bookings " + (h % BOOKING_SHARDS);
+}
+
+/**
+ * recordKey is the storage key of a booking key's record.
+ * @param {string} key
+ */
+export function recordKey(key) {
+  return "rec\n" + key;
+}
+
 /**
  * @typedef {"new" | "lost" | "done" | "conflict" | "busy" | "unknown"} BeginState
- * @typedef {{state: BeginState, holder?: string, body?: string | Uint8Array, retryAfterMs?: number}} BeginAnswer
+ * @typedef {{state: BeginState | "sent", holder?: string, body?: string | Uint8Array, retryAfterMs?: number, sent?: Sent}} BeginAnswer
+ * @typedef {{finish: {outcome: "ok" | "refused" | "lost" | "unsent", body: string | null} | null, result: unknown}} Forwarded
+ *   what forward(send) did: the ledger's outcome (null: nothing to record) and what the caller gets back
+ * @typedef {{result: unknown, holding: boolean}} Sent
  * @typedef {"ok" | "lost" | "unsent" | "release"} Outcome
  * @typedef {{state: "pending", fp: string, holder: string, since: number, prev: number, expires: number}
  *   | {state: "done", fp: string, body: string | Uint8Array, expires: number}
  *   | {state: "lost", fp: string, since: number, expires: number}} BookingRecordValue
  * @typedef {{holder: string, done: Promise<void>, release: () => void, until: number}} Live
  */
-
-/**
- * holds reports whether holder holds the pending record rec.
- * @param {BookingRecordValue | undefined} rec
- * @param {string} holder
- */
-function holds(rec, holder) {
-  return rec !== undefined && rec.state === "pending" && rec.holder === holder;
-}
 
 export class Bookings extends DurableObject {
   /**
@@ -65,30 +112,38 @@ export class Bookings extends DurableObject {
     super(ctx, env);
     /** @type {import("../types").DurableObjectStateLike} */
     this.state = ctx;
-    /** @type {Live | null} */
-    this.live = null;
+    /** @type {Map<string, Live>} the live holder of each booking key */
+    this.live = new Map();
+    /** @type {number | null | undefined} the alarm's time as last read or set (undefined: not read yet) */
+    this.alarmAt = undefined;
   }
 
   /**
+   * @param {string} key the booking key
    * @param {string} fp
    * @param {number} waitMs
    * @param {number} holdMs
    * @param {number} graceMs
    * @param {number} ttlMs
+   * @param {unknown} [send] what forward() needs to book (see the file's comment); absent: never forwarded here
    * @returns {Promise<BeginAnswer>}
    */
-  async begin(fp, waitMs, holdMs, graceMs, ttlMs) {
+  async begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send) {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const now = Date.now();
       // A holder past its hold vanished (its isolate died): unknown outcome.
-      if (this.live !== null && now > this.live.until) this.endTurn();
-      const rec = await this.current(now);
-      if (rec === undefined) return this.take(undefined, fp, holdMs, ttlMs, "new");
+      const gone = this.live.get(key);
+      if (gone !== undefined && now > gone.until) this.endTurn(key);
+      const rec = await this.current(key, now);
+      if (rec === undefined) {
+        const a = await this.take(key, undefined, fp, holdMs, ttlMs, "new");
+        return send === undefined ? a : this.book(key, a, send, ttlMs);
+      }
       if (rec.fp !== fp) return { state: "conflict" };
       if (rec.state === "done") return { state: "done", body: rec.body };
-      const live = this.live;
-      if (rec.state === "pending" && live !== null && live.holder === rec.holder) {
+      const live = this.live.get(key);
+      if (rec.state === "pending" && live !== undefined && live.holder === rec.holder) {
         if (now >= deadline) return { state: "busy" };
         const left = Math.min(deadline, live.until + 1) - now;
         await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(left, 1)))]);
@@ -96,30 +151,67 @@ export class Bookings extends DurableObject {
       }
       const left = rec.since + graceMs - now;
       if (left > 0) return { state: "unknown", retryAfterMs: left };
-      return this.take(rec, fp, holdMs, ttlMs, "lost");
+      return this.take(key, rec, fp, holdMs, ttlMs, "lost");
     }
   }
 
   /**
+   * book forwards a booking whose record this call just took (new), and
+   * records its outcome before answering.
+   * @param {string} key
+   * @param {BeginAnswer} taken
+   * @param {unknown} send
+   * @param {number} ttlMs
+   * @returns {Promise<BeginAnswer>}
+   */
+  async book(key, taken, send, ttlMs) {
+    const holder = taken.holder ?? "";
+    /** @type {Forwarded | null} */
+    let f;
+    try {
+      f = await this.forward(send);
+    } catch (e) {
+      // It may have been sent: a lost answer (a resend looks it up).
+      await this.finish(key, holder, "lost", null, ttlMs);
+      throw e;
+    }
+    if (f === null) return taken;
+    const holding = f.finish === null ? true : await this.finish(key, holder, OUTCOMES[f.finish.outcome], f.finish.body, ttlMs);
+    return { state: "sent", holder, sent: { result: f.result, holding } };
+  }
+
+  /**
+   * forward books with send and says what to record; null: this object
+   * cannot (the caller forwards). The entry module's subclass does it.
+   * @param {unknown} send
+   * @returns {Promise<Forwarded | null>}
+   */
+  async forward(send) {
+    return null;
+  }
+
+  /**
    * sending: the holder is about to book after a lookup found nothing.
+   * @param {string} key
    * @param {string} holder
    */
-  async sending(holder) {
-    const rec = await this.current(Date.now());
+  async sending(key, holder) {
+    const rec = await this.current(key, Date.now());
     if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
-    await this.state.storage.put("rec", { ...rec, since: Date.now(), prev: 0 });
+    await this.state.storage.put(recordKey(key), { ...rec, since: Date.now(), prev: 0 });
     return true;
   }
 
   /**
    * finish records the holder's outcome; false when it no longer holds the record.
+   * @param {string} key
    * @param {string} holder
    * @param {Outcome} outcome
    * @param {string | Uint8Array | null} body the answer kept with "ok"
    * @param {number} ttlMs
    */
-  async finish(holder, outcome, body, ttlMs) {
-    const rec = await this.current(Date.now());
+  async finish(key, holder, outcome, body, ttlMs) {
+    const rec = await this.current(key, Date.now());
     if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
     const expires = Date.now() + ttlMs;
     /** @type {BookingRecordValue | null} */
@@ -127,39 +219,41 @@ export class Bookings extends DurableObject {
     if (outcome === "ok") next = { state: "done", fp: rec.fp, body: body ?? "", expires };
     else if (outcome === "lost") next = { state: "lost", fp: rec.fp, since: rec.since, expires };
     else if (outcome === "unsent" && rec.prev) next = { state: "lost", fp: rec.fp, since: rec.prev, expires };
-    if (next === null) {
-      await this.state.storage.delete("rec");
-    } else {
-      await this.state.storage.put("rec", next);
-      await this.state.storage.setAlarm(expires);
-    }
-    if (this.live !== null && this.live.holder === holder) this.endTurn();
+    // The alarm the take made sure of comes first; its sweep finds these
+    // expires (a little later than the taken record's) and comes back.
+    if (next === null) await this.state.storage.delete(recordKey(key));
+    else await this.state.storage.put(recordKey(key), next);
+    const live = this.live.get(key);
+    if (live !== undefined && live.holder === holder) this.endTurn(key);
     return true;
   }
 
   /**
    * peek reads the record without taking it: the edge resolves a token's
    * shipping_client_ref to the shipment booked with it.
+   * @param {string} key
    * @returns {Promise<{state: "" | "done" | "lost", body?: string | Uint8Array}>}
    */
-  async peek() {
-    const rec = await this.current(Date.now());
+  async peek(key) {
+    const rec = await this.current(key, Date.now());
     if (rec === undefined) return { state: "" };
     if (rec.state === "done") return { state: "done", body: rec.body };
-    if (rec.state === "lost" || this.live === null || this.live.holder !== rec.holder) return { state: "lost" };
+    const live = this.live.get(key);
+    if (rec.state === "lost" || live === undefined || live.holder !== rec.holder) return { state: "lost" };
     return { state: "" };
   }
 
   /**
-   * current reads the record, forgetting an expired one.
+   * current reads a record, forgetting an expired one.
+   * @param {string} key
    * @param {number} now
    * @returns {Promise<BookingRecordValue | undefined>}
    */
-  async current(now) {
+  async current(key, now) {
     /** @type {BookingRecordValue | undefined} */
-    const rec = await this.state.storage.get("rec");
+    const rec = await this.state.storage.get(recordKey(key));
     if (rec !== undefined && rec.expires <= now) {
-      await this.state.storage.delete("rec");
+      await this.state.storage.delete(recordKey(key));
       return undefined;
     }
     return rec;
@@ -168,6 +262,7 @@ export class Bookings extends DurableObject {
   /**
    * take writes the pending record of a new turn BEFORE the caller sends
    * anything: after a restart it says a booking may be under way.
+   * @param {string} key
    * @param {BookingRecordValue | undefined} rec
    * @param {string} fp
    * @param {number} holdMs
@@ -175,32 +270,62 @@ export class Bookings extends DurableObject {
    * @param {"new" | "lost"} state
    * @returns {Promise<BeginAnswer>}
    */
-  async take(rec, fp, holdMs, ttlMs, state) {
+  async take(key, rec, fp, holdMs, ttlMs, state) {
     const now = Date.now();
     const holder = crypto.randomUUID();
     const prev = rec !== undefined && (rec.state === "lost" || rec.state === "pending") ? rec.since : 0;
-    if (this.live !== null) this.endTurn();
+    if (this.live.has(key)) this.endTurn(key);
     /** @type {() => void} */
     let release = () => {};
     const done = new Promise((r) => { release = () => r(undefined); });
-    this.live = { holder, done, release, until: now + holdMs };
-    await this.state.storage.put("rec", { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
-    await this.state.storage.setAlarm(now + ttlMs);
+    this.live.set(key, { holder, done, release, until: now + holdMs });
+    await this.state.storage.put(recordKey(key), { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
+    await this.armFor(now + ttlMs);
     return { state, holder };
   }
 
-  /** endTurn wakes the requests waiting for the live holder. */
-  endTurn() {
-    const h = this.live;
-    this.live = null;
-    if (h !== null) h.release();
+  /**
+   * armFor makes sure an alarm comes by at (or before) a record's expiry.
+   * @param {number} at
+   */
+  async armFor(at) {
+    if (this.alarmAt === undefined) this.alarmAt = await this.state.storage.getAlarm();
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    await this.state.storage.setAlarm(at);
+    this.alarmAt = at;
   }
 
+  /**
+   * endTurn wakes the requests waiting for a key's live holder.
+   * @param {string} key
+   */
+  endTurn(key) {
+    const h = this.live.get(key);
+    this.live.delete(key);
+    if (h !== undefined) h.release();
+  }
+
+  /** alarm sweeps the expired records and comes back for the rest. */
   async alarm() {
-    /** @type {BookingRecordValue | undefined} */
-    const rec = await this.state.storage.get("rec");
-    if (rec !== undefined && rec.expires > Date.now()) await this.state.storage.setAlarm(rec.expires);
-    else await this.state.storage.deleteAll();
+    const now = Date.now();
+    /** @type {Map<string, {expires?: number}>} */
+    const all = await this.state.storage.list();
+    /** @type {string[]} */
+    const expired = [];
+    let next = Infinity;
+    for (const [k, v] of all) {
+      const at = v !== null && typeof v === "object" && typeof v.expires === "number" ? v.expires : 0;
+      if (at <= now) expired.push(k);
+      else next = Math.min(next, at);
+    }
+    // delete() takes at most 128 keys at once.
+    for (let i = 0; i < expired.length; i += 128) await this.state.storage.delete(expired.slice(i, i + 128));
+    if (next === Infinity) {
+      this.alarmAt = null;
+      return;
+    }
+    this.alarmAt = Math.max(next, now + SWEEP_MS);
+    await this.state.storage.setAlarm(this.alarmAt);
   }
 }
 
@@ -223,7 +348,7 @@ export class Bookings extends DurableObject {
 function stubOf(env, { binding, key }) {
   const ns = /** @type {BookingsNamespace | undefined} */ (env[binding]);
   if (ns === undefined || ns === null || typeof ns.idFromName !== "function") return undefined;
-  return ns.get(ns.idFromName(key));
+  return ns.get(ns.idFromName(bookingObjectName(key)));
 }
 
 /**
@@ -244,16 +369,18 @@ function unbound(record) {
 }
 
 /**
- * bookingBegin takes or reads a record (Bookings.begin).
- * @param {{env: import("../types").Env, record: BookingRecord, fingerprint: string, waitMs: number, holdMs: number, graceMs: number, ttlMs: number}} q
+ * bookingBegin takes or reads a record (Bookings.begin); with send, a new
+ * record's booking may be forwarded by the object itself ("sent").
+ * @param {{env: import("../types").Env, record: BookingRecord, fingerprint: string, waitMs: number, holdMs: number, graceMs: number, ttlMs: number, send?: unknown}} q
  * @returns {Promise<({ok: true, holder: string} & BeginAnswer) | ({ok: false, failure: "unbound" | "unreachable", detail: string})>}
  */
-export async function bookingBegin({ env, record, fingerprint, waitMs, holdMs, graceMs, ttlMs }) {
+export async function bookingBegin({ env, record, fingerprint, waitMs, holdMs, graceMs, ttlMs, send }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    const a = await stub.begin(fingerprint, waitMs, holdMs, graceMs, ttlMs);
-    return { ok: true, state: a.state, holder: a.holder ?? "", body: a.body, retryAfterMs: a.retryAfterMs };
+    const a = send === undefined ? await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs)
+      : await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs, send);
+    return { ok: true, state: a.state, holder: a.holder ?? "", body: a.body, retryAfterMs: a.retryAfterMs, sent: a.sent };
   } catch (e) {
     return failed(e);
   }
@@ -269,7 +396,7 @@ export async function bookingSending({ env, record, holder }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.sending(holder) };
+    return { ok: true, holding: await stub.sending(record.key, holder) };
   } catch (e) {
     return failed(e);
   }
@@ -288,7 +415,7 @@ export async function bookingFinish({ env, record, holder, outcome, body, ttlMs 
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.finish(holder, OUTCOMES[outcome], body, ttlMs) };
+    return { ok: true, holding: await stub.finish(record.key, holder, OUTCOMES[outcome], body, ttlMs) };
   } catch (e) {
     return failed(e);
   }
@@ -304,7 +431,7 @@ export async function bookingPeek({ env, record }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return { state: "" };
   try {
-    return await stub.peek();
+    return await stub.peek(record.key);
   } catch {
     return { state: "" };
   }

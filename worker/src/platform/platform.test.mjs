@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { upstreamCall, webhookPost } from "./upstream.mjs";
 import { IsolateCache, sharedGet, sharedPut } from "./cache.mjs";
 import { rateLimit, bound } from "./ratelimit.mjs";
-import { Bookings, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
+import { Bookings, BOOKING_SHARDS, SWEEP_MS, bookingObjectName, recordKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
 import { watchAdd, watchLease, watchCommit, watchStats, watchlistBound } from "./watchlist.mjs";
 import { MemoryStorage, namespace } from "../testing/fakes.mjs";
 
@@ -126,8 +126,8 @@ test("Bookings: new (written pending, with a holder), done with the stored answe
   const a = await begin(env, "fp1");
   assert.deepEqual([a.ok, a.state], [true, "new"]);
   assert.match(a.holder, /^[0-9a-f-]{36}$/);
-  const obj = ns.objects.get(record.key);
-  assert.equal(obj.state.storage.map.get("rec").state, "pending", "written before anything is sent");
+  const obj = ns.objects.get(bookingObjectName(record.key));
+  assert.equal(obj.state.storage.map.get(recordKey(record.key)).state, "pending", "written before anything is sent");
   assert.deepEqual(await bookingPeek({ env, record }), { state: "" }, "held by a live request");
   const body = '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}';
   assert.deepEqual(await bookingFinish({ env, record, holder: a.holder, outcome: "ok", body, ttlMs: 60000 }), { ok: true, holding: true });
@@ -186,10 +186,37 @@ test("Bookings: a holder that vanished: its pending record is a lost answer; rec
   await bookingFinish({ env, record: r2, holder: a.holder, outcome: "lost", body: null, ttlMs: 10 });
   await new Promise((r) => setTimeout(r, 20));
   assert.equal((await begin(env, "fp2", { record: r2 })).state, "new", "expired");
-  const obj = ns.objects.get("k2");
-  obj.state.storage.map.set("rec", { state: "lost", fp: "x", since: 0, expires: Date.now() - 1 });
+  const obj = ns.objects.get(bookingObjectName("k2"));
+  obj.state.storage.map.set(recordKey("k2"), { state: "lost", fp: "x", since: 0, expires: Date.now() - 1 });
   await obj.alarm();
-  assert.equal(obj.state.storage.map.size, 0);
+  assert.equal(obj.state.storage.map.get(recordKey("k2")), undefined);
+});
+
+test("Bookings: records share BOOKING_SHARDS objects; one alarm per object, not a write per booking; the sweep keeps live records", async () => {
+  const names = new Set();
+  for (let i = 0; i < 2000; i++) names.add(bookingObjectName("u\nbase\nnew-shipment\nR-" + i));
+  assert.equal(names.size, BOOKING_SHARDS, "every shard used, none more");
+  assert.equal(bookingObjectName("k"), bookingObjectName("k"));
+  const storage = new MemoryStorage();
+  let alarms = 0;
+  const set = storage.setAlarm.bind(storage);
+  storage.setAlarm = async (at) => { alarms++; return set(at); };
+  const obj = new Bookings({ storage }, {});
+  const a = await obj.begin("k1", "fp1", 100, 1000, 0, 60000);
+  const b = await obj.begin("k2", "fp2", 100, 1000, 0, 60000);
+  assert.deepEqual([a.state, b.state], ["new", "new"], "two records in one object, each its own");
+  await obj.finish("k1", a.holder, "ok", "{}", 60000);
+  await obj.finish("k2", b.holder, "lost", null, 10);
+  assert.equal(alarms, 1, "the first record set the alarm; the others found it");
+  assert.equal((await obj.begin("k1", "fp1", 100, 1000, 0, 60000)).state, "done");
+  await new Promise((r) => setTimeout(r, 20));
+  storage.map.set("rec", { state: "done", fp: "old", body: "{}", expires: Date.now() - 1 }); // an object-per-reference record
+  await obj.alarm();
+  assert.deepEqual([...storage.map.keys()], [recordKey("k1")], "expired records swept, of either layout");
+  assert.ok(storage.alarm >= Date.now() + SWEEP_MS - 1000, "back no sooner than SWEEP_MS");
+  storage.map.clear();
+  await obj.alarm();
+  assert.equal(alarms, 2, "nothing left: no alarm");
 });
 
 test("Bookings calls without the binding, or when the object fails", async () => {

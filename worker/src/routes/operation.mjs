@@ -7,6 +7,7 @@
 // lookedUp).
 
 import { callUpstream, failure, limited, preflight, send } from "./common.mjs";
+import { upstreamCall } from "../platform/upstream.mjs";
 import { requestFacts } from "../facts.mjs";
 import { bookingBegin, bookingFinish, bookingPeek, bookingSending } from "../platform/bookings.mjs";
 import { watchAdd } from "../platform/watchlist.mjs";
@@ -239,11 +240,34 @@ async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
 async function booked(x, edge, fwd, t) {
   const record = { binding: BOOKINGS, key: t.key };
   const lang = x.request.headers.get("accept-language");
+  /** @type {BookingSend} */
+  const sendIt = { context: fwd.context, ticket: t, operation: fwd.operation, upstreamBody: fwd.upstreamBody, requestId: x.id, acceptLanguage: lang };
   const b = await bookingBegin({ env: x.env, record, fingerprint: t.fingerprint, waitMs: t.waitMs, holdMs: t.holdMs,
-    graceMs: edge.config.limits.bookingGraceMs, ttlMs: t.recordTtlMs });
+    graceMs: edge.config.limits.bookingGraceMs, ttlMs: t.recordTtlMs, send: sendIt });
   if (!b.ok) {
     x.detail = "booking ledger: " + b.detail;
     return failure(x, edge, "ledger_unavailable");
+  }
+  if (b.state === "sent") {
+    // The object booked it and recorded the outcome: one call.
+    if (b.sent === undefined) return failure(x, edge, "internal");
+    const r = /** @type {BookingForwarded} */ (b.sent.result);
+    if (r.upstream.attempts > 0) {
+      x.upstream.attempts += r.upstream.attempts;
+      x.upstream.ms += r.upstream.ms;
+      x.upstream.status = r.upstream.status;
+      if (r.upstream.detail !== "") x.detail = r.upstream.detail;
+    }
+    if (!b.sent.holding) {
+      x.note = "booking ledger finish refused: this request no longer held the record";
+      logLine({ msg: "booking finish by a request that no longer held the record", request_id: x.id, outcome: r.outcome });
+    }
+    if (r.step !== null) {
+      if (r.step.watch !== null) watch(x, edge, r.step.watch);
+      return send(x, r.step.response);
+    }
+    if (r.answered === null) return failure(x, edge, "internal");
+    return settle(x, edge, r.answered);
   }
   /** @param {import("../core.mjs").LedgerFinish} f */
   const finish = async ({ outcome, body }) => {
@@ -283,4 +307,57 @@ async function booked(x, edge, fwd, t) {
   const a = await forward(x, edge, fwd, sentAt);
   await finish({ outcome: a.outcome, body: a.outcome === "ok" ? a.response.body : null });
   return settle(x, edge, a);
+}
+
+/**
+ * What a Bookings object needs to forward a new booking itself.
+ * @typedef {object} BookingSend
+ * @property {import("../core.mjs").AnswerContext} context
+ * @property {import("../core.mjs").BookingTicket} ticket
+ * @property {string} operation
+ * @property {string} upstreamBody
+ * @property {string} requestId
+ * @property {string | null} acceptLanguage
+ */
+
+/**
+ * What forwardBooking did, for the worker: the core's step when it
+ * answered without sending, else its answer to the one upstream call.
+ * @typedef {object} BookingForwarded
+ * @property {import("../core.mjs").StepRespond | null} step
+ * @property {Answered | null} answered
+ * @property {string} outcome the ledger outcome recorded ("" for none)
+ * @property {{attempts: number, ms: number, status: number, detail: string}} upstream
+ */
+
+/**
+ * forwardBooking books a new record's booking once, inside the Bookings
+ * object that took the record (one round trip for the worker): the core
+ * decides (booking, then answer), as booked() does in the worker.
+ * @param {Edge} edge the object's isolate's edge
+ * @param {BookingSend} q
+ * @returns {Promise<{finish: import("../core.mjs").LedgerFinish | null, result: BookingForwarded}>}
+ */
+export async function forwardBooking(edge, q) {
+  const { context, ticket, requestId, acceptLanguage } = q;
+  const none = { attempts: 0, ms: 0, status: 0, detail: "" };
+  const step = edge.core.booking({ context, ticket, state: "new", stored: null, retryAfterMs: 0, requestId, acceptLanguage, now: Date.now() });
+  if (step.kind === "respond") {
+    return { finish: step.finish, result: { step, answered: null, outcome: step.finish?.outcome ?? "", upstream: none } };
+  }
+  if (step.kind !== "forward") {
+    // A new record is never looked up; nothing was sent.
+    return { finish: { outcome: "refused", body: null }, result: { step: null, answered: null, outcome: "refused", upstream: none } };
+  }
+  const { upstream, limits } = edge.config;
+  const sentAt = Date.now();
+  const up = await upstreamCall({ url: upstream.baseUrl + "/" + q.operation, body: q.upstreamBody, authorization: upstream.authorization,
+    requestId, timeoutMs: limits.upstreamTimeoutMs, maxBytes: limits.maxUpstreamBodyBytes, fetcher: edge.fetcher });
+  const ms = Date.now() - sentAt;
+  const a = edge.core.answer({ context, upstream: { status: up.status, body: up.body, failure: up.failure }, requestId, acceptLanguage,
+    now: Date.now(), sentAt });
+  return {
+    finish: { outcome: a.outcome, body: a.outcome === "ok" ? a.response.body : null },
+    result: { step: null, answered: a, outcome: a.outcome, upstream: { attempts: 1, ms, status: up.status, detail: up.failure !== null ? up.detail : "" } },
+  };
 }

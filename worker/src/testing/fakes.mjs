@@ -23,8 +23,15 @@ export class MemoryStorage {
   }
   async get(k) { return structuredClone(this.map.get(k)); }
   async put(k, v) { this.map.set(k, structuredClone(v)); }
-  async delete(k) { return this.map.delete(k); }
+  async delete(k) {
+    if (!Array.isArray(k)) return this.map.delete(k);
+    let n = 0;
+    for (const one of k) if (this.map.delete(one)) n++;
+    return n;
+  }
   async deleteAll() { this.map.clear(); }
+  async list() { return new Map([...this.map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, structuredClone(v)])); }
+  async getAlarm() { return this.alarm; }
   async setAlarm(at) { this.alarm = at; }
   transactionSync(f) { return f(); }
 }
