@@ -14,7 +14,7 @@ import (
 // JavaScript and the core module: it carries no sandbox, no net/http and
 // no syumai/workers. The sandbox is a worker of its own
 // (internal/sandbox/worker), reached through the SANDBOX service binding;
-// only the native build (`go run ./worker`) and the tests use it in-process.
+// only tests use it in-process.
 func TestProductionBuildHasNoSandbox(t *testing.T) {
 	cmd := exec.Command("go", "list", "-deps", "-tags", "tinygo", "../worker/core/wasm")
 	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")

@@ -6,12 +6,11 @@
 //
 // The service has no idempotency key, so the edge keeps one record per
 // (API user, upstream, operation, client reference) in a ledger (a Durable
-// Object under workerd, worker/entry.mjs's Bookings; MemoryLedger in
-// worker/edge for the native server). This package holds no storage and no
-// clock: a ledger stores Records, passes the time in milliseconds, and
-// applies what Decide and Settle answer. It is free of the edge's types,
+// Object under workerd, worker/src/platform/bookings.mjs). This package
+// holds no storage and no clock: a ledger stores Records, passes the time
+// in milliseconds, and applies what Decide and Settle answer. It is free of the edge's types,
 // net/http, fmt and reflection, so that TinyGo can export it to a
-// JavaScript edge (issue 21) and both edges decide alike.
+// JavaScript edge (issue 21).
 //
 // A record's life:
 //

@@ -298,7 +298,7 @@ test('without the core: the JavaScript encoder and the plain envelope', async ()
   assert.equal(err.carrierCode, '12');
 });
 
-// The edge's own 401 for a scoped token it refuses (worker/edge/scoped.go).
+// The edge's own 401 for a scoped token it refuses (worker/core/prepare.go).
 const edge401 = {
   status: 'err',
   data: { errorCode: 1401, errorMessage: 'the scoped token has expired; get a new one from the shop\'s server', source: 'edge', errorClass: 'unauthorized', requestId: 'r1' },
@@ -397,7 +397,7 @@ test('a failing token function is an unauthorized error and nothing is sent', as
 });
 
 // The edge normalizes ok data itself when asked (Accept: ...; parcelgate=normalized,
-// worker/edge/normalize.go): the Client then uses it as sent and never fetches the
+// worker/core/normalize.go): the Client then uses it as sent and never fetches the
 // decoder module; an answer without the mark (an older edge, an error) is decoded.
 test('data the edge normalized is used as sent: the decoder module is not fetched', async () => {
   const core = await load({ wasm: new URL('../dist/parcelgate.wasm', import.meta.url) });

@@ -349,7 +349,7 @@ func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *U
 	case booking.Incomplete(&list):
 		// A full page without the booking: it may be on a later one (the
 		// filter may match other references), so "never booked" cannot be
-		// concluded. worker/edge reads a second page first; this core
+		// concluded. worker/edge read a second page first; this core
 		// asks one.
 		msg := "the answer to an earlier attempt with this " + t.RefField + " was lost, and the upstream lists more shipments for it than one page, " +
 			"so the edge cannot tell whether it booked; nothing was sent: check the customer area, then book with a new reference"

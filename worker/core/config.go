@@ -13,8 +13,8 @@ import (
 
 // The worker's configuration: its environment read once per isolate
 // (Configure), with every problem named so that the operator knows what
-// to set. Ported from worker/edge's parser; the two read the same
-// variables the same way until worker/edge is retired.
+// to set. Ported from worker/edge's parser (retired in issue 21): the
+// variables mean what they meant there.
 
 // Names of the worker's environment variables and secrets.
 const (

@@ -1,13 +1,9 @@
 package core_test
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"strconv"
@@ -21,7 +17,6 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/testvectors"
 	"github.com/parcelgate/parcelgate/worker/core"
-	"github.com/parcelgate/parcelgate/worker/edge"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
@@ -33,10 +28,7 @@ import (
 // rewrites the file from the core (`go test ./worker/core -run Parity
 // -update`) and shows in its diff.
 
-var (
-	update         = flag.Bool("update", false, "rewrite testdata/parity.json from the core's answers")
-	recordFromEdge = flag.Bool("parity.edge", false, "rewrite testdata/parity.json from worker/edge's answers")
-)
+var update = flag.Bool("update", false, "rewrite testdata/parity.json from the core's answers")
 
 const parityFile = "testdata/parity.json"
 
@@ -56,19 +48,21 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if !*update && !*recordFromEdge {
-		b, err := os.ReadFile(parityFile)
-		if err == nil {
-			err = json.Unmarshal(b, &golden)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "parity:", err)
-			os.Exit(2)
-		}
+	b, err := os.ReadFile(parityFile)
+	if err == nil {
+		err = json.Unmarshal(b, &golden)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "parity:", err)
+		os.Exit(2)
 	}
 	code := m.Run()
-	if code == 0 && (*update || *recordFromEdge) {
-		b, err := json.MarshalIndent(recorded, "", " ")
+	if code == 0 && *update {
+		// Only the cases that ran are rewritten (-run may select some).
+		for k, v := range recorded {
+			golden[k] = v
+		}
+		b, err := json.MarshalIndent(golden, "", " ")
 		if err == nil {
 			err = os.WriteFile(parityFile, append(b, '\n'), 0o644)
 		}
@@ -89,7 +83,7 @@ func check(t *testing.T, name string, a parityAnswer) {
 		t.Fatalf("two cases named %q", name)
 	}
 	recorded[name] = a
-	if *update || *recordFromEdge {
+	if *update {
 		return
 	}
 	want, ok := golden[name]
@@ -119,64 +113,21 @@ func env(extra ...string) map[string]string {
 	return e
 }
 
-// pair is the same configuration in both edges, with one scripted
-// upstream answer for worker/edge.
+// pair is a configured core with one scripted upstream answer.
 type pair struct {
-	e     map[string]string
 	now   time.Time
 	core  *core.Edge
-	edge  *edge.Handler
-	sent  []string
 	reply func() (int, string)
 }
 
 func newPair(e map[string]string, now time.Time) *pair {
-	p := &pair{e: e, now: now, reply: func() (int, string) { return 200, `{"status":"ok","data":{}}` }}
+	p := &pair{now: now, reply: func() (int, string) { return 200, `{"status":"ok","data":{}}` }}
 	p.core = core.Configure(func(k string) (string, bool) { v, ok := e[k]; return v, ok }, core.Bindings{})
-	p.edge = edge.New(edge.Deps{
-		Getenv: func(k string) string { return e[k] },
-		Upstream: edge.DoerFunc(func(r *http.Request) (*http.Response, error) {
-			b, _ := io.ReadAll(r.Body)
-			p.sent = append(p.sent, string(b))
-			st, body := p.reply()
-			return &http.Response{StatusCode: st, Body: io.NopCloser(strings.NewReader(body)), Header: http.Header{}}, nil
-		}),
-		Now:   func() time.Time { return p.now },
-		NewID: func() string { return "rid" },
-		Sleep: func(context.Context, time.Duration) error { return nil },
-	})
 	return p
 }
 
 type call struct {
 	method, op, query, body, auth, ctype, lang string
-}
-
-// edgeDo runs the request through worker/edge.
-func (p *pair) edgeDo(c call) (int, string, []string) {
-	p.sent = nil
-	target := "/v1/" + c.op
-	if c.query != "" {
-		target += "?" + c.query
-	}
-	var rd io.Reader
-	if c.body != "" {
-		rd = strings.NewReader(c.body)
-	}
-	r := httptest.NewRequest(c.method, target, rd)
-	r.Header.Set("X-Request-Id", "rid")
-	if c.ctype != "" {
-		r.Header.Set("Content-Type", c.ctype)
-	}
-	if c.auth != "" {
-		r.Header.Set("Authorization", c.auth)
-	}
-	if c.lang != "" {
-		r.Header.Set("Accept-Language", c.lang)
-	}
-	w := httptest.NewRecorder()
-	p.edge.ServeHTTP(w, r)
-	return w.Code, w.Body.String(), p.sent
 }
 
 // coreDo runs it through the core as worker/src does: prepare, then
@@ -194,32 +145,19 @@ func (p *pair) coreDo(t *testing.T, c call) (int, string, []string) {
 	return a.Response.Status, string(a.Response.Body), []string{string(pr.Forward.UpstreamBody)}
 }
 
-// same records the case: the test below compares it with the golden file.
+// same checks the case against the golden file (or records it).
 func (p *pair) same(t *testing.T, name string, c call) {
 	t.Helper()
-	var st int
-	var body string
-	var sent []string
-	if *recordFromEdge {
-		st, body, sent = p.edgeDo(c)
-	} else {
-		st, body, sent = p.coreDo(t, c)
-	}
+	st, body, sent := p.coreDo(t, c)
 	check(t, name, parityAnswer{Status: st, Body: body, Sent: sent})
 }
 
 // sameAnswer is same without what went upstream: worker/edge retried
 // failed reads itself (the JavaScript edge retries them around the
-// core), so only the last answer is comparable.
+// core), so only the last answer was recorded.
 func (p *pair) sameAnswer(t *testing.T, name string, c call) {
 	t.Helper()
-	var st int
-	var body string
-	if *recordFromEdge {
-		st, body, _ = p.edgeDo(c)
-	} else {
-		st, body, _ = p.coreDo(t, c)
-	}
+	st, body, _ := p.coreDo(t, c)
 	check(t, name, parityAnswer{Status: st, Body: body})
 }
 

@@ -67,6 +67,10 @@ func TestConfigHardening(t *testing.T) {
 	c, errs = load(EnvAllowedOrigins, "HTTPS://Shop.Example/, http://localhost:8787, https://a.example:443, *")
 	assert.Empty(t, errs)
 	assert.Equal(t, []string{"https://shop.example", "http://localhost:8787", "https://a.example", "*"}, c.AllowedOrigins)
+	assert.True(t, c.OriginAllowed("https://anything.example"), "* allows any origin")
+	c, _ = load()
+	assert.True(t, c.OriginAllowed("https://shop.example"))
+	assert.False(t, c.OriginAllowed("https://evil.example"))
 	for _, bad := range []string{"https://shop.example/path", "https://user@shop.example", "https://shop.example?x", "ftp://shop.example", "shop.example", "https://shop.example:"} {
 		_, errs = load(EnvAllowedOrigins, bad)
 		assert.Contains(t, names(errs), "ALLOWED_ORIGINS", bad)

@@ -17,8 +17,9 @@ import (
 // run itself, its lease, budget, concurrency and commits, is
 // worker/src/scheduled.mjs): what is due, what a poll found, what a
 // delivery's outcome does to the queue, when the shipment is due next.
-// The record is worker/watch's JSON, read and written with jsonlite, so
-// records written by the Go worker carry over.
+// The record is the JSON of worker/watch (the Go watcher, retired in
+// issue 21), read and written with jsonlite, so records it wrote carry
+// over.
 
 // WatchRow is a watched shipment as the Watchlist object keeps it.
 type WatchRow struct {
@@ -201,7 +202,7 @@ func jsonString(s string) []byte {
 	return append(b, '"')
 }
 
-// encode writes the record as worker/watch does (empty members omitted).
+// encode writes the record as worker/watch did (empty members omitted).
 func (st *watchState) encode() string {
 	w := jsonlite.NewWriter()
 	w.BeginObject()
