@@ -62,7 +62,8 @@ func (c Carriers) EmitTo(e jsonlite.Emitter) {
 	e.BeginObject()
 	for _, k := range c.Codes {
 		e.Key(k)
-		c.ByCode[k].EmitTo(e)
+		v := c.ByCode[k]
+		v.EmitTo(e)
 	}
 	e.EndObject()
 }

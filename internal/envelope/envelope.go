@@ -1,9 +1,10 @@
 // Package envelope decodes the {status, data} response bodies of the 13
 // operations of the shipping API into typed results, without reflection.
 //
-// Every result type implements jsonlite.Value: EmitTo writes the
-// normalized data of the response with the wire's snake_case keys, in a
-// fixed order (numbers as numbers, flags as booleans, empty dates as
+// A pointer to every result type implements jsonlite.Value (Decode
+// returns pointers; a struct passed by value costs the WebAssembly modules
+// a copy of every field at each call): EmitTo writes the normalized data
+// of the response with the wire's snake_case keys, in a fixed order (numbers as numbers, flags as booleans, empty dates as
 // null). Go field names are the wire keys in CamelCase.
 //
 // Decoding is tolerant where the service is known to vary: numbers sent

@@ -101,55 +101,59 @@ func DecodeShipmentTracking(httpStatus int, body []byte) (ShipmentTracking, erro
 
 // Decode decodes the response body of operation op (a name of
 // internal/catalog) into its typed result:
-// Carriers for get-client-carriers,
-// Services for get-client-services,
-// Rates for get-shipments-rates,
-// ArrivalEstimates for get-shipment-time-arrival-estimation,
-// ServiceInfo for get-service-info,
-// DropPoints for get-drop-points,
-// NewShipment for new-shipment,
-// Cutoff for get-collection-cutoff-hour,
-// Collection for new-collection,
-// Label for get-shipment-label,
-// Shipment for get-shipment,
-// Shipments for get-shipments,
-// ShipmentTracking for get-shipment-tracking,
+// *Carriers for get-client-carriers,
+// *Services for get-client-services,
+// *Rates for get-shipments-rates,
+// *ArrivalEstimates for get-shipment-time-arrival-estimation,
+// *ServiceInfo for get-service-info,
+// *DropPoints for get-drop-points,
+// *NewShipment for new-shipment,
+// *Cutoff for get-collection-cutoff-hour,
+// *Collection for new-collection,
+// *Label for get-shipment-label,
+// *Shipment for get-shipment,
+// *Shipments for get-shipments,
+// *ShipmentTracking for get-shipment-tracking,
 // or fails with *APIError, *UnexpectedResponse, *ShapeError or
 // *UnknownOperationError.
 func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
-	var v jsonlite.Value
-	var err error
+	var v interface {
+		jsonlite.Value
+		decode(s *jsonlite.Scanner) error
+	}
 	switch op {
 	case "get-client-carriers":
-		v, err = DecodeCarriers(httpStatus, body)
+		v = new(Carriers)
 	case "get-client-services":
-		v, err = DecodeServices(httpStatus, body)
+		v = new(Services)
 	case "get-shipments-rates":
-		v, err = DecodeRates(httpStatus, body)
+		v = new(Rates)
 	case "get-shipment-time-arrival-estimation":
-		v, err = DecodeArrivalEstimates(httpStatus, body)
+		v = new(ArrivalEstimates)
 	case "get-service-info":
-		v, err = DecodeServiceInfo(httpStatus, body)
+		v = new(ServiceInfo)
 	case "get-drop-points":
-		v, err = DecodeDropPoints(httpStatus, body)
+		v = new(DropPoints)
 	case "new-shipment":
-		v, err = DecodeNewShipment(httpStatus, body)
+		v = new(NewShipment)
 	case "get-collection-cutoff-hour":
-		v, err = DecodeCutoff(httpStatus, body)
+		v = new(Cutoff)
 	case "new-collection":
-		v, err = DecodeCollection(httpStatus, body)
+		v = new(Collection)
 	case "get-shipment-label":
-		v, err = DecodeLabel(httpStatus, body)
+		v = new(Label)
 	case "get-shipment":
-		v, err = DecodeShipment(httpStatus, body)
+		v = new(Shipment)
 	case "get-shipments":
-		v, err = DecodeShipments(httpStatus, body)
+		v = new(Shipments)
 	case "get-shipment-tracking":
-		v, err = DecodeShipmentTracking(httpStatus, body)
+		v = new(ShipmentTracking)
 	default:
 		return nil, &UnknownOperationError{Operation: op}
 	}
-	if err != nil {
+	// One call for every operation (not one per Decode<Result>): the
+	// WebAssembly modules pay for each.
+	if err := decodeEnvelope(op, httpStatus, body, v.decode); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -171,8 +175,8 @@ func (v *Carrier) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Carrier with the wire's keys; unknown members follow, unchanged.
-func (v Carrier) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireCarrier, "")
+func (v *Carrier) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireCarrier, "")
 }
 
 // wireCarrierRef is CarrierRef's member table.
@@ -190,8 +194,8 @@ func (v *CarrierRef) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the CarrierRef with the wire's keys; unknown members follow, unchanged.
-func (v CarrierRef) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireCarrierRef, "")
+func (v *CarrierRef) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireCarrierRef, "")
 }
 
 // wireService is Service's member table.
@@ -214,8 +218,8 @@ func (v *Service) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Service with the wire's keys; unknown members follow, unchanged.
-func (v Service) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireService, "")
+func (v *Service) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireService, "")
 }
 
 // wireRateService is RateService's member table.
@@ -242,8 +246,8 @@ func (v *RateService) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the RateService with the wire's keys; unknown members follow, unchanged.
-func (v RateService) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireRateService, "")
+func (v *RateService) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireRateService, "")
 }
 
 // wireRates is Rates's member table.
@@ -260,8 +264,8 @@ func (v *Rates) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Rates with the wire's keys; unknown members follow, unchanged.
-func (v Rates) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireRates, "")
+func (v *Rates) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireRates, "")
 }
 
 // wireArrivalService is ArrivalService's member table.
@@ -287,8 +291,8 @@ func (v *ArrivalService) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the ArrivalService with the wire's keys; unknown members follow, unchanged.
-func (v ArrivalService) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireArrivalService, "")
+func (v *ArrivalService) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireArrivalService, "")
 }
 
 // wireArrivalEstimates is ArrivalEstimates's member table.
@@ -305,8 +309,8 @@ func (v *ArrivalEstimates) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the ArrivalEstimates with the wire's keys; unknown members follow, unchanged.
-func (v ArrivalEstimates) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireArrivalEstimates, "")
+func (v *ArrivalEstimates) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireArrivalEstimates, "")
 }
 
 // wireServiceInfo is ServiceInfo's member table.
@@ -324,8 +328,8 @@ func (v *ServiceInfo) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the ServiceInfo with the wire's keys; unknown members follow, unchanged.
-func (v ServiceInfo) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireServiceInfo, "")
+func (v *ServiceInfo) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireServiceInfo, "")
 }
 
 // wireTimeTable is TimeTable's member table.
@@ -347,8 +351,8 @@ func (v *TimeTable) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the TimeTable with the wire's keys; unknown members follow, unchanged.
-func (v TimeTable) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireTimeTable, "")
+func (v *TimeTable) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireTimeTable, "")
 }
 
 // wireDropPoint is DropPoint's member table.
@@ -376,8 +380,8 @@ func (v *DropPoint) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the DropPoint with the wire's keys; unknown members follow, unchanged.
-func (v DropPoint) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireDropPoint, "")
+func (v *DropPoint) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireDropPoint, "")
 }
 
 // wireDropPoints is DropPoints's member table.
@@ -393,8 +397,8 @@ func (v *DropPoints) decodeObject(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the DropPoints with the wire's keys; unknown members follow, unchanged.
-func (v DropPoints) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireDropPoints, "")
+func (v *DropPoints) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireDropPoints, "")
 }
 
 // wireErrorData is ErrorData's member table.
@@ -423,8 +427,8 @@ func (v *ErrorData) decodeObject(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the ErrorData with the wire's keys; unknown members follow, unchanged.
-func (v ErrorData) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireErrorData, "")
+func (v *ErrorData) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireErrorData, "")
 }
 
 // wireFieldError is FieldError's member table.
@@ -443,8 +447,8 @@ func (v *FieldError) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the FieldError with the wire's keys; unknown members follow, unchanged.
-func (v FieldError) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireFieldError, "")
+func (v *FieldError) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireFieldError, "")
 }
 
 // wireShippingData is ShippingData's member table.
@@ -478,8 +482,8 @@ func (v *ShippingData) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the ShippingData with the wire's keys; unknown members follow, unchanged.
-func (v ShippingData) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireShippingData, "")
+func (v *ShippingData) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireShippingData, "")
 }
 
 // wireParcel is Parcel's member table.
@@ -500,8 +504,8 @@ func (v *Parcel) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Parcel with the wire's keys; unknown members follow, unchanged.
-func (v Parcel) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireParcel, "")
+func (v *Parcel) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireParcel, "")
 }
 
 // wireParcelData is ParcelData's member table.
@@ -518,8 +522,8 @@ func (v *ParcelData) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the ParcelData with the wire's keys; unknown members follow, unchanged.
-func (v ParcelData) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireParcelData, "")
+func (v *ParcelData) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireParcelData, "")
 }
 
 // wireParty is Party's member table.
@@ -550,8 +554,8 @@ func (v *Party) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Party with the wire's keys; unknown members follow, unchanged.
-func (v Party) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireParty, "")
+func (v *Party) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireParty, "")
 }
 
 // wireSLAData is SLAData's member table.
@@ -573,8 +577,8 @@ func (v *SLAData) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the SLAData with the wire's keys; unknown members follow, unchanged.
-func (v SLAData) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireSLAData, "")
+func (v *SLAData) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireSLAData, "")
 }
 
 // wireTrackingEvent is TrackingEvent's member table.
@@ -596,8 +600,8 @@ func (v *TrackingEvent) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the TrackingEvent with the wire's keys; unknown members follow, unchanged.
-func (v TrackingEvent) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireTrackingEvent, "")
+func (v *TrackingEvent) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireTrackingEvent, "")
 }
 
 // wireTracking is Tracking's member table.
@@ -616,8 +620,8 @@ func (v *Tracking) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Tracking with the wire's keys; unknown members follow, unchanged.
-func (v Tracking) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireTracking, "")
+func (v *Tracking) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireTracking, "")
 }
 
 // wireShipment is Shipment's member table.
@@ -644,8 +648,8 @@ func (v *Shipment) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Shipment with the wire's keys; unknown members follow, unchanged.
-func (v Shipment) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireShipment, "")
+func (v *Shipment) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireShipment, "")
 }
 
 // wireShipments is Shipments's member table.
@@ -664,8 +668,8 @@ func (v *Shipments) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Shipments with the wire's keys; unknown members follow, unchanged.
-func (v Shipments) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireShipments, "")
+func (v *Shipments) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireShipments, "")
 }
 
 // wireShipmentTracking is ShipmentTracking's member table.
@@ -685,8 +689,8 @@ func (v *ShipmentTracking) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the ShipmentTracking with the wire's keys; unknown members follow, unchanged.
-func (v ShipmentTracking) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireShipmentTracking, "")
+func (v *ShipmentTracking) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireShipmentTracking, "")
 }
 
 // wireNewShipment is NewShipment's member table.
@@ -710,8 +714,8 @@ func (v *NewShipment) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the NewShipment with the wire's keys; unknown members follow, unchanged.
-func (v NewShipment) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireNewShipment, "")
+func (v *NewShipment) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireNewShipment, "")
 }
 
 // wireCutoff is Cutoff's member table.
@@ -729,8 +733,8 @@ func (v *Cutoff) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Cutoff with the wire's keys; unknown members follow, unchanged.
-func (v Cutoff) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireCutoff, "")
+func (v *Cutoff) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireCutoff, "")
 }
 
 // wireCollection is Collection's member table.
@@ -751,8 +755,8 @@ func (v *Collection) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Collection with the wire's keys; unknown members follow, unchanged.
-func (v Collection) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireCollection, "")
+func (v *Collection) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireCollection, "")
 }
 
 // wireLabel is Label's member table.
@@ -773,8 +777,8 @@ func (v *Label) decode(s *jsonlite.Scanner) error {
 }
 
 // EmitTo writes the Label with the wire's keys; unknown members follow, unchanged.
-func (v Label) EmitTo(e jsonlite.Emitter) {
-	emitStruct(e, unsafe.Pointer(&v), &wireLabel, "")
+func (v *Label) EmitTo(e jsonlite.Emitter) {
+	emitStruct(e, unsafe.Pointer(v), &wireLabel, "")
 }
 
 // hookRawMembers is the hook type RawMembers as a member.

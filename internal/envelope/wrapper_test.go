@@ -43,7 +43,7 @@ func TestOpenAgreesWithDecode(t *testing.T) {
 }
 
 func TestMarshalBodies(t *testing.T) {
-	ok := MarshalOK(Cutoff{CountryCode: "ES", ZipCode: "28014", Cutoff: "18:00"})
+	ok := MarshalOK(&Cutoff{CountryCode: "ES", ZipCode: "28014", Cutoff: "18:00"})
 	assert.Equal(t, `{"status":"ok","data":{"country_code":"ES","zip_code":"28014","cutoff":"18:00"}}`, string(ok))
 	c, err := DecodeCutoff(200, ok)
 	require.NoError(t, err)

@@ -145,8 +145,8 @@ func writeTable(w *writer, p *pkg, t *typeDef, isPtrElem, isSliceElem bool) erro
 	w.line("}")
 	w.line("")
 	w.line("// EmitTo writes the %s with the wire's keys; unknown members follow, unchanged.", t.Name)
-	w.line("func (v %s) EmitTo(e jsonlite.Emitter) {", t.Name)
-	w.line("\temitStruct(e, unsafe.Pointer(&v), &wire%s, \"\")", t.Name)
+	w.line("func (v *%s) EmitTo(e jsonlite.Emitter) {", t.Name)
+	w.line("\temitStruct(e, unsafe.Pointer(v), &wire%s, \"\")", t.Name)
 	w.line("}")
 	w.line("")
 	return nil
