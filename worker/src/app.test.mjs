@@ -5,6 +5,7 @@ import { newEdge } from "./edge.mjs";
 import { newExchange } from "./exchange.mjs";
 import { Bookings, bookingObjectName, recordKey } from "./platform/bookings.mjs";
 import { forwardBooking } from "./routes/operation.mjs";
+import { healthTemplate } from "./routes/endpoints.mjs";
 import { FakeCore, fakeConfig } from "./testing/fake-core.mjs";
 import { MemoryStorage, namespace } from "./testing/fakes.mjs";
 
@@ -517,4 +518,41 @@ test("bookings: an object that fails while forwarding leaves the record lost (ne
   assert.equal(r.x.detail, "booking ledger: core gone");
   const obj = s.env.BOOKINGS.objects.get(bookingObjectName(KEY1));
   assert.equal(obj.state.storage.map.get(recordKey(KEY1)).state, "lost", "it may have been sent: a resend looks it up");
+});
+
+test("healthz: the core writes the answer once per isolate and configuration; each probe fills in the instance's and the cache's counts", async () => {
+  const s = stack();
+  let n = 0;
+  const handle = app({ edge: s.edge, instance: () => ({ id: n < 2 ? "1" : "2", requests: ++n, memoryBytes: 65536 * n }), cache: () => undefined });
+  const probe = async () => {
+    const x = newExchange({ request: new Request("https://edge.example/healthz"), env: s.env, exec: { waitUntil() {} } });
+    const r = await handle(x);
+    return { r, json: JSON.parse(await r.text()) };
+  };
+  const first = await probe();
+  assert.equal(first.r.status, 200);
+  assert.deepEqual(first.json.data.instance, { id: "1", requests: 1, memoryBytes: 65536 });
+  s.edge.cache.put({ key: "k", body: new Uint8Array(10), expires: Date.now() + 60000 });
+  await probe();
+  const third = await probe();
+  assert.deepEqual(third.json.data.instance, { id: "2", requests: 3, memoryBytes: 196608 }, "a replaced module's id, this probe's counts");
+  assert.deepEqual(third.json.data.cache, { entries: 1, bytes: 10 });
+  assert.equal(third.json.data.service, "parcelgate-edge");
+  assert.equal(s.core.calls.filter((c) => c[0] === "healthz").length, 1, "one crossing for the isolate's probes");
+  assert.equal(third.r.headers.get("content-type"), "application/json; charset=utf-8");
+});
+
+test("healthz: with webhooks, or when the core's answer is not a 200, the core answers every probe", async () => {
+  const watchlist = namespace(() => ({ stats: () => '{"watched":1,"pending":0,"delivered":0,"dropped":0,"last_run":null}' }));
+  const w = stack({ config: fakeConfig({ webhooks: {} }), env: { WATCHLIST: watchlist } });
+  await w.send("/healthz");
+  await w.send("/healthz", { headers: master });
+  assert.equal(w.core.calls.filter((c) => c[0] === "healthz").length, 2);
+  const bad = stack();
+  const healthz = bad.core.healthz.bind(bad.core);
+  bad.core.healthz = (i) => ({ ...healthz(i), status: 500 });
+  assert.equal((await bad.send("/healthz")).status, 500);
+  assert.equal((await bad.send("/healthz")).status, 500);
+  assert.equal(bad.core.calls.filter((c) => c[0] === "healthz").length, 3, "the marked answer, then each probe's own");
+  assert.equal(healthTemplate({ status: 200, headers: {}, class: "healthz", body: '{"a":987654321000001,"b":987654321000001}' }), false);
 });

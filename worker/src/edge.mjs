@@ -31,6 +31,8 @@ export const SANDBOX = "SANDBOX";
  * @property {typeof fetch} fetcher how upstream calls go out (fetch, or the SANDBOX service binding's)
  * @property {{requests: number}} counts requests served by this isolate
  * @property {{at: number, value: import("./platform/watchlist.mjs").WatchAnswer<import("./core.mjs").WatchStats> | null}} stats the watchlist's counts, reused for 10 s
+ * @property {import("./routes/endpoints.mjs").HealthTemplate | null | false} health /healthz's answer as the core wrote it for this
+ *   isolate, to fill in per request (routes/endpoints.mjs); null: not written yet; false: the core answers every probe
  */
 
 /**
@@ -70,5 +72,6 @@ export function newEdge({ core, env }) {
     fetcher: config.upstream.kind === "sandbox" && sandbox !== undefined ? sandbox : (input, init) => fetch(input, init),
     counts: { requests: 0 },
     stats: { at: 0, value: null },
+    health: null,
   };
 }
