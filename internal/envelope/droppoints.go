@@ -1,6 +1,8 @@
 package envelope
 
 import (
+	"unsafe"
+
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -73,12 +75,9 @@ type DropPoints struct {
 // decode is a hook: the list itself as data is tolerated.
 func (l *DropPoints) decode(s *jsonlite.Scanner) error {
 	if s.Peek() == jsonlite.Array {
-		return arr(s, func(int) error {
-			var d DropPoint
-			err := d.decode(s)
-			l.DropPoints = append(l.DropPoints, d)
-			return err
-		})
+		// Through the member table: a DropPoint appended by value is a
+		// copy of every field in WebAssembly.
+		return decodeSlice(s, unsafe.Pointer(&l.DropPoints), &wireDropPoint)
 	}
 	return l.decodeObject(s)
 }

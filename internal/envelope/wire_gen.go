@@ -117,43 +117,55 @@ func DecodeShipmentTracking(httpStatus int, body []byte) (ShipmentTracking, erro
 // or fails with *APIError, *UnexpectedResponse, *ShapeError or
 // *UnknownOperationError.
 func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
-	var v interface {
-		jsonlite.Value
-		decode(s *jsonlite.Scanner) error
-	}
+	var v jsonlite.Value
+	var data func(s *jsonlite.Scanner) error
 	switch op {
 	case "get-client-carriers":
-		v = new(Carriers)
+		x := new(Carriers)
+		v, data = x, x.decode
 	case "get-client-services":
-		v = new(Services)
+		x := new(Services)
+		v, data = x, x.decode
 	case "get-shipments-rates":
-		v = new(Rates)
+		x := new(Rates)
+		v, data = x, x.decode
 	case "get-shipment-time-arrival-estimation":
-		v = new(ArrivalEstimates)
+		x := new(ArrivalEstimates)
+		v, data = x, x.decode
 	case "get-service-info":
-		v = new(ServiceInfo)
+		x := new(ServiceInfo)
+		v, data = x, x.decode
 	case "get-drop-points":
-		v = new(DropPoints)
+		x := new(DropPoints)
+		v, data = x, x.decode
 	case "new-shipment":
-		v = new(NewShipment)
+		x := new(NewShipment)
+		v, data = x, x.decode
 	case "get-collection-cutoff-hour":
-		v = new(Cutoff)
+		x := new(Cutoff)
+		v, data = x, x.decode
 	case "new-collection":
-		v = new(Collection)
+		x := new(Collection)
+		v, data = x, x.decode
 	case "get-shipment-label":
-		v = new(Label)
+		x := new(Label)
+		v, data = x, x.decode
 	case "get-shipment":
-		v = new(Shipment)
+		x := new(Shipment)
+		v, data = x, x.decode
 	case "get-shipments":
-		v = new(Shipments)
+		x := new(Shipments)
+		v, data = x, x.decode
 	case "get-shipment-tracking":
-		v = new(ShipmentTracking)
+		x := new(ShipmentTracking)
+		v, data = x, x.decode
 	default:
 		return nil, &UnknownOperationError{Operation: op}
 	}
-	// One call for every operation (not one per Decode<Result>): the
-	// WebAssembly modules pay for each.
-	if err := decodeEnvelope(op, httpStatus, body, v.decode); err != nil {
+	// One call for every operation (not one per Decode<Result>), and the
+	// decoder picked here, not through an interface: the WebAssembly
+	// modules pay for each call site and for each dispatch.
+	if err := decodeEnvelope(op, httpStatus, body, data); err != nil {
 		return nil, err
 	}
 	return v, nil
