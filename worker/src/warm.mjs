@@ -20,6 +20,12 @@ const VARS = {
   API_KEY: 'warm-key-0123456789abcdef',
   PROXY_TOKEN: TOKEN,
   TOKEN_SIGNING_KEY: 'warm-signing-key-0123456789abcdefghijklm',
+  // wrangler.toml's [vars], so that parsing them is compiled too.
+  ALLOWED_ORIGINS: 'https://shop.invalid,https://www.shop.invalid',
+  UPSTREAM_TIMEOUT_MS: '10000',
+  MAX_BODY_BYTES: '65536',
+  RULES_FEATURE: 'false',
+  CACHE_TTL: 'get-drop-points=900,*=3600',
 };
 const FACTS = {
   method: 'GET', query: 'country_code=es&zip_code=28014', body: null, bodyTooLarge: false, contentType: null,
