@@ -1,9 +1,8 @@
 package core
 
 import (
-	"strconv"
-
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -65,7 +64,7 @@ func (a args) num(k string) int64 {
 	if r == "" {
 		return 0
 	}
-	if n, err := strconv.ParseInt(r, 10, 64); err == nil {
+	if n, ok := decimal.ParseInt(r); ok {
 		return n
 	}
 	return truncNumber(r)
@@ -191,8 +190,7 @@ func (a args) whole(k string) (int64, bool) {
 	if r == "" || r == "null" {
 		return 0, true
 	}
-	n, err := strconv.ParseInt(r, 10, 64)
-	return n, err == nil
+	return decimal.ParseInt(r)
 }
 
 func (a args) boolean(k string) bool { return a.raw(k) == "true" }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
@@ -245,8 +246,8 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		if v == "" {
 			return def
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < min || n > max {
+		n, valid := decimal.Atoi(v)
+		if !valid || n < min || n > max {
 			bad(name, "must be a whole number"+unit+" from "+strconv.Itoa(min)+" to "+strconv.Itoa(max))
 			return def
 		}
@@ -377,8 +378,8 @@ func parseCacheTTL(v string) (map[string]time.Duration, string) {
 	for _, item := range splitList(v) {
 		name, secs, ok := strings.Cut(item, "=")
 		name = strings.TrimSpace(name)
-		n, err := strconv.Atoi(strings.TrimSpace(secs))
-		if !ok || err != nil || n < 0 || n > 7*24*3600 {
+		n, valid := decimal.Atoi(strings.TrimSpace(secs))
+		if !ok || !valid || n < 0 || n > 7*24*3600 {
 			return nil, "entry " + strconv.Quote(item) + " must be <operation>=<seconds from 0 to 604800>"
 		}
 		d := time.Duration(n) * time.Second
@@ -493,8 +494,8 @@ func isLoopback(host string) bool {
 		return false
 	}
 	for _, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || n > 255 || len(p) > 3 {
+		n, valid := decimal.Atoi(p)
+		if !valid || n < 0 || n > 255 || len(p) > 3 {
 			return false
 		}
 	}

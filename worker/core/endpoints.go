@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -99,8 +100,8 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	g.CollectionClientRef = vals.Get("collection_client_ref")
 	var ttl time.Duration
 	if v, ok := vals["ttl"]; ok {
-		n, err := strconv.Atoi(v[0])
-		if err != nil || n < 1 || n > int(tokens.MaxTTL/time.Second) || strconv.Itoa(n) != v[0] {
+		n, valid := decimal.Atoi(v[0])
+		if !valid || n < 1 || n > int(tokens.MaxTTL/time.Second) || strconv.Itoa(n) != v[0] {
 			return refuse(badTokenField("ttl", "must be a whole number of seconds from 1 to 2592000"))
 		}
 		ttl = time.Duration(n) * time.Second

@@ -320,7 +320,7 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 		if err != nil && e.Demo() {
 			// A demo token (/demo/token), valid only while the upstream is
 			// the sandbox.
-			if dc, derr := tokens.Verify(e.demoKey, t, r.Now); derr == nil || err != tokens.ErrExpired {
+			if dc, derr := tokens.Verify(e.demoKey, t, r.Now); derr == nil || tokens.Reason(err) != "expired" {
 				c, err = dc, derr
 				if derr == nil {
 					caller = CallerDemo
@@ -329,10 +329,10 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 		}
 		if err != nil {
 			msg := "the scoped token is not valid (tampered, or minted with another TOKEN_SIGNING_KEY)"
-			switch err {
-			case tokens.ErrExpired:
+			switch tokens.Reason(err) {
+			case "expired":
 				msg = "the scoped token has expired; get a new one from the shop's server"
-			case tokens.ErrGrant:
+			case "grant":
 				msg = "the scoped token's grant is no longer accepted (a booking token must be bound to its references and live at most 2 hours); get a new one from the shop's server"
 			}
 			return caller, nil, &Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized", Message: msg,

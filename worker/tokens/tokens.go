@@ -28,7 +28,6 @@ package tokens
 
 import (
 	"encoding/base64"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +35,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
@@ -112,16 +112,34 @@ type FieldError struct {
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 
 // Errors of Verify. Every one means "not a valid token of this key".
+// Compare with == or errors.Is, or name one with Reason.
 var (
-	ErrMalformed = errors.New("not a scoped token")
-	ErrSignature = errors.New("token signature does not match")
-	ErrExpired   = errors.New("token expired")
-	ErrKey       = errors.New("signing key shorter than 32 bytes")
+	ErrMalformed error = &verifyError{"malformed", "not a scoped token"}
+	ErrSignature error = &verifyError{"signature", "token signature does not match"}
+	ErrExpired   error = &verifyError{"expired", "token expired"}
+	ErrKey       error = &verifyError{"key", "signing key shorter than 32 bytes"}
 	// ErrGrant is a signed token whose grant breaks today's rules: a
 	// booking without its reference bound, or living longer than
 	// MaxBookingTTL (a token minted before the rules existed).
-	ErrGrant = errors.New("token grant is not accepted (a booking needs its references bound and at most 2 hours of life)")
+	ErrGrant error = &verifyError{"grant", "token grant is not accepted (a booking needs its references bound and at most 2 hours of life)"}
 )
+
+// verifyError is the type of Verify's errors, so that Reason tells them
+// apart with a type assertion: under TinyGo comparing two interfaces
+// (err == ErrExpired) links internal/reflectlite into the edge core module.
+type verifyError struct{ reason, msg string }
+
+func (e *verifyError) Error() string { return e.msg }
+
+// Reason names an error of Verify: "malformed", "signature", "expired",
+// "key" or "grant" (ErrMalformed ... ErrGrant); "" for nil or any other
+// error.
+func Reason(err error) string {
+	if e, ok := err.(*verifyError); ok {
+		return e.reason
+	}
+	return ""
+}
 
 // Books reports whether the grant allows a booking (catalog.Policies'
 // BindBooking rows).
@@ -347,8 +365,8 @@ func parsePayload(p string) (int64, Grant, bool) {
 		}
 		switch {
 		case i == 0 && k == "exp":
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n <= 0 {
+			n, valid := decimal.ParseInt(v)
+			if !valid || n <= 0 {
 				return 0, g, false
 			}
 			exp = n

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -144,4 +145,44 @@ func FuzzVerify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Reason names each error of Verify (what the edge core switches on
+// without comparing interfaces), and the errors keep their texts and
+// their identity for == and errors.Is.
+func TestReason(t *testing.T) {
+	for err, want := range map[error][2]string{
+		ErrMalformed: {"malformed", "not a scoped token"},
+		ErrSignature: {"signature", "token signature does not match"},
+		ErrExpired:   {"expired", "token expired"},
+		ErrKey:       {"key", "signing key shorter than 32 bytes"},
+		ErrGrant:     {"grant", "token grant is not accepted (a booking needs its references bound and at most 2 hours of life)"},
+	} {
+		if Reason(err) != want[0] || err.Error() != want[1] || !errors.Is(fmt.Errorf("wrapped: %w", err), err) {
+			t.Errorf("%v: Reason %q, want %q", err, Reason(err), want[0])
+		}
+	}
+	if Reason(nil) != "" || Reason(errors.New("token expired")) != "" || Reason(&FieldError{"ttl", "x"}) != "" {
+		t.Error("Reason of nil or another error is not empty")
+	}
+	tok, _, err := Mint(key, Grant{Operations: []string{"get-shipment"}, DlvrRef: "DL1"}, time.Minute, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key   []byte
+		token string
+		at    time.Time
+		want  string
+	}{
+		{key, tok, now, ""},
+		{key, tok, now.Add(2 * time.Minute), "expired"},
+		{key, tok + "x", now, "signature"},
+		{key, "nope", now, "malformed"},
+		{key[:8], tok, now, "key"},
+	} {
+		if _, err := Verify(c.key, c.token, c.at); Reason(err) != c.want {
+			t.Errorf("Verify(%q) error %v: Reason %q, want %q", c.token, err, Reason(err), c.want)
+		}
+	}
 }
