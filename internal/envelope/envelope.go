@@ -31,9 +31,10 @@
 //     the URL alphabet are tolerated); it is emitted as standard base64.
 //
 // The wire names of every result type are written once, in its struct
-// tags (`wire:"name,options"`, see internal/envelope/gen); the decoders,
-// the emitters, their round-trip tests and the TypeScript result types of
-// the JavaScript package are generated from them (`make generate`). What
+// tags (`wire:"name,options"`, see internal/envelope/gen); a member table
+// per type (read by the one decoder and emitter of table.go), the
+// round-trip tests and the TypeScript result types of the JavaScript
+// package are generated from them (`make generate`). What
 // the service does oddly is a hook in hooks.go or a method of the type
 // (decode, afterDecode), never a copy of the generated code. Members the
 // decoder does not know are kept (Extra) and emitted unchanged after the
