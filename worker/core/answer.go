@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
 
@@ -49,9 +50,10 @@ type Answered struct {
 
 // Answer decides the client's answer from the upstream's. sentAt is when
 // a booking through the ledger was sent (zero otherwise): a lost answer's
-// Retry-After is the rest of its grace.
-func (e *Edge) Answer(ctx AnswerContext, up *Upstream, requestID string, now, sentAt time.Time) *Answered {
-	a := e.answer(ctx, up, requestID)
+// Retry-After is the rest of its grace. acceptLanguage is the request's
+// Accept-Language: the edge's own messages are in the client's language.
+func (e *Edge) Answer(ctx AnswerContext, up *Upstream, requestID, acceptLanguage string, now, sentAt time.Time) *Answered {
+	a := e.answer(ctx, up, requestID, i18n.FromAcceptLanguage(acceptLanguage))
 	if a.Outcome == OutcomeLost && ctx.Ledger && ctx.Operation == "new-shipment" && !sentAt.IsZero() {
 		left := sentAt.Add(e.cfg.BookingGrace).Sub(now)
 		a.Response.Headers = append(a.Response.Headers, Header{"Retry-After", strconv.FormatInt(retryAfterSeconds(left.Milliseconds()), 10)})
@@ -59,7 +61,7 @@ func (e *Edge) Answer(ctx AnswerContext, up *Upstream, requestID string, now, se
 	return a
 }
 
-func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string) *Answered {
+func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.Locale) *Answered {
 	a := &Answered{Outcome: OutcomeLost}
 	books := ctx.ClientRef != "" || isBooking(ctx.Operation)
 	retry := 1
@@ -79,14 +81,14 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string) *Answer
 		a.Retry = !books && up.Failure != FailTimeout
 		if up.Failure == FailTimeout {
 			return fail(&Refusal{Status: 504, Code: CodeGatewayTimeout, Class: "upstream_timeout",
-				Message:        "the upstream did not answer within " + strconv.FormatInt(e.timeout().Milliseconds(), 10) + " ms (UPSTREAM_TIMEOUT_MS)",
+				Message:        say(l, msgUpstreamTimeout, strconv.FormatInt(e.timeout().Milliseconds(), 10)),
 				UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
 		}
 		a.Note = "upstream " + up.Failure
 		// A fixed message: the platform's error names the upstream's URL.
-		msg := "the upstream could not be reached"
+		msg := say(l, msgUpstreamUnreachable)
 		if up.Status != 0 {
-			msg = "the upstream's response (HTTP " + strconv.Itoa(up.Status) + ") could not be read"
+			msg = say(l, msgUpstreamUnreadable, strconv.Itoa(up.Status))
 		}
 		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_unreachable",
 			Message: msg, UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
@@ -98,7 +100,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string) *Answer
 		// (or something between) echoed: not the body, not its data.
 		a.Leak = true
 		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_leak",
-			Message:        "the upstream's answer (HTTP " + st + ") contained the worker's credentials and was withheld",
+			Message:        say(l, msgUpstreamLeak, st),
 			UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
 	}
 	status, data, reason := sniffEnvelope(up.Body)
@@ -109,7 +111,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string) *Answer
 		// An ok envelope under an error status is not a success: a 5xx
 		// may or may not have done the work.
 		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_error",
-			Message:        "the upstream answered HTTP " + st + " with an ok envelope; it may or may not have been applied",
+			Message:        say(l, msgUpstreamOkOnError, st),
 			UpstreamStatus: up.Status, UpstreamData: data, Retryable: retry, Hint: hint})
 	}
 	switch {
@@ -119,7 +121,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string) *Answer
 			class = "upstream_error"
 		}
 		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: class,
-			Message:        "the upstream answered HTTP " + st + " with " + reason + " instead of a {status, data} envelope",
+			Message:        say(l, msgUpstreamNotEnvelope, st, reason),
 			UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
 	case status == "ok":
 		a.Outcome, a.Cacheable = OutcomeOK, true
@@ -132,11 +134,11 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string) *Answer
 		// No upstream data: an auth failure's details are for the
 		// merchant's logs, not for whoever called.
 		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_auth",
-			Message:        "the upstream refused the worker's credentials (HTTP " + st + "): check the API_USER and API_KEY secrets",
+			Message:        say(l, msgUpstreamAuth, st),
 			UpstreamStatus: up.Status})
 	case up.Status >= 500:
 		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_error",
-			Message:        "the upstream failed (HTTP " + st + ")" + upstreamMessage(data),
+			Message:        say(l, msgUpstreamFailed, st, upstreamMessage(data)),
 			UpstreamStatus: up.Status, UpstreamData: data, Retryable: retry, Hint: hint})
 	}
 	// A refusal by the service (status "err"): relayed as is, with the

@@ -146,7 +146,7 @@ func (c *Calls) answer(e *Edge, a args, raw []byte) {
 	if ms := a.num("sentAt"); ms > 0 {
 		sent = millis(ms)
 	}
-	an := e.Answer(ctx, upstream(a.obj("upstream"), raw), a.str("requestId"), millis(a.num("now")), sent)
+	an := e.Answer(ctx, upstream(a.obj("upstream"), raw), a.str("requestId"), a.str("acceptLanguage"), millis(a.num("now")), sent)
 	c.response("response", an.Response)
 	c.str("outcome", an.Outcome)
 	c.bool("cacheable", an.Cacheable)

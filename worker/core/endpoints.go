@@ -57,7 +57,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	}
 	if !e.IsMaster(r.Authorization) {
 		return &Endpoint{RateLimit: e.byAddress(r.ClientIP), Response: (&Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
-			Message: "POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)",
+			Message: say(r.locale(), msgTokensMaster),
 			Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}).Response(r.RequestID)}
 	}
 	if len(e.cfg.SigningKey) == 0 {
@@ -65,17 +65,17 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	}
 	refuse := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
 	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{Response: x} }
-	raw, x := e.readInput(&Request{Method: "POST", Body: r.Body, BodyTooLarge: r.BodyTooLarge, ContentType: r.ContentType})
+	raw, x := e.readInput(&Request{Method: "POST", Body: r.Body, BodyTooLarge: r.BodyTooLarge, ContentType: r.ContentType, AcceptLanguage: r.AcceptLanguage})
 	if x != nil {
 		return refuse(x)
 	}
 	if r.HasQuery {
 		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "query_on_post",
-			Message: "query string: a POST takes its parameters in the form body, not in the URL (?" + clip(r.Query, 64) + ")"})
+			Message: say(r.locale(), msgQueryOnPost, clip(r.Query, 64))})
 	}
 	vals, valid := urlquery.Parse(string(raw))
 	if !valid {
-		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "bad_body", Message: "the body is not a valid form"})
+		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "bad_body", Message: say(r.locale(), msgBadBody)})
 	}
 	for _, k := range formKeys(string(raw)) {
 		known := false

@@ -9,6 +9,159 @@ import "github.com/parcelgate/parcelgate/internal/i18n"
 // variable parts. Operator-facing messages (configuration) stay English.
 // Each row is one message; msg* below index them.
 var messages = [...][i18n.Count]string{
+	// --- refusals of a request's shape or credentials, and upstream failures ---
+	msgUpstreamTimeout: {
+		"the upstream did not answer within {0} ms (UPSTREAM_TIMEOUT_MS)",
+		"el servicio de envíos no respondió en {0} ms (UPSTREAM_TIMEOUT_MS)",
+		"o serviço de envios não respondeu em {0} ms (UPSTREAM_TIMEOUT_MS)",
+		"le service d’expédition n’a pas répondu en {0} ms (UPSTREAM_TIMEOUT_MS)",
+		"der Versanddienst hat nicht innerhalb von {0} ms geantwortet (UPSTREAM_TIMEOUT_MS)",
+		"il servizio di spedizione non ha risposto entro {0} ms (UPSTREAM_TIMEOUT_MS)",
+		"de verzenddienst heeft niet binnen {0} ms geantwoord (UPSTREAM_TIMEOUT_MS)"},
+	msgUpstreamUnreachable: {
+		"the upstream could not be reached",
+		"no se pudo contactar con el servicio de envíos",
+		"não foi possível contactar o serviço de envios",
+		"le service d’expédition est injoignable",
+		"der Versanddienst war nicht erreichbar",
+		"il servizio di spedizione non è raggiungibile",
+		"de verzenddienst was niet bereikbaar"},
+	msgUpstreamUnreadable: {
+		"the upstream's response (HTTP {0}) could not be read",
+		"no se pudo leer la respuesta del servicio de envíos (HTTP {0})",
+		"não foi possível ler a resposta do serviço de envios (HTTP {0})",
+		"la réponse du service d’expédition (HTTP {0}) n’a pas pu être lue",
+		"die Antwort des Versanddienstes (HTTP {0}) konnte nicht gelesen werden",
+		"non è stato possibile leggere la risposta del servizio di spedizione (HTTP {0})",
+		"het antwoord van de verzenddienst (HTTP {0}) kon niet worden gelezen"},
+	msgUpstreamLeak: {
+		"the upstream's answer (HTTP {0}) contained the worker's credentials and was withheld",
+		"la respuesta del servicio de envíos (HTTP {0}) contenía las credenciales del worker y se ha retenido",
+		"a resposta do serviço de envios (HTTP {0}) continha as credenciais do worker e foi retida",
+		"la réponse du service d’expédition (HTTP {0}) contenait les identifiants du worker et a été retenue",
+		"die Antwort des Versanddienstes (HTTP {0}) enthielt die Zugangsdaten des Workers und wurde zurückgehalten",
+		"la risposta del servizio di spedizione (HTTP {0}) conteneva le credenziali del worker ed è stata trattenuta",
+		"het antwoord van de verzenddienst (HTTP {0}) bevatte de inloggegevens van de worker en is achtergehouden"},
+	msgUpstreamOkOnError: {
+		"the upstream answered HTTP {0} with an ok envelope; it may or may not have been applied",
+		"el servicio de envíos respondió HTTP {0} con un sobre ok; puede que se haya aplicado o no",
+		"o serviço de envios respondeu HTTP {0} com um envelope ok; pode ou não ter sido aplicado",
+		"le service d’expédition a répondu HTTP {0} avec une enveloppe ok ; la demande a pu être appliquée ou non",
+		"der Versanddienst hat mit HTTP {0} und einem ok-Umschlag geantwortet; die Anfrage wurde vielleicht ausgeführt, vielleicht nicht",
+		"il servizio di spedizione ha risposto HTTP {0} con una busta ok; la richiesta potrebbe essere stata applicata o no",
+		"de verzenddienst antwoordde HTTP {0} met een ok-envelop; het verzoek is mogelijk wel of niet uitgevoerd"},
+	msgUpstreamNotEnvelope: {
+		"the upstream answered HTTP {0} with {1} instead of a {status, data} envelope",
+		"el servicio de envíos respondió HTTP {0} con {1} en lugar de un sobre {status, data}",
+		"o serviço de envios respondeu HTTP {0} com {1} em vez de um envelope {status, data}",
+		"le service d’expédition a répondu HTTP {0} avec {1} au lieu d’une enveloppe {status, data}",
+		"der Versanddienst hat mit HTTP {0} und {1} statt eines {status, data}-Umschlags geantwortet",
+		"il servizio di spedizione ha risposto HTTP {0} con {1} invece di una busta {status, data}",
+		"de verzenddienst antwoordde HTTP {0} met {1} in plaats van een {status, data}-envelop"},
+	msgUpstreamAuth: {
+		"the upstream refused the worker's credentials (HTTP {0}): check the API_USER and API_KEY secrets",
+		"el servicio de envíos rechazó las credenciales del worker (HTTP {0}): revisa los secretos API_USER y API_KEY",
+		"o serviço de envios recusou as credenciais do worker (HTTP {0}): verifique os segredos API_USER e API_KEY",
+		"le service d’expédition a refusé les identifiants du worker (HTTP {0}) : vérifiez les secrets API_USER et API_KEY",
+		"der Versanddienst hat die Zugangsdaten des Workers abgelehnt (HTTP {0}): prüfen Sie die Secrets API_USER und API_KEY",
+		"il servizio di spedizione ha rifiutato le credenziali del worker (HTTP {0}): controlla i segreti API_USER e API_KEY",
+		"de verzenddienst weigerde de inloggegevens van de worker (HTTP {0}): controleer de secrets API_USER en API_KEY"},
+	msgUpstreamFailed: {
+		"the upstream failed (HTTP {0}){1}",
+		"el servicio de envíos falló (HTTP {0}){1}",
+		"o serviço de envios falhou (HTTP {0}){1}",
+		"le service d’expédition a échoué (HTTP {0}){1}",
+		"der Versanddienst ist fehlgeschlagen (HTTP {0}){1}",
+		"il servizio di spedizione ha dato errore (HTTP {0}){1}",
+		"de verzenddienst gaf een fout (HTTP {0}){1}"},
+	msgScopedNeedsLedger: {
+		"a scoped token books only with booking records ({0}=true and the BOOKINGS binding), which make a resend answer the first booking; book from the shop's server with PROXY_TOKEN",
+		"un token limitado solo reserva con registros de reservas ({0}=true y el binding BOOKINGS), que hacen que un reenvío reciba la primera reserva; reserva desde el servidor de la tienda con PROXY_TOKEN",
+		"um token restrito só reserva com registos de reservas ({0}=true e o binding BOOKINGS), que fazem um reenvio receber a primeira reserva; reserve a partir do servidor da loja com PROXY_TOKEN",
+		"un jeton restreint ne réserve qu’avec les registres de réservation ({0}=true et le binding BOOKINGS), grâce auxquels un renvoi reçoit la première réservation ; réservez depuis le serveur de la boutique avec PROXY_TOKEN",
+		"ein eingeschränktes Token bucht nur mit Buchungsdatensätzen ({0}=true und das Binding BOOKINGS), durch die eine erneute Sendung die erste Buchung als Antwort erhält; buchen Sie vom Server des Shops mit PROXY_TOKEN",
+		"un token limitato prenota solo con i registri delle prenotazioni ({0}=true e il binding BOOKINGS), grazie ai quali un nuovo invio riceve la prima prenotazione; prenota dal server del negozio con PROXY_TOKEN",
+		"een beperkt token boekt alleen met boekingsrecords ({0}=true en de binding BOOKINGS), waardoor een herhaald verzoek de eerste boeking als antwoord krijgt; boek vanaf de server van de winkel met PROXY_TOKEN"},
+	msgQueryOnPost: {
+		"query string: a POST takes its parameters in the form body, not in the URL (?{0})",
+		"query string: un POST lleva sus parámetros en el cuerpo del formulario, no en la URL (?{0})",
+		"query string: um POST leva os parâmetros no corpo do formulário, não no URL (?{0})",
+		"query string : un POST transmet ses paramètres dans le corps du formulaire, pas dans l’URL (?{0})",
+		"Query-String: ein POST übergibt seine Parameter im Formular-Body, nicht in der URL (?{0})",
+		"query string: un POST passa i parametri nel corpo del modulo, non nell’URL (?{0})",
+		"querystring: een POST geeft zijn parameters mee in de formulierbody, niet in de URL (?{0})"},
+	msgTooLarge: {
+		"request larger than MAX_BODY_BYTES ({0} bytes)",
+		"la solicitud supera MAX_BODY_BYTES ({0} bytes)",
+		"o pedido excede MAX_BODY_BYTES ({0} bytes)",
+		"la requête dépasse MAX_BODY_BYTES ({0} octets)",
+		"die Anfrage ist größer als MAX_BODY_BYTES ({0} Bytes)",
+		"la richiesta supera MAX_BODY_BYTES ({0} byte)",
+		"het verzoek is groter dan MAX_BODY_BYTES ({0} bytes)"},
+	msgMediaType: {
+		"send the parameters as application/x-www-form-urlencoded (got {0})",
+		"envía los parámetros como application/x-www-form-urlencoded (se recibió {0})",
+		"envie os parâmetros como application/x-www-form-urlencoded (foi recebido {0})",
+		"envoyez les paramètres en application/x-www-form-urlencoded (reçu : {0})",
+		"senden Sie die Parameter als application/x-www-form-urlencoded (erhalten: {0})",
+		"invia i parametri come application/x-www-form-urlencoded (ricevuto {0})",
+		"stuur de parameters als application/x-www-form-urlencoded (ontvangen: {0})"},
+	msgNotGranted: {
+		"the scoped token does not grant {0} (it grants {1})",
+		"el token limitado no permite {0} (permite {1})",
+		"o token restrito não permite {0} (permite {1})",
+		"le jeton restreint n’autorise pas {0} (il autorise {1})",
+		"das eingeschränkte Token erlaubt {0} nicht (es erlaubt {1})",
+		"il token limitato non consente {0} (consente {1})",
+		"het beperkte token staat {0} niet toe (het staat {1} toe)"},
+	msgTokensMaster: {
+		"POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)",
+		"POST /tokens requiere Authorization: Bearer <PROXY_TOKEN> (llámalo desde el servidor de la tienda)",
+		"POST /tokens requer Authorization: Bearer <PROXY_TOKEN> (chame-o a partir do servidor da loja)",
+		"POST /tokens exige Authorization: Bearer <PROXY_TOKEN> (appelez-le depuis le serveur de la boutique)",
+		"POST /tokens erfordert Authorization: Bearer <PROXY_TOKEN> (rufen Sie es vom Server des Shops auf)",
+		"POST /tokens richiede Authorization: Bearer <PROXY_TOKEN> (chiamalo dal server del negozio)",
+		"POST /tokens vereist Authorization: Bearer <PROXY_TOKEN> (roep het aan vanaf de server van de winkel)"},
+	msgBadBody: {
+		"the body is not a valid form",
+		"el cuerpo no es un formulario válido",
+		"o corpo não é um formulário válido",
+		"le corps n’est pas un formulaire valide",
+		"der Body ist kein gültiges Formular",
+		"il corpo non è un modulo valido",
+		"de body is geen geldig formulier"},
+	msgTokenInvalid: {
+		"the scoped token is not valid (tampered, or minted with another TOKEN_SIGNING_KEY)",
+		"el token limitado no es válido (alterado, o emitido con otra TOKEN_SIGNING_KEY)",
+		"o token restrito não é válido (adulterado, ou emitido com outra TOKEN_SIGNING_KEY)",
+		"le jeton restreint n’est pas valide (altéré, ou émis avec une autre TOKEN_SIGNING_KEY)",
+		"das eingeschränkte Token ist ungültig (verändert oder mit einem anderen TOKEN_SIGNING_KEY ausgestellt)",
+		"il token limitato non è valido (alterato, o emesso con un’altra TOKEN_SIGNING_KEY)",
+		"het beperkte token is ongeldig (gewijzigd, of uitgegeven met een andere TOKEN_SIGNING_KEY)"},
+	msgTokenExpired: {
+		"the scoped token has expired; get a new one from the shop's server",
+		"el token limitado ha caducado; obtén uno nuevo del servidor de la tienda",
+		"o token restrito expirou; obtenha um novo a partir do servidor da loja",
+		"le jeton restreint a expiré ; obtenez-en un nouveau auprès du serveur de la boutique",
+		"das eingeschränkte Token ist abgelaufen; holen Sie ein neues vom Server des Shops",
+		"il token limitato è scaduto; ottienine uno nuovo dal server del negozio",
+		"het beperkte token is verlopen; haal een nieuw op bij de server van de winkel"},
+	msgTokenGrant: {
+		"the scoped token's grant is no longer accepted (a booking token must be bound to its references and live at most 2 hours); get a new one from the shop's server",
+		"la autorización del token limitado ya no se acepta (un token de reserva debe estar ligado a sus referencias y durar como máximo 2 horas); obtén uno nuevo del servidor de la tienda",
+		"a autorização do token restrito já não é aceite (um token de reserva tem de estar associado às suas referências e durar no máximo 2 horas); obtenha um novo a partir do servidor da loja",
+		"l’autorisation du jeton restreint n’est plus acceptée (un jeton de réservation doit être lié à ses références et durer au plus 2 heures) ; obtenez-en un nouveau auprès du serveur de la boutique",
+		"die Berechtigung des eingeschränkten Tokens wird nicht mehr akzeptiert (ein Buchungstoken muss an seine Referenzen gebunden sein und höchstens 2 Stunden gelten); holen Sie ein neues vom Server des Shops",
+		"l’autorizzazione del token limitato non è più accettata (un token di prenotazione deve essere legato ai suoi riferimenti e durare al massimo 2 ore); ottienine uno nuovo dal server del negozio",
+		"de machtiging van het beperkte token wordt niet meer geaccepteerd (een boekingstoken moet aan zijn referenties gebonden zijn en hoogstens 2 uur geldig zijn); haal een nieuw op bij de server van de winkel"},
+	msgAuthRequired: {
+		"{0} requires Authorization: Bearer <PROXY_TOKEN or a scoped token>",
+		"{0} requiere Authorization: Bearer <PROXY_TOKEN o un token limitado>",
+		"{0} requer Authorization: Bearer <PROXY_TOKEN ou um token restrito>",
+		"{0} exige Authorization: Bearer <PROXY_TOKEN ou un jeton restreint>",
+		"{0} erfordert Authorization: Bearer <PROXY_TOKEN oder ein eingeschränktes Token>",
+		"{0} richiede Authorization: Bearer <PROXY_TOKEN o un token limitato>",
+		"{0} vereist Authorization: Bearer <PROXY_TOKEN of een beperkt token>"},
 	msgNotFound: {
 		"not found: operations are at /v1/<operation>, probes at /healthz",
 		"no encontrado: las operaciones están en /v1/<operation>, las sondas en /healthz",
@@ -94,6 +247,25 @@ var messages = [...][i18n.Count]string{
 // Rows of messages.
 const (
 	msgNotFound = iota
+	msgUpstreamTimeout
+	msgUpstreamUnreachable
+	msgUpstreamUnreadable
+	msgUpstreamLeak
+	msgUpstreamOkOnError
+	msgUpstreamNotEnvelope
+	msgUpstreamAuth
+	msgUpstreamFailed
+	msgScopedNeedsLedger
+	msgQueryOnPost
+	msgTooLarge
+	msgMediaType
+	msgNotGranted
+	msgTokensMaster
+	msgBadBody
+	msgTokenInvalid
+	msgTokenExpired
+	msgTokenGrant
+	msgAuthRequired
 	msgUnknownOperation
 	msgMethod
 	msgOrigin

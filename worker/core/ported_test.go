@@ -34,13 +34,13 @@ func TestBookingHintAfterALostAnswer(t *testing.T) {
 	}, core.Bindings{Bookings: true})
 	now := time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC)
 	a := e.Answer(core.AnswerContext{Operation: "new-shipment", ClientRef: "O1", Ledger: true},
-		&core.Upstream{Failure: "timeout"}, "rid", now, now.Add(-10*time.Second))
+		&core.Upstream{Failure: "timeout"}, "rid", "", now, now.Add(-10*time.Second))
 	body := string(a.Response.Body)
 	assert.Equal(t, 504, a.Response.Status)
 	assert.Contains(t, body, "for 90 s after the booking was sent (BOOKING_GRACE_SECONDS) a resend is answered 425 (errorCode 1425) and sends nothing")
 	assert.True(t, strings.Contains(body, `"retryable":true`), body)
 	c := e.Answer(core.AnswerContext{Operation: "new-collection", ClientRef: "C1", Ledger: true},
-		&core.Upstream{Failure: "timeout"}, "rid", now, now)
+		&core.Upstream{Failure: "timeout"}, "rid", "", now, now)
 	assert.Contains(t, string(c.Response.Body), "is answered 409 and never books twice")
 }
 

@@ -186,7 +186,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		// book (it decides), a page may not (worker/edge's rule).
 		if op.Books && !e.ledger() {
 			return respond(caller, rl, (&Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden",
-				Message: "a scoped token books only with booking records (" + EnvExactlyOnce + "=true and the BOOKINGS binding), which make a resend answer the first booking; book from the shop's server with PROXY_TOKEN"}).Response(r.RequestID))
+				Message: say(r.locale(), msgScopedNeedsLedger, EnvExactlyOnce)}).Response(r.RequestID))
 		}
 	}
 	body := form.Encode(req)
@@ -280,10 +280,10 @@ func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
 		// Its parameters belong in the body: silently dropping them would
 		// make a client believe a filter or reference was applied.
 		return nil, &Refusal{Status: 400, Code: CodeBadRequest, Class: "query_on_post",
-			Message: "query string: a POST takes its parameters in the form body, not in the URL (?" + clip(r.Query, 64) + ")"}
+			Message: say(r.locale(), msgQueryOnPost, clip(r.Query, 64))}
 	}
 	tooLarge := &Refusal{Status: 413, Code: CodeTooLarge, Class: "too_large",
-		Message: "request larger than MAX_BODY_BYTES (" + itoa(e.cfg.MaxBodyBytes) + " bytes)"}
+		Message: say(r.locale(), msgTooLarge, itoa(e.cfg.MaxBodyBytes))}
 	if r.Method == "GET" {
 		if len(r.Query) > e.cfg.MaxBodyBytes {
 			return nil, tooLarge
@@ -296,7 +296,7 @@ func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
 	if ct := r.ContentType; ct != "" {
 		if !isForm(ct) {
 			return nil, &Refusal{Status: 415, Code: CodeUnsupportedType, Class: "unsupported_media_type",
-				Message: "send the parameters as application/x-www-form-urlencoded (got " + strconv.Quote(clip(ct, 64)) + ")"}
+				Message: say(r.locale(), msgMediaType, strconv.Quote(clip(ct, 64)))}
 		}
 	}
 	return r.Body, nil
@@ -328,24 +328,25 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 			}
 		}
 		if err != nil {
-			msg := "the scoped token is not valid (tampered, or minted with another TOKEN_SIGNING_KEY)"
+			m := msgTokenInvalid
 			switch tokens.Reason(err) {
 			case "expired":
-				msg = "the scoped token has expired; get a new one from the shop's server"
+				m = msgTokenExpired
 			case "grant":
-				msg = "the scoped token's grant is no longer accepted (a booking token must be bound to its references and live at most 2 hours); get a new one from the shop's server"
+				m = msgTokenGrant
 			}
+			msg := say(r.locale(), m)
 			return caller, nil, &Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized", Message: msg,
 				Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate", error="invalid_token"`}}}
 		}
 		if !c.Allows(op.Name) {
 			return caller, nil, &Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden",
-				Message: "the scoped token does not grant " + op.Name + " (it grants " + strings.Join(c.Operations, ", ") + ")"}
+				Message: say(r.locale(), msgNotGranted, op.Name, strings.Join(c.Operations, ", "))}
 		}
 		return caller, &c, nil
 	}
 	return CallerUnknown, nil, &Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
-		Message: op.Name + " requires Authorization: Bearer <PROXY_TOKEN or a scoped token>",
+		Message: say(r.locale(), msgAuthRequired, op.Name),
 		Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}
 }
 

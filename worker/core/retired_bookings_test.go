@@ -50,7 +50,7 @@ func TestBookingsReplayConflictAndRelease(t *testing.T) {
 	assert.NotEqual(t, f.Booking.Fingerprint, h.Booking.Fingerprint)
 
 	// Booked: the answer is kept.
-	a := e.Answer(f.Context, okUp(bookedAnswer), "rid", day, day)
+	a := e.Answer(f.Context, okUp(bookedAnswer), "rid", "", day, day)
 	assert.Equal(t, core.OutcomeOK, a.Outcome)
 	// A resend gets it, marked replayed.
 	s := e.Booking(f.Context, f.Booking, core.BookDone, []byte(bookedAnswer), 0, "rid", "")
@@ -64,7 +64,7 @@ func TestBookingsReplayConflictAndRelease(t *testing.T) {
 	assert.Equal(t, 421, r.code())
 	assert.Equal(t, "shipping_client_ref", r.Env.Data["errors"].([]any)[0].(map[string]any)["field"])
 	// A refusal releases the reference.
-	a = e.Answer(f.Context, &core.Upstream{Status: 400, Body: []byte(`{"status":"err","data":{"errorCode":484,"errorMessage":"to_zip_code not accepted"}}`)}, "rid", day, day)
+	a = e.Answer(f.Context, &core.Upstream{Status: 400, Body: []byte(`{"status":"err","data":{"errorCode":484,"errorMessage":"to_zip_code not accepted"}}`)}, "rid", "", day, day)
 	assert.Equal(t, core.OutcomeRefused, a.Outcome)
 	assert.Equal(t, 484, toAnswer(t, a.Response, nil).code())
 	// A new record is forwarded.
@@ -76,7 +76,7 @@ func TestBookingsReplayConflictAndRelease(t *testing.T) {
 func TestBookingsSlowCommitIsNotBookedTwice(t *testing.T) {
 	e := bookingEdge()
 	f := bookingTicket(t, e, shipmentForm)
-	a := e.Answer(f.Context, &core.Upstream{Failure: core.FailTimeout}, "rid", day, day)
+	a := e.Answer(f.Context, &core.Upstream{Failure: core.FailTimeout}, "rid", "", day, day)
 	r := toAnswer(t, a.Response, nil)
 	require.Equal(t, 504, r.Status, r.Raw)
 	assert.Equal(t, core.OutcomeLost, a.Outcome)
@@ -123,7 +123,7 @@ func TestBookingsLostAnswerIsLookedUpNotBookedAgain(t *testing.T) {
 	e := bookingEdge()
 	f := bookingTicket(t, e, shipmentForm)
 	for _, up := range []*core.Upstream{{Failure: core.FailUnreachable}, {Status: 503, Body: []byte("<html>")}} {
-		a := e.Answer(f.Context, up, "rid", day, day)
+		a := e.Answer(f.Context, up, "rid", "", day, day)
 		r := toAnswer(t, a.Response, nil)
 		assert.Equal(t, 502, r.Status, r.Raw)
 		assert.Equal(t, core.OutcomeLost, a.Outcome)
@@ -182,7 +182,7 @@ func TestBookingsLostCollectionIsNotRetriedBlindly(t *testing.T) {
 	p := e.Prepare("new-collection", &core.Request{Method: "POST", Body: []byte(col), ContentType: "application/x-www-form-urlencoded",
 		Authorization: bearerMaster, RequestID: "rid", Now: day}, nil)
 	require.Equal(t, core.KindForward, p.Kind)
-	a := e.Answer(p.Forward.Context, &core.Upstream{Status: 503, Body: []byte("<html>")}, "rid", day, day)
+	a := e.Answer(p.Forward.Context, &core.Upstream{Status: 503, Body: []byte("<html>")}, "rid", "", day, day)
 	assert.Equal(t, 502, a.Response.Status)
 	assert.Equal(t, core.OutcomeLost, a.Outcome)
 	for _, state := range []string{core.BookUnknown, core.BookLost} {
@@ -216,7 +216,7 @@ func TestBookingsOptOut(t *testing.T) {
 		Authorization: bearerMaster, RequestID: "rid", Now: day}, nil)
 	require.Equal(t, core.KindForward, p.Kind, "EXACTLY_ONCE=false forwards every booking")
 	assert.Nil(t, p.Forward.Booking)
-	r := toAnswer(t, e.Answer(p.Forward.Context, &core.Upstream{Status: 503, Body: []byte("<html>")}, "rid", day, time.Time{}).Response, nil)
+	r := toAnswer(t, e.Answer(p.Forward.Context, &core.Upstream{Status: 503, Body: []byte("<html>")}, "rid", "", day, time.Time{}).Response, nil)
 	assert.Equal(t, false, r.Env.Data["retryable"], "without the ledger a resend is not safe")
 	assert.Contains(t, r.Env.Data["hint"], "do not resend blindly")
 }

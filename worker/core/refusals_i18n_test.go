@@ -1,0 +1,133 @@
+package core_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/worker/core"
+)
+
+// The edge's refusals of a request's shape or credentials and its
+// answers to a failed upstream speak the client's Accept-Language; the
+// English stays what it was (clients and parity.json read it).
+func TestRefusalsInTheClientsLanguage(t *testing.T) {
+	e := edgeOf()
+	ledger := ledgerEdge()
+	noLedger := edgeOf()
+	const dropPoints = "country_code=ES&zip_code=28001"
+	upstreamAnswer := func(up *core.Upstream) func(string) *answer {
+		return func(lang string) *answer {
+			return drive(t, e, "get-drop-points", &core.Request{Method: "GET", Query: dropPoints, HasQuery: true, AcceptLanguage: lang}, up)
+		}
+	}
+	scopedTo := func(ed *core.Edge, ops string) string {
+		r := mintAt(ed, "operations="+ops+"&shipping_client_ref=ORD-77&ttl=60", bearerMaster, day)
+		require.Equal(t, 200, r.Status, r.Raw)
+		return "Bearer " + r.Env.Data["token"].(string)
+	}
+	labelOnly := scopedTo(ledger, "get-shipment-label")
+	booker := scopedTo(ledger, "new-shipment")
+	tokens := func(r *core.Request) func(string) *answer {
+		return func(lang string) *answer {
+			q := *r
+			q.AcceptLanguage, q.RequestID, q.Now = lang, "rid", day
+			return toAnswer(t, ledger.Tokens(&q).Response, nil)
+		}
+	}
+	type lang struct{ header, has string }
+	for _, c := range []struct {
+		name   string
+		run    func(lang string) *answer
+		status int
+		en     string
+		es, de lang
+	}{
+		{"upstream timeout", upstreamAnswer(&core.Upstream{Failure: core.FailTimeout}), 504,
+			"the upstream did not answer within 10000 ms (UPSTREAM_TIMEOUT_MS)",
+			lang{"es-ES,es;q=0.9", "no respondió en 10000 ms (UPSTREAM_TIMEOUT_MS)"}, lang{"de", "nicht innerhalb von 10000 ms geantwortet"}},
+		{"upstream unreachable", upstreamAnswer(&core.Upstream{Failure: core.FailUnreachable}), 502,
+			"the upstream could not be reached",
+			lang{"es", "no se pudo contactar con el servicio de envíos"}, lang{"de-AT", "Versanddienst war nicht erreichbar"}},
+		{"upstream unreadable", upstreamAnswer(&core.Upstream{Status: 200, Failure: core.FailUnreadable}), 502,
+			"the upstream's response (HTTP 200) could not be read",
+			lang{"es", "no se pudo leer la respuesta del servicio de envíos (HTTP 200)"}, lang{"de", "konnte nicht gelesen werden"}},
+		{"credentials leaked", upstreamAnswer(okUp(`{"status":"ok","data":{"debug":"` + key + `"}}`)), 502,
+			"the upstream's answer (HTTP 200) contained the worker's credentials and was withheld",
+			lang{"es", "contenía las credenciales del worker"}, lang{"de", "enthielt die Zugangsdaten des Workers"}},
+		{"ok envelope on an error status", upstreamAnswer(&core.Upstream{Status: 503, Body: []byte(`{"status":"ok","data":{}}`)}), 502,
+			"the upstream answered HTTP 503 with an ok envelope; it may or may not have been applied",
+			lang{"es", "respondió HTTP 503 con un sobre ok"}, lang{"de", "mit HTTP 503 und einem ok-Umschlag"}},
+		{"not an envelope", upstreamAnswer(&core.Upstream{Status: 200, Body: []byte(`[1]`)}), 502,
+			"", lang{"es", "en lugar de un sobre {status, data}"}, lang{"de", "statt eines {status, data}-Umschlags"}},
+		{"credentials refused", upstreamAnswer(&core.Upstream{Status: 401, Body: []byte(`{"status":"err","data":{"errorCode":1}}`)}), 502,
+			"the upstream refused the worker's credentials (HTTP 401): check the API_USER and API_KEY secrets",
+			lang{"es", "revisa los secretos API_USER y API_KEY"}, lang{"de", "prüfen Sie die Secrets API_USER und API_KEY"}},
+		{"upstream failed", upstreamAnswer(&core.Upstream{Status: 500, Body: []byte(`{"status":"err","data":{"errorCode":7,"errorMessage":"down"}}`)}), 502,
+			"the upstream failed (HTTP 500): 7 down",
+			lang{"es", "el servicio de envíos falló (HTTP 500): 7 down"}, lang{"de", "der Versanddienst ist fehlgeschlagen (HTTP 500): 7 down"}},
+		{"query on a POST", func(l string) *answer {
+			return drive(t, e, "get-shipments-rates", &core.Request{Method: "POST", Query: "a=1", HasQuery: true, AcceptLanguage: l}, nil)
+		}, 400, "query string: a POST takes its parameters in the form body, not in the URL (?a=1)",
+			lang{"es", "en el cuerpo del formulario, no en la URL (?a=1)"}, lang{"de", "im Formular-Body, nicht in der URL (?a=1)"}},
+		{"too large", func(l string) *answer {
+			return drive(t, e, "get-shipments-rates", &core.Request{Method: "POST", BodyTooLarge: true, AcceptLanguage: l}, nil)
+		}, 413, "request larger than MAX_BODY_BYTES (65536 bytes)",
+			lang{"es", "la solicitud supera MAX_BODY_BYTES (65536 bytes)"}, lang{"de", "größer als MAX_BODY_BYTES (65536 Bytes)"}},
+		{"media type", func(l string) *answer {
+			return drive(t, e, "get-shipments-rates", &core.Request{Method: "POST", Body: []byte("{}"), ContentType: "application/json", AcceptLanguage: l}, nil)
+		}, 415, `send the parameters as application/x-www-form-urlencoded (got "application/json")`,
+			lang{"es", `envía los parámetros como application/x-www-form-urlencoded (se recibió "application/json")`},
+			lang{"de", `senden Sie die Parameter als application/x-www-form-urlencoded (erhalten: "application/json")`}},
+		{"no credentials", func(l string) *answer {
+			return drive(t, ledger, "new-shipment", &core.Request{Method: "POST", Body: []byte(shipmentForm), AcceptLanguage: l}, nil)
+		}, 401, "new-shipment requires Authorization: Bearer <PROXY_TOKEN or a scoped token>",
+			lang{"es", "new-shipment requiere Authorization: Bearer <PROXY_TOKEN o un token limitado>"}, lang{"de", "oder ein eingeschränktes Token"}},
+		{"token not granting", func(l string) *answer {
+			return drive(t, ledger, "new-shipment", &core.Request{Method: "POST", Body: []byte(shipmentForm), Authorization: labelOnly, AcceptLanguage: l}, nil)
+		}, 403, "the scoped token does not grant new-shipment (it grants get-shipment-label)",
+			lang{"es", "el token limitado no permite new-shipment (permite get-shipment-label)"}, lang{"de", "erlaubt new-shipment nicht (es erlaubt get-shipment-label)"}},
+		{"token expired", func(l string) *answer {
+			return drive(t, ledger, "new-shipment", &core.Request{Method: "POST", Body: []byte(shipmentForm), Authorization: booker, AcceptLanguage: l, Now: day.Add(time.Hour)}, nil)
+		}, 401, "the scoped token has expired; get a new one from the shop's server",
+			lang{"es", "obtén uno nuevo del servidor de la tienda"}, lang{"de", "holen Sie ein neues vom Server des Shops"}},
+		{"token tampered", func(l string) *answer {
+			return drive(t, ledger, "new-shipment", &core.Request{Method: "POST", Body: []byte(shipmentForm), Authorization: booker + "x", AcceptLanguage: l}, nil)
+		}, 401, "the scoped token is not valid (tampered, or minted with another TOKEN_SIGNING_KEY)",
+			lang{"es", "el token limitado no es válido"}, lang{"de", "das eingeschränkte Token ist ungültig"}},
+		{"scoped booking without the ledger", func(l string) *answer {
+			tok := scopedTo(noLedger, "new-shipment")
+			return drive(t, noLedger, "new-shipment", &core.Request{Method: "POST", Body: []byte(shipmentForm), Authorization: tok, AcceptLanguage: l}, nil)
+		}, 403, "a scoped token books only with booking records (EXACTLY_ONCE=true and the BOOKINGS binding), which make a resend answer the first booking; book from the shop's server with PROXY_TOKEN",
+			lang{"es", "(EXACTLY_ONCE=true y el binding BOOKINGS)"}, lang{"de", "(EXACTLY_ONCE=true und das Binding BOOKINGS)"}},
+		{"POST /tokens without the master token", tokens(&core.Request{Method: "POST", Body: []byte("operations=get-shipment"), ContentType: "application/x-www-form-urlencoded"}), 401,
+			"POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)",
+			lang{"es", "llámalo desde el servidor de la tienda"}, lang{"de", "rufen Sie es vom Server des Shops auf"}},
+		{"POST /tokens with a query", tokens(&core.Request{Method: "POST", Query: "ttl=60", HasQuery: true, Authorization: bearerMaster, ContentType: "application/x-www-form-urlencoded"}), 400,
+			"query string: a POST takes its parameters in the form body, not in the URL (?ttl=60)",
+			lang{"es", "no en la URL (?ttl=60)"}, lang{"de", "nicht in der URL (?ttl=60)"}},
+		{"POST /tokens with a bad body", tokens(&core.Request{Method: "POST", Body: []byte("a=%zz"), Authorization: bearerMaster, ContentType: "application/x-www-form-urlencoded"}), 400,
+			"the body is not a valid form",
+			lang{"es", "el cuerpo no es un formulario válido"}, lang{"de", "der Body ist kein gültiges Formular"}},
+		{"POST /tokens too large", tokens(&core.Request{Method: "POST", BodyTooLarge: true, Authorization: bearerMaster, ContentType: "application/x-www-form-urlencoded"}), 413,
+			"request larger than MAX_BODY_BYTES (65536 bytes)",
+			lang{"es", "la solicitud supera MAX_BODY_BYTES"}, lang{"de", "die Anfrage ist größer als MAX_BODY_BYTES"}},
+	} {
+		en := c.run("")
+		require.Equal(t, c.status, en.Status, "%s: %s", c.name, en.Raw)
+		if c.en != "" {
+			assert.Equal(t, c.en, en.message(), c.name)
+		}
+		assert.Equal(t, en.message(), c.run("en-US,fr;q=0.5").message(), "%s: English first", c.name)
+		for _, l := range []lang{c.es, c.de} {
+			got := c.run(l.header)
+			assert.Equal(t, c.status, got.Status, "%s (%s)", c.name, l.header)
+			assert.Equal(t, en.Env.Data["errorClass"], got.Env.Data["errorClass"], "%s (%s): the class is never translated", c.name, l.header)
+			assert.Equal(t, en.code(), got.code(), "%s (%s)", c.name, l.header)
+			assert.Contains(t, got.message(), l.has, "%s (%s)", c.name, l.header)
+			assert.NotEqual(t, en.message(), got.message(), "%s (%s)", c.name, l.header)
+		}
+	}
+}
