@@ -2,6 +2,7 @@ package core
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/booking"
@@ -269,10 +270,37 @@ type Step struct {
 	LookupBody []byte
 }
 
-func (e *Edge) collectionUnknown(t *Ticket, requestID string) *Response {
-	msg := "the answer to an earlier attempt with this " + t.RefField + " was lost, and the service offers no way to look a collection up: check the customer area, then book with a new reference"
-	return (&Refusal{Status: 409, Code: 421, Class: "booking_unknown", Message: t.RefField + ": " + msg,
+func (e *Edge) collectionUnknown(t *Ticket, requestID string, l i18n.Locale) *Response {
+	return refRefusal(t, "booking_unknown", say(l, msgCollectionUnknown, t.RefField), requestID)
+}
+
+// refRefusal is a booking's 409 (errorCode 421) about its reference:
+// msg, in the client's language, once for the whole answer (after the
+// field's name, which is never translated) and once for the field.
+func refRefusal(t *Ticket, class, msg, requestID string) *Response {
+	return (&Refusal{Status: 409, Code: 421, Class: class, Message: t.RefField + ": " + msg,
 		FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)
+}
+
+// differ says, in locale l, why found shipments were not adopted:
+// booking.Find's mismatch, a list of field names and "status".
+func differ(l i18n.Locale, mismatch []string) string {
+	fields := make([]string, 0, len(mismatch))
+	status := false
+	for _, f := range mismatch {
+		if f == "status" {
+			status = true
+			continue
+		}
+		fields = append(fields, f)
+	}
+	switch {
+	case status && len(fields) == 0:
+		return say(l, msgDifferStatus)
+	case status:
+		return say(l, msgDifferStatusFields, strings.Join(fields, ", "))
+	}
+	return say(l, msgDifferFields, strings.Join(fields, ", "))
 }
 
 // retryAfterSeconds rounds a wait up to whole seconds, at least one.
@@ -281,30 +309,26 @@ func retryAfterSeconds(ms int64) int64 { return booking.RetryAfterSeconds(ms) }
 // Booking decides a booking from its record's state; retryAfter is the
 // rest of a lost answer's grace (state unknown).
 func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte, retryAfter time.Duration, requestID, acceptLanguage string) *Step {
+	l := i18n.FromAcceptLanguage(acceptLanguage)
 	switch state {
 	case BookDone:
 		return &Step{Kind: KindRespond, Response: ok(stored, "replayed", Header{"Idempotent-Replayed", "true"})}
 	case BookConflict:
-		msg := t.RefField + " " + strconv.Quote(t.Ref) + " was already used for a booking with other data; use a new reference for a new booking"
-		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 409, Code: 421, Class: "booking_conflict", Message: t.RefField + ": " + msg,
-			FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
+		return &Step{Kind: KindRespond, Response: refRefusal(t, "booking_conflict", say(l, msgBookingConflict, t.RefField, strconv.Quote(t.Ref)), requestID)}
 	case BookBusy:
-		l := (&Request{AcceptLanguage: acceptLanguage}).locale()
 		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 503, Code: CodeUnavailable, Class: "booking_in_progress",
 			Message: say(l, msgBusy, t.RefField), Retryable: 1, Headers: []Header{{"Retry-After", "2"}}}).Response(requestID)}
 	case BookUnknown:
 		if ctx.Operation != "new-shipment" {
-			return &Step{Kind: KindRespond, Response: e.collectionUnknown(t, requestID)}
+			return &Step{Kind: KindRespond, Response: e.collectionUnknown(t, requestID, l)}
 		}
 		secs := strconv.FormatInt(retryAfterSeconds(retryAfter.Milliseconds()), 10)
 		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 425, Code: CodeBookingUnconfirmed, Class: "booking_unconfirmed", Retryable: 1,
-			Message: "an earlier attempt with this " + t.RefField + " may have booked the shipment, and the upstream may still be committing it; " +
-				"nothing was sent. Resend the same request in " + secs + " s (Retry-After): the edge then looks the booking up and answers with it, " +
-				"or books it if it is not there",
+			Message: say(l, msgBookingUnconfirmed, t.RefField, secs),
 			Headers: []Header{{"Retry-After", secs}}}).Response(requestID)}
 	case BookLost:
 		if ctx.Operation != "new-shipment" {
-			return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent}, Response: e.collectionUnknown(t, requestID)}
+			return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent}, Response: e.collectionUnknown(t, requestID, l)}
 		}
 		q := &form.Request{}
 		q.Set("filter_shipping_client_ref", t.Ref)
@@ -318,11 +342,12 @@ func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte
 // upstream's get-shipments answer: the shipment booked with the
 // reference is adopted only when its data matches the request's
 // (upstreamBody, the booking's form); another booking's data is never
-// adopted.
-func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *Upstream, requestID string) *Step {
+// adopted. Refusals are in acceptLanguage's language.
+func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *Upstream, requestID, acceptLanguage string) *Step {
+	l := i18n.FromAcceptLanguage(acceptLanguage)
 	failed := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
 		Response: (&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_unreachable",
-			Message: "an earlier attempt's answer was lost and the upstream could not be asked whether it booked; nothing was sent", Retryable: 1}).Response(requestID)}
+			Message: say(l, msgLookupFailed), Retryable: 1}).Response(requestID)}
 	if up.Failure != "" || up.Status >= 500 || e.leaks.Leaks(up.Body) || len(upstreamBody) == 0 {
 		// Without the booking's own body nothing could be compared: a
 		// found shipment is never adopted blind.
@@ -353,17 +378,11 @@ func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *U
 		// filter may match other references), so "never booked" cannot be
 		// concluded. worker/edge read a second page first; this core
 		// asks one.
-		msg := "the answer to an earlier attempt with this " + t.RefField + " was lost, and the upstream lists more shipments for it than one page, " +
-			"so the edge cannot tell whether it booked; nothing was sent: check the customer area, then book with a new reference"
 		return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
-			Response: (&Refusal{Status: 409, Code: 421, Class: "booking_unknown", Message: t.RefField + ": " + msg,
-				FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
+			Response: refRefusal(t, "booking_unknown", say(l, msgLookupPage, t.RefField), requestID)}
 	case mismatch != nil:
-		msg := "the upstream holds a shipment booked with " + t.RefField + " " + strconv.Quote(t.Ref) + " " +
-			booking.Differ(mismatch) + "; it is not this booking: check it in the customer area, and book with a new reference"
 		return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
-			Response: (&Refusal{Status: 409, Code: 421, Class: "booking_mismatch", Message: t.RefField + ": " + msg,
-				FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)}
+			Response: refRefusal(t, "booking_mismatch", say(l, msgMismatch, t.RefField, strconv.Quote(t.Ref), differ(l, mismatch)), requestID)}
 	}
 	// Not there: it was never booked. The grace covers this send.
 	return &Step{Kind: KindForward, Sending: true}

@@ -102,7 +102,7 @@ var methods = [...]func(c *Calls, e *Edge, a args, raw []byte){
 			time.Duration(a.num("retryAfterMs"))*time.Millisecond, a.str("requestId"), a.str("acceptLanguage")))
 	},
 	MethodLookedUp: func(c *Calls, e *Edge, a args, raw []byte) {
-		c.step(e.LookedUp(answerContext(a.obj("context")), ticket(a.obj("ticket")), []byte(a.str("upstreamBody")), upstream(a.obj("upstream"), raw), a.str("requestId")))
+		c.step(e.LookedUp(answerContext(a.obj("context")), ticket(a.obj("ticket")), []byte(a.str("upstreamBody")), upstream(a.obj("upstream"), raw), a.str("requestId"), a.str("acceptLanguage")))
 	},
 	MethodTokens:    (*Calls).endpoint,
 	MethodDemoToken: (*Calls).endpoint,

@@ -3,7 +3,8 @@ package core
 import "github.com/parcelgate/parcelgate/internal/i18n"
 
 // The edge's own failure messages that reach shoppers' browsers (a trap,
-// a timeout, a rate limit, a path or method a page got wrong), in the
+// a timeout, a rate limit, a path or method a page got wrong, a booking
+// refused or left unconfirmed by the ledger), in the
 // seven languages of internal/i18n, in its order: English, Spanish,
 // Portuguese, French, German, Italian, Dutch, with {0}, {1}... for the
 // variable parts. Operator-facing messages (configuration) stay English.
@@ -242,6 +243,78 @@ var messages = [...][i18n.Count]string{
 		"Pfad {0}: prozentkodierte Zeichen werden nicht angenommen; schreiben Sie den Pfad, wie er ist (/v1/<operation>, z. B. /v1/new-shipment)",
 		"percorso {0}: i caratteri codificati con percentuale non sono accettati; scrivi il percorso così com’è (/v1/<operation>, ad es. /v1/new-shipment)",
 		"pad {0}: procent-gecodeerde tekens worden niet geaccepteerd; schrijf het pad zoals het is (/v1/<operation>, bijv. /v1/new-shipment)"},
+	msgBookingConflict: {
+		"{0} {1} was already used for a booking with other data; use a new reference for a new booking",
+		"{0} {1} ya se usó para una reserva con otros datos; usa una referencia nueva para una reserva nueva",
+		"{0} {1} já foi utilizado numa reserva com outros dados; utilize uma nova referência para uma nova reserva",
+		"{0} {1} a déjà servi pour une réservation avec d’autres données ; utilisez une nouvelle référence pour une nouvelle réservation",
+		"{0} {1} wurde bereits für eine Buchung mit anderen Daten verwendet; verwenden Sie für eine neue Buchung eine neue Referenz",
+		"{0} {1} è già stato usato per una prenotazione con altri dati; usa un nuovo riferimento per una nuova prenotazione",
+		"{0} {1} is al gebruikt voor een boeking met andere gegevens; gebruik een nieuwe referentie voor een nieuwe boeking"},
+	msgBookingUnconfirmed: {
+		"an earlier attempt with this {0} may have booked the shipment, and the upstream may still be committing it; nothing was sent. Resend the same request in {1} s (Retry-After): the edge then looks the booking up and answers with it, or books it if it is not there",
+		"un intento anterior con este {0} puede haber reservado el envío, y el servicio de envíos puede estar registrándolo todavía; no se ha enviado nada. Reenvía la misma solicitud dentro de {1} s (Retry-After): el worker perimetral buscará entonces la reserva y responderá con ella, o la hará si no existe",
+		"uma tentativa anterior com este {0} pode ter reservado o envio, e o serviço de envios pode ainda estar a registá-lo; nada foi enviado. Reenvie o mesmo pedido dentro de {1} s (Retry-After): o worker de periferia procura então a reserva e responde com ela, ou faz a reserva se não existir",
+		"une tentative précédente avec ce {0} a peut-être réservé l’envoi, et le service d’expédition est peut-être encore en train de l’enregistrer ; rien n’a été envoyé. Renvoyez la même requête dans {1} s (Retry-After) : le worker périphérique recherchera alors la réservation et répondra avec elle, ou la fera si elle n’existe pas",
+		"ein früherer Versuch mit dieser {0} hat die Sendung möglicherweise gebucht, und der Versanddienst speichert sie vielleicht noch; es wurde nichts gesendet. Senden Sie dieselbe Anfrage in {1} s erneut (Retry-After): der Edge-Worker sucht dann die Buchung und antwortet mit ihr oder bucht sie, wenn es sie nicht gibt",
+		"un tentativo precedente con questo {0} potrebbe aver prenotato la spedizione, e il servizio di spedizione potrebbe ancora registrarla; non è stato inviato nulla. Invia di nuovo la stessa richiesta tra {1} s (Retry-After): il worker perimetrale cercherà allora la prenotazione e risponderà con essa, o la farà se non c’è",
+		"een eerdere poging met deze {0} heeft de zending mogelijk geboekt, en de verzenddienst verwerkt die misschien nog; er is niets verzonden. Verstuur hetzelfde verzoek over {1} s opnieuw (Retry-After): de edge-worker zoekt de boeking dan op en antwoordt ermee, of boekt hem als hij er niet is"},
+	msgCollectionUnknown: {
+		"the answer to an earlier attempt with this {0} was lost, and the service offers no way to look a collection up: check the customer area, then book with a new reference",
+		"se perdió la respuesta a un intento anterior con este {0}, y el servicio no permite buscar una recogida: revisa el área de cliente y luego reserva con una referencia nueva",
+		"a resposta a uma tentativa anterior com este {0} perdeu-se, e o serviço não permite procurar uma recolha: verifique a área de cliente e depois reserve com uma nova referência",
+		"la réponse à une tentative précédente avec ce {0} a été perdue, et le service ne permet pas de rechercher un enlèvement : vérifiez l’espace client, puis réservez avec une nouvelle référence",
+		"die Antwort auf einen früheren Versuch mit dieser {0} ging verloren, und der Dienst bietet keine Möglichkeit, eine Abholung nachzuschlagen: prüfen Sie den Kundenbereich und buchen Sie dann mit einer neuen Referenz",
+		"la risposta a un tentativo precedente con questo {0} è andata persa, e il servizio non permette di cercare un ritiro: controlla l’area clienti, poi prenota con un nuovo riferimento",
+		"het antwoord op een eerdere poging met deze {0} is verloren gegaan, en de dienst kan een ophaling niet opzoeken: controleer de klantomgeving en boek daarna met een nieuwe referentie"},
+	msgLookupPage: {
+		"the answer to an earlier attempt with this {0} was lost, and the upstream lists more shipments for it than one page, so the edge cannot tell whether it booked; nothing was sent: check the customer area, then book with a new reference",
+		"se perdió la respuesta a un intento anterior con este {0}, y el servicio de envíos lista para él más envíos de los que caben en una página, así que el worker perimetral no puede saber si se reservó; no se ha enviado nada: revisa el área de cliente y luego reserva con una referencia nueva",
+		"a resposta a uma tentativa anterior com este {0} perdeu-se, e o serviço de envios lista para ele mais envios do que cabem numa página, pelo que o worker de periferia não consegue saber se foi reservado; nada foi enviado: verifique a área de cliente e depois reserve com uma nova referência",
+		"la réponse à une tentative précédente avec ce {0} a été perdue, et le service d’expédition liste pour lui plus d’envois qu’une page n’en contient, si bien que le worker périphérique ne peut pas savoir s’il a réservé ; rien n’a été envoyé : vérifiez l’espace client, puis réservez avec une nouvelle référence",
+		"die Antwort auf einen früheren Versuch mit dieser {0} ging verloren, und der Versanddienst listet dafür mehr Sendungen, als auf eine Seite passen, daher kann der Edge-Worker nicht feststellen, ob gebucht wurde; es wurde nichts gesendet: prüfen Sie den Kundenbereich und buchen Sie dann mit einer neuen Referenz",
+		"la risposta a un tentativo precedente con questo {0} è andata persa, e il servizio di spedizione elenca per esso più spedizioni di quante ne stiano in una pagina, quindi il worker perimetrale non può sapere se ha prenotato; non è stato inviato nulla: controlla l’area clienti, poi prenota con un nuovo riferimento",
+		"het antwoord op een eerdere poging met deze {0} is verloren gegaan, en de verzenddienst toont er meer zendingen voor dan op één pagina passen, dus de edge-worker kan niet zien of er geboekt is; er is niets verzonden: controleer de klantomgeving en boek daarna met een nieuwe referentie"},
+	msgMismatch: {
+		"the upstream holds a shipment booked with {0} {1} {2}; it is not this booking: check it in the customer area, and book with a new reference",
+		"el servicio de envíos tiene un envío reservado con {0} {1} {2}; no es esta reserva: revísalo en el área de cliente y reserva con una referencia nueva",
+		"o serviço de envios tem um envio reservado com {0} {1} {2}; não é esta reserva: verifique-o na área de cliente e reserve com uma nova referência",
+		"le service d’expédition détient un envoi réservé avec {0} {1} {2} ; ce n’est pas cette réservation : vérifiez-le dans l’espace client, et réservez avec une nouvelle référence",
+		"der Versanddienst hat eine mit {0} {1} gebuchte Sendung, {2}; es ist nicht diese Buchung: prüfen Sie sie im Kundenbereich und buchen Sie mit einer neuen Referenz",
+		"il servizio di spedizione ha una spedizione prenotata con {0} {1} {2}; non è questa prenotazione: controllala nell’area clienti e prenota con un nuovo riferimento",
+		"de verzenddienst heeft een zending geboekt met {0} {1} {2}; het is niet deze boeking: controleer hem in de klantomgeving en boek met een nieuwe referentie"},
+	msgDifferStatus: {
+		"that the service did not make or cancelled (its status)",
+		"que el servicio no hizo o canceló (su estado)",
+		"que o serviço não fez ou cancelou (o seu estado)",
+		"que le service n’a pas effectué ou a annulé (son statut)",
+		"die der Dienst nicht ausgeführt oder storniert hat (ihr Status)",
+		"che il servizio non ha effettuato o ha annullato (il suo stato)",
+		"die de dienst niet heeft gemaakt of heeft geannuleerd (de status)"},
+	msgDifferStatusFields: {
+		"that the service did not make or cancelled (its status), and whose {0} differ from this request's",
+		"que el servicio no hizo o canceló (su estado), y cuyos {0} no coinciden con los de esta solicitud",
+		"que o serviço não fez ou cancelou (o seu estado), e cujos {0} diferem dos deste pedido",
+		"que le service n’a pas effectué ou a annulé (son statut), et dont les champs {0} diffèrent de ceux de cette requête",
+		"die der Dienst nicht ausgeführt oder storniert hat (ihr Status) und deren {0} von dieser Anfrage abweichen",
+		"che il servizio non ha effettuato o ha annullato (il suo stato), e i cui {0} differiscono da quelli di questa richiesta",
+		"die de dienst niet heeft gemaakt of heeft geannuleerd (de status), en waarvan {0} afwijken van dit verzoek"},
+	msgDifferFields: {
+		"whose {0} differ from this request's",
+		"cuyos {0} no coinciden con los de esta solicitud",
+		"cujos {0} diferem dos deste pedido",
+		"dont les champs {0} diffèrent de ceux de cette requête",
+		"deren {0} von dieser Anfrage abweichen",
+		"i cui {0} differiscono da quelli di questa richiesta",
+		"waarvan {0} afwijken van dit verzoek"},
+	msgLookupFailed: {
+		"an earlier attempt's answer was lost and the upstream could not be asked whether it booked; nothing was sent. Resend the same request shortly: the edge asks again and never books twice",
+		"se perdió la respuesta de un intento anterior y no se pudo preguntar al servicio de envíos si se reservó; no se ha enviado nada. Reenvía la misma solicitud en breve: el worker perimetral volverá a preguntar y nunca reserva dos veces",
+		"a resposta de uma tentativa anterior perdeu-se e não foi possível perguntar ao serviço de envios se foi reservado; nada foi enviado. Reenvie o mesmo pedido daqui a pouco: o worker de periferia pergunta de novo e nunca reserva duas vezes",
+		"la réponse d’une tentative précédente a été perdue et le service d’expédition n’a pas pu être interrogé sur la réservation ; rien n’a été envoyé. Renvoyez la même requête sous peu : le worker périphérique redemandera et ne réserve jamais deux fois",
+		"die Antwort auf einen früheren Versuch ging verloren, und der Versanddienst konnte nicht gefragt werden, ob gebucht wurde; es wurde nichts gesendet. Senden Sie dieselbe Anfrage gleich erneut: der Edge-Worker fragt noch einmal und bucht nie doppelt",
+		"la risposta a un tentativo precedente è andata persa e non è stato possibile chiedere al servizio di spedizione se ha prenotato; non è stato inviato nulla. Invia di nuovo la stessa richiesta tra poco: il worker perimetrale chiederà di nuovo e non prenota mai due volte",
+		"het antwoord op een eerdere poging is verloren gegaan en de verzenddienst kon niet worden gevraagd of er geboekt is; er is niets verzonden. Verstuur hetzelfde verzoek zo opnieuw: de edge-worker vraagt het opnieuw en boekt nooit dubbel"},
 }
 
 // Rows of messages.
@@ -275,6 +348,15 @@ const (
 	msgInternal
 	msgBusy
 	msgEncodedPath
+	msgBookingConflict
+	msgBookingUnconfirmed
+	msgCollectionUnknown
+	msgLookupPage
+	msgMismatch
+	msgDifferStatus
+	msgDifferStatusFields
+	msgDifferFields
+	msgLookupFailed
 	messageCount
 )
 

@@ -73,7 +73,7 @@ func TestLookedUpNeverAdoptsCancelledNorConcludesFromAFullPage(t *testing.T) {
 	tk := &core.Ticket{Key: "k", RefField: "shipping_client_ref", Ref: "O1"}
 	ctx := core.AnswerContext{Operation: "new-shipment", ClientRef: "O1", Ledger: true}
 	cancelled := `{"status":"ok","data":{"page":1,"n_shipments":1,"shipments":[{"shipping_data":{"shipping_dlvr_ref":"D1","shipping_client_ref":"O1","carrier_code":"rayo","status":"-2"},"to_data":{"to_name":"Ana"}}]}}`
-	s := e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(cancelled)}, "rid")
+	s := e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(cancelled)}, "rid", "")
 	assert.Equal(t, core.KindRespond, s.Kind)
 	assert.Equal(t, 409, s.Response.Status)
 	assert.Contains(t, string(s.Response.Body), "did not make or cancelled")
@@ -84,7 +84,7 @@ func TestLookedUpNeverAdoptsCancelledNorConcludesFromAFullPage(t *testing.T) {
 		items[i] = `{"shipping_data":{"shipping_dlvr_ref":"X","shipping_client_ref":"O10","status":"1"}}`
 	}
 	full := `{"status":"ok","data":{"page":1,"n_shipments":50,"shipments":[` + strings.Join(items, ",") + `]}}`
-	s = e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(full)}, "rid")
+	s = e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(full)}, "rid", "")
 	assert.Equal(t, core.KindRespond, s.Kind, "nothing forwarded")
 	assert.Equal(t, 409, s.Response.Status)
 	assert.Contains(t, string(s.Response.Body), "booking_unknown")

@@ -130,7 +130,7 @@ func TestBookingsLostAnswerIsLookedUpNotBookedAgain(t *testing.T) {
 		assert.Contains(t, r.Env.Data["hint"], "never books twice")
 		assert.Equal(t, "30", r.Header["Retry-After"])
 	}
-	s := e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("Ana", "1100-053", "PT")))), "rid")
+	s := e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("Ana", "1100-053", "PT")))), "rid", "")
 	require.Equal(t, core.KindRespond, s.Kind)
 	r := toAnswer(t, s.Response, nil)
 	require.Equal(t, 200, r.Status, r.Raw)
@@ -142,11 +142,11 @@ func TestBookingsLostAnswerIsLookedUpNotBookedAgain(t *testing.T) {
 	assert.Equal(t, r.Raw, string(s.Finish.Body))
 	// Lost before the upstream booked anything: the lookup finds none and
 	// the booking is sent (marked as sent again first).
-	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf())), "rid")
+	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf())), "rid", "")
 	assert.Equal(t, core.KindForward, s.Kind)
 	assert.True(t, s.Sending)
 	// A failed lookup sends nothing.
-	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, &core.Upstream{Failure: core.FailTimeout}, "rid")
+	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, &core.Upstream{Failure: core.FailTimeout}, "rid", "")
 	assert.Equal(t, core.KindRespond, s.Kind)
 	assert.Equal(t, core.OutcomeUnsent, s.Finish.Outcome)
 }
@@ -157,7 +157,7 @@ func TestBookingsLostAnswerIsLookedUpNotBookedAgain(t *testing.T) {
 func TestBookingsFoundShipmentWithOtherDataIsAConflict(t *testing.T) {
 	e := bookingEdge()
 	f := bookingTicket(t, e, shipmentForm)
-	s := e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("Mallory", "4000-001", "PT")))), "rid")
+	s := e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("Mallory", "4000-001", "PT")))), "rid", "")
 	require.Equal(t, core.KindRespond, s.Kind)
 	r := toAnswer(t, s.Response, nil)
 	require.Equal(t, 409, r.Status, r.Raw)
@@ -168,7 +168,7 @@ func TestBookingsFoundShipmentWithOtherDataIsAConflict(t *testing.T) {
 	assert.NotContains(t, r.Raw, "DLV1")
 	assert.Equal(t, core.OutcomeUnsent, s.Finish.Outcome, "asked again on the next resend")
 
-	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("ANA", "1100-053", "pt")))), "rid")
+	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("ANA", "1100-053", "pt")))), "rid", "")
 	r = toAnswer(t, s.Response, nil)
 	assert.Equal(t, 200, r.Status, r.Raw)
 	assert.Equal(t, "true", r.Header["Idempotent-Replayed"])
