@@ -304,6 +304,16 @@ test('a booking: ticket, replay, conflict and a lost answer looked up', async ()
   assert.equal(other.response.status, 409);
   assert.equal(other.response.class, 'booking_mismatch');
   assert.deepEqual(other.finish, { outcome: 'unsent', body: null }, 'another booking\'s data is never adopted');
+  // The ledger's refusals in the client's language through the module's wire (Accept-Language), field names as sent.
+  for (const [lang, says] of [['es-ES,es;q=0.9', /^shipping_client_ref: el servicio de envíos tiene un envío reservado con shipping_client_ref ".+" cuyos carrier_code no coinciden/],
+    ['de', /^shipping_client_ref: der Versanddienst hat eine mit shipping_client_ref ".+" gebuchte Sendung, deren carrier_code von dieser Anfrage abweichen/]]) {
+    const said = JSON.parse(c.lookedUp({ ...base, acceptLanguage: lang, upstreamBody: p.forward.upstreamBody,
+      upstream: { status: 200, body: `{"status":"ok","data":{"shipments":[{"shipping_data":{"shipping_dlvr_ref":"D8","shipping_client_ref":"${t.ref}","carrier_code":"otro"}}]}}`, failure: null } }).response.body).data;
+    assert.match(said.errorMessage, says, lang);
+    assert.equal(said.errors[0].field, 'shipping_client_ref');
+    const conflict = JSON.parse(c.booking({ ...base, acceptLanguage: lang, state: 'conflict', stored: null }).response.body).data;
+    assert.match(conflict.errorMessage, lang === 'de' ? /wurde bereits für eine Buchung mit anderen Daten verwendet/ : /ya se usó para una reserva con otros datos/, lang);
+  }
   assert.deepEqual(
     c.lookedUp({ ...base, upstreamBody: p.forward.upstreamBody, upstream: { status: 200, body: '{"status":"ok","data":{"shipments":[]}}', failure: null } }),
     { kind: 'forward', sending: true },
