@@ -220,6 +220,20 @@ test('an upstream answer with the credentials is withheld, in any spelling', asy
   }
 });
 
+test('the answer to a failed upstream and a refused request speak the client\'s Accept-Language', async () => {
+  const { c } = await core();
+  const ctx = { operation: 'get-shipment', clientRef: '', ledger: false };
+  const say = (lang, upstream) => JSON.parse(c.answer({ context: ctx, upstream, requestId: 'r', acceptLanguage: lang, now: 0 }).response.body).data.errorMessage;
+  const timeout = { status: 0, body: null, failure: 'timeout' };
+  assert.match(say(null, timeout), /^the upstream did not answer within \d+ ms \(UPSTREAM_TIMEOUT_MS\)$/);
+  assert.match(say('es-ES,es;q=0.9', timeout), /^el servicio de envíos no respondió en \d+ ms \(UPSTREAM_TIMEOUT_MS\)$/);
+  const refused = { status: 401, body: '{"status":"err","data":{}}', failure: null };
+  assert.equal(say('de', refused), 'der Versanddienst hat die Zugangsdaten des Workers abgelehnt (HTTP 401): prüfen Sie die Secrets API_USER und API_KEY');
+  const big = c.prepare({ ...facts({ bodyTooLarge: true, acceptLanguage: 'de-DE' }), operation: 'get-shipments-rates' });
+  assert.equal(big.response.status, 413);
+  assert.match(JSON.parse(big.response.body).data.errorMessage, /^die Anfrage ist größer als MAX_BODY_BYTES \(\d+ Bytes\)$/);
+});
+
 test('a trap answers that call with a 500 in the client\'s language, and the next call finds the module configured', async () => {
   const { c, traps } = await core({ UPSTREAM_BASE_URL: 'sandbox', FAULT_INJECTION: 'true' }, { sandbox: true });
   const before = c.prepare({ ...facts({ body: 'country_code=es&zip_code=28014' }), operation: 'get-drop-points' });
