@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore, trapAnswer } from './core.mjs';
+import { healthTemplate, fillHealth } from './routes/endpoints.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WASM = process.env.PARCELGATE_CORE_WASM || path.join(ROOT, 'build/worker/core.wasm');
@@ -373,4 +374,26 @@ test('what a trapped call answers: a booking record is released only when nothin
   assert.equal(a.cacheable, false);
   assert.equal(trapAnswer('prepare', {}, internal).response.status, 500);
   assert.equal(trapAnswer('verify', {}, internal), null, 'no request to answer: the RuntimeError is rethrown');
+});
+
+test('/healthz from the template (routes/endpoints.mjs) is byte for byte the core\'s own answer', async () => {
+  const { c } = await core();
+  const input = (instance, cache, rateLimits) => ({ method: 'GET', authorization: null, acceptLanguage: 'de', requestId: 'r-1', now: Date.now(),
+    instance, rateLimits, cache, webhooks: null });
+  for (const rl of [{ public: true, anonymous: false, tokens: false }, { public: false, anonymous: true, tokens: true }]) {
+    const t = healthTemplate(c.healthz(input({ id: 'pg-health-mark-id', requests: 987654321000001, memoryBytes: 987654321000002 },
+      { entries: 987654321000003, bytes: 987654321000004 }, rl)));
+    assert.notEqual(t, false, 'the core writes every mark once');
+    for (const [inst, cache] of [[{ id: '1', requests: 0, memoryBytes: 131072 }, { entries: 0, bytes: 0 }],
+      [{ id: '12', requests: 123456789, memoryBytes: 4194304 }, { entries: 77, bytes: 1048576 }]]) {
+      const own = c.healthz(input(inst, cache, rl));
+      const filled = fillHealth(/** @type {any} */ (t), inst, cache);
+      assert.equal(filled.body, own.body);
+      assert.deepEqual([filled.status, filled.headers, filled.class], [own.status, own.headers, own.class]);
+    }
+  }
+  const { c: bad } = await core({ PROXY_TOKEN: '' });
+  assert.equal(healthTemplate(bad.healthz(input({ id: 'pg-health-mark-id', requests: 987654321000001, memoryBytes: 987654321000002 },
+    { entries: 987654321000003, bytes: 987654321000004 }, { public: false, anonymous: false, tokens: false }))), false,
+    'a configuration problem: the core answers every probe');
 });
