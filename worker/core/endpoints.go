@@ -50,10 +50,10 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return &Endpoint{Response: e.methodNotAllowed(r, "tokens", "POST")}
 	}
 	if len(e.errs) > 0 {
-		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	if e.cfg.ProxyToken == "" {
-		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}, r.Authorization, r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	if !e.IsMaster(r.Authorization) {
 		return &Endpoint{RateLimit: e.byAddress(r.ClientIP), Response: (&Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
@@ -61,7 +61,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 			Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}).Response(r.RequestID)}
 	}
 	if len(e.cfg.SigningKey) == 0 {
-		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	refuse := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
 	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{Response: x} }
@@ -111,7 +111,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return refuse(badTokenField(fe.Field, fe.Problem))
 	}
 	if err != nil {
-		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID))
+		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID, r.AcceptLanguage))
 	}
 	granted, _ := tokens.Check(g)
 	body := okObject(func(w jsonlite.Emitter) {
@@ -172,13 +172,13 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return &Endpoint{Response: e.methodNotAllowed(r, "demo-token", "GET, POST")}
 	}
 	if len(e.errs) > 0 {
-		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID)}
+		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	rl := e.byAddress(r.ClientIP)
 	refuse := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }
 	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{RateLimit: rl, Response: x} }
 	if len(e.cfg.SigningKey) == 0 {
-		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID))
+		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID, r.AcceptLanguage))
 	}
 	req, x := e.readForm(r)
 	if x != nil {
@@ -199,7 +199,7 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return refuse(badTokenField(fe.Field, fe.Problem))
 	}
 	if err != nil {
-		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID))
+		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID, r.AcceptLanguage))
 	}
 	granted, _ := tokens.Check(g)
 	body := okObject(func(w jsonlite.Emitter) {

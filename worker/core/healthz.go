@@ -61,7 +61,7 @@ func (e *Edge) Healthz(h *Health) *Response {
 		}
 	}
 	if len(errs) > 0 {
-		return e.misconfigFor(errs, h.Authorization, h.RequestID)
+		return e.misconfigFor(errs, h.Authorization, h.RequestID, h.AcceptLanguage)
 	}
 	upstream := "sandbox"
 	if e.cfg.UpstreamBase != "" {

@@ -4,11 +4,14 @@ import "github.com/parcelgate/parcelgate/internal/i18n"
 
 // The edge's own failure messages that reach shoppers' browsers (a trap,
 // a timeout, a rate limit, a path or method a page got wrong, a booking
-// refused or left unconfirmed by the ledger), in the
+// refused or left unconfirmed by the ledger, a request's shape or
+// credentials refused, an upstream that failed), in the
 // seven languages of internal/i18n, in its order: English, Spanish,
 // Portuguese, French, German, Italian, Dutch, with {0}, {1}... for the
-// variable parts. Operator-facing messages (configuration) stay English.
-// Each row is one message; msg* below index them.
+// variable parts. Operator-facing messages (the configuration errors
+// naming variables, which only the master token's holder and the log
+// see) stay English. Variable, field and header names are never
+// translated. Each row is one message; msg* below index them.
 var messages = [...][i18n.Count]string{
 	// --- refusals of a request's shape or credentials, and upstream failures ---
 	msgUpstreamTimeout: {
@@ -155,6 +158,46 @@ var messages = [...][i18n.Count]string{
 		"die Berechtigung des eingeschränkten Tokens wird nicht mehr akzeptiert (ein Buchungstoken muss an seine Referenzen gebunden sein und höchstens 2 Stunden gelten); holen Sie ein neues vom Server des Shops",
 		"l’autorizzazione del token limitato non è più accettata (un token di prenotazione deve essere legato ai suoi riferimenti e durare al massimo 2 ore); ottienine uno nuovo dal server del negozio",
 		"de machtiging van het beperkte token wordt niet meer geaccepteerd (een boekingstoken moet aan zijn referenties gebonden zijn en hoogstens 2 uur geldig zijn); haal een nieuw op bij de server van de winkel"},
+	msgScopeUnbound: {
+		"the scoped token is not bound to a shipment ({0} needs a token minted with dlvr_ref or shipping_client_ref)",
+		"el token limitado no está ligado a un envío ({0} necesita un token emitido con dlvr_ref o shipping_client_ref)",
+		"o token restrito não está associado a um envio ({0} precisa de um token emitido com dlvr_ref ou shipping_client_ref)",
+		"le jeton restreint n’est lié à aucun envoi ({0} demande un jeton émis avec dlvr_ref ou shipping_client_ref)",
+		"das eingeschränkte Token ist an keine Sendung gebunden ({0} braucht ein Token, das mit dlvr_ref oder shipping_client_ref ausgestellt wurde)",
+		"il token limitato non è legato a una spedizione ({0} richiede un token emesso con dlvr_ref o shipping_client_ref)",
+		"het beperkte token is niet aan een zending gebonden ({0} heeft een token nodig dat met dlvr_ref of shipping_client_ref is uitgegeven)"},
+	msgScopeOtherRef: {
+		"the scoped token is bound to another reference",
+		"el token limitado está ligado a otra referencia",
+		"o token restrito está associado a outra referência",
+		"le jeton restreint est lié à une autre référence",
+		"das eingeschränkte Token ist an eine andere Referenz gebunden",
+		"il token limitato è legato a un altro riferimento",
+		"het beperkte token is aan een andere referentie gebonden"},
+	msgScopeNotBoundTo: {
+		"the scoped token is not bound to a {0}",
+		"el token limitado no está ligado a un {0}",
+		"o token restrito não está associado a um {0}",
+		"le jeton restreint n’est lié à aucun {0}",
+		"das eingeschränkte Token ist an kein {0} gebunden",
+		"il token limitato non è legato a un {0}",
+		"het beperkte token is niet aan een {0} gebonden"},
+	msgScopeUseDlvrRef: {
+		"not allowed with a scoped token; use dlvr_ref",
+		"no se permite con un token limitado; usa dlvr_ref",
+		"não é permitido com um token restrito; utilize dlvr_ref",
+		"non autorisé avec un jeton restreint ; utilisez dlvr_ref",
+		"mit einem eingeschränkten Token nicht erlaubt; verwenden Sie dlvr_ref",
+		"non consentito con un token limitato; usa dlvr_ref",
+		"niet toegestaan met een beperkt token; gebruik dlvr_ref"},
+	msgMisconfigGeneric: {
+		"worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token",
+		"worker mal configurado: falta un secreto o ajuste obligatorio, o es débil o no válido; el registro del worker lo nombra, y /healthz con el token maestro",
+		"worker mal configurado: um segredo ou definição obrigatória está em falta, é fraco ou é inválido; o registo do worker indica-o, e /healthz com o token mestre",
+		"worker mal configuré : un secret ou un réglage obligatoire manque, est faible ou invalide ; le journal du worker le nomme, ainsi que /healthz avec le jeton maître",
+		"Worker falsch konfiguriert: ein erforderliches Secret oder eine Einstellung fehlt, ist schwach oder ungültig; das Log des Workers nennt es, ebenso /healthz mit dem Master-Token",
+		"worker configurato male: un segreto o un’impostazione obbligatoria manca, è debole o non è valida; il log del worker lo indica, e /healthz con il token principale",
+		"worker verkeerd geconfigureerd: een verplicht secret of verplichte instelling ontbreekt, is zwak of ongeldig; het log van de worker noemt het, en /healthz met het master-token"},
 	msgAuthRequired: {
 		"{0} requires Authorization: Bearer <PROXY_TOKEN or a scoped token>",
 		"{0} requiere Authorization: Bearer <PROXY_TOKEN o un token limitado>",
@@ -339,6 +382,11 @@ const (
 	msgTokenExpired
 	msgTokenGrant
 	msgAuthRequired
+	msgScopeUnbound
+	msgScopeOtherRef
+	msgScopeNotBoundTo
+	msgScopeUseDlvrRef
+	msgMisconfigGeneric
 	msgUnknownOperation
 	msgMethod
 	msgOrigin

@@ -113,13 +113,13 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 			Headers: []Header{{"Allow", allow + ", OPTIONS"}}}).Response(r.RequestID))
 	}
 	if len(e.errs) > 0 {
-		return respond(CallerUnknown, nil, e.misconfigFor(e.errs, r.Authorization, r.RequestID))
+		return respond(CallerUnknown, nil, e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage))
 	}
 	caller := CallerPublic
 	var scope *tokens.Claims
 	if !e.operationPublic(op.Name) {
 		if e.cfg.ProxyToken == "" {
-			return respond(CallerUnknown, nil, e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}}, r.Authorization, r.RequestID))
+			return respond(CallerUnknown, nil, e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}}, r.Authorization, r.RequestID, r.AcceptLanguage))
 		}
 		var refusal *Refusal
 		caller, scope, refusal = e.authorize(op, r)
@@ -128,7 +128,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 				// Named to the master token's holder only, who is not
 				// here (worker/edge did the same): the log line names it.
 				d := refusal.Message
-				refusal.Message = misconfigGeneric
+				refusal.Message = say(r.locale(), msgMisconfigGeneric)
 				res := refusal.Response(r.RequestID)
 				res.Detail = d
 				return respond(caller, nil, res)
@@ -172,7 +172,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 			}
 			return bookedDlvrRef(booked)
 		}
-		if refusal := ScopeError(scope, op, req, resolve); refusal != nil {
+		if refusal := ScopeError(scope, op, req, resolve, r.AcceptLanguage); refusal != nil {
 			if peek {
 				return &Prepared{Kind: KindPeek, Caller: caller, RateLimit: rl,
 					BookingKey: e.BookingKey("new-shipment", scope.ShippingClientRef)}
@@ -206,7 +206,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		case e.cfg.ExactlyOnce && !e.cfg.Sandbox:
 			// The sandbox answers a resent reference with the first booking
 			// itself; a real upstream needs the records.
-			return respond(caller, rl, e.misconfigFor([]ConfigError{{"BOOKINGS", "Durable Object binding is not configured: bookings against a real upstream need it (see worker/README.md, Deploy)"}}, r.Authorization, r.RequestID))
+			return respond(caller, rl, e.misconfigFor([]ConfigError{{"BOOKINGS", "Durable Object binding is not configured: bookings against a real upstream need it (see worker/README.md, Deploy)"}}, r.Authorization, r.RequestID, r.AcceptLanguage))
 		}
 	}
 	return &Prepared{Kind: KindForward, Caller: caller, RateLimit: rl, Forward: f}
@@ -360,7 +360,8 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 // A token bound to a shipping_client_ref also reads the shipment booked
 // with it: booked resolves that reference to the shipment's dlvr_ref from
 // the booking record (called only when needed; "" when there is none).
-func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, booked func() string) *Refusal {
+func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, booked func() string, acceptLanguage string) *Refusal {
+	l := i18n.FromAcceptLanguage(acceptLanguage)
 	deny := func(field, why string) *Refusal {
 		return &Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden", Message: field + ": " + why,
 			FieldErrors: []validate.FieldError{{Field: field, Code: CodeForbidden, Message: why}}}
@@ -375,17 +376,17 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 			return nil
 		}
 		if want == "" && c.ShippingClientRef == "" {
-			return deny(field, "the scoped token is not bound to a shipment ("+op.Name+" needs a token minted with dlvr_ref or shipping_client_ref)")
+			return deny(field, say(l, msgScopeUnbound, op.Name))
 		}
-		return deny(field, "the scoped token is bound to another reference")
+		return deny(field, say(l, msgScopeOtherRef))
 	}
 	exact := func(field, want string) *Refusal {
 		if want == "" {
 			// tokens.Verify refuses such a grant; never reached.
-			return deny(field, "the scoped token is not bound to a "+field)
+			return deny(field, say(l, msgScopeNotBoundTo, field))
 		}
 		if req.Get(field) != want {
-			return deny(field, "the scoped token is bound to another reference")
+			return deny(field, say(l, msgScopeOtherRef))
 		}
 		return nil
 	}
@@ -401,16 +402,16 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 		return bound("dlvr_ref", c.DlvrRef)
 	case "get-shipment-label":
 		if req.Get("shipping_carrier_ref") != "" {
-			return deny("shipping_carrier_ref", "not allowed with a scoped token; use dlvr_ref")
+			return deny("shipping_carrier_ref", say(l, msgScopeUseDlvrRef))
 		}
 		return bound("dlvr_ref", c.DlvrRef)
 	case "get-shipment-tracking":
 		if req.Get("carrier_ref") != "" {
-			return deny("carrier_ref", "not allowed with a scoped token; use dlvr_ref")
+			return deny("carrier_ref", say(l, msgScopeUseDlvrRef))
 		}
 		if req.Get("client_ref") != "" {
 			if c.ShippingClientRef == "" {
-				return deny("client_ref", "the scoped token is not bound to a shipping_client_ref")
+				return deny("client_ref", say(l, msgScopeNotBoundTo, "shipping_client_ref"))
 			}
 			if e := bound("client_ref", c.ShippingClientRef); e != nil {
 				return e

@@ -23,12 +23,21 @@ func TestRefusalsInTheClientsLanguage(t *testing.T) {
 			return drive(t, e, "get-drop-points", &core.Request{Method: "GET", Query: dropPoints, HasQuery: true, AcceptLanguage: lang}, up)
 		}
 	}
-	scopedTo := func(ed *core.Edge, ops string) string {
-		r := mintAt(ed, "operations="+ops+"&shipping_client_ref=ORD-77&ttl=60", bearerMaster, day)
+	minted := func(ed *core.Edge, body string) string {
+		r := mintAt(ed, body, bearerMaster, day)
 		require.Equal(t, 200, r.Status, r.Raw)
 		return "Bearer " + r.Env.Data["token"].(string)
 	}
+	scopedTo := func(ed *core.Edge, ops string) string {
+		return minted(ed, "operations="+ops+"&shipping_client_ref=ORD-77&ttl=60")
+	}
 	labelOnly := scopedTo(ledger, "get-shipment-label")
+	reader := minted(ledger, "operations=get-shipment,get-shipment-tracking&dlvr_ref=D1&ttl=60")
+	read := func(op, query string) func(string) *answer {
+		return func(l string) *answer {
+			return drive(t, ledger, op, &core.Request{Method: "GET", Query: query, HasQuery: true, Authorization: reader, AcceptLanguage: l}, nil)
+		}
+	}
 	booker := scopedTo(ledger, "new-shipment")
 	tokens := func(r *core.Request) func(string) *answer {
 		return func(lang string) *answer {
@@ -102,6 +111,19 @@ func TestRefusalsInTheClientsLanguage(t *testing.T) {
 			return drive(t, noLedger, "new-shipment", &core.Request{Method: "POST", Body: []byte(shipmentForm), Authorization: tok, AcceptLanguage: l}, nil)
 		}, 403, "a scoped token books only with booking records (EXACTLY_ONCE=true and the BOOKINGS binding), which make a resend answer the first booking; book from the shop's server with PROXY_TOKEN",
 			lang{"es", "(EXACTLY_ONCE=true y el binding BOOKINGS)"}, lang{"de", "(EXACTLY_ONCE=true und das Binding BOOKINGS)"}},
+		{"token bound to another reference", read("get-shipment", "dlvr_ref=D2"), 403,
+			"dlvr_ref: the scoped token is bound to another reference",
+			lang{"es", "dlvr_ref: el token limitado está ligado a otra referencia"}, lang{"de", "dlvr_ref: das eingeschränkte Token ist an eine andere Referenz gebunden"}},
+		{"carrier_ref with a scoped token", read("get-shipment-tracking", "carrier_ref=C1&carrier_code=rapido"), 403,
+			"carrier_ref: not allowed with a scoped token; use dlvr_ref",
+			lang{"es", "carrier_ref: no se permite con un token limitado; usa dlvr_ref"}, lang{"de", "verwenden Sie dlvr_ref"}},
+		{"token not bound to a shipping_client_ref", read("get-shipment-tracking", "client_ref=ORD-77"), 403,
+			"client_ref: the scoped token is not bound to a shipping_client_ref",
+			lang{"es", "no está ligado a un shipping_client_ref"}, lang{"de", "ist an kein shipping_client_ref gebunden"}},
+		{"misconfigured, to a caller without the master token", func(l string) *answer {
+			return drive(t, edgeOf(core.EnvProxyToken, ""), "get-shipment", &core.Request{Method: "GET", Query: "dlvr_ref=D1", HasQuery: true, AcceptLanguage: l}, nil)
+		}, 500, "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token",
+			lang{"es", "worker mal configurado"}, lang{"de", "Worker falsch konfiguriert"}},
 		{"POST /tokens without the master token", tokens(&core.Request{Method: "POST", Body: []byte("operations=get-shipment"), ContentType: "application/x-www-form-urlencoded"}), 401,
 			"POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)",
 			lang{"es", "llámalo desde el servidor de la tienda"}, lang{"de", "rufen Sie es vom Server des Shops auf"}},

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
+	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
@@ -121,19 +122,16 @@ func invalid(errs []validate.FieldError) *Refusal {
 	return &Refusal{Status: 400, Code: first.Code, Class: "invalid_request", Message: msg, FieldErrors: errs}
 }
 
-// misconfigGeneric is a configuration error's message to a caller without
-// the master token (worker/edge's, issue 20): a page or a scanner learns
-// from "PROXY_TOKEN: secret is not set" which secrets a worker lacks.
-const misconfigGeneric = "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token"
-
 // misconfigFor answers a configuration error: the variables to the master
-// token's holder, a generic message to anyone else; the log line (Detail)
-// names them either way.
-func (e *Edge) misconfigFor(errs []ConfigError, authorization, requestID string) *Response {
+// token's holder (in English: they are the operator's), a generic message
+// in the caller's language to anyone else (worker/edge's, issue 20: a page
+// or a scanner learns from "PROXY_TOKEN: secret is not set" which secrets
+// a worker lacks); the log line (Detail) names them either way.
+func (e *Edge) misconfigFor(errs []ConfigError, authorization, requestID, acceptLanguage string) *Response {
 	r := misconfig(errs)
 	full := r.Message
 	if !e.IsMaster(authorization) {
-		r.Message = misconfigGeneric
+		r.Message = say(i18n.FromAcceptLanguage(acceptLanguage), msgMisconfigGeneric)
 	}
 	resp := r.Response(requestID)
 	resp.Detail = full
