@@ -18,7 +18,7 @@ func (s *Scanner) LooseFloat() (f float64, ok bool, err error) {
 	if err != nil || !ok {
 		return 0, ok, err
 	}
-	f, perr := strconv.ParseFloat(t, 64)
+	f, perr := parseFloat(t)
 	if perr != nil {
 		return 0, false, &TypeError{Offset: s.pos, Want: "number within float64 range", Got: short(t)}
 	}
@@ -123,7 +123,7 @@ func (s *Scanner) LooseBool() (bool, error) {
 			return false, nil
 		}
 		if t := strings.TrimSpace(v); ValidNumber(t) {
-			f, err := strconv.ParseFloat(t, 64)
+			f, err := parseFloat(t)
 			return f != 0, err
 		}
 		return false, &TypeError{Offset: off, Want: "boolean or 0/1", Got: "string " + strconv.Quote(short(v))}

@@ -615,7 +615,7 @@ func (s *Scanner) Float() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	f, perr := strconv.ParseFloat(t, 64)
+	f, perr := parseFloat(t)
 	if perr != nil {
 		s.pos = off
 		return 0, &TypeError{Offset: off, Want: "number within float64 range", Got: short(t)}
@@ -648,7 +648,7 @@ func parseIntText(t string) (int64, bool) {
 	if n, err := strconv.ParseInt(t, 10, 64); err == nil {
 		return n, true
 	}
-	f, err := strconv.ParseFloat(t, 64)
+	f, err := parseFloat(t)
 	if err != nil || f != math.Trunc(f) || f < -9.2e18 || f > 9.2e18 {
 		return 0, false
 	}

@@ -140,9 +140,9 @@ func AppendFloat(b []byte, f float64) []byte {
 		return append(b, '0') // also for negative zero
 	}
 	if a := math.Abs(f); a < 1e21 && a >= 1e-6 {
-		return strconv.AppendFloat(b, f, 'f', -1, 64)
+		return appendFloat(b, f, 'f')
 	}
-	return strconv.AppendFloat(b, f, 'g', -1, 64)
+	return appendFloat(b, f, 'g')
 }
 
 // AppendString appends s as a quoted JSON string.

@@ -132,7 +132,9 @@ func (e *emitter) Bool(b bool)     { e.w.Bool(b) }
 func (e *emitter) Null()           { e.w.Null() }
 func (e *emitter) Raw(text []byte) {
 	if len(text) > 0 && (text[0] == '-' || text[0] >= '0' && text[0] <= '9') {
-		if f, err := strconv.ParseFloat(string(text), 64); err == nil {
+		// jsonlite's reading, not strconv.ParseFloat: the same float64 for a
+		// JSON number, without strconv's float tables in the module.
+		if f, err := jsonlite.NewScanner(text).Float(); err == nil {
 			e.w.Float(f)
 		} else {
 			e.w.Null()

@@ -1,0 +1,19 @@
+//go:build tinygo
+
+package jsonlite
+
+import "strconv"
+
+// parseFloat is strconv.ParseFloat(s, 64) for a JSON number s, error
+// included, without strconv's float tables (decimal.go).
+func parseFloat(s string) (float64, error) {
+	f, ok := decimalParseFloat(s)
+	if !ok {
+		return f, &strconv.NumError{Func: "ParseFloat", Num: s, Err: strconv.ErrRange}
+	}
+	return f, nil
+}
+
+// appendFloat is strconv.AppendFloat(b, f, fmt, -1, 64) for a finite f
+// and fmt 'f' or 'g' (decimal.go).
+func appendFloat(b []byte, f float64, fmt byte) []byte { return decimalAppendFloat(b, f, fmt) }
