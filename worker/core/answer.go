@@ -72,7 +72,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 		if !ctx.Ledger {
 			retry = 2
 		}
-		hint = e.bookingHint(ctx)
+		hint = e.bookingHint(ctx, l)
 	}
 	fail := func(r *Refusal) *Answered {
 		a.Response = r.Response(requestID)
@@ -164,30 +164,24 @@ func watchOf(data []byte) (*WatchAdd, string) {
 
 // bookingHint tells the client what to do when a booking's answer was
 // lost: it may have been made. What is safe depends on the mode.
-func (e *Edge) bookingHint(ctx AnswerContext) string {
+func (e *Edge) bookingHint(ctx AnswerContext, l i18n.Locale) string {
 	ref := "shipping_client_ref"
 	if ctx.Operation == "new-collection" {
 		ref = "collection_client_ref"
 	}
 	if ctx.Ledger {
 		if ctx.Operation != "new-shipment" {
-			return "the collection may have been booked, and the service offers no way to look it up: a resend with this " + ref +
-				" is answered 409 and never books twice; check the customer area, then book with a new reference"
+			return say(l, msgHintCollection, ref)
 		}
-		grace := strconv.FormatInt(int64(e.cfg.BookingGrace/time.Second), 10)
-		return "the shipment may have been booked, and the upstream may still be committing it. Resend the same request (same " + ref +
-			", same data) after Retry-After: for " + grace + " s after the booking was sent (BOOKING_GRACE_SECONDS) a resend is answered 425 " +
-			"(errorCode 1425) and sends nothing; after that the edge looks the booking up and answers with it, or books it if it is not there, " +
-			"and never books twice. A shipment found with this " + ref + " but other data is answered 409 (errorCode 421), never adopted"
+		return say(l, msgHintShipment, ref, strconv.FormatInt(int64(e.cfg.BookingGrace/time.Second), 10))
 	}
 	if e.cfg.Sandbox {
-		return "resending the same " + ref + " with the same data is answered with the first booking (the sandbox dedupes by reference)"
+		return say(l, msgHintSandbox, ref)
 	}
 	if ctx.Operation == "new-shipment" {
-		return "do not resend blindly: the shipment may have been booked; look it up with get-shipments?filter_shipping_client_ref=" +
-			ctx.ClientRef + " and book again only if it is not there"
+		return say(l, msgHintLookUp, ctx.ClientRef)
 	}
-	return "do not resend blindly: the collection may have been booked; check the customer area before booking again"
+	return say(l, msgHintCheckArea)
 }
 
 // upstreamMessage formats the upstream's errorCode/errorMessage, if any.

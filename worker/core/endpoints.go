@@ -252,7 +252,7 @@ func (e *Edge) Failure(in FailureInput) *Response {
 			Message: say(l, msgTimeout, strconv.FormatInt(e.RequestDeadline().Milliseconds(), 10))}
 		if isBooking(in.Operation) {
 			r.Retryable = 2
-			r.Hint = e.bookingHint(AnswerContext{Operation: in.Operation, Ledger: e.ledger()})
+			r.Hint = e.bookingHint(AnswerContext{Operation: in.Operation, Ledger: e.ledger()}, l)
 		}
 	case "booking_taken_over":
 		ref := "shipping_client_ref"

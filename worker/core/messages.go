@@ -198,6 +198,46 @@ var messages = [...][i18n.Count]string{
 		"Worker falsch konfiguriert: ein erforderliches Secret oder eine Einstellung fehlt, ist schwach oder ungültig; das Log des Workers nennt es, ebenso /healthz mit dem Master-Token",
 		"worker configurato male: un segreto o un’impostazione obbligatoria manca, è debole o non è valida; il log del worker lo indica, e /healthz con il token principale",
 		"worker verkeerd geconfigureerd: een verplicht secret of verplichte instelling ontbreekt, is zwak of ongeldig; het log van de worker noemt het, en /healthz met het master-token"},
+	msgHintCollection: {
+		"the collection may have been booked, and the service offers no way to look it up: a resend with this {0} is answered 409 and never books twice; check the customer area, then book with a new reference",
+		"puede que la recogida se haya reservado, y el servicio no permite buscarla: un reenvío con este {0} recibe un 409 y nunca reserva dos veces; revisa el área de cliente y luego reserva con una referencia nueva",
+		"a recolha pode ter sido reservada, e o serviço não permite procurá-la: um reenvio com este {0} recebe um 409 e nunca reserva duas vezes; verifique a área de cliente e depois reserve com uma nova referência",
+		"l’enlèvement a peut-être été réservé, et le service ne permet pas de le rechercher : un renvoi avec ce {0} reçoit un 409 et ne réserve jamais deux fois ; vérifiez l’espace client, puis réservez avec une nouvelle référence",
+		"die Abholung wurde möglicherweise gebucht, und der Dienst bietet keine Möglichkeit, sie nachzuschlagen: eine erneute Sendung mit dieser {0} wird mit 409 beantwortet und bucht nie doppelt; prüfen Sie den Kundenbereich und buchen Sie dann mit einer neuen Referenz",
+		"il ritiro potrebbe essere stato prenotato, e il servizio non permette di cercarlo: un nuovo invio con questo {0} riceve un 409 e non prenota mai due volte; controlla l’area clienti, poi prenota con un nuovo riferimento",
+		"de ophaling is mogelijk geboekt, en de dienst kan die niet opzoeken: een herhaald verzoek met deze {0} krijgt een 409 en boekt nooit dubbel; controleer de klantomgeving en boek daarna met een nieuwe referentie"},
+	msgHintShipment: {
+		"the shipment may have been booked, and the upstream may still be committing it. Resend the same request (same {0}, same data) after Retry-After: for {1} s after the booking was sent (BOOKING_GRACE_SECONDS) a resend is answered 425 (errorCode 1425) and sends nothing; after that the edge looks the booking up and answers with it, or books it if it is not there, and never books twice. A shipment found with this {0} but other data is answered 409 (errorCode 421), never adopted",
+		"puede que el envío se haya reservado, y el servicio de envíos puede estar registrándolo todavía. Reenvía la misma solicitud (mismo {0}, mismos datos) después de Retry-After: durante {1} s desde que se envió la reserva (BOOKING_GRACE_SECONDS) un reenvío recibe un 425 (errorCode 1425) y no envía nada; después, el worker perimetral busca la reserva y responde con ella, o la hace si no existe, y nunca reserva dos veces. Un envío encontrado con este {0} pero con otros datos recibe un 409 (errorCode 421) y nunca se adopta",
+		"o envio pode ter sido reservado, e o serviço de envios pode ainda estar a registá-lo. Reenvie o mesmo pedido (mesmo {0}, mesmos dados) depois de Retry-After: durante {1} s após o envio da reserva (BOOKING_GRACE_SECONDS) um reenvio recebe um 425 (errorCode 1425) e não envia nada; depois disso, o worker de periferia procura a reserva e responde com ela, ou faz a reserva se não existir, e nunca reserva duas vezes. Um envio encontrado com este {0} mas com outros dados recebe um 409 (errorCode 421) e nunca é adotado",
+		"l’envoi a peut-être été réservé, et le service d’expédition est peut-être encore en train de l’enregistrer. Renvoyez la même requête (même {0}, mêmes données) après Retry-After : pendant {1} s après l’envoi de la réservation (BOOKING_GRACE_SECONDS), un renvoi reçoit un 425 (errorCode 1425) et n’envoie rien ; ensuite, le worker périphérique recherche la réservation et répond avec elle, ou la fait si elle n’existe pas, et ne réserve jamais deux fois. Un envoi trouvé avec ce {0} mais d’autres données reçoit un 409 (errorCode 421) et n’est jamais adopté",
+		"die Sendung wurde möglicherweise gebucht, und der Versanddienst speichert sie vielleicht noch. Senden Sie dieselbe Anfrage (dieselbe {0}, dieselben Daten) nach Retry-After erneut: {1} s lang nach dem Absenden der Buchung (BOOKING_GRACE_SECONDS) wird eine erneute Sendung mit 425 (errorCode 1425) beantwortet und sendet nichts; danach sucht der Edge-Worker die Buchung und antwortet mit ihr oder bucht sie, wenn es sie nicht gibt, und bucht nie doppelt. Eine mit dieser {0}, aber anderen Daten gefundene Sendung wird mit 409 (errorCode 421) beantwortet und nie übernommen",
+		"la spedizione potrebbe essere stata prenotata, e il servizio di spedizione potrebbe ancora registrarla. Invia di nuovo la stessa richiesta (stesso {0}, stessi dati) dopo Retry-After: per {1} s dall’invio della prenotazione (BOOKING_GRACE_SECONDS) un nuovo invio riceve un 425 (errorCode 1425) e non invia nulla; dopo, il worker perimetrale cerca la prenotazione e risponde con essa, o la fa se non c’è, e non prenota mai due volte. Una spedizione trovata con questo {0} ma con altri dati riceve un 409 (errorCode 421) e non viene mai adottata",
+		"de zending is mogelijk geboekt, en de verzenddienst verwerkt die misschien nog. Verstuur hetzelfde verzoek (dezelfde {0}, dezelfde gegevens) opnieuw na Retry-After: gedurende {1} s nadat de boeking is verstuurd (BOOKING_GRACE_SECONDS) krijgt een herhaald verzoek een 425 (errorCode 1425) en wordt er niets verzonden; daarna zoekt de edge-worker de boeking op en antwoordt ermee, of boekt hem als hij er niet is, en boekt nooit dubbel. Een zending die met deze {0} maar met andere gegevens wordt gevonden, krijgt een 409 (errorCode 421) en wordt nooit overgenomen"},
+	msgHintSandbox: {
+		"resending the same {0} with the same data is answered with the first booking (the sandbox dedupes by reference)",
+		"reenviar el mismo {0} con los mismos datos recibe la primera reserva (el sandbox elimina duplicados por referencia)",
+		"reenviar o mesmo {0} com os mesmos dados recebe a primeira reserva (o sandbox elimina duplicados por referência)",
+		"renvoyer le même {0} avec les mêmes données reçoit la première réservation (le sandbox dédoublonne par référence)",
+		"eine erneute Sendung derselben {0} mit denselben Daten erhält die erste Buchung als Antwort (die Sandbox entfernt Duplikate anhand der Referenz)",
+		"inviare di nuovo lo stesso {0} con gli stessi dati riceve la prima prenotazione (la sandbox elimina i duplicati per riferimento)",
+		"dezelfde {0} opnieuw versturen met dezelfde gegevens krijgt de eerste boeking als antwoord (de sandbox ontdubbelt op referentie)"},
+	msgHintLookUp: {
+		"do not resend blindly: the shipment may have been booked; look it up with get-shipments?filter_shipping_client_ref={0} and book again only if it is not there",
+		"no reenvíes a ciegas: puede que el envío se haya reservado; búscalo con get-shipments?filter_shipping_client_ref={0} y vuelve a reservar solo si no está",
+		"não reenvie às cegas: o envio pode ter sido reservado; procure-o com get-shipments?filter_shipping_client_ref={0} e reserve de novo apenas se não estiver lá",
+		"ne renvoyez pas à l’aveugle : l’envoi a peut-être été réservé ; recherchez-le avec get-shipments?filter_shipping_client_ref={0} et ne réservez à nouveau que s’il n’y est pas",
+		"nicht blind erneut senden: die Sendung wurde möglicherweise gebucht; suchen Sie sie mit get-shipments?filter_shipping_client_ref={0} und buchen Sie nur dann erneut, wenn sie nicht da ist",
+		"non inviare di nuovo alla cieca: la spedizione potrebbe essere stata prenotata; cercala con get-shipments?filter_shipping_client_ref={0} e prenota di nuovo solo se non c’è",
+		"verstuur niet blind opnieuw: de zending is mogelijk geboekt; zoek hem op met get-shipments?filter_shipping_client_ref={0} en boek alleen opnieuw als hij er niet is"},
+	msgHintCheckArea: {
+		"do not resend blindly: the collection may have been booked; check the customer area before booking again",
+		"no reenvíes a ciegas: puede que la recogida se haya reservado; revisa el área de cliente antes de volver a reservar",
+		"não reenvie às cegas: a recolha pode ter sido reservada; verifique a área de cliente antes de reservar de novo",
+		"ne renvoyez pas à l’aveugle : l’enlèvement a peut-être été réservé ; vérifiez l’espace client avant de réserver à nouveau",
+		"nicht blind erneut senden: die Abholung wurde möglicherweise gebucht; prüfen Sie den Kundenbereich, bevor Sie erneut buchen",
+		"non inviare di nuovo alla cieca: il ritiro potrebbe essere stato prenotato; controlla l’area clienti prima di prenotare di nuovo",
+		"verstuur niet blind opnieuw: de ophaling is mogelijk geboekt; controleer de klantomgeving voordat je opnieuw boekt"},
 	msgAuthRequired: {
 		"{0} requires Authorization: Bearer <PROXY_TOKEN or a scoped token>",
 		"{0} requiere Authorization: Bearer <PROXY_TOKEN o un token limitado>",
@@ -387,6 +427,11 @@ const (
 	msgScopeNotBoundTo
 	msgScopeUseDlvrRef
 	msgMisconfigGeneric
+	msgHintCollection
+	msgHintShipment
+	msgHintSandbox
+	msgHintLookUp
+	msgHintCheckArea
 	msgUnknownOperation
 	msgMethod
 	msgOrigin

@@ -153,3 +153,55 @@ func TestRefusalsInTheClientsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A lost booking's hint (what to do now that it may have been made) is
+// in the client's language too, in every mode; the English is unchanged.
+func TestBookingHintInTheClientsLanguage(t *testing.T) {
+	ledger, sandbox, plain := ledgerEdge(core.EnvBookingGrace, "90"), demoEdge(core.EnvExactlyOnce, "false"), edgeOf()
+	lost := &core.Upstream{Failure: core.FailTimeout}
+	hint := func(e *core.Edge, ctx core.AnswerContext, lang string) string {
+		a := toAnswer(t, e.Answer(ctx, lost, "rid", lang, day, day).Response, nil)
+		require.Equal(t, 504, a.Status, a.Raw)
+		h, _ := a.Env.Data["hint"].(string)
+		return h
+	}
+	shipment := core.AnswerContext{Operation: "new-shipment", ClientRef: "ORD-77"}
+	collection := core.AnswerContext{Operation: "new-collection", ClientRef: "C-1"}
+	withLedger := func(c core.AnswerContext) core.AnswerContext { c.Ledger = true; return c }
+	for _, c := range []struct {
+		name   string
+		e      *core.Edge
+		ctx    core.AnswerContext
+		en     string
+		es, de string
+	}{
+		{"shipment through the records", ledger, withLedger(shipment),
+			"the shipment may have been booked, and the upstream may still be committing it. Resend the same request (same shipping_client_ref, same data) after Retry-After: for 90 s",
+			"Reenvía la misma solicitud (mismo shipping_client_ref, mismos datos) después de Retry-After: durante 90 s",
+			"Senden Sie dieselbe Anfrage (dieselbe shipping_client_ref, dieselben Daten) nach Retry-After erneut: 90 s lang"},
+		{"collection through the records", ledger, withLedger(collection),
+			"the collection may have been booked, and the service offers no way to look it up: a resend with this collection_client_ref is answered 409",
+			"un reenvío con este collection_client_ref recibe un 409", "eine erneute Sendung mit dieser collection_client_ref wird mit 409 beantwortet"},
+		{"sandbox", sandbox, shipment,
+			"resending the same shipping_client_ref with the same data is answered with the first booking",
+			"reenviar el mismo shipping_client_ref con los mismos datos", "eine erneute Sendung derselben shipping_client_ref"},
+		{"shipment without records", plain, shipment,
+			"do not resend blindly: the shipment may have been booked; look it up with get-shipments?filter_shipping_client_ref=ORD-77 and book again only if it is not there",
+			"búscalo con get-shipments?filter_shipping_client_ref=ORD-77", "suchen Sie sie mit get-shipments?filter_shipping_client_ref=ORD-77"},
+		{"collection without records", plain, collection,
+			"do not resend blindly: the collection may have been booked; check the customer area before booking again",
+			"revisa el área de cliente antes de volver a reservar", "prüfen Sie den Kundenbereich, bevor Sie erneut buchen"},
+	} {
+		en := hint(c.e, c.ctx, "")
+		assert.Contains(t, en, c.en, c.name)
+		assert.Equal(t, en, hint(c.e, c.ctx, "en-GB"), c.name)
+		es, de := hint(c.e, c.ctx, "es-MX"), hint(c.e, c.ctx, "de")
+		assert.Contains(t, es, c.es, c.name)
+		assert.Contains(t, de, c.de, c.name)
+		assert.NotEqual(t, en, es, c.name)
+		assert.NotEqual(t, en, de, c.name)
+	}
+	// The request deadline the JavaScript reports for a booking carries the hint as well.
+	d := toAnswer(t, ledger.Failure(core.FailureInput{Kind: "timeout", Operation: "new-shipment", RequestID: "rid", AcceptLanguage: "es"}), nil)
+	assert.Contains(t, d.Env.Data["hint"], "Reenvía la misma solicitud", d.Raw)
+}
