@@ -149,6 +149,7 @@ func TestTrapIsolation(t *testing.T) {
 	// The core was made and warmed at the isolate's start (worker/src/warm.mjs),
 	// not left to the first request.
 	assert.NotContains(t, s.Logs(), "failed to warm")
+	assert.NotContains(t, s.Logs(), "could not be made at the isolate's start")
 }
 
 func TestCacheUnderWorkerd(t *testing.T) {

@@ -2,12 +2,14 @@
 // parcelgate edge worker: the entry module workerd runs. It only wires: the
 // core (worker/src/core.mjs over build/worker/core.wasm: every decision),
 // the isolate's edge (edge.mjs), the request pipeline (app.mjs), the Cron
-// run (scheduled.mjs) and the two Durable Object classes. The core is made
-// and warmed once per isolate while it starts (warm.mjs), and configured
-// from the environment on its first request or Cron run; a trap inside it
-// answers that call with a 500 envelope and its wrapper replaces the module.
+// run (scheduled.mjs) and the two Durable Object classes. The core is made,
+// warmed (warm.mjs) and configured from the environment once per isolate
+// while it starts, so the isolate's first request finds the edge made
+// (worker/bench/README.md, cold start); a trap inside it answers that call
+// with a 500 envelope and its wrapper replaces the module.
 
 import coreModule from "./core.wasm";
+import { env as startEnv } from "cloudflare:workers";
 import { createCore, newCore } from "./core.mjs";
 import { warm } from "./warm.mjs";
 import { newEdge } from "./edge.mjs";
@@ -68,6 +70,13 @@ function load(env) {
     isolate.catch(() => { isolate = null; });
   }
   return isolate;
+}
+
+// The platform hands the top level the environment too (the same as every
+// request's): the edge is made here, not by the first request. If that
+// fails, the first request tries again and answers why it cannot.
+if (startEnv) {
+  load(startEnv).catch((e) => logLine({ msg: "the edge could not be made at the isolate's start; retried on the first request", reason: String(e) }));
 }
 
 export default {
