@@ -118,28 +118,6 @@ func Incomplete(list *envelope.Shipments) bool {
 	return len(list.Shipments) >= LookupPageSize || list.NShipments >= LookupPageSize
 }
 
-// Differ says why found shipments were not adopted, for the 409's
-// message: "whose to_name, to_zip_code differ from this request's", or
-// that the service did not make it or cancelled it.
-func Differ(mismatch []string) string {
-	fields := make([]string, 0, len(mismatch))
-	status := false
-	for _, f := range mismatch {
-		if f == "status" {
-			status = true
-			continue
-		}
-		fields = append(fields, f)
-	}
-	switch {
-	case status && len(fields) == 0:
-		return "that the service did not make or cancelled (its status)"
-	case status:
-		return "that the service did not make or cancelled (its status), and whose " + strings.Join(fields, ", ") + " differ from this request's"
-	}
-	return "whose " + strings.Join(fields, ", ") + " differ from this request's"
-}
-
 // sameDate compares the date part of a Date or DateTime.
 func sameDate(a, b string) bool {
 	if len(a) > 10 {
