@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	integers "github.com/parcelgate/parcelgate/internal/decimal"
 )
 
 // Kind is the kind of the next JSON value seen by a Scanner.
@@ -643,9 +645,11 @@ func (s *Scanner) Int() (int64, error) {
 }
 
 // parseIntText parses a JSON number text as an int64, accepting integral
-// values written with a fraction or exponent.
+// values written with a fraction or exponent. internal/decimal's ParseInt, not
+// strconv's: under TinyGo strconv's parser compares its errors as
+// interfaces, which links internal/reflectlite into the modules.
 func parseIntText(t string) (int64, bool) {
-	if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+	if n, ok := integers.ParseInt(t); ok {
 		return n, true
 	}
 	f, err := parseFloat(t)
