@@ -64,7 +64,6 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	refuse := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
-	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{Response: x} }
 	raw, x := e.readInput(&Request{Method: "POST", Body: r.Body, BodyTooLarge: r.BodyTooLarge, ContentType: r.ContentType, AcceptLanguage: r.AcceptLanguage})
 	if x != nil {
 		return refuse(x)
@@ -106,12 +105,20 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		}
 		ttl = time.Duration(n) * time.Second
 	}
-	tok, exp, err := tokens.Mint(e.cfg.SigningKey, g, ttl, r.Now)
+	return &Endpoint{Response: e.mintAnswer(e.cfg.SigningKey, g, ttl, r, nil)}
+}
+
+// mintAnswer mints g's token with key and answers what both token
+// endpoints answer: the token, its expiry, the operations it grants and
+// its bindings, then extra's members. A grant the rules refuse is a 400
+// naming its field; a failure to sign is the misconfiguration answer.
+func (e *Edge) mintAnswer(key []byte, g tokens.Grant, ttl time.Duration, r *Request, extra func(jsonlite.Emitter)) *Response {
+	tok, exp, err := tokens.Mint(key, g, ttl, r.Now)
 	if fe, ok := err.(*tokens.FieldError); ok {
-		return refuse(badTokenField(fe.Field, fe.Problem))
+		return badTokenField(fe.Field, fe.Problem).Response(r.RequestID)
 	}
 	if err != nil {
-		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID, r.AcceptLanguage))
+		return e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID, r.AcceptLanguage)
 	}
 	granted, _ := tokens.Check(g)
 	body := okObject(func(w jsonlite.Emitter) {
@@ -128,8 +135,11 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 				w.String(kv[1])
 			}
 		}
+		if extra != nil {
+			extra(w)
+		}
 	})
-	return &Endpoint{Response: ok(body, "token")}
+	return ok(body, "token")
 }
 
 // formKeys lists a form's keys in body order (the first unknown one is
@@ -194,28 +204,10 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return refuse(badTokenField("shipping_client_ref", "required: the order the page books"))
 	}
 	g := tokens.Grant{Operations: DemoOperations, ShippingClientRef: ref}
-	tok, exp, err := tokens.Mint(e.demoKey, g, DemoTokenTTL, r.Now)
-	if fe, ok := err.(*tokens.FieldError); ok {
-		return refuse(badTokenField(fe.Field, fe.Problem))
-	}
-	if err != nil {
-		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID, r.AcceptLanguage))
-	}
-	granted, _ := tokens.Check(g)
-	body := okObject(func(w jsonlite.Emitter) {
-		writeToken(w, tok, exp, r.Now)
-		w.Key("operations")
-		w.BeginArray()
-		for _, op := range granted.Operations {
-			w.String(op)
-		}
-		w.EndArray()
-		w.Key("shipping_client_ref")
-		w.String(ref)
+	return &Endpoint{RateLimit: rl, Response: e.mintAnswer(e.demoKey, g, DemoTokenTTL, r, func(w jsonlite.Emitter) {
 		w.Key("upstream")
 		w.String("sandbox")
-	})
-	return &Endpoint{RateLimit: rl, Response: ok(body, "token")}
+	})}
 }
 
 // FailureInput names a failure the JavaScript detected.
