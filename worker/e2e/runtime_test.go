@@ -150,6 +150,10 @@ func TestTrapIsolation(t *testing.T) {
 	// not left to the first request.
 	assert.NotContains(t, s.Logs(), "failed to warm")
 	assert.NotContains(t, s.Logs(), "could not be made at the isolate's start")
+	// Then its request pipeline ran on made-up requests (warmPipeline): no
+	// failure, and none of them in the request log.
+	assert.NotContains(t, s.Logs(), "pipeline warm-up failed")
+	assert.NotContains(t, s.Logs(), `"request_id":"warm"`)
 }
 
 func TestCacheUnderWorkerd(t *testing.T) {

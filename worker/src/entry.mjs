@@ -11,7 +11,7 @@
 import coreModule from "./core.wasm";
 import { env as startEnv } from "cloudflare:workers";
 import { createCore, newCore } from "./core.mjs";
-import { warm } from "./warm.mjs";
+import { warm, warmPipeline } from "./warm.mjs";
 import { newEdge } from "./edge.mjs";
 import { app } from "./app.mjs";
 import { newExchange } from "./exchange.mjs";
@@ -75,8 +75,14 @@ function load(env) {
 // The platform hands the top level the environment too (the same as every
 // request's): the edge is made here, not by the first request. If that
 // fails, the first request tries again and answers why it cannot.
+// Then the request pipeline runs once on made-up requests (warm.mjs), so
+// that its JavaScript is compiled before the first real request too.
 if (startEnv) {
-  load(startEnv).catch((e) => logLine({ msg: "the edge could not be made at the isolate's start; retried on the first request", reason: String(e) }));
+  const env = startEnv;
+  load(env).then(
+    (i) => warmPipeline(i.handle, { env, webhooks: i.edge.config.webhooks !== null })
+      .catch((e) => logLine({ msg: "the pipeline warm-up failed", reason: String(e) })),
+    (e) => logLine({ msg: "the edge could not be made at the isolate's start; retried on the first request", reason: String(e) }));
 }
 
 export default {

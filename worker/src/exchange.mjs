@@ -30,19 +30,21 @@ import { failureBody, json } from "./respond.mjs";
  * @property {number} bytesOut bytes of the answer
  * @property {Uint8Array | null} body the body read (bounded), null when none
  * @property {boolean} bodyTooLarge the body passed MAX_BODY_BYTES (declared or read)
+ * @property {boolean} warm a made-up request of the isolate's start (warm.mjs): answered without a body
+ *   (workerd refuses a Response with a body outside a request) and not logged
  */
 
 /**
  * newExchange starts a request's state.
- * @param {{request: Request, env: Env, exec: ExecutionContextLike, now?: number}} p
+ * @param {{request: Request, env: Env, exec: ExecutionContextLike, now?: number, warm?: boolean}} p
  * @returns {Exchange}
  */
-export function newExchange({ request, env, exec, now }) {
+export function newExchange({ request, env, exec, now, warm = false }) {
   const { self, path } = splitUrl(request.url);
   return {
     request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", origin: "",
     errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
-    bytesIn: 0, bytesOut: 0, body: null, bodyTooLarge: false,
+    bytesIn: 0, bytesOut: 0, body: null, bodyTooLarge: false, warm,
   };
 }
 
@@ -88,7 +90,7 @@ const encoder = new TextEncoder();
 export function reply(x, { status, body, headers }) {
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
   x.bytesOut = bytes.byteLength;
-  return json({ status, body: bytes, headers });
+  return json({ status, body: x.warm ? null : bytes, headers });
 }
 
 /**

@@ -9,6 +9,8 @@
 // up, touch no binding and no network, and their answers are dropped; the
 // first request configures the core from the real environment.
 
+import { newExchange } from './exchange.mjs';
+
 /** @typedef {import('./core.d.mts').EdgeCore} EdgeCore */
 
 // A fixed instant: the answers are dropped, only the code paths matter.
@@ -81,4 +83,45 @@ export function warm(core) {
   }
   core.prepare({ ...FACTS, query: 'country_code=es&zip_code=1', operation: 'get-drop-points' });
   return { read: read.kind, booking: booking.kind };
+}
+
+/**
+ * The made-up requests warmPipeline sends: a health probe, a browser's
+ * preflight from an origin that is not allowed, and a path that does not
+ * exist, so that every middleware and the answers' common code run once.
+ * None of them reaches a binding, a timer or the network (all three are
+ * refused outside a request); /v1/ is left out for that reason (its
+ * deadline sets a timer, its reads take a rate limit).
+ * @type {{path: string, method: string, headers: Record<string, string>}[]}
+ */
+const PIPELINE = [
+  { path: '/healthz', method: 'GET', headers: {} },
+  { path: '/healthz', method: 'OPTIONS', headers: { origin: 'https://foreign.invalid', 'access-control-request-method': 'GET' } },
+  { path: '/warm-not-found', method: 'GET', headers: {} },
+];
+
+/**
+ * warmPipeline runs the isolate's request pipeline once per made-up request
+ * at the entry's top level, so V8 has compiled the JavaScript of a
+ * request's path before the first real one arrives (what remained of the
+ * cold start once the core was warm: worker/bench/README.md, "Cold
+ * start"). The exchanges are marked warm: answered without a body and not
+ * logged. The health probe is left out when webhooks are configured (it
+ * would ask the Watchlist object). Returns the statuses answered.
+ * @param {(x: import('./exchange.mjs').Exchange) => Promise<Response>} handle
+ * @param {{env: import('./types').Env, webhooks: boolean}} p
+ * @returns {Promise<number[]>}
+ */
+export async function warmPipeline(handle, { env, webhooks }) {
+  const exec = { waitUntil() {} };
+  const statuses = [];
+  for (const r of PIPELINE) {
+    if (webhooks && r.path === '/healthz' && r.method === 'GET') continue;
+    const request = new Request('https://warm.invalid' + r.path, {
+      method: r.method, headers: { 'x-request-id': 'warm', 'accept-language': 'es', ...r.headers },
+    });
+    const res = await handle(newExchange({ request, env, exec, warm: true }));
+    statuses.push(res.status);
+  }
+  return statuses;
 }

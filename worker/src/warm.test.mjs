@@ -54,3 +54,35 @@ test('a warmed core, configured, answers as a fresh one', () => {
     assert.deepEqual(warmed.prepare(facts), fresh.prepare(facts), r.operation);
   }
 });
+
+test('the pipeline warm-up runs every middleware without a body, a log line or a count', async () => {
+  const { app } = await import('./app.mjs');
+  const { newEdge } = await import('./edge.mjs');
+  const { warmPipeline } = await import('./warm.mjs');
+  const core = newCore(module);
+  const env = { ...VARS, ALLOWED_ORIGINS: 'https://shop.example' };
+  const edge = newEdge({ core, env });
+  const seen = [];
+  const handle = async (x) => {
+    const res = await app({ edge, instance: () => ({ id: '1', requests: 0, memoryBytes: 0 }) })(x);
+    seen.push({ path: x.path, warm: x.warm, body: res.body, id: res.headers.get('x-request-id'), timing: res.headers.get('server-timing') });
+    return res;
+  };
+  const lines = [];
+  const log = console.log;
+  console.log = (l) => lines.push(l);
+  let statuses;
+  try {
+    statuses = await warmPipeline(handle, { env, webhooks: false });
+  } finally {
+    console.log = log;
+  }
+  // The probe answers, the foreign origin's preflight is refused, the path is not found.
+  assert.deepEqual({ statuses, lines }, { statuses: [200, 403, 404], lines: [] });
+  assert.ok(seen.every((s) => s.warm && s.body === null && s.id === 'warm' && /^edge;dur=/.test(s.timing ?? '')), JSON.stringify(seen));
+  assert.deepEqual(lines, []);
+  assert.equal(edge.counts.requests, 0);
+  assert.equal(edge.health !== null, true, 'the health answer is made once, as a first probe would');
+  // With webhooks configured, the probe (which would ask the Watchlist object) is left out.
+  assert.deepEqual(await warmPipeline(handle, { env, webhooks: true }), [403, 404]);
+});

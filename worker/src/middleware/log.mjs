@@ -69,7 +69,7 @@ export function wanted(mode, x, status) {
 export function requestLog({ mode, write = logLine, now = Date.now }) {
   return async (x, next) => {
     const res = await next(x);
-    if (wanted(mode(), x, res.status)) write(requestLine(x, res.status, now()));
+    if (!x.warm && wanted(mode(), x, res.status)) write(requestLine(x, res.status, now()));
     return res;
   };
 }
