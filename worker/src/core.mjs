@@ -19,7 +19,7 @@
 /** @typedef {import('./core.d.mts').CoreOptions} CoreOptions */
 /** @typedef {import('./core.d.mts').CoreResponse} CoreResponse */
 
-const METHODS = Object.freeze({
+const METHODS = {
   configure: 1,
   prepare: 2,
   answer: 3,
@@ -41,7 +41,7 @@ const METHODS = Object.freeze({
   watchSent: 22,
   watchTracked: 23,
   watchClose: 24,
-});
+};
 
 const encoder = new TextEncoder();
 // ignoreBOM: a body that starts with a BOM is relayed with it, byte for byte.

@@ -10,6 +10,7 @@ import { RetryBudget } from "./retry-budget.mjs";
 import { bookingsBound } from "./platform/bookings.mjs";
 import { watchlistBound } from "./platform/watchlist.mjs";
 import { bound, RATE_LIMIT_ANONYMOUS } from "./platform/ratelimit.mjs";
+import { upstreamCall } from "./platform/upstream.mjs";
 
 /** Names of the bindings. */
 export const BOOKINGS = "BOOKINGS";
@@ -74,4 +75,18 @@ export function newEdge({ core, env }) {
     stats: { at: 0, value: null },
     health: null,
   };
+}
+
+/**
+ * serviceCall makes one call of operation to the edge's upstream: its base
+ * URL and credentials, the core's deadline and bound of the answer.
+ * @param {Edge} edge
+ * @param {string} operation
+ * @param {Uint8Array | string} body
+ * @param {string} requestId
+ */
+export function serviceCall(edge, operation, body, requestId) {
+  const { upstream, limits } = edge.config;
+  return upstreamCall({ url: upstream.baseUrl + "/" + operation, body, authorization: upstream.authorization,
+    requestId, timeoutMs: limits.upstreamTimeoutMs, maxBytes: limits.maxUpstreamBodyBytes, fetcher: edge.fetcher });
 }

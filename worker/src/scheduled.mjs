@@ -10,9 +10,10 @@
 // starting over for ever: every chunk it finished is recorded.
 
 import { watchLease, watchCommit, WatchlistError } from "./platform/watchlist.mjs";
-import { upstreamCall, webhookPost } from "./platform/upstream.mjs";
+import { webhookPost } from "./platform/upstream.mjs";
 import { logLine } from "./middleware/log.mjs";
-import { WATCHLIST } from "./edge.mjs";
+import { WATCHLIST, serviceCall } from "./edge.mjs";
+import { errorDetail } from "./platform/binding.mjs";
 
 /**
  * @typedef {import("./edge.mjs").Edge} Edge
@@ -213,10 +214,7 @@ async function shipment(r, row) {
     }
     if (polled) {
       touched = true;
-      const { config } = r.edge;
-      const a = await upstreamCall({ url: config.upstream.baseUrl + "/get-shipment-tracking", body: o.pollBody,
-        authorization: config.upstream.authorization, requestId: "watch-" + crypto.randomUUID().replaceAll("-", ""),
-        timeoutMs: config.limits.upstreamTimeoutMs, maxBytes: config.limits.maxUpstreamBodyBytes, fetcher: r.edge.fetcher });
+      const a = await serviceCall(r.edge, "get-shipment-tracking", o.pollBody, "watch-" + crypto.randomUUID().replaceAll("-", ""));
       const t = core.tracked({ record, row, upstream: { status: a.status, body: a.body, failure: a.failure }, runAt: r.runAt });
       record = t.record;
       if (t.error !== null) {
@@ -264,7 +262,7 @@ export async function scheduled({ edge, env, runAt, log = logLine }) {
     const rep = await runWatcher({ edge, env, runAt, log });
     log({ msg: "webhooks run", run: rep });
   } catch (e) {
-    log({ msg: "webhooks run failed", error: String(e instanceof Error ? e.message : e).slice(0, 200) });
+    log({ msg: "webhooks run failed", error: errorDetail(e, 200) });
     throw e;
   }
 }

@@ -61,6 +61,7 @@
 // alarm did.
 
 import { DurableObject } from "cloudflare:workers";
+import { errorDetail, namespaceOf } from "./binding.mjs";
 
 /** BOOKING_SHARDS is how many Bookings objects share the records. */
 export const BOOKING_SHARDS = 16;
@@ -346,9 +347,9 @@ export class Bookings extends DurableObject {
  * @returns {Bookings | undefined}
  */
 function stubOf(env, { binding, key }) {
-  const ns = /** @type {BookingsNamespace | undefined} */ (env[binding]);
-  if (ns === undefined || ns === null || typeof ns.idFromName !== "function") return undefined;
-  return ns.get(ns.idFromName(bookingObjectName(key)));
+  /** @type {BookingsNamespace | undefined} */
+  const ns = namespaceOf(env, binding);
+  return ns?.get(ns.idFromName(bookingObjectName(key)));
 }
 
 /**
@@ -357,7 +358,7 @@ function stubOf(env, { binding, key }) {
  * @returns {{ok: false, failure: "unreachable", detail: string}}
  */
 function failed(e) {
-  return { ok: false, failure: "unreachable", detail: String(e instanceof Error ? e.message : e).slice(0, 100) };
+  return { ok: false, failure: "unreachable", detail: errorDetail(e, 100) };
 }
 
 /**
@@ -442,6 +443,5 @@ export async function bookingPeek({ env, record }) {
  * @param {{env: import("../types").Env, binding: string}} q
  */
 export function bookingsBound({ env, binding }) {
-  const ns = /** @type {any} */ (env[binding]);
-  return ns !== undefined && ns !== null && typeof ns.idFromName === "function";
+  return namespaceOf(env, binding) !== undefined;
 }

@@ -6,6 +6,8 @@
 // there is no limit (and /healthz says so); a binding that fails lets the
 // request through (availability first) and the log line says so.
 
+import { errorDetail } from "./binding.mjs";
+
 /** Names of the bindings. */
 export const RATE_LIMIT_PUBLIC = "RATE_LIMIT_PUBLIC";
 export const RATE_LIMIT_TOKENS = "RATE_LIMIT_TOKENS";
@@ -28,7 +30,7 @@ export async function rateLimit({ env, binding, key }) {
     const { success } = await rl.limit({ key });
     return { verdict: success ? "allowed" : "limited" };
   } catch (e) {
-    return { verdict: "failed", detail: String(e instanceof Error ? e.message : e).slice(0, 100) };
+    return { verdict: "failed", detail: errorDetail(e, 100) };
   }
 }
 

@@ -8,6 +8,7 @@
 // the answer is read bounded.
 
 import { readBounded } from "../middleware/body.mjs";
+import { errorDetail } from "./binding.mjs";
 
 /** MAX_UPSTREAM_BODY bounds what is read of an answer (a label is a base64 PDF of a few hundred KB). */
 export const MAX_UPSTREAM_BODY = 8 << 20;
@@ -54,7 +55,7 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
     });
     status = res.status;
   } catch (e) {
-    return { status: 0, body: null, failure: timedOut(e) ? "timeout" : "unreachable", detail: message(e) };
+    return { status: 0, body: null, failure: timedOut(e) ? "timeout" : "unreachable", detail: errorDetail(e, 300) };
   }
   try {
     const got = await readBounded(res.body, { limit: maxBytes + 1, drain: 0 });
@@ -64,7 +65,7 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
     }
     return { status, body: bytes, failure: null, detail: "" };
   } catch (e) {
-    return { status, body: null, failure: timedOut(e) ? "timeout" : "unreadable", detail: message(e) };
+    return { status, body: null, failure: timedOut(e) ? "timeout" : "unreadable", detail: errorDetail(e, 300) };
   }
 }
 
@@ -74,10 +75,6 @@ function timedOut(e) {
   return name === "TimeoutError" || name === "AbortError";
 }
 
-/** @param {unknown} e */
-function message(e) {
-  return String(e instanceof Error ? e.message : e).slice(0, 300);
-}
 
 /**
  * webhookPost delivers one signed event: only the status counts, the

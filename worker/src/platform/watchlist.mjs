@@ -7,6 +7,7 @@
 // the same row.
 
 import { DurableObject } from "cloudflare:workers";
+import { errorDetail, namespaceOf } from "./binding.mjs";
 
 /**
  * @typedef {{ref: string, client_ref: string, added: number, next_at: number, pending: number, state: string}} WatchRow
@@ -108,9 +109,9 @@ export class Watchlist extends DurableObject {
  * @returns {Watchlist | undefined}
  */
 function stubOf(env, { binding, name }) {
-  const ns = /** @type {import("../types").DurableObjectNamespaceLike<Watchlist> | undefined} */ (env[binding]);
-  if (ns === undefined || ns === null || typeof ns.idFromName !== "function") return undefined;
-  return ns.get(ns.idFromName(name));
+  /** @type {import("../types").DurableObjectNamespaceLike<Watchlist> | undefined} */
+  const ns = namespaceOf(env, binding);
+  return ns?.get(ns.idFromName(name));
 }
 
 /**
@@ -132,7 +133,7 @@ async function call(env, w, f) {
   try {
     return { ok: true, value: await f(stub) };
   } catch (e) {
-    return { ok: false, failure: "unreachable", detail: String(e instanceof Error ? e.message : e).slice(0, 100) };
+    return { ok: false, failure: "unreachable", detail: errorDetail(e, 100) };
   }
 }
 
@@ -177,8 +178,7 @@ export async function watchStats({ env, list }) {
  * @param {{env: import("../types").Env, binding: string}} q
  */
 export function watchlistBound({ env, binding }) {
-  const ns = /** @type {any} */ (env[binding]);
-  return ns !== undefined && ns !== null && typeof ns.idFromName === "function";
+  return namespaceOf(env, binding) !== undefined;
 }
 
 /** WatchlistError: the watchlist could not be reached (a run fails with it). */

@@ -6,7 +6,7 @@
 import { reply } from "../exchange.mjs";
 import { preflightHeaders } from "../middleware/cors.mjs";
 import { rateLimit } from "../platform/ratelimit.mjs";
-import { upstreamCall } from "../platform/upstream.mjs";
+import { serviceCall } from "../edge.mjs";
 
 /**
  * @typedef {import("../exchange.mjs").Exchange} Exchange
@@ -83,11 +83,9 @@ export async function limited(x, edge, rl) {
  * @returns {Promise<import("../core.mjs").UpstreamResult>}
  */
 export async function callUpstream(x, edge, { operation, body }) {
-  const { upstream, limits } = edge.config;
   const t0 = Date.now();
   x.upstream.attempts++;
-  const a = await upstreamCall({ url: upstream.baseUrl + "/" + operation, body, authorization: upstream.authorization,
-    requestId: x.id, timeoutMs: limits.upstreamTimeoutMs, maxBytes: limits.maxUpstreamBodyBytes, fetcher: edge.fetcher });
+  const a = await serviceCall(edge, operation, body, x.id);
   x.upstream.ms += Date.now() - t0;
   x.upstream.status = a.status;
   if (a.failure !== null) x.detail = a.detail;

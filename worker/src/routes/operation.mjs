@@ -7,14 +7,13 @@
 // lookedUp).
 
 import { callUpstream, failure, limited, preflight, send } from "./common.mjs";
-import { upstreamCall } from "../platform/upstream.mjs";
 import { requestFacts } from "../facts.mjs";
 import { bookingBegin, bookingFinish, bookingPeek, bookingSending } from "../platform/bookings.mjs";
 import { watchAdd } from "../platform/watchlist.mjs";
 import { sharedGet, sharedPut, defaultCache } from "../platform/cache.mjs";
 import { reply } from "../exchange.mjs";
 import { logLine } from "../middleware/log.mjs";
-import { BOOKINGS, WATCHLIST } from "../edge.mjs";
+import { BOOKINGS, WATCHLIST, serviceCall } from "../edge.mjs";
 
 /**
  * @typedef {import("../exchange.mjs").Exchange} Exchange
@@ -258,10 +257,7 @@ async function booked(x, edge, fwd, t) {
       x.upstream.status = r.upstream.status;
       if (r.upstream.detail !== "") x.detail = r.upstream.detail;
     }
-    if (!b.sent.holding) {
-      x.note = "booking ledger finish refused: this request no longer held the record";
-      logLine({ msg: "booking finish by a request that no longer held the record", request_id: x.id, outcome: r.outcome });
-    }
+    if (!b.sent.holding) heldNoLonger(x, r.outcome);
     if (r.step !== null) {
       if (r.step.watch !== null) watch(x, edge, r.step.watch);
       return send(x, r.step.response);
@@ -273,12 +269,7 @@ async function booked(x, edge, fwd, t) {
   const finish = async ({ outcome, body }) => {
     const r = await bookingFinish({ env: x.env, record, holder: b.holder, outcome, body, ttlMs: t.recordTtlMs });
     if (!r.ok) x.note = "booking ledger finish failed: " + r.detail;
-    else if (!r.holding) {
-      // Another attempt took the record over (this one passed its hold):
-      // its outcome was not recorded. Logged whatever LOG_REQUESTS says.
-      x.note = "booking ledger finish refused: this request no longer held the record";
-      logLine({ msg: "booking finish by a request that no longer held the record", request_id: x.id, outcome });
-    }
+    else if (!r.holding) heldNoLonger(x, outcome);
   };
   /** @type {import("../core.mjs").BookingStep | import("../core.mjs").LookedUpStep} */
   let step = edge.core.booking({ context: fwd.context, ticket: t, state: b.state, stored: text(b.body),
@@ -307,6 +298,18 @@ async function booked(x, edge, fwd, t) {
   const a = await forward(x, edge, fwd, sentAt);
   await finish({ outcome: a.outcome, body: a.outcome === "ok" ? a.response.body : null });
   return settle(x, edge, a);
+}
+
+/**
+ * heldNoLonger notes a finish refused because another attempt took the
+ * record over (this one passed its hold): its outcome was not recorded.
+ * Logged whatever LOG_REQUESTS says.
+ * @param {Exchange} x
+ * @param {string} outcome
+ */
+function heldNoLonger(x, outcome) {
+  x.note = "booking ledger finish refused: this request no longer held the record";
+  logLine({ msg: "booking finish by a request that no longer held the record", request_id: x.id, outcome });
 }
 
 /**
@@ -349,10 +352,8 @@ export async function forwardBooking(edge, q) {
     // A new record is never looked up; nothing was sent.
     return { finish: { outcome: "refused", body: null }, result: { step: null, answered: null, outcome: "refused", upstream: none } };
   }
-  const { upstream, limits } = edge.config;
   const sentAt = Date.now();
-  const up = await upstreamCall({ url: upstream.baseUrl + "/" + q.operation, body: q.upstreamBody, authorization: upstream.authorization,
-    requestId, timeoutMs: limits.upstreamTimeoutMs, maxBytes: limits.maxUpstreamBodyBytes, fetcher: edge.fetcher });
+  const up = await serviceCall(edge, q.operation, q.upstreamBody, requestId);
   const ms = Date.now() - sentAt;
   const a = edge.core.answer({ context, upstream: { status: up.status, body: up.body, failure: up.failure }, requestId, acceptLanguage,
     now: Date.now(), sentAt });
