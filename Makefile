@@ -5,7 +5,7 @@ SHELL := /bin/bash
 
 GO       ?= go
 PKGS     := ./...
-# Fuzz targets run by `make fuzz`: package:Target.
+# How long `make fuzz` runs each Fuzz target (it finds them in internal/ and worker/).
 FUZZ_TIME ?= 30s
 
 # Each part adds its own targets and its steps of `make test` / `make bench`
