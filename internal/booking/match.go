@@ -2,12 +2,12 @@ package booking
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // The conflict rule: a shipment found upstream with the request's
@@ -175,14 +175,14 @@ func sameName(a, b string) bool { return foldName(a) == foldName(b) }
 func foldName(s string) string {
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
-		r = unicode.ToLower(r)
+		r = unitab.ToLower(r)
 		if r >= 0x80 {
 			if f, ok := foldLatin(r); ok {
 				b = append(b, f...)
 				continue
 			}
 		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if unitab.IsLetterOrDigit(r) {
 			b = utf8.AppendRune(b, r)
 		}
 	}

@@ -3,11 +3,11 @@ package catalog
 import (
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/parcelgate/parcelgate/internal/country"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/postal"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // The patterns below restate validation (internal/validate, internal/postal)
@@ -40,31 +40,7 @@ const solid = "[^\\x00-\\x20\\x7f-\\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u20
 // and codes refuse them (validation's hasFormat). The few outside the BMP
 // (tags, musical formatting) are left out: a class with them needs the
 // Unicode flag, which draft 4 validators do not all use.
-var format = func() string {
-	var cs []rune
-	for _, r := range unicode.Cf.R16 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			cs = append(cs, c)
-		}
-	}
-	// Runs of three or more as ranges.
-	var b strings.Builder
-	for i := 0; i < len(cs); {
-		j := i
-		for j+1 < len(cs) && cs[j+1] == cs[j]+1 {
-			j++
-		}
-		b.WriteRune(cs[i])
-		if j-i >= 2 {
-			b.WriteByte('-')
-			b.WriteRune(cs[j])
-		} else if j > i {
-			b.WriteRune(cs[j])
-		}
-		i = j + 1
-	}
-	return b.String()
-}()
+const format = unitab.FormatClassBMP
 
 // refPattern is textPattern without format characters anywhere.
 func refPattern(max int, optional bool) string {

@@ -3,11 +3,11 @@ package validate
 import (
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/i18n"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // Messages shown to shoppers. They are static so the valid path and most
@@ -85,7 +85,7 @@ func hasFormat(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			for _, r := range s[i:] {
-				if r >= 0xad && unicode.Is(unicode.Cf, r) {
+				if r >= 0xad && unitab.IsFormat(r) {
 					return true
 				}
 			}

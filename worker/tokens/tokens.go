@@ -31,12 +31,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
@@ -250,7 +250,7 @@ func refProblem(v string, max int) string {
 	// controls, U+FEFF, soft hyphen) are refused in every reference the
 	// edge validates, so a token bound to one could never be used.
 	for _, r := range v {
-		if r >= 0xad && unicode.Is(unicode.Cf, r) {
+		if r >= 0xad && unitab.IsFormat(r) {
 			return "must not contain invisible format characters (zero-width, bidi controls, U+FEFF)"
 		}
 	}
