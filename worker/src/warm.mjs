@@ -34,14 +34,14 @@ const FACTS = {
   acceptLanguage: 'es-ES,es;q=0.9', authorization: null, clientIp: '192.0.2.1', requestId: 'warm', now: NOW,
 };
 // A booking as a shop sends it (the shape of worker/bench/core.mjs's).
-const SHIPMENT = [
-  'shipping_date=2026-01-07', 'service_type=custom', 'carrier_code=rapido', 'service_code=rapido-48h',
-  'shipping_client_ref=WARM-1', 'from_name=Tienda', 'from_address=Calle+Mayor+1', 'from_city=Madrid',
-  'from_zip_code=28014', 'from_country_code=ES', 'from_phone=%2B34+910+000+000', 'to_name=Ana',
-  'to_address=Rua+Augusta+10', 'to_city=Lisboa', 'to_zip_code=1100-053', 'to_country_code=PT',
-  'to_phone=912+345+678', 'parcels[0][parcel_weight]=1.5', 'parcels[0][parcel_width]=20',
-  'parcels[0][parcel_height]=10', 'parcels[0][parcel_length]=30', 'parcels[0][parcel_volume]=6000',
-].join('&');
+const SHIPMENT =
+  'shipping_date=2026-01-07&' + 'service_type=custom&' + 'carrier_code=rapido&' +
+  'service_code=rapido-48h&' + 'shipping_client_ref=WARM-1&' + 'from_name=Tienda&' +
+  'from_address=Calle+Mayor+1&' + 'from_city=Madrid&' + 'from_zip_code=28014&' +
+  'from_country_code=ES&' + 'from_phone=%2B34+910+000+000&' + 'to_name=Ana&' +
+  'to_address=Rua+Augusta+10&' + 'to_city=Lisboa&' + 'to_zip_code=1100-053&' + 'to_country_code=PT&' +
+  'to_phone=912+345+678&' + 'parcels[0][parcel_weight]=1.5&' + 'parcels[0][parcel_width]=20&' +
+  'parcels[0][parcel_height]=10&' + 'parcels[0][parcel_length]=30&' + 'parcels[0][parcel_volume]=6000';
 
 /**
  * warm runs configure, /healthz, a refused path, a public read and its
