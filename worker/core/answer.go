@@ -10,7 +10,6 @@ import (
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
-	"github.com/parcelgate/parcelgate/internal/validate"
 )
 
 // Failures of an upstream call the JavaScript reports.
@@ -74,16 +73,17 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 		}
 		hint = e.bookingHint(ctx, l)
 	}
-	fail := func(r *Refusal) *Answered {
+	// fail answers with a 502 (or status) about the upstream's answer.
+	fail := func(status int, class, msg string, data []byte) *Answered {
+		r := refuse(status, class, msg)
+		r.UpstreamStatus, r.UpstreamData, r.Retryable, r.Hint = up.Status, data, retry, hint
 		a.Response = r.Response(requestID)
 		return a
 	}
 	if up.Failure != "" {
 		a.Retry = !books && up.Failure != FailTimeout
 		if up.Failure == FailTimeout {
-			return fail(&Refusal{Status: 504, Code: CodeGatewayTimeout, Class: "upstream_timeout",
-				Message:        say(l, msgUpstreamTimeout, strconv.FormatInt(e.timeout().Milliseconds(), 10)),
-				UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+			return fail(504, "upstream_timeout", say(l, msgUpstreamTimeout, strconv.FormatInt(e.timeout().Milliseconds(), 10)), nil)
 		}
 		a.Note = "upstream " + up.Failure
 		// A fixed message: the platform's error names the upstream's URL.
@@ -91,8 +91,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 		if up.Status != 0 {
 			msg = say(l, msgUpstreamUnreadable, strconv.Itoa(up.Status))
 		}
-		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_unreachable",
-			Message: msg, UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+		return fail(502, "upstream_unreachable", msg, nil)
 	}
 	st := strconv.Itoa(up.Status)
 	a.Retry = !books && up.Status >= 500
@@ -100,9 +99,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 		// Never relay the merchant's credentials, whatever the upstream
 		// (or something between) echoed: not the body, not its data.
 		a.Leak = true
-		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_leak",
-			Message:        say(l, msgUpstreamLeak, st),
-			UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+		return fail(502, "upstream_leak", say(l, msgUpstreamLeak, st), nil)
 	}
 	status, data, reason := sniffEnvelope(up.Body)
 	if reason == "" && status == "err" && up.Status < 500 {
@@ -111,9 +108,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 	if status == "ok" && (up.Status < 200 || up.Status >= 300) && reason == "" {
 		// An ok envelope under an error status is not a success: a 5xx
 		// may or may not have done the work.
-		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_error",
-			Message:        say(l, msgUpstreamOkOnError, st),
-			UpstreamStatus: up.Status, UpstreamData: data, Retryable: retry, Hint: hint})
+		return fail(502, "upstream_error", say(l, msgUpstreamOkOnError, st), data)
 	}
 	switch {
 	case reason != "":
@@ -121,9 +116,7 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 		if up.Status >= 500 {
 			class = "upstream_error"
 		}
-		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: class,
-			Message:        say(l, msgUpstreamNotEnvelope, st, reason),
-			UpstreamStatus: up.Status, Retryable: retry, Hint: hint})
+		return fail(502, class, say(l, msgUpstreamNotEnvelope, st, reason), nil)
 	case status == "ok":
 		a.Outcome, a.Cacheable = OutcomeOK, true
 		if e.watched(ctx.Operation) {
@@ -134,13 +127,10 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 	case up.Status == 401 || up.Status == 403 || up.Status == 407:
 		// No upstream data: an auth failure's details are for the
 		// merchant's logs, not for whoever called.
-		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_auth",
-			Message:        say(l, msgUpstreamAuth, st),
-			UpstreamStatus: up.Status})
+		retry, hint = 0, ""
+		return fail(502, "upstream_auth", say(l, msgUpstreamAuth, st), nil)
 	case up.Status >= 500:
-		return fail(&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_error",
-			Message:        say(l, msgUpstreamFailed, st, upstreamMessage(data)),
-			UpstreamStatus: up.Status, UpstreamData: data, Retryable: retry, Hint: hint})
+		return fail(502, "upstream_error", say(l, msgUpstreamFailed, st, upstreamMessage(data)), data)
 	}
 	// A refusal by the service (status "err"): relayed as is, with the
 	// upstream's status (200 when it used a 1xx/3xx one).
@@ -272,8 +262,7 @@ func (e *Edge) collectionUnknown(t *Ticket, requestID string, l i18n.Locale) *Re
 // msg, in the client's language, once for the whole answer (after the
 // field's name, which is never translated) and once for the field.
 func refRefusal(t *Ticket, class, msg, requestID string) *Response {
-	return (&Refusal{Status: 409, Code: 421, Class: class, Message: t.RefField + ": " + msg,
-		FieldErrors: []validate.FieldError{{Field: t.RefField, Code: 421, Message: msg}}}).Response(requestID)
+	return fieldRefusal(409, 421, class, t.RefField, msg).Response(requestID)
 }
 
 // differ says, in locale l, why found shipments were not adopted:
@@ -308,18 +297,17 @@ func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte
 	case BookDone:
 		return &Step{Kind: KindRespond, Response: ok(stored, "replayed", Header{"Idempotent-Replayed", "true"})}
 	case BookConflict:
-		return &Step{Kind: KindRespond, Response: refRefusal(t, "booking_conflict", say(l, msgBookingConflict, t.RefField, strconv.Quote(t.Ref)), requestID)}
+		return &Step{Kind: KindRespond, Response: refRefusal(t, "booking_conflict", say(l, msgBookingConflict, t.RefField, quote(t.Ref)), requestID)}
 	case BookBusy:
-		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 503, Code: CodeUnavailable, Class: "booking_in_progress",
-			Message: say(l, msgBusy, t.RefField), Retryable: 1, Headers: []Header{{"Retry-After", "2"}}}).Response(requestID)}
+		return &Step{Kind: KindRespond, Response: refuse(503, "booking_in_progress", say(l, msgBusy, t.RefField)).retry().
+			with("Retry-After", "2").Response(requestID)}
 	case BookUnknown:
 		if ctx.Operation != "new-shipment" {
 			return &Step{Kind: KindRespond, Response: e.collectionUnknown(t, requestID, l)}
 		}
 		secs := strconv.FormatInt(retryAfterSeconds(retryAfter.Milliseconds()), 10)
-		return &Step{Kind: KindRespond, Response: (&Refusal{Status: 425, Code: CodeBookingUnconfirmed, Class: "booking_unconfirmed", Retryable: 1,
-			Message: say(l, msgBookingUnconfirmed, t.RefField, secs),
-			Headers: []Header{{"Retry-After", secs}}}).Response(requestID)}
+		return &Step{Kind: KindRespond, Response: refuse(425, "booking_unconfirmed", say(l, msgBookingUnconfirmed, t.RefField, secs)).retry().
+			with("Retry-After", secs).Response(requestID)}
 	case BookLost:
 		if ctx.Operation != "new-shipment" {
 			return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent}, Response: e.collectionUnknown(t, requestID, l)}
@@ -340,8 +328,7 @@ func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte
 func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *Upstream, requestID, acceptLanguage string) *Step {
 	l := i18n.FromAcceptLanguage(acceptLanguage)
 	failed := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
-		Response: (&Refusal{Status: 502, Code: CodeBadGateway, Class: "upstream_unreachable",
-			Message: say(l, msgLookupFailed), Retryable: 1}).Response(requestID)}
+		Response: refuse(502, "upstream_unreachable", say(l, msgLookupFailed)).retry().Response(requestID)}
 	if up.Failure != "" || up.Status >= 500 || e.leaks.Leaks(up.Body) || len(upstreamBody) == 0 {
 		// Without the booking's own body nothing could be compared: a
 		// found shipment is never adopted blind.
@@ -376,7 +363,7 @@ func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *U
 			Response: refRefusal(t, "booking_unknown", say(l, msgLookupPage, t.RefField), requestID)}
 	case mismatch != nil:
 		return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
-			Response: refRefusal(t, "booking_mismatch", say(l, msgMismatch, t.RefField, strconv.Quote(t.Ref), differ(l, mismatch)), requestID)}
+			Response: refRefusal(t, "booking_mismatch", say(l, msgMismatch, t.RefField, quote(t.Ref), differ(l, mismatch)), requestID)}
 	}
 	// Not there: it was never booked. The grace covers this send.
 	return &Step{Kind: KindForward, Sending: true}

@@ -217,7 +217,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	for _, o := range splitList(getenv(EnvAllowedOrigins)) {
 		n, p := normalizeOrigin(o)
 		if p != "" {
-			bad(EnvAllowedOrigins, "origin "+strconv.Quote(o)+" "+p)
+			bad(EnvAllowedOrigins, "origin "+quote(o)+" "+p)
 			continue
 		}
 		c.AllowedOrigins = append(c.AllowedOrigins, n)
@@ -230,7 +230,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			switch {
 			case strings.EqualFold(name, "none"):
 			case catalog.Lookup(name) == nil:
-				bad(EnvPublicOperations, "unknown operation "+strconv.Quote(name))
+				bad(EnvPublicOperations, "unknown operation "+quote(name))
 			case neverPublic(name):
 				bad(EnvPublicOperations, name+" can never be public (it books or lists shipments billed to the merchant)")
 			default:
@@ -380,7 +380,7 @@ func parseCacheTTL(v string) (map[string]time.Duration, string) {
 		name = strings.TrimSpace(name)
 		n, valid := decimal.Atoi(strings.TrimSpace(secs))
 		if !ok || !valid || n < 0 || n > 7*24*3600 {
-			return nil, "entry " + strconv.Quote(item) + " must be <operation>=<seconds from 0 to 604800>"
+			return nil, "entry " + quote(item) + " must be <operation>=<seconds from 0 to 604800>"
 		}
 		d := time.Duration(n) * time.Second
 		switch _, cacheable := DefaultCacheTTL[name]; {
@@ -391,7 +391,7 @@ func parseCacheTTL(v string) (map[string]time.Duration, string) {
 		case cacheable:
 			out[name] = d
 		default:
-			return nil, strconv.Quote(name) + " is not a cacheable operation (get-client-carriers, get-client-services, get-service-info, get-drop-points or *)"
+			return nil, quote(name) + " is not a cacheable operation (get-client-carriers, get-client-services, get-service-info, get-drop-points or *)"
 		}
 	}
 	return out, ""

@@ -38,9 +38,8 @@ type Endpoint struct {
 }
 
 func (e *Edge) methodNotAllowed(r *Request, what, allow string) *Response {
-	return (&Refusal{Status: 405, Code: CodeMethodNotAllowed, Class: "method_not_allowed",
-		Message: say(r.locale(), msgMethod, clip(r.Method, 16), what, allow),
-		Headers: []Header{{"Allow", allow + ", OPTIONS"}}}).Response(r.RequestID)
+	return refuse(405, "method_not_allowed", say(r.locale(), msgMethod, clip(r.Method, 16), what, allow)).
+		with("Allow", allow+", OPTIONS").Response(r.RequestID)
 }
 
 // Tokens answers POST /tokens: a scoped token for the shop's server,
@@ -56,25 +55,23 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	if !e.IsMaster(r.Authorization) {
-		return &Endpoint{RateLimit: e.byAddress(r.ClientIP), Response: (&Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
-			Message: say(r.locale(), msgTokensMaster),
-			Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}).Response(r.RequestID)}
+		return &Endpoint{RateLimit: e.byAddress(r.ClientIP), Response: refuse(401, "unauthorized", say(r.locale(), msgTokensMaster)).
+			with("WWW-Authenticate", `Bearer realm="parcelgate"`).Response(r.RequestID)}
 	}
 	if len(e.cfg.SigningKey) == 0 {
 		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
-	refuse := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
+	fail := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
 	raw, x := e.readInput(&Request{Method: "POST", Body: r.Body, BodyTooLarge: r.BodyTooLarge, ContentType: r.ContentType, AcceptLanguage: r.AcceptLanguage})
 	if x != nil {
-		return refuse(x)
+		return fail(x)
 	}
 	if r.HasQuery {
-		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "query_on_post",
-			Message: say(r.locale(), msgQueryOnPost, clip(r.Query, 64))})
+		return fail(refuse(400, "query_on_post", say(r.locale(), msgQueryOnPost, clip(r.Query, 64))))
 	}
 	vals, valid := urlquery.Parse(string(raw))
 	if !valid {
-		return refuse(&Refusal{Status: 400, Code: CodeBadRequest, Class: "bad_body", Message: say(r.locale(), msgBadBody)})
+		return fail(refuse(400, "bad_body", say(r.locale(), msgBadBody)))
 	}
 	for _, k := range formKeys(string(raw)) {
 		known := false
@@ -83,9 +80,9 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		}
 		switch {
 		case !known:
-			return refuse(badTokenField(clip(k, 64), "unknown field (operations, shipping_client_ref, dlvr_ref, collection_client_ref, ttl)"))
+			return fail(badTokenField(clip(k, 64), "unknown field (operations, shipping_client_ref, dlvr_ref, collection_client_ref, ttl)"))
 		case len(vals[k]) > 1:
-			return refuse(badTokenField(k, "given more than once"))
+			return fail(badTokenField(k, "given more than once"))
 		}
 	}
 	var g tokens.Grant
@@ -101,7 +98,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	if v, ok := vals["ttl"]; ok {
 		n, valid := decimal.Atoi(v[0])
 		if !valid || n < 1 || n > int(tokens.MaxTTL/time.Second) || strconv.Itoa(n) != v[0] {
-			return refuse(badTokenField("ttl", "must be a whole number of seconds from 1 to 2592000"))
+			return fail(badTokenField("ttl", "must be a whole number of seconds from 1 to 2592000"))
 		}
 		ttl = time.Duration(n) * time.Second
 	}
@@ -185,23 +182,23 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	rl := e.byAddress(r.ClientIP)
-	refuse := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }
+	fail := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }
 	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{RateLimit: rl, Response: x} }
 	if len(e.cfg.SigningKey) == 0 {
 		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID, r.AcceptLanguage))
 	}
 	req, x := e.readForm(r)
 	if x != nil {
-		return refuse(x)
+		return fail(x)
 	}
 	for _, f := range req.Fields {
 		if f.Name != "shipping_client_ref" {
-			return refuse(badTokenField(f.Name, "not a field of /demo/token (only shipping_client_ref)"))
+			return fail(badTokenField(f.Name, "not a field of /demo/token (only shipping_client_ref)"))
 		}
 	}
 	ref := req.Get("shipping_client_ref")
 	if ref == "" {
-		return refuse(badTokenField("shipping_client_ref", "required: the order the page books"))
+		return fail(badTokenField("shipping_client_ref", "required: the order the page books"))
 	}
 	g := tokens.Grant{Operations: DemoOperations, ShippingClientRef: ref}
 	return &Endpoint{RateLimit: rl, Response: e.mintAnswer(e.demoKey, g, DemoTokenTTL, r, func(w jsonlite.Emitter) {
@@ -229,19 +226,17 @@ func (e *Edge) Failure(in FailureInput) *Response {
 	var r *Refusal
 	switch in.Kind {
 	case "not_found":
-		r = &Refusal{Status: 404, Code: CodeNotFound, Class: "not_found", Message: say(l, msgNotFound)}
+		r = refuse(404, "not_found", say(l, msgNotFound))
 	case "method_not_allowed":
-		r = &Refusal{Status: 405, Code: CodeMethodNotAllowed, Class: "method_not_allowed",
-			Message: say(l, msgMethod, clip(in.Method, 16), in.Operation, in.Allow),
-			Headers: []Header{{"Allow", in.Allow + ", OPTIONS"}}}
+		r = refuse(405, "method_not_allowed", say(l, msgMethod, clip(in.Method, 16), in.Operation, in.Allow)).
+			with("Allow", in.Allow+", OPTIONS")
 	case "origin_forbidden":
-		r = &Refusal{Status: 403, Code: CodeForbidden, Class: "origin_forbidden", Message: say(l, msgOrigin, strconv.Quote(clip(in.Origin, 200)))}
+		r = refuse(403, "origin_forbidden", say(l, msgOrigin, quote(clip(in.Origin, 200))))
 	case "rate_limited":
-		r = &Refusal{Status: 429, Code: CodeRateLimited, Class: "rate_limited", Retryable: 1,
-			Message: say(l, msgRateLimited, itoa(RateLimitRetryAfter)), Headers: []Header{{"Retry-After", itoa(RateLimitRetryAfter)}}}
+		r = refuse(429, "rate_limited", say(l, msgRateLimited, itoa(RateLimitRetryAfter))).retry().
+			with("Retry-After", itoa(RateLimitRetryAfter))
 	case "timeout":
-		r = &Refusal{Status: 504, Code: CodeGatewayTimeout, Class: "deadline",
-			Message: say(l, msgTimeout, strconv.FormatInt(e.RequestDeadline().Milliseconds(), 10))}
+		r = refuse(504, "deadline", say(l, msgTimeout, strconv.FormatInt(e.RequestDeadline().Milliseconds(), 10)))
 		if isBooking(in.Operation) {
 			r.Retryable = 2
 			r.Hint = e.bookingHint(AnswerContext{Operation: in.Operation, Ledger: e.ledger()}, l)
@@ -251,16 +246,16 @@ func (e *Edge) Failure(in FailureInput) *Response {
 		if p := catalog.PolicyOf(in.Operation); p != nil && p.ClientRef != "" {
 			ref = p.ClientRef
 		}
-		r = &Refusal{Status: 503, Code: CodeUnavailable, Class: "booking_in_progress", Retryable: 1,
-			Message: "another attempt with this " + ref + " took over its booking; nothing was sent: retry shortly to get its answer"}
+		r = refuse(503, "booking_in_progress",
+			"another attempt with this "+ref+" took over its booking; nothing was sent: retry shortly to get its answer").retry()
 	case "encoded_path":
 		// One spelling per path: no path of the edge needs an escape, and
 		// a decoded one could name a booking where the raw one names none.
-		r = &Refusal{Status: 400, Code: CodeBadRequest, Class: "encoded_path", Message: say(l, msgEncodedPath, strconv.Quote(clip(in.Path, 96)))}
+		r = refuse(400, "encoded_path", say(l, msgEncodedPath, quote(clip(in.Path, 96))))
 	case "ledger_unavailable":
-		r = &Refusal{Status: 503, Code: CodeUnavailable, Class: "ledger_unavailable", Retryable: 1, Message: say(l, msgLedger)}
+		r = refuse(503, "ledger_unavailable", say(l, msgLedger)).retry()
 	default: // "internal", and any kind this build does not know
-		r = &Refusal{Status: 500, Code: CodeInternal, Class: "internal", Message: say(l, msgInternal, in.RequestID)}
+		r = refuse(500, "internal", say(l, msgInternal, in.RequestID))
 	}
 	return r.Response(in.RequestID)
 }

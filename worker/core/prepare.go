@@ -1,7 +1,6 @@
 package core
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -103,14 +102,11 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	l := r.locale()
 	op := catalog.Lookup(name)
 	if op == nil {
-		return respond(CallerUnknown, nil, (&Refusal{Status: 404, Code: CodeNotFound, Class: "unknown_operation",
-			Message: say(l, msgUnknownOperation, strconv.Quote(clip(name, 64)))}).Response(r.RequestID))
+		return respond(CallerUnknown, nil, refuse(404, "unknown_operation", say(l, msgUnknownOperation, quote(clip(name, 64)))).Response(r.RequestID))
 	}
 	if !methodAllowed(op, r.Method) {
 		allow := strings.Join(op.Methods(), ", ")
-		return respond(CallerUnknown, nil, (&Refusal{Status: 405, Code: CodeMethodNotAllowed, Class: "method_not_allowed",
-			Message: say(l, msgMethod, clip(r.Method, 16), op.Name, allow),
-			Headers: []Header{{"Allow", allow + ", OPTIONS"}}}).Response(r.RequestID))
+		return respond(CallerUnknown, nil, e.methodNotAllowed(r, op.Name, allow))
 	}
 	if len(e.errs) > 0 {
 		return respond(CallerUnknown, nil, e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage))
@@ -185,8 +181,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		// Without them the master token on the shop's server may still
 		// book (it decides), a page may not (worker/edge's rule).
 		if op.Books && !e.ledger() {
-			return respond(caller, rl, (&Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden",
-				Message: say(r.locale(), msgScopedNeedsLedger, EnvExactlyOnce)}).Response(r.RequestID))
+			return respond(caller, rl, refuse(403, "forbidden", say(r.locale(), msgScopedNeedsLedger, EnvExactlyOnce)).Response(r.RequestID))
 		}
 	}
 	body := form.Encode(req)
@@ -279,11 +274,9 @@ func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
 	if r.Method == "POST" && r.HasQuery {
 		// Its parameters belong in the body: silently dropping them would
 		// make a client believe a filter or reference was applied.
-		return nil, &Refusal{Status: 400, Code: CodeBadRequest, Class: "query_on_post",
-			Message: say(r.locale(), msgQueryOnPost, clip(r.Query, 64))}
+		return nil, refuse(400, "query_on_post", say(r.locale(), msgQueryOnPost, clip(r.Query, 64)))
 	}
-	tooLarge := &Refusal{Status: 413, Code: CodeTooLarge, Class: "too_large",
-		Message: say(r.locale(), msgTooLarge, itoa(e.cfg.MaxBodyBytes))}
+	tooLarge := refuse(413, "too_large", say(r.locale(), msgTooLarge, itoa(e.cfg.MaxBodyBytes)))
 	if r.Method == "GET" {
 		if len(r.Query) > e.cfg.MaxBodyBytes {
 			return nil, tooLarge
@@ -295,8 +288,7 @@ func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
 	}
 	if ct := r.ContentType; ct != "" {
 		if !isForm(ct) {
-			return nil, &Refusal{Status: 415, Code: CodeUnsupportedType, Class: "unsupported_media_type",
-				Message: say(r.locale(), msgMediaType, strconv.Quote(clip(ct, 64)))}
+			return nil, refuse(415, "unsupported_media_type", say(r.locale(), msgMediaType, quote(clip(ct, 64))))
 		}
 	}
 	return r.Body, nil
@@ -336,18 +328,14 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 				m = msgTokenGrant
 			}
 			msg := say(r.locale(), m)
-			return caller, nil, &Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized", Message: msg,
-				Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate", error="invalid_token"`}}}
+			return caller, nil, refuse(401, "unauthorized", msg).with("WWW-Authenticate", `Bearer realm="parcelgate", error="invalid_token"`)
 		}
 		if !c.Allows(op.Name) {
-			return caller, nil, &Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden",
-				Message: say(r.locale(), msgNotGranted, op.Name, strings.Join(c.Operations, ", "))}
+			return caller, nil, refuse(403, "forbidden", say(r.locale(), msgNotGranted, op.Name, strings.Join(c.Operations, ", ")))
 		}
 		return caller, &c, nil
 	}
-	return CallerUnknown, nil, &Refusal{Status: 401, Code: CodeUnauthorized, Class: "unauthorized",
-		Message: say(r.locale(), msgAuthRequired, op.Name),
-		Headers: []Header{{"WWW-Authenticate", `Bearer realm="parcelgate"`}}}
+	return CallerUnknown, nil, refuse(401, "unauthorized", say(r.locale(), msgAuthRequired, op.Name)).with("WWW-Authenticate", `Bearer realm="parcelgate"`)
 }
 
 // ScopeError checks a decoded, normalized request against the references
@@ -363,8 +351,7 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, booked func() string, acceptLanguage string) *Refusal {
 	l := i18n.FromAcceptLanguage(acceptLanguage)
 	deny := func(field, why string) *Refusal {
-		return &Refusal{Status: 403, Code: CodeForbidden, Class: "forbidden", Message: field + ": " + why,
-			FieldErrors: []validate.FieldError{{Field: field, Code: CodeForbidden, Message: why}}}
+		return fieldRefusal(403, CodeForbidden, "forbidden", field, why)
 	}
 	bound := func(field, want string) *Refusal {
 		got := req.Get(field)

@@ -87,6 +87,39 @@ func (e *Refusal) Response(requestID string) *Response {
 	return &Response{Status: e.Status, Headers: withType(e.Headers), Body: e.Body(requestID), Class: e.Class}
 }
 
+// refuse is one of the edge's own refusals, whose code is 1000 plus the
+// status (the Code* constants). One function rather than a literal of
+// Refusal's many fields at each site: each literal was its own
+// allocation and stores in the module.
+//
+//go:noinline
+func refuse(status int, class, msg string) *Refusal {
+	return &Refusal{Status: status, Code: 1000 + status, Class: class, Message: msg}
+}
+
+// with adds a header to the refusal's response.
+//
+//go:noinline
+func (e *Refusal) with(name, value string) *Refusal {
+	e.Headers = append(e.Headers, Header{name, value})
+	return e
+}
+
+// retry marks the refusal retryable.
+func (e *Refusal) retry() *Refusal {
+	e.Retryable = 1
+	return e
+}
+
+// fieldRefusal is a refusal about one field: the message names it, and
+// the field's error repeats the problem.
+//
+//go:noinline
+func fieldRefusal(status, code int, class, field, problem string) *Refusal {
+	return &Refusal{Status: status, Code: code, Class: class, Message: field + ": " + problem,
+		FieldErrors: []validate.FieldError{{Field: field, Code: code, Message: problem}}}
+}
+
 func withType(h []Header) []Header {
 	return append([]Header{{"Content-Type", ContentType}}, h...)
 }
@@ -146,12 +179,11 @@ func misconfig(errs []ConfigError) *Refusal {
 		}
 		msg += e.Error()
 	}
-	return &Refusal{Status: 500, Code: CodeMisconfigured, Class: "misconfigured", Message: msg}
+	return refuse(500, "misconfigured", msg)
 }
 
 func badTokenField(field, problem string) *Refusal {
-	return &Refusal{Status: 400, Code: CodeBadRequest, Class: "invalid_request", Message: field + ": " + problem,
-		FieldErrors: []validate.FieldError{{Field: field, Code: CodeBadRequest, Message: problem}}}
+	return fieldRefusal(400, CodeBadRequest, "invalid_request", field, problem)
 }
 
 func clip(s string, n int) string {
@@ -162,3 +194,10 @@ func clip(s string, n int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// quote shows a value a message names between double quotes, escaped as
+// a JSON string is: strconv.Quote, its tables of printable runes and its
+// code (about 6 KB of the module) are not linked for it. Control
+// characters and invalid UTF-8 show as JSON shows them (\u0001, U+FFFD)
+// rather than as Go does (\x01, \xff).
+func quote(s string) string { return string(jsonlite.AppendString(nil, s)) }

@@ -36,6 +36,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
@@ -194,7 +195,7 @@ func Check(g Grant) (Grant, error) {
 	for _, op := range g.Operations {
 		switch {
 		case catalog.Lookup(op) == nil:
-			return g, &FieldError{"operations", "unknown operation " + strconv.Quote(clip(op, 64))}
+			return g, &FieldError{"operations", "unknown operation " + string(jsonlite.AppendString(nil, clip(op, 64)))}
 		case !Grantable(op):
 			return g, &FieldError{"operations", op + " is never grantable (it lists every customer's shipments)"}
 		}
