@@ -3,9 +3,9 @@
 package envelope
 
 import (
-	"encoding/base64"
 	"strings"
 
+	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -192,7 +192,7 @@ func readPdf(s *jsonlite.Scanner, dst *[]byte) error {
 
 // writePdf writes the label as standard base64.
 func writePdf(e jsonlite.Emitter, k string, v []byte) {
-	kStr(e, k, base64.StdEncoding.EncodeToString(v))
+	kStr(e, k, base64lite.Encode(v, 0))
 }
 
 func decodePDF(b64 string) ([]byte, error) {
@@ -213,15 +213,15 @@ func decodePDF(b64 string) ([]byte, error) {
 	if b64 == "" {
 		return nil, reasonError("empty label")
 	}
-	enc := base64.StdEncoding
+	var mode base64lite.Mode
 	if strings.ContainsAny(b64, "-_") {
-		enc = base64.URLEncoding
+		mode = base64lite.URL
 	}
 	if len(b64)%4 != 0 {
-		enc = enc.WithPadding(base64.NoPadding)
+		mode |= base64lite.Raw
 		b64 = strings.TrimRight(b64, "=")
 	}
-	pdf, err := enc.DecodeString(b64)
+	pdf, err := base64lite.Decode(b64, mode)
 	if err != nil {
 		return nil, reasonError("label is not valid base64: " + err.Error())
 	}

@@ -21,8 +21,9 @@ package leak
 
 import (
 	"bytes"
-	"encoding/base64"
 	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate/internal/base64lite"
 )
 
 // MinKeyScan: an API key shorter than this is only looked for as part of
@@ -46,14 +47,14 @@ func New(user, key string) Filter {
 	}
 	// The Authorization header's value: a request dump that is itself
 	// base64-encoded holds its base64.
-	plain = append(plain, base64.StdEncoding.EncodeToString([]byte(user+":"+key)))
+	plain = append(plain, base64lite.Encode([]byte(user+":"+key), 0))
 	var f Filter
 	for i, n := range plain {
 		if i < len(plain)-1 {
 			// (The header's value is already a needle: its first groups.)
 			f.needles = append(f.needles, []byte(n))
 		}
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for _, enc := range []base64lite.Mode{0, base64lite.URL} {
 			// The secret may start at any byte of the encoded text: each
 			// of the three alignments spells it differently.
 			for shift := 0; shift < 3; shift++ {
@@ -69,8 +70,8 @@ func New(user, key string) Filter {
 // aligned is the base64 of n preceded by shift other bytes, without the
 // characters that depend on those bytes or on what follows n: the full
 // groups of n's own bytes (nil when that leaves under MinKeyScan).
-func aligned(enc *base64.Encoding, n string, shift int) []byte {
-	e := enc.EncodeToString(append(make([]byte, shift), n...))
+func aligned(enc base64lite.Mode, n string, shift int) []byte {
+	e := base64lite.Encode(append(make([]byte, shift), n...), enc)
 	end := (shift + len(n)) / 3 * 4
 	if shift == 0 {
 		if end >= MinKeyScan {

@@ -21,11 +21,11 @@
 package core
 
 import (
-	"encoding/base64"
 	"encoding/hex"
 	"strings"
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
@@ -98,7 +98,7 @@ func (e *Edge) UpstreamBase() string {
 
 // UpstreamAuthorization is the upstream's Basic auth header value.
 func (e *Edge) UpstreamAuthorization() string {
-	return "Basic " + base64.StdEncoding.EncodeToString([]byte(e.cfg.APIUser+":"+e.cfg.APIKey))
+	return "Basic " + base64lite.Encode([]byte(e.cfg.APIUser+":"+e.cfg.APIKey), 0)
 }
 
 // WatchlistName is the Durable Object name of the watchlist of this (API

@@ -27,12 +27,12 @@
 package tokens
 
 import (
-	"encoding/base64"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
@@ -292,8 +292,8 @@ func encode(key []byte, g Grant, exp int64) string {
 	if g.CollectionClientRef != "" {
 		p += "&collection_client_ref=" + urlquery.Escape(g.CollectionClientRef)
 	}
-	signed := Prefix + base64.RawURLEncoding.EncodeToString([]byte(p))
-	return signed + "." + base64.RawURLEncoding.EncodeToString(mac(key, signed))
+	signed := Prefix + base64lite.Encode([]byte(p), base64lite.URL|base64lite.Raw)
+	return signed + "." + base64lite.Encode(mac(key, signed), base64lite.URL|base64lite.Raw)
 }
 
 func mac(key []byte, s string) []byte {
@@ -321,11 +321,11 @@ func Verify(key []byte, token string, now time.Time) (Claims, error) {
 	signed := token[:len(Prefix)+dot]
 	// The MAC first, over the exact bytes: nothing of an unsigned payload
 	// is parsed.
-	want := base64.RawURLEncoding.EncodeToString(mac(key, signed))
+	want := base64lite.Encode(mac(key, signed), base64lite.URL|base64lite.Raw)
 	if !hmacsha256.Equal([]byte(rest[dot+1:]), []byte(want)) {
 		return c, ErrSignature
 	}
-	raw, err := base64.RawURLEncoding.Strict().DecodeString(rest[:dot])
+	raw, err := base64lite.Decode(rest[:dot], base64lite.URL|base64lite.Raw|base64lite.Strict)
 	if err != nil {
 		return c, ErrMalformed
 	}
