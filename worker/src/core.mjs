@@ -48,14 +48,14 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const EMPTY = new Uint8Array(0);
 
-/** @param {unknown} v @returns {Uint8Array} */
+/**
+ * bytesOf is a raw part as bytes: the contract's bodies are strings or
+ * bytes (core.d.mts), absent as null.
+ * @param {string | Uint8Array | null | undefined} v
+ * @returns {Uint8Array}
+ */
 function bytesOf(v) {
-  if (v === null || v === undefined) return EMPTY;
-  if (typeof v === 'string') return encoder.encode(v);
-  if (v instanceof Uint8Array) return v;
-  if (v instanceof ArrayBuffer) return new Uint8Array(v);
-  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  return encoder.encode(String(v));
+  return v == null ? EMPTY : typeof v === 'string' ? encoder.encode(v) : v;
 }
 
 /**
@@ -205,7 +205,7 @@ class Core {
   /**
    * @param {keyof typeof METHODS} name
    * @param {any} input the JSON part
-   * @param {unknown} raw the raw part
+   * @param {string | Uint8Array | null | undefined} raw the raw part
    */
   #call(name, input, raw) {
     const head = JSON.stringify(input);
@@ -324,7 +324,7 @@ class Core {
   normalize(input) {
     const r = this.#call('normalize', { operation: input.operation }, input.body);
     if (r.normalized === true) return r;
-    return { body: typeof input.body === 'string' ? input.body : decoder.decode(bytesOf(input.body)), normalized: false };
+    return { body: typeof input.body === 'string' ? input.body : decoder.decode(input.body), normalized: false };
   }
 
   version() {

@@ -75,8 +75,7 @@ export function splitUrl(u) {
  */
 export function fail(x, f) {
   x.errorClass = f.errorClass;
-  if (f.detail) x.detail = f.detail;
-  return reply(x, { status: f.status, body: failureBody(f, x.id), headers: f.headers });
+  return reply(x, { status: f.status, body: failureBody(f, x.id) });
 }
 
 const encoder = new TextEncoder();

@@ -1,34 +1,21 @@
 // @ts-check
-// The edge's own answers: the {status, data} envelope of every failure the
-// worker makes itself (source "edge", errorCode 1000 + HTTP status or the
-// field's code), and JSON responses. Members in the order Go's
-// envelope.ErrorData writes them, so a client sees one shape whoever wrote
-// the body.
+// The edge's own answers: the {status, data} envelope of a failure the
+// worker answers without the core (it could not start, or failed while
+// answering), and JSON responses. Every other envelope is the core's, in the
+// client's language with whatever members it needs; this one has the
+// members every envelope has, in the order Go's envelope.ErrorData writes
+// them, so a client sees one shape whoever wrote the body.
 
 /** The Content-Type of every response. */
 export const CONTENT_TYPE = "application/json; charset=utf-8";
 
 /**
- * @typedef {object} FieldError
- * @property {string} field
- * @property {number} code
- * @property {string} message
- */
-
-/**
- * A failure the edge answers with its own envelope.
+ * A failure the edge answers with its own envelope (source "edge",
+ * errorCode 1000 + status).
  * @typedef {object} EdgeFailure
  * @property {number} status HTTP status
  * @property {string} errorClass short machine-readable kind (logs and clients)
  * @property {string} message
- * @property {number} [code] errorCode; 1000 + status when absent
- * @property {FieldError[]} [fieldErrors]
- * @property {number} [upstreamStatus]
- * @property {string} [upstreamData] raw JSON of the upstream's data, when it sent an envelope
- * @property {boolean} [retryable]
- * @property {string} [hint]
- * @property {Record<string, string>} [headers] extra response headers (Allow, Retry-After, WWW-Authenticate)
- * @property {string} [detail] the cause for the log line only, never sent
  */
 
 /**
@@ -38,16 +25,8 @@ export const CONTENT_TYPE = "application/json; charset=utf-8";
  * @returns {string}
  */
 export function failureBody(f, requestId) {
-  let s = '{"status":"err","data":{"errorCode":' + (f.code ?? 1000 + f.status) +
-    ',"errorMessage":' + JSON.stringify(f.message) + ',"source":"edge","errorClass":' + JSON.stringify(f.errorClass);
-  if (f.fieldErrors !== undefined && f.fieldErrors.length > 0) {
-    s += ',"errors":' + JSON.stringify(f.fieldErrors.map((e) => ({ field: e.field, code: e.code, message: e.message })));
-  }
-  if (f.upstreamStatus) s += ',"upstreamStatus":' + f.upstreamStatus;
-  if (f.upstreamData !== undefined && f.upstreamData !== "") s += ',"upstream":' + f.upstreamData;
-  if (f.retryable !== undefined) s += ',"retryable":' + f.retryable;
-  if (f.hint) s += ',"hint":' + JSON.stringify(f.hint);
-  return s + ',"requestId":' + JSON.stringify(requestId) + "}}";
+  return JSON.stringify({ status: "err", data: { errorCode: 1000 + f.status, errorMessage: f.message, source: "edge",
+    errorClass: f.errorClass, requestId } });
 }
 
 /**
