@@ -140,14 +140,32 @@ func qValue(params string) int {
 	return 1000
 }
 
+// rowSep separates the translations of a table row.
+const rowSep = '|'
+
 // index returns the table row of an English message, or -1.
 func index(english string) int {
 	for i := range table {
-		if table[i][English] == english {
+		if table[i][0] == english {
 			return i
 		}
 	}
 	return -1
+}
+
+// text returns the text of locale l in table row i.
+func text(i int, l Locale) string {
+	if l == English {
+		return table[i][0]
+	}
+	s := table[i][1]
+	for ; l > 1; l-- {
+		s = s[strings.IndexByte(s, rowSep)+1:]
+	}
+	if j := strings.IndexByte(s, rowSep); j >= 0 {
+		s = s[:j]
+	}
+	return s
 }
 
 // Message returns the English message english in locale l: the table's
@@ -158,12 +176,12 @@ func Message(l Locale, english string) string {
 		return english
 	}
 	if i := index(english); i >= 0 {
-		return table[i][l]
+		return text(i, l)
 	}
 	// A message built at run time from a template with one value at its
 	// end (postal's "…, e.g. <example>."): translate the template.
 	for i := range table {
-		t := table[i][English]
+		t := table[i][0]
 		pre, post, ok := strings.Cut(t, "{0}")
 		if ok && !strings.Contains(post, "{") && len(english) > len(pre)+len(post) &&
 			strings.HasPrefix(english, pre) && strings.HasSuffix(english, post) {
@@ -226,4 +244,10 @@ func Entries() int { return len(table) }
 
 // Entry returns row i of the table: the message in every locale, in
 // Locale order (English first).
-func Entry(i int) [Count]string { return table[i] }
+func Entry(i int) [Count]string {
+	var row [Count]string
+	for l := range row {
+		row[l] = text(i, Locale(l))
+	}
+	return row
+}

@@ -94,3 +94,12 @@ func TestMessageDoesNotAllocateInEnglish(t *testing.T) {
 	n = testing.AllocsPerRun(100, func() { _ = Message(Dutch, "This field is required.") })
 	assert.Zero(t, n)
 }
+
+// Every row holds exactly Count texts: a message with the separator in it
+// would shift the row's languages.
+func TestRowsHaveEveryLocale(t *testing.T) {
+	for _, row := range table {
+		assert.NotContains(t, row[0], string(rowSep))
+		assert.Equal(t, Count-2, strings.Count(row[1], string(rowSep)), "%q", row[0])
+	}
+}
