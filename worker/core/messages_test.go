@@ -34,12 +34,13 @@ func TestEdgeMessagesHaveEveryLanguage(t *testing.T) {
 		return strings.Join(p, "")
 	}
 	for m := 0; m < messageCount; m++ {
-		en := messages[m][i18n.English]
+		assert.Equal(t, int(i18n.Count)-1, strings.Count(messages[m], next), "row %d: %q", m, messages[m])
+		en := text(m, i18n.English)
 		assert.NotEmpty(t, en, "row %d", m)
 		for l := i18n.Locale(1); l < i18n.Count; l++ {
-			assert.NotEmpty(t, messages[m][l], "%q has no %s text", en, l)
-			assert.NotEqual(t, en, messages[m][l], "%q: the %s text is the English one", en, l)
-			assert.Equal(t, sorted(holes(en)), sorted(holes(messages[m][l])), "%q in %s", en, l)
+			assert.NotEmpty(t, text(m, l), "%q has no %s text", en, l)
+			assert.NotEqual(t, en, text(m, l), "%q: the %s text is the English one", en, l)
+			assert.Equal(t, sorted(holes(en)), sorted(holes(text(m, l))), "%q in %s", en, l)
 		}
 	}
 }
