@@ -133,46 +133,8 @@ func (s *Scanner) LooseBool() (bool, error) {
 
 // ValidNumber reports whether t is a number in strict JSON grammar.
 func ValidNumber(t string) bool {
-	i := 0
-	if i < len(t) && t[i] == '-' {
-		i++
-	}
-	if i >= len(t) {
-		return false
-	}
-	if t[i] == '0' {
-		i++
-	} else if t[i] >= '1' && t[i] <= '9' {
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-	} else {
-		return false
-	}
-	if i < len(t) && t[i] == '.' {
-		i++
-		d := i
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
-		i++
-		if i < len(t) && (t[i] == '+' || t[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	return i == len(t)
+	end, _, bad := number(t, 0)
+	return bad == "" && end == len(t)
 }
 
 // short truncates s to at most 32 bytes on a rune boundary, for messages.

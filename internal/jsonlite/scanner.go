@@ -254,89 +254,54 @@ func (s *Scanner) End() error {
 // value with any method, or returns nil without reading it and the value
 // is skipped. The key is a substring of the input when it has no escapes
 // (no allocation). An error from fn stops the iteration and is returned.
-func (s *Scanner) Object(fn func(key string) error) error {
-	k, err := s.peekOrFail()
-	if err != nil {
-		return err
-	}
-	if k != Object {
-		return s.typeErr("object", k)
-	}
-	if s.depth >= s.limit() {
-		return s.fail(s.pos, "nesting too deep")
-	}
-	s.depth++
-	s.pos++ // '{'
-	s.ws()
-	if s.pos < len(s.src) && s.src[s.pos] == '}' {
-		s.pos++
-		s.depth--
-		return nil
-	}
-	for {
-		key, err := s.objectKey(true)
-		if err != nil {
-			return err
-		}
-		if _, err := s.peekOrFail(); err != nil {
-			return err
-		}
-		start := s.pos
-		if err := fn(key); err != nil {
-			return s.stick(err)
-		}
-		if s.err != nil {
-			return s.err
-		}
-		if s.pos == start {
-			if err := s.Skip(); err != nil {
-				return err
-			}
-		}
-		s.ws()
-		if s.pos >= len(s.src) {
-			return s.fail(s.pos, "unexpected end of input in object")
-		}
-		switch s.src[s.pos] {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			s.depth--
-			return nil
-		default:
-			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after object member")
-		}
-	}
-}
+func (s *Scanner) Object(fn func(key string) error) error { return s.container(Object, fn, nil) }
 
 // Array reads an array, calling fn with the index of each element. As in
 // Object, fn either reads the element or returns nil and it is skipped.
-func (s *Scanner) Array(fn func(i int) error) error {
+func (s *Scanner) Array(fn func(i int) error) error { return s.container(Array, nil, fn) }
+
+// container is Object (want Object, member called with each key) and
+// Array (want Array, element called with each index): one loop for both.
+func (s *Scanner) container(want Kind, member func(key string) error, element func(i int) error) error {
 	k, err := s.peekOrFail()
 	if err != nil {
 		return err
 	}
-	if k != Array {
-		return s.typeErr("array", k)
+	if k != want {
+		return s.typeErr(want.String(), k)
 	}
 	if s.depth >= s.limit() {
 		return s.fail(s.pos, "nesting too deep")
 	}
+	end, after := byte('}'), "object member"
+	if want == Array {
+		end, after = ']', "array element"
+	}
 	s.depth++
-	s.pos++ // '['
+	s.pos++ // '{' or '['
 	s.ws()
-	if s.pos < len(s.src) && s.src[s.pos] == ']' {
+	if s.pos < len(s.src) && s.src[s.pos] == end {
 		s.pos++
 		s.depth--
 		return nil
 	}
 	for i := 0; ; i++ {
+		key := ""
+		if member != nil {
+			if key, err = s.objectKey(true); err != nil {
+				return err
+			}
+		}
 		if _, err := s.peekOrFail(); err != nil {
 			return err
 		}
 		start := s.pos
-		if err := fn(i); err != nil {
+		if member != nil {
+			err = member(key)
+		} else {
+			err = element(i)
+		}
+		if err != nil {
 			return s.stick(err)
 		}
 		if s.err != nil {
@@ -349,17 +314,17 @@ func (s *Scanner) Array(fn func(i int) error) error {
 		}
 		s.ws()
 		if s.pos >= len(s.src) {
-			return s.fail(s.pos, "unexpected end of input in array")
+			return s.fail(s.pos, "unexpected end of input in "+want.String())
 		}
 		switch s.src[s.pos] {
 		case ',':
 			s.pos++
-		case ']':
+		case end:
 			s.pos++
 			s.depth--
 			return nil
 		default:
-			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after array element")
+			return s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" after "+after)
 		}
 	}
 }
@@ -382,62 +347,55 @@ func (s *Scanner) String() (string, error) {
 // readString reads a string starting at the opening quote.
 func (s *Scanner) readString() (string, error) {
 	start := s.pos + 1
-	i := start
-	src := s.src
-	// Fast path: printable ASCII up to the closing quote.
-	for i < len(src) {
-		c := src[i]
-		if c == '"' {
-			s.pos = i + 1
-			return src[start:i], nil
-		}
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
-		i++
+	end, rewrite, err := s.scanString()
+	if err != nil {
+		return "", err
 	}
-	// Slow path: find the end, validate, and see whether a rewrite is needed.
-	rewrite := false
+	if !rewrite {
+		return s.src[start:end], nil
+	}
+	return s.unescape(start, end), nil
+}
+
+// scanString validates the string starting at the opening quote and moves
+// past it, returning the offset of its closing quote; rewrite reports an
+// escape or invalid UTF-8 (the text is not the value as it stands). Skip
+// and readString share it, so both accept and refuse the same strings.
+func (s *Scanner) scanString() (end int, rewrite bool, err error) {
+	src := s.src
+	i := s.pos + 1
 	for {
 		if i >= len(src) {
-			return "", s.fail(len(src), "unexpected end of input in string")
+			return 0, false, s.fail(len(src), "unexpected end of input in string")
 		}
 		c := src[i]
 		switch {
 		case c == '"':
-			if !rewrite {
-				s.pos = i + 1
-				return src[start:i], nil
-			}
-			out, err := s.unescape(start, i)
-			if err != nil {
-				return "", err
-			}
 			s.pos = i + 1
-			return out, nil
+			return i, rewrite, nil
 		case c == '\\':
 			rewrite = true
 			if i+1 >= len(src) {
-				return "", s.fail(len(src), "unexpected end of input in string escape")
+				return 0, false, s.fail(len(src), "unexpected end of input in string escape")
 			}
 			switch src[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(src) {
-					return "", s.fail(len(src), "unexpected end of input in \\u escape")
+					return 0, false, s.fail(len(src), "unexpected end of input in \\u escape")
 				}
 				for j := i + 2; j < i+6; j++ {
 					if hexVal(src[j]) < 0 {
-						return "", s.fail(j, "invalid character "+quoteByte(src[j])+" in \\u escape")
+						return 0, false, s.fail(j, "invalid character "+quoteByte(src[j])+" in \\u escape")
 					}
 				}
 				i += 6
 			default:
-				return "", s.fail(i+1, "invalid escape character "+quoteByte(src[i+1]))
+				return 0, false, s.fail(i+1, "invalid escape character "+quoteByte(src[i+1]))
 			}
 		case c < 0x20:
-			return "", s.fail(i, "control character "+quoteByte(c)+" in string")
+			return 0, false, s.fail(i, "control character "+quoteByte(c)+" in string")
 		case c < 0x80:
 			i++
 		default:
@@ -470,8 +428,8 @@ func hex4(s string) rune {
 	return r
 }
 
-// unescape decodes src[start:end], already validated by readString.
-func (s *Scanner) unescape(start, end int) (string, error) {
+// unescape decodes src[start:end], already validated by scanString.
+func (s *Scanner) unescape(start, end int) string {
 	src := s.src
 	b := make([]byte, 0, end-start)
 	for i := start; i < end; {
@@ -532,7 +490,7 @@ func (s *Scanner) unescape(start, end int) (string, error) {
 		}
 		i += size
 	}
-	return string(b), nil
+	return string(b)
 }
 
 // scanNumber validates a number at s.pos (strict JSON grammar) and returns
@@ -540,57 +498,63 @@ func (s *Scanner) unescape(start, end int) (string, error) {
 func (s *Scanner) scanNumber() (text string, isInt bool, err error) {
 	src := s.src
 	start := s.pos
-	i := start
+	i, isInt, bad := number(src, start)
+	if bad != "" {
+		if i >= len(src) {
+			return "", false, s.fail(i, "unexpected end of input in number")
+		}
+		return "", false, s.fail(i, "invalid character "+quoteByte(src[i])+" "+bad)
+	}
+	s.pos = i
+	return src[start:i], isInt, nil
+}
+
+// number reads the number in src from offset i (strict JSON grammar) and
+// returns its end and whether it is an integer (no fraction, no exponent).
+// A malformed number stops at the offending offset with bad saying where
+// it was ("in number", "after decimal point" or "in exponent").
+// scanNumber and ValidNumber share it.
+func number(src string, i int) (end int, isInt bool, bad string) {
 	if i < len(src) && src[i] == '-' {
 		i++
 	}
-	if i >= len(src) {
-		return "", false, s.fail(i, "unexpected end of input in number")
-	}
-	switch c := src[i]; {
-	case c == '0':
+	switch {
+	case i < len(src) && src[i] == '0':
 		i++
-	case c >= '1' && c <= '9':
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
+	case i < len(src) && src[i] >= '1' && src[i] <= '9':
+		i = digits(src, i)
 	default:
-		return "", false, s.fail(i, "invalid character "+quoteByte(c)+" in number")
+		return i, false, "in number"
 	}
 	isInt = true
 	if i < len(src) && src[i] == '.' {
 		isInt = false
-		i++
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			if i >= len(src) {
-				return "", false, s.fail(i, "unexpected end of input in number")
-			}
-			return "", false, s.fail(i, "invalid character "+quoteByte(src[i])+" after decimal point")
+		d := i + 1
+		if i = digits(src, d); i == d {
+			return i, false, "after decimal point"
 		}
 	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+	if i < len(src) && src[i]|0x20 == 'e' {
 		isInt = false
 		i++
 		if i < len(src) && (src[i] == '+' || src[i] == '-') {
 			i++
 		}
 		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			if i >= len(src) {
-				return "", false, s.fail(i, "unexpected end of input in number")
-			}
-			return "", false, s.fail(i, "invalid character "+quoteByte(src[i])+" in exponent")
+		if i = digits(src, d); i == d {
+			return i, false, "in exponent"
 		}
 	}
-	s.pos = i
-	return src[start:i], isInt, nil
+	return i, isInt, ""
+}
+
+// digits returns the offset of the first byte at or after i of src that
+// is not a decimal digit.
+func digits(src string, i int) int {
+	for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // NumberText reads a number and returns its literal text (a substring of
@@ -876,40 +840,8 @@ func (s *Scanner) objectKey(decode bool) (string, error) {
 
 // skipString validates a string without decoding it.
 func (s *Scanner) skipString() error {
-	src := s.src
-	for i := s.pos + 1; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '"':
-			s.pos = i + 1
-			return nil
-		case c == '\\':
-			if i+1 >= len(src) {
-				return s.fail(len(src), "unexpected end of input in string escape")
-			}
-			switch src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(src) {
-					return s.fail(len(src), "unexpected end of input in \\u escape")
-				}
-				for j := i + 2; j < i+6; j++ {
-					if hexVal(src[j]) < 0 {
-						return s.fail(j, "invalid character "+quoteByte(src[j])+" in \\u escape")
-					}
-				}
-				i += 6
-			default:
-				return s.fail(i+1, "invalid escape character "+quoteByte(src[i+1]))
-			}
-		case c < 0x20:
-			return s.fail(i, "control character "+quoteByte(c)+" in string")
-		default:
-			i++
-		}
-	}
-	return s.fail(len(src), "unexpected end of input in string")
+	_, _, err := s.scanString()
+	return err
 }
 
 // RawText reads the next value, validating it, and returns its JSON text
