@@ -255,13 +255,21 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	}
 	c.Timeout = time.Duration(whole(EnvUpstreamTimeoutMS, int(DefaultTimeout/time.Millisecond), 1, 300000, " of milliseconds")) * time.Millisecond
 	c.MaxBodyBytes = whole(EnvMaxBodyBytes, DefaultMaxBodyBytes, 256, 1<<20, " of bytes")
-	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvRulesFeature))); v {
-	case "", "0", "false", "no", "off":
-	case "1", "true", "yes", "on":
-		c.Rules = true
-	default:
-		bad(EnvRulesFeature, "must be true or false")
+	// boolean reads a true/false setting, def when unset (false, and a
+	// problem, when it is neither).
+	boolean := func(name string, def bool) bool {
+		switch strings.ToLower(strings.TrimSpace(getenv(name))) {
+		case "":
+			return def
+		case "1", "true", "yes", "on":
+			return true
+		case "0", "false", "no", "off":
+			return false
+		}
+		bad(name, "must be true or false")
+		return false
 	}
+	c.Rules = boolean(EnvRulesFeature, false)
 	c.CacheTTL, c.CacheMaxBytes = DefaultCacheTTL, DefaultCacheMaxBytes
 	if v := strings.TrimSpace(getenv(EnvCacheTTL)); v != "" {
 		ttl, p := parseCacheTTL(v)
@@ -273,13 +281,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	}
 	// 0: no in-instance tier (flights still coalesce).
 	c.CacheMaxBytes = whole(EnvCacheMaxBytes, c.CacheMaxBytes, 0, 64<<20, " of bytes")
-	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvExactlyOnce))); v {
-	case "", "1", "true", "yes", "on":
-		c.ExactlyOnce = true
-	case "0", "false", "no", "off":
-	default:
-		bad(EnvExactlyOnce, "must be true or false")
-	}
+	c.ExactlyOnce = boolean(EnvExactlyOnce, true)
 	c.BookingGrace = time.Duration(whole(EnvBookingGrace, int(DefaultBookingGrace/time.Second), 1, 86400, " of seconds")) * time.Second
 	if c.ExactlyOnce && c.BookingGrace <= c.Timeout {
 		// A grace that ends before the answer is even lost would let a
@@ -296,16 +298,12 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	default:
 		bad(EnvLogRequests, "must be errors, all or off")
 	}
-	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvFaultInjection))); v {
-	case "", "0", "false", "no", "off":
-	case "1", "true", "yes", "on":
+	if boolean(EnvFaultInjection, false) {
 		if c.UpstreamBase != "" && !strings.HasPrefix(c.UpstreamBase, "http://") {
 			bad(EnvFaultInjection, "is for tests: allowed only with the sandbox or a loopback upstream")
 		} else {
 			c.Faults = true
 		}
-	default:
-		bad(EnvFaultInjection, "must be true or false")
 	}
 	c.Webhooks = loadWebhooks(getenv, whole, bad, &c)
 	return c, errs

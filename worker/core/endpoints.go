@@ -52,14 +52,14 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage)}
 	}
 	if e.cfg.ProxyToken == "" {
-		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (POST /tokens is authorized with it)"}}, r.Authorization, r.RequestID, r.AcceptLanguage)}
+		return &Endpoint{Response: e.misconfigIn(r, EnvProxyToken, "secret is not set (POST /tokens is authorized with it)")}
 	}
 	if !e.IsMaster(r.Authorization) {
 		return &Endpoint{RateLimit: e.byAddress(r.ClientIP), Response: refuse(401, "unauthorized", say(r.locale(), msgTokensMaster)).
 			with("WWW-Authenticate", `Bearer realm="parcelgate"`).Response(r.RequestID)}
 	}
 	if len(e.cfg.SigningKey) == 0 {
-		return &Endpoint{Response: e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID, r.AcceptLanguage)}
+		return &Endpoint{Response: e.misconfigIn(r, EnvTokenSigningKey, "secret is not set (needed to mint scoped tokens; at least 32 bytes)")}
 	}
 	fail := func(x *Refusal) *Endpoint { return &Endpoint{Response: x.Response(r.RequestID)} }
 	raw, x := e.readInput(&Request{Method: "POST", Body: r.Body, BodyTooLarge: r.BodyTooLarge, ContentType: r.ContentType, AcceptLanguage: r.AcceptLanguage})
@@ -115,7 +115,7 @@ func (e *Edge) mintAnswer(key []byte, g tokens.Grant, ttl time.Duration, r *Requ
 		return badTokenField(fe.Field, fe.Problem).Response(r.RequestID)
 	}
 	if err != nil {
-		return e.misconfigFor([]ConfigError{{EnvTokenSigningKey, err.Error()}}, r.Authorization, r.RequestID, r.AcceptLanguage)
+		return e.misconfigIn(r, EnvTokenSigningKey, err.Error())
 	}
 	granted, _ := tokens.Check(g)
 	body := okObject(func(w jsonlite.Emitter) {
@@ -185,7 +185,7 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 	fail := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }
 	refuseResponse := func(x *Response) *Endpoint { return &Endpoint{RateLimit: rl, Response: x} }
 	if len(e.cfg.SigningKey) == 0 {
-		return refuseResponse(e.misconfigFor([]ConfigError{{EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"}}, r.Authorization, r.RequestID, r.AcceptLanguage))
+		return refuseResponse(e.misconfigIn(r, EnvTokenSigningKey, "secret is not set (demo tokens are scoped tokens; at least 32 bytes)"))
 	}
 	req, x := e.readForm(r)
 	if x != nil {

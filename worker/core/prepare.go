@@ -115,7 +115,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	var scope *tokens.Claims
 	if !e.operationPublic(op.Name) {
 		if e.cfg.ProxyToken == "" {
-			return respond(CallerUnknown, nil, e.misconfigFor([]ConfigError{{EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"}}, r.Authorization, r.RequestID, r.AcceptLanguage))
+			return respond(CallerUnknown, nil, e.misconfigIn(r, EnvProxyToken, "secret is not set (needed for the operations outside PUBLIC_OPERATIONS)"))
 		}
 		var refusal *Refusal
 		caller, scope, refusal = e.authorize(op, r)
@@ -201,7 +201,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		case e.cfg.ExactlyOnce && !e.cfg.Sandbox:
 			// The sandbox answers a resent reference with the first booking
 			// itself; a real upstream needs the records.
-			return respond(caller, rl, e.misconfigFor([]ConfigError{{"BOOKINGS", "Durable Object binding is not configured: bookings against a real upstream need it (see worker/README.md, Deploy)"}}, r.Authorization, r.RequestID, r.AcceptLanguage))
+			return respond(caller, rl, e.misconfigIn(r, "BOOKINGS", "Durable Object binding is not configured: bookings against a real upstream need it (see worker/README.md, Deploy)"))
 		}
 	}
 	return &Prepared{Kind: KindForward, Caller: caller, RateLimit: rl, Forward: f}

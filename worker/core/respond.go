@@ -171,6 +171,14 @@ func (e *Edge) misconfigFor(errs []ConfigError, authorization, requestID, accept
 	return resp
 }
 
+// misconfigIn answers r with one configuration problem found while
+// answering it (misconfigFor).
+//
+//go:noinline
+func (e *Edge) misconfigIn(r *Request, variable, problem string) *Response {
+	return e.misconfigFor([]ConfigError{{variable, problem}}, r.Authorization, r.RequestID, r.AcceptLanguage)
+}
+
 func misconfig(errs []ConfigError) *Refusal {
 	msg := "worker misconfigured: "
 	for i, e := range errs {

@@ -191,7 +191,7 @@ func Check(g Grant) (Grant, error) {
 	if len(g.Operations) == 0 {
 		return g, &FieldError{"operations", "name at least one operation"}
 	}
-	seen := map[string]bool{}
+	collects := false
 	for _, op := range g.Operations {
 		switch {
 		case catalog.Lookup(op) == nil:
@@ -199,7 +199,7 @@ func Check(g Grant) (Grant, error) {
 		case !Grantable(op):
 			return g, &FieldError{"operations", op + " is never grantable (it lists every customer's shipments)"}
 		}
-		seen[op] = true
+		collects = collects || op == "new-collection"
 	}
 	// Every name first, then what the known ones need.
 	for _, op := range g.Operations {
@@ -210,20 +210,14 @@ func Check(g Grant) (Grant, error) {
 			return g, &FieldError{"operations", op + " needs dlvr_ref or shipping_client_ref (the shipment it may read)"}
 		}
 	}
-	out := g
-	out.Operations = nil
-	for i := range catalog.Operations {
-		if n := catalog.Operations[i].Name; seen[n] {
-			out.Operations = append(out.Operations, n)
-		}
-	}
+	out := canonical(g) // every operation is known here
 	if p := refProblem(g.ShippingClientRef, 15); p != "" {
 		return g, &FieldError{"shipping_client_ref", p}
 	}
 	if p := refProblem(g.DlvrRef, maxRefRunes); p != "" {
 		return g, &FieldError{"dlvr_ref", p}
 	}
-	if g.CollectionClientRef != "" && !seen["new-collection"] {
+	if g.CollectionClientRef != "" && !collects {
 		return g, &FieldError{"collection_client_ref", "binds new-collection only: grant new-collection or leave it out"}
 	}
 	if p := refProblem(g.CollectionClientRef, 15); p != "" {
