@@ -64,8 +64,7 @@ function bytesOf(v) {
 class Instance {
   /** @param {WebAssembly.Module} module */
   constructor(module) {
-    this.instance = new WebAssembly.Instance(module, {});
-    const x = /** @type {any} */ (this.instance.exports);
+    const x = /** @type {any} */ (new WebAssembly.Instance(module, {}).exports);
     this.x = x;
     if (typeof x._initialize === 'function') x._initialize();
   }

@@ -43,7 +43,7 @@ export const SANDBOX = "SANDBOX";
  */
 function sandboxFetcher(env) {
   const s = /** @type {{fetch?: typeof fetch} | undefined} */ (env[SANDBOX]);
-  if (s === undefined || s === null || typeof s.fetch !== "function") return undefined;
+  if (typeof s?.fetch !== "function") return undefined;
   const f = s.fetch;
   return /** @type {typeof fetch} */ ((input, init) => f.call(s, input, init));
 }

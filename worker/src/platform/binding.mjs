@@ -12,7 +12,7 @@
  */
 export function namespaceOf(env, binding) {
   const ns = /** @type {any} */ (env[binding]);
-  return ns !== undefined && ns !== null && typeof ns.idFromName === "function" ? ns : undefined;
+  return typeof ns?.idFromName === "function" ? ns : undefined;
 }
 
 /**

@@ -25,7 +25,7 @@ export const RATE_LIMIT_ANONYMOUS = "RATE_LIMIT_ANONYMOUS";
  */
 export async function rateLimit({ env, binding, key }) {
   const rl = /** @type {import("../types").RateLimitBinding | undefined} */ (env[binding]);
-  if (rl === undefined || rl === null || typeof rl.limit !== "function") return { verdict: "unbound" };
+  if (typeof rl?.limit !== "function") return { verdict: "unbound" };
   try {
     const { success } = await rl.limit({ key });
     return { verdict: success ? "allowed" : "limited" };
@@ -39,6 +39,5 @@ export async function rateLimit({ env, binding, key }) {
  * @param {{env: import("../types").Env, binding: string}} q
  */
 export function bound({ env, binding }) {
-  const rl = /** @type {any} */ (env[binding]);
-  return rl !== undefined && rl !== null && typeof rl.limit === "function";
+  return typeof (/** @type {any} */ (env[binding]))?.limit === "function";
 }

@@ -35,7 +35,6 @@ function text(b) {
   if (b === undefined || b === null) return null;
   if (typeof b === "string") return b;
   if (b instanceof Uint8Array) return decoder.decode(b);
-  if (b instanceof ArrayBuffer) return decoder.decode(new Uint8Array(b));
   return null;
 }
 
