@@ -285,6 +285,9 @@ func (stopError) Error() string { return "stop" }
 
 var errStop error = stopError{}
 
+// quote shows a value a message names between double quotes, escaped as
+// a JSON string is: strconv.Quote and its tables of printable runes are not
+// linked for it (control characters show as \u0001, not \x01).
 func quote(s string) string {
 	return string(jsonlite.AppendString(nil, s))
 }

@@ -120,7 +120,7 @@ func (e *UnexpectedResponse) Class() string {
 func (e *UnexpectedResponse) Error() string {
 	s := "unexpected response (HTTP " + strconv.Itoa(e.HTTPStatus) + "): " + e.Reason
 	if e.Snippet != "" {
-		s += "; body starts with " + strconv.Quote(e.Snippet)
+		s += "; body starts with " + quote(e.Snippet)
 	}
 	return s
 }
@@ -186,7 +186,7 @@ type UnknownOperationError struct{ Operation string }
 
 // Error implements error.
 func (e *UnknownOperationError) Error() string {
-	return "unknown operation " + strconv.Quote(e.Operation)
+	return "unknown operation " + quote(e.Operation)
 }
 
 // pathError carries a decoding error up through the values that contain

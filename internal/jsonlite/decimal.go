@@ -864,6 +864,17 @@ func fmtF(dst []byte, neg bool, d decimalSlice, prec int) []byte {
 	return dst
 }
 
+// rangeError is parseFloat's error under TinyGo (float_tinygo.go) for a
+// number beyond float64, with strconv.ParseFloat's message. Not a
+// *strconv.NumError: its Error method quotes with strconv.Quote, which
+// links the tables of printable runes; a JSON number needs no escaping
+// between its quotes.
+type rangeError string
+
+func (e rangeError) Error() string {
+	return `strconv.ParseFloat: parsing "` + string(e) + `": value out of range`
+}
+
 // decimalParseFloat is strconv.ParseFloat(s, 64) for a JSON number s
 // (the callers check the grammar first): ok is false when s overflows
 // float64 (strconv's ErrRange). Exact small cases in float64 arithmetic,

@@ -104,3 +104,14 @@ func FuzzDecimalFloat(f *testing.F) {
 		}
 	})
 }
+
+// The TinyGo build's range error (float_tinygo.go) says what strconv's says.
+func TestRangeErrorMessage(t *testing.T) {
+	for _, s := range []string{"1e309", "-1e309", "1.7976931348623159e308", "123456789e999", "-0.5E+400"} {
+		f, ok := decimalParseFloat(s)
+		_, err := strconv.ParseFloat(s, 64)
+		if ok || err == nil || rangeError(s).Error() != err.Error() {
+			t.Errorf("%q: decimalParseFloat %v, %v, %v; strconv: %v", s, f, ok, rangeError(s), err)
+		}
+	}
+}

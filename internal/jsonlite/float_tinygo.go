@@ -2,14 +2,12 @@
 
 package jsonlite
 
-import "strconv"
-
 // parseFloat is strconv.ParseFloat(s, 64) for a JSON number s, error
-// included, without strconv's float tables (decimal.go).
+// message included, without strconv's float tables (decimal.go).
 func parseFloat(s string) (float64, error) {
 	f, ok := decimalParseFloat(s)
 	if !ok {
-		return f, &strconv.NumError{Func: "ParseFloat", Num: s, Err: strconv.ErrRange}
+		return f, rangeError(s)
 	}
 	return f, nil
 }

@@ -1,9 +1,6 @@
 package jsonlite
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Loose readers accept the forms a tolerant client meets in practice:
 // numbers sent as JSON strings, "" or null for "no value", and scalars of
@@ -63,7 +60,7 @@ func (s *Scanner) looseNumberText() (string, bool, error) {
 			return "", false, nil
 		}
 		if !ValidNumber(v) {
-			return "", false, &TypeError{Offset: off, Want: "number", Got: "string " + strconv.Quote(short(v))}
+			return "", false, &TypeError{Offset: off, Want: "number", Got: "string " + string(AppendString(nil, short(v)))}
 		}
 		return v, true, nil
 	}
@@ -126,7 +123,7 @@ func (s *Scanner) LooseBool() (bool, error) {
 			f, err := parseFloat(t)
 			return f != 0, err
 		}
-		return false, &TypeError{Offset: off, Want: "boolean or 0/1", Got: "string " + strconv.Quote(short(v))}
+		return false, &TypeError{Offset: off, Want: "boolean or 0/1", Got: "string " + string(AppendString(nil, short(v)))}
 	}
 	return false, s.typeErr("boolean or 0/1", k)
 }
