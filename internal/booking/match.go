@@ -1,7 +1,6 @@
 package booking
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
@@ -44,7 +43,7 @@ func Find(list *envelope.Shipments, ref string, req *form.Request) (match *envel
 		// Case folded: a service that compares references without case
 		// (as its filter may) holds "ord-1" as the booking of "ORD-1", and
 		// a shipment skipped here would be booked again.
-		if !strings.EqualFold(s.ShippingData.ShippingClientRef, ref) {
+		if !unitab.EqualFold(s.ShippingData.ShippingClientRef, ref) {
 			continue
 		}
 		m := Mismatches(req, s)
@@ -83,15 +82,15 @@ func Mismatches(req *form.Request, s *envelope.Shipment) []string {
 		}
 	}
 	check("shipping_date", sameDate, sd.ShippingDate)
-	check("service_type", strings.EqualFold, sd.ServiceType)
-	check("carrier_code", strings.EqualFold, sd.CarrierCode)
+	check("service_type", unitab.EqualFold, sd.ServiceType)
+	check("carrier_code", unitab.EqualFold, sd.CarrierCode)
 	// The service may substitute a service: either name is the request's.
-	check("service_code", strings.EqualFold, sd.OriginalServiceCode, sd.ServiceCode)
+	check("service_code", unitab.EqualFold, sd.OriginalServiceCode, sd.ServiceCode)
 	check("to_name", sameName, s.ToData.Name)
 	check("to_zip_code", sameZip, s.ToData.ZipCode)
-	check("to_country_code", strings.EqualFold, s.ToData.CountryCode)
+	check("to_country_code", unitab.EqualFold, s.ToData.CountryCode)
 	if s.DropPointData != nil {
-		check("drop_point_key", strings.EqualFold, s.DropPointData.DropPointKey)
+		check("drop_point_key", unitab.EqualFold, s.DropPointData.DropPointKey)
 	}
 	if len(s.Parcels) > 0 && len(req.Parcels) > 0 && len(s.Parcels) != len(req.Parcels) {
 		out = append(out, "parcels")

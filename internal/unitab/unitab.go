@@ -1,12 +1,14 @@
-// Package unitab answers the few Unicode questions the core asks (lower
-// case, letter or digit, format character) from compact tables generated
+// Package unitab answers the few Unicode questions the core asks (case
+// mappings and folding, letter or digit, format character) from compact tables generated
 // from Go's unicode package (gen/main.go), with the standard library's
 // answers for every rune (the tests compare all of them). The unicode
 // package's own tables cost the edge module about 6 KB gzip for these
-// three questions; these cost a tenth of that. Lookups scan the runs in
+// questions; these cost a fraction of that. Lookups scan the runs in
 // order and stop at the first past the rune: no allocation, fast for the
 // Latin scripts the core mostly sees.
 package unitab
+
+import "unicode/utf8"
 
 //go:generate go run ./gen
 
@@ -21,7 +23,25 @@ func ToLower(r rune) rune {
 	if r > lowerMax {
 		return r
 	}
-	t := lowerRuns
+	return mapCase(lowerRuns, r, false)
+}
+
+// ToUpper returns unicode.ToUpper(r).
+func ToUpper(r rune) rune {
+	if r < 0x80 {
+		if 'a' <= r && r <= 'z' {
+			r -= 'a' - 'A'
+		}
+		return r
+	}
+	if r > upperMax {
+		return r
+	}
+	return mapCase(upperRuns, r, true)
+}
+
+// mapCase maps r by the case runs t.
+func mapCase(t string, r rune, upper bool) rune {
 	end := rune(0)
 	for len(t) > 0 {
 		var gap, n, d uint32
@@ -34,15 +54,124 @@ func ToLower(r rune) rune {
 		}
 		end = lo + rune(n) + 1
 		if r < end {
-			if d == 0 {
-				// Pairs of upper and lower case: the upper ones sit at
-				// even distances from lo.
+			switch {
+			case d != 0:
+				return r + unzigzag(d)
+			case upper:
+				// Pairs of upper and lower case from lo: the lower
+				// ones sit at odd distances.
+				return r - (r-lo)&1
+			default:
 				return r + 1&^(r-lo)
 			}
-			return r + (rune(d>>1) ^ -rune(d&1))
 		}
 	}
 	return r
+}
+
+// SimpleFold returns unicode.SimpleFold(r): the next rune of r's case
+// orbit (K, k, U+212A KELVIN SIGN, K...).
+func SimpleFold(r rune) rune {
+	if r < 0 || r > 0x10ffff {
+		return r
+	}
+	if r <= orbitMax {
+		t := orbitRuns
+		at := rune(0)
+		for len(t) > 0 {
+			var gap, d uint32
+			gap, t = uvarint(t)
+			d, t = uvarint(t)
+			if at += rune(gap); at >= r {
+				if at == r {
+					return r + unzigzag(d)
+				}
+				break
+			}
+		}
+	}
+	if l := ToLower(r); l != r {
+		return l
+	}
+	return ToUpper(r)
+}
+
+// EqualFold returns strings.EqualFold(s, t): whether s and t are equal
+// under simple Unicode case folding. The same algorithm, over SimpleFold.
+func EqualFold(s, t string) bool {
+	i := 0
+	for n := min(len(s), len(t)); i < n; i++ {
+		sr, tr := s[i], t[i]
+		if sr|tr >= utf8.RuneSelf {
+			goto hasUnicode
+		}
+		if tr == sr {
+			continue
+		}
+		if tr < sr {
+			tr, sr = sr, tr
+		}
+		if 'A' <= sr && sr <= 'Z' && tr == sr+'a'-'A' {
+			continue
+		}
+		return false
+	}
+	return len(s) == len(t)
+
+hasUnicode:
+	s, t = s[i:], t[i:]
+	for _, sr := range s {
+		if len(t) == 0 {
+			return false
+		}
+		tr, size := utf8.DecodeRuneInString(t)
+		t = t[size:]
+		if tr == sr {
+			continue
+		}
+		if tr < sr {
+			tr, sr = sr, tr
+		}
+		if tr < utf8.RuneSelf {
+			if 'A' <= sr && sr <= 'Z' && tr == sr+'a'-'A' {
+				continue
+			}
+			return false
+		}
+		// SimpleFold walks the orbit upwards, wrapping around to its
+		// smallest rune.
+		r := SimpleFold(sr)
+		for r != sr && r < tr {
+			r = SimpleFold(r)
+		}
+		if r != tr {
+			return false
+		}
+	}
+	return len(t) == 0
+}
+
+// Lower returns strings.ToLower(s).
+func Lower(s string) string { return mapString(s, ToLower, 'A') }
+
+// Upper returns strings.ToUpper(s).
+func Upper(s string) string { return mapString(s, ToUpper, 'a') }
+
+// mapString maps every rune of s by f (an invalid byte is U+FFFD, as in
+// strings.Map); s itself when it is ASCII without letters of case from
+// (the 26 letters from from on).
+func mapString(s string, f func(rune) rune, from byte) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || from <= c && c < from+26 {
+			b := make([]byte, i, len(s)+utf8.UTFMax)
+			copy(b, s)
+			for _, r := range s[i:] {
+				b = utf8.AppendRune(b, f(r))
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // IsLetterOrDigit reports unicode.IsLetter(r) || unicode.IsDigit(r).
@@ -76,6 +205,8 @@ func in(t string, r rune) bool {
 	}
 	return false
 }
+
+func unzigzag(d uint32) rune { return rune(d>>1) ^ -rune(d&1) }
 
 // uvarint reads the unsigned varint at the start of t (the generator
 // writes them, so they are well formed).

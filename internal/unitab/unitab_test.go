@@ -15,6 +15,83 @@ func TestToLower(t *testing.T) {
 	}
 }
 
+func TestToUpper(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune+1; r++ {
+		if got, want := ToUpper(r), unicode.ToUpper(r); got != want {
+			t.Fatalf("ToUpper(%U) = %U, unicode.ToUpper says %U", r, got, want)
+		}
+	}
+}
+
+func TestSimpleFold(t *testing.T) {
+	for r := rune(-1); r <= unicode.MaxRune+1; r++ {
+		if got, want := SimpleFold(r), unicode.SimpleFold(r); got != want {
+			t.Fatalf("SimpleFold(%U) = %U, unicode.SimpleFold says %U", r, got, want)
+		}
+	}
+}
+
+// cased returns the runes some case mapping or folding changes.
+func cased() []rune {
+	var rs []rune
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if unicode.ToLower(r) != r || unicode.ToUpper(r) != r || unicode.SimpleFold(r) != r {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// EqualFold of every cased rune (alone and amid ASCII) against the runes
+// of its orbit, its mappings, its neighbours and ASCII letters.
+func TestEqualFold(t *testing.T) {
+	for _, r := range cased() {
+		others := []rune{r, r + 1, r - 1, unicode.ToLower(r), unicode.ToUpper(r), unicode.ToTitle(r), 'k', 'S', 0x212a}
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			others = append(others, f)
+		}
+		for _, o := range others {
+			for _, p := range [][2]string{
+				{string(r), string(o)},
+				{"ab" + string(r) + "Cd", "AB" + string(o) + "cD"},
+				{"x" + string(r), "X" + string(o) + "y"},
+				{string(r) + "\xff", string(o) + "\xff"},
+			} {
+				if got, want := EqualFold(p[0], p[1]), strings.EqualFold(p[0], p[1]); got != want {
+					t.Fatalf("EqualFold(%+q, %+q) = %v, strings says %v", p[0], p[1], got, want)
+				}
+				if got, want := EqualFold(p[1], p[0]), strings.EqualFold(p[1], p[0]); got != want {
+					t.Fatalf("EqualFold(%+q, %+q) = %v, strings says %v", p[1], p[0], got, want)
+				}
+			}
+		}
+	}
+	for _, p := range [][2]string{
+		{"", ""}, {"", "a"}, {"a", ""}, {"Bearer ", "bearer "}, {"none", "NONE"}, {"none", "nonE "},
+		{"ſ", "s"}, {"S", "ſ"}, {"K", "k"}, {"\xff", "\xfe"}, {"\xff", "\ufffd"}, {"a\xc3", "A\xc3"},
+		{"@", "`"}, {"[", "{"}, {"Straße", "STRASSE"}, {"ǅ", "ǆ"}, {"ǅ", "Ǆ"},
+	} {
+		if got, want := EqualFold(p[0], p[1]), strings.EqualFold(p[0], p[1]); got != want {
+			t.Errorf("EqualFold(%+q, %+q) = %v, strings says %v", p[0], p[1], got, want)
+		}
+	}
+}
+
+func TestLowerUpper(t *testing.T) {
+	all := string(cased())
+	for _, s := range []string{
+		"", "a", "A", "abc", "ABC", "application/x-www-form-urlencoded", "GET", "post", "@[`{", "HTTPS://Example.COM/",
+		all, "x" + all + "\xff", "\xff", "a\xc3", "\xed\xa0\x80", "ÉCOLE", "école", "\ufffd", "İ", "ı", "ß",
+	} {
+		if got, want := Lower(s), strings.ToLower(s); got != want {
+			t.Errorf("Lower(%+q) = %+q, strings says %+q", s, got, want)
+		}
+		if got, want := Upper(s), strings.ToUpper(s); got != want {
+			t.Errorf("Upper(%+q) = %+q, strings says %+q", s, got, want)
+		}
+	}
+}
+
 func TestIsLetterOrDigit(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune+1; r++ {
 		if got, want := IsLetterOrDigit(r), unicode.IsLetter(r) || unicode.IsDigit(r); got != want {

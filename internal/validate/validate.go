@@ -19,6 +19,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/postal"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // Options are the client facts validation depends on.
@@ -383,16 +384,16 @@ func plainName(s string) bool {
 // shadowsCatalog reports an extra field's name that differs from one of
 // op's fields only in case, or that starts like the parcels list.
 func shadowsCatalog(op *catalog.Operation, name string) bool {
-	if len(name) >= 7 && strings.EqualFold(name[:7], "parcels") {
+	if len(name) >= 7 && unitab.EqualFold(name[:7], "parcels") {
 		return true
 	}
 	for i := range op.Params {
-		if strings.EqualFold(op.Params[i].Name, name) {
+		if unitab.EqualFold(op.Params[i].Name, name) {
 			return true
 		}
 	}
 	for i := range op.ParcelParams {
-		if strings.EqualFold(op.ParcelParams[i].Name, name) {
+		if unitab.EqualFold(op.ParcelParams[i].Name, name) {
 			return true
 		}
 	}

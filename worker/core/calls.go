@@ -1,10 +1,10 @@
 package core
 
 import (
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
@@ -557,7 +557,7 @@ func millis(ms int64) time.Time { return time.UnixMilli(ms) }
 
 func request(a args, raw []byte) *Request {
 	q, hasQ := a.strOK("query")
-	return &Request{Method: strings.ToUpper(a.str("method")), Query: q, HasQuery: hasQ, Body: raw, BodyTooLarge: a.boolean("bodyTooLarge"),
+	return &Request{Method: unitab.Upper(a.str("method")), Query: q, HasQuery: hasQ, Body: raw, BodyTooLarge: a.boolean("bodyTooLarge"),
 		ContentType: a.str("contentType"), AcceptLanguage: a.str("acceptLanguage"), Authorization: a.str("authorization"),
 		ClientIP: a.str("clientIp"), RequestID: a.str("requestId"), Now: millis(a.num("now"))}
 }
@@ -581,7 +581,7 @@ func grant(a args) tokens.Grant {
 }
 
 func health(a args) *Health {
-	h := &Health{Method: strings.ToUpper(a.str("method")), Authorization: a.str("authorization"), RequestID: a.str("requestId"),
+	h := &Health{Method: unitab.Upper(a.str("method")), Authorization: a.str("authorization"), RequestID: a.str("requestId"),
 		AcceptLanguage: a.str("acceptLanguage")}
 	if in := a.obj("instance"); in.present() {
 		h.Instance = &Instance{ID: in.str("id"), Requests: in.num("requests"), MemoryBytes: in.num("memoryBytes")}

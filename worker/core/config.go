@@ -8,6 +8,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
@@ -180,7 +181,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	switch base := strings.TrimSpace(getenv(EnvUpstreamBaseURL)); {
 	case base == "":
 		bad(EnvUpstreamBaseURL, "is not set: the service's https URL ending in /v1, or sandbox for the sandbox worker (make dev sets sandbox)")
-	case strings.EqualFold(base, SandboxUpstream):
+	case unitab.EqualFold(base, SandboxUpstream):
 		c.Sandbox = true
 	default:
 		c.upstreamSet = true
@@ -228,7 +229,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		c.PublicOps = []string{}
 		for _, name := range splitList(v) {
 			switch {
-			case strings.EqualFold(name, "none"):
+			case unitab.EqualFold(name, "none"):
 			case catalog.Lookup(name) == nil:
 				bad(EnvPublicOperations, "unknown operation "+quote(name))
 			case neverPublic(name):
@@ -258,7 +259,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	// boolean reads a true/false setting, def when unset (false, and a
 	// problem, when it is neither).
 	boolean := func(name string, def bool) bool {
-		switch strings.ToLower(strings.TrimSpace(getenv(name))) {
+		switch unitab.Lower(strings.TrimSpace(getenv(name))) {
 		case "":
 			return def
 		case "1", "true", "yes", "on":
@@ -290,7 +291,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			" ms), and than the upstream's worst time to commit a booking: a resend within it never books (now "+
 			strconv.FormatInt(int64(c.BookingGrace/time.Second), 10)+" s)")
 	}
-	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvLogRequests))); v {
+	switch v := unitab.Lower(strings.TrimSpace(getenv(EnvLogRequests))); v {
 	case "", "errors":
 		c.LogRequests = "errors"
 	case "all", "off":
@@ -413,14 +414,14 @@ func normalizeOrigin(o string) (string, string) {
 	if !ok || u.Host == "" || u.Opaque != "" {
 		return "", "must be * or an origin such as https://shop.example"
 	}
-	scheme := strings.ToLower(u.Scheme)
+	scheme := unitab.Lower(u.Scheme)
 	if scheme != "https" && scheme != "http" {
 		return "", "must be * or start with https:// or http://"
 	}
 	if u.User || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
 		return "", "must be an origin only (scheme://host[:port]), without a path, query or credentials"
 	}
-	host := strings.ToLower(u.Host)
+	host := unitab.Lower(u.Host)
 	if scheme == "https" {
 		host = strings.TrimSuffix(host, ":443")
 	} else {

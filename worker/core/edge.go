@@ -31,6 +31,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // Bindings are what the platform has besides variables.
@@ -125,7 +126,7 @@ func (e *Edge) IsMaster(authorization string) bool {
 // bearerToken extracts the token of an "Authorization: Bearer" header.
 func bearerToken(header string) (string, bool) {
 	const prefix = "bearer "
-	if len(header) < len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+	if len(header) < len(prefix) || !unitab.EqualFold(header[:len(prefix)], prefix) {
 		return "", false
 	}
 	return strings.TrimSpace(header[len(prefix):]), true

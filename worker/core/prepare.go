@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
@@ -417,7 +418,7 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 // the module.
 func isForm(ct string) bool {
 	mt, params, _ := strings.Cut(ct, ";")
-	if !strings.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded") {
+	if !unitab.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded") {
 		return false
 	}
 	if strings.TrimSpace(params) == "" {

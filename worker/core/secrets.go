@@ -3,6 +3,8 @@ package core
 import (
 	"strconv"
 	"strings"
+
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // Health of the secrets (worker/edge's health.go, issue 20). Configure
@@ -59,7 +61,7 @@ func weakSecret(cfg *Config, v string) string {
 	if n < minDistinct {
 		return "looks weak (" + strconv.Itoa(n) + " distinct characters): use a random secret, e.g. openssl rand -hex 32"
 	}
-	if !cfg.Sandbox && strings.Contains(strings.ToLower(v), "change-me") {
+	if !cfg.Sandbox && strings.Contains(unitab.Lower(v), "change-me") {
 		return "is the placeholder of .dev.vars.example: use a random secret, e.g. openssl rand -hex 32"
 	}
 	return ""

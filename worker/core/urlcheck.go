@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate/internal/ratekey"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // serviceURL is the part of a parsed URL the configuration checks read.
@@ -66,7 +67,7 @@ func parseURL(raw string) (u serviceURL, ok bool) {
 			if i == 0 {
 				return u, false // missing protocol scheme
 			}
-			u.Scheme, rest = strings.ToLower(rest[:i]), rest[i+1:]
+			u.Scheme, rest = unitab.Lower(rest[:i]), rest[i+1:]
 		}
 		break
 	}

@@ -1,15 +1,15 @@
 // Command gen writes tables_gen.go of package unitab from Go's own unicode
-// package: it asks unicode.ToLower, unicode.IsLetter, unicode.IsDigit and
-// unicode.Is(unicode.Cf, ·) about every rune and writes down the answers as
-// runs, so the tables say exactly what the standard library says for the
+// package: it asks unicode.ToLower, unicode.ToUpper, unicode.SimpleFold,
+// unicode.IsLetter, unicode.IsDigit and unicode.Is(unicode.Cf, ·) about
+// every rune and writes down the answers as runs, so the tables say exactly what the standard library says for the
 // Unicode version of the Go that runs it. Run it with
 // `go generate ./internal/unitab` after a Go upgrade (make check-generated
 // notices the drift).
 //
 // A table is a string of unsigned varints (7 bits a byte, low bits first):
 // for each run, the distance from the end of the previous run (0 at first)
-// to its first rune, then its length minus one, and for ToLower a zigzag
-// delta (0 for a run of alternating upper and lower case letters).
+// to its first rune, then its length minus one, and for the case mappings
+// a zigzag delta (0 for a run of alternating upper and lower case letters).
 package main
 
 import (
@@ -32,7 +32,9 @@ func main() {
 	writeSet(&b, "alnum", "the letters and decimal digits (unicode.IsLetter or unicode.IsDigit)", alnum)
 	cf := ranges(func(r rune) bool { return unicode.Is(unicode.Cf, r) })
 	writeSet(&b, "format", "the format characters (category Cf)", cf)
-	writeLower(&b)
+	writeCase(&b, "lower", "unicode.ToLower", unicode.ToLower, false)
+	writeCase(&b, "upper", "unicode.ToUpper", unicode.ToUpper, true)
+	writeOrbit(&b)
 	writeClass(&b, cf)
 
 	src, err := format.Source(b.Bytes())
@@ -84,30 +86,38 @@ func writeSet(b *bytes.Buffer, name, what string, rs []run) {
 	fmt.Fprintf(b, "const %sMax = %#x\n\n", name, rs[len(rs)-1].hi)
 }
 
-// writeLower writes the runs of unicode.ToLower: runes whose lower case
-// is the rune plus a constant, and runs of pairs (upper at an even
-// distance from the run's first rune, its lower case right after it).
-func writeLower(b *bytes.Buffer) {
+// writeCase writes the runs of a case mapping f (unicode.ToLower or
+// unicode.ToUpper) above ASCII: runes mapped to the rune plus a constant,
+// and runs of pairs (an upper case letter at an even distance from the
+// run's first rune, its lower case right after it) where f changes one of
+// the two.
+func writeCase(b *bytes.Buffer, name, what string, f func(rune) rune, upper bool) {
 	var t []byte
 	end, n := rune(0), 0
 	for r := rune(0x80); r <= unicode.MaxRune; {
-		d := unicode.ToLower(r) - r
+		d := f(r) - r
 		if d == 0 {
 			r++
 			continue
 		}
 		lo, hi, delta := r, r, uint64(0)
-		if d == 1 && unicode.ToLower(r+1) == r+1 {
-			// Alternating: extend by pairs.
-			for unicode.ToLower(hi+2) == hi+3 && unicode.ToLower(hi+3) == hi+3 {
+		switch {
+		case !upper && d == 1 && f(r+1) == r+1:
+			for f(hi+2) == hi+3 && f(hi+3) == hi+3 {
 				hi += 2
 			}
 			r = hi + 2
-		} else {
-			for unicode.ToLower(hi+1)-(hi+1) == d {
+		case upper && d == -1 && r-1 >= end && r-1 >= 0x80 && f(r-1) == r-1:
+			lo = r - 1
+			for f(hi+1) == hi+1 && f(hi+2) == hi+1 {
+				hi += 2
+			}
+			r = hi + 1
+		default:
+			for f(hi+1)-(hi+1) == d {
 				hi++
 			}
-			delta = uint64(d<<1) ^ uint64(d>>31)
+			delta = zigzag(d)
 			r = hi + 1
 		}
 		t = uvarint(t, uint64(lo-end))
@@ -115,10 +125,36 @@ func writeLower(b *bytes.Buffer) {
 		t = uvarint(t, delta)
 		end, n = hi+1, n+1
 	}
-	fmt.Fprintf(b, "// lowerRuns maps the runes above ASCII that unicode.ToLower changes: %d runs.\n", n)
-	fmt.Fprintf(b, "const lowerRuns = %s\n\n", quote(t))
-	fmt.Fprintf(b, "// lowerMax is the last rune of lowerRuns.\n")
-	fmt.Fprintf(b, "const lowerMax = %#x\n\n", end-1)
+	fmt.Fprintf(b, "// %sRuns maps the runes above ASCII that %s changes: %d runs.\n", name, what, n)
+	fmt.Fprintf(b, "const %sRuns = %s\n\n", name, quote(t))
+	fmt.Fprintf(b, "// %sMax is the last rune of %sRuns.\n", name, name)
+	fmt.Fprintf(b, "const %sMax = %#x\n\n", name, end-1)
+}
+
+func zigzag(d rune) uint64 { return uint64(uint32(d<<1) ^ uint32(d>>31)) }
+
+// writeOrbit writes the runes whose unicode.SimpleFold is not the one of
+// a two-rune class (their lower case, or else their upper case): the
+// longer orbits such as k, K, U+212A KELVIN SIGN. Pairs of the distance
+// from the previous one and the zigzag delta to the next rune of the orbit.
+func writeOrbit(b *bytes.Buffer) {
+	var t []byte
+	prev, n := rune(0), 0
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		two := unicode.ToLower(r)
+		if two == r {
+			two = unicode.ToUpper(r)
+		}
+		if f := unicode.SimpleFold(r); f != two {
+			t = uvarint(t, uint64(r-prev))
+			t = uvarint(t, zigzag(f-r))
+			prev, n = r, n+1
+		}
+	}
+	fmt.Fprintf(b, "// orbitRuns lists the runes of case orbits longer than two: %d runes.\n", n)
+	fmt.Fprintf(b, "const orbitRuns = %s\n\n", quote(t))
+	fmt.Fprintf(b, "// orbitMax is the last rune of orbitRuns.\n")
+	fmt.Fprintf(b, "const orbitMax = %#x\n\n", prev)
 }
 
 // writeClass writes the format characters of the Basic Multilingual Plane
