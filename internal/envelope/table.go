@@ -52,18 +52,36 @@ const (
 // noOffset marks a type without Extra or without a prefix field.
 const noOffset = ^uintptr(0)
 
-// wfield is one member of a wire struct.
+// wfield is one member of a wire struct: 20 bytes on wasm32, the rare
+// parts in x (most members have none), offsets in 16 bits (a wire struct
+// is far smaller than 64 KB).
 type wfield struct {
-	key    string  // the wire key (after the struct's prefix, if any)
-	alias  string  // another key read into the member, or ""
-	prefix string  // wStruct of a prefixed struct: the prefix forced on read and write
-	sub    *wtype  // wStruct, wEmbed, wPtr, wSlice: the element's type
-	off    uintptr // the member's offset in the struct
-	seen   uintptr // fSeen: the offset of the bool set when a number was given
-	set    uintptr // fNullUnless: the offset of the bool without which it is null
-	kind   wkind
-	elem   wkind // wPtr without sub: the scalar pointed to
-	flags  uint8
+	key   string  // the wire key (after the struct's prefix, if any)
+	sub   *wtype  // wStruct, wEmbed, wPtr, wSlice: the element's type
+	x     *wextra // alias, prefix, seen, set or elem, when the member has one
+	off   uint16  // the member's offset in the struct
+	kind  wkind
+	flags uint8
+}
+
+// wextra holds the parts of a wfield that few members have.
+type wextra struct {
+	alias  string // another key read into the member, or ""
+	prefix string // wStruct of a prefixed struct: the prefix forced on read and write
+	seen   uint16 // fSeen: the offset of the bool set when a number was given
+	set    uint16 // fNullUnless: the offset of the bool without which it is null
+	elem   wkind  // wPtr without sub: the scalar pointed to
+}
+
+// noExtra is the wextra of a member without one.
+var noExtra wextra
+
+// ext returns f's wextra (noExtra when it has none).
+func (f *wfield) ext() *wextra {
+	if f.x == nil {
+		return &noExtra
+	}
+	return f.x
 }
 
 // wtype is a wire struct's table, or a hook type's functions.
@@ -148,7 +166,7 @@ func decodeStruct(s *jsonlite.Scanner, p unsafe.Pointer, t *wtype) error {
 func decodeMember(s *jsonlite.Scanner, p unsafe.Pointer, t *wtype, name string, seen *uint64) (bool, error) {
 	for i := range t.fields {
 		f := &t.fields[i]
-		if f.kind == wEmbed || f.flags&fWriteOnly != 0 || (name != f.key && (f.alias == "" || name != f.alias)) {
+		if f.kind == wEmbed || f.flags&fWriteOnly != 0 || (name != f.key && (f.ext().alias == "" || name != f.ext().alias)) {
 			continue
 		}
 		if seen != nil {
@@ -188,15 +206,15 @@ func decodeField(s *jsonlite.Scanner, p unsafe.Pointer, f *wfield) error {
 	switch f.kind {
 	case wInt64:
 		if f.flags&fSeen != 0 {
-			return readInt64Seen(s, (*int64)(q), (*bool)(unsafe.Add(p, f.seen)))
+			return readInt64Seen(s, (*int64)(q), (*bool)(unsafe.Add(p, f.x.seen)))
 		}
 	case wFloat64:
 		if f.flags&fSeen != 0 {
-			return readFloat64Seen(s, (*float64)(q), (*bool)(unsafe.Add(p, f.seen)))
+			return readFloat64Seen(s, (*float64)(q), (*bool)(unsafe.Add(p, f.x.seen)))
 		}
 	case wStruct:
-		if f.prefix != "" {
-			*(*string)(unsafe.Add(q, f.sub.prefix)) = f.prefix
+		if prefix := f.ext().prefix; prefix != "" {
+			*(*string)(unsafe.Add(q, f.sub.prefix)) = prefix
 		}
 		return decodeValue(s, q, f.sub)
 	case wPtr:
@@ -205,9 +223,9 @@ func decodeField(s *jsonlite.Scanner, p unsafe.Pointer, f *wfield) error {
 			return nil
 		}
 		if f.sub == nil {
-			x := scalarAlloc(f.elem)
+			x := scalarAlloc(f.x.elem)
 			*(*unsafe.Pointer)(q) = x
-			return decodeScalar(s, x, f.elem)
+			return decodeScalar(s, x, f.x.elem)
 		}
 		x := f.sub.alloc()
 		*(*unsafe.Pointer)(q) = x
@@ -313,7 +331,7 @@ func emitFields(e jsonlite.Emitter, p unsafe.Pointer, t *wtype, prefix string) {
 		if t.prefixes != nil {
 			key = prefix + key
 		}
-		if f.flags&fNullUnless != 0 && !*(*bool)(unsafe.Add(p, f.set)) {
+		if f.flags&fNullUnless != 0 && !*(*bool)(unsafe.Add(p, f.x.set)) {
 			kNull(e, key)
 			continue
 		}
@@ -326,14 +344,14 @@ func emitField(e jsonlite.Emitter, q unsafe.Pointer, f *wfield, key string) {
 	switch f.kind {
 	case wStruct:
 		e.Key(key)
-		emitValue(e, q, f.sub, f.prefix)
+		emitValue(e, q, f.sub, f.ext().prefix)
 	case wPtr:
 		x := *(*unsafe.Pointer)(q)
 		switch {
 		case x == nil:
 			kNull(e, key)
 		case f.sub == nil:
-			emitScalar(e, x, f.elem, key)
+			emitScalar(e, x, f.x.elem, key)
 		default:
 			e.Key(key)
 			emitValue(e, x, f.sub, "")

@@ -174,10 +174,10 @@ func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
 // wireCarrier is Carrier's member table.
 var wireCarrier = wtype{
 	fields: []wfield{
-		{key: "id_carrier", kind: wInt64, off: unsafe.Offsetof(Carrier{}.IDCarrier)},
-		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(Carrier{}.CarrierName)},
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(Carrier{}.CarrierCode)},
-		{key: "status", kind: wInt64, off: unsafe.Offsetof(Carrier{}.Status)},
+		{key: "id_carrier", kind: wInt64, off: uint16(unsafe.Offsetof(Carrier{}.IDCarrier))},
+		{key: "carrier_name", kind: wString, off: uint16(unsafe.Offsetof(Carrier{}.CarrierName))},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(Carrier{}.CarrierCode))},
+		{key: "status", kind: wInt64, off: uint16(unsafe.Offsetof(Carrier{}.Status))},
 	},
 	extra: unsafe.Offsetof(Carrier{}.Extra),
 }
@@ -194,9 +194,9 @@ func (v *Carrier) EmitTo(e jsonlite.Emitter) {
 // wireCarrierRef is CarrierRef's member table.
 var wireCarrierRef = wtype{
 	fields: []wfield{
-		{key: "id_carrier", kind: wInt64, off: unsafe.Offsetof(CarrierRef{}.IDCarrier)},
-		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(CarrierRef{}.CarrierName)},
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(CarrierRef{}.CarrierCode)},
+		{key: "id_carrier", kind: wInt64, off: uint16(unsafe.Offsetof(CarrierRef{}.IDCarrier))},
+		{key: "carrier_name", kind: wString, off: uint16(unsafe.Offsetof(CarrierRef{}.CarrierName))},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(CarrierRef{}.CarrierCode))},
 	},
 	extra: unsafe.Offsetof(CarrierRef{}.Extra),
 }
@@ -213,13 +213,13 @@ func (v *CarrierRef) EmitTo(e jsonlite.Emitter) {
 // wireService is Service's member table.
 var wireService = wtype{
 	fields: []wfield{
-		{key: "id_service", kind: wInt64, off: unsafe.Offsetof(Service{}.IDService)},
-		{key: "service_name", kind: wString, off: unsafe.Offsetof(Service{}.ServiceName)},
-		{key: "service_type", kind: wString, off: unsafe.Offsetof(Service{}.ServiceType)},
-		{key: "service_code", kind: wString, off: unsafe.Offsetof(Service{}.ServiceCode)},
-		{key: "is_drop_point", kind: wBool, off: unsafe.Offsetof(Service{}.IsDropPoint)},
-		{key: "carrier", kind: wStruct, sub: &wireCarrierRef, off: unsafe.Offsetof(Service{}.Carrier)},
-		{key: "status", kind: wInt64, off: unsafe.Offsetof(Service{}.Status)},
+		{key: "id_service", kind: wInt64, off: uint16(unsafe.Offsetof(Service{}.IDService))},
+		{key: "service_name", kind: wString, off: uint16(unsafe.Offsetof(Service{}.ServiceName))},
+		{key: "service_type", kind: wString, off: uint16(unsafe.Offsetof(Service{}.ServiceType))},
+		{key: "service_code", kind: wString, off: uint16(unsafe.Offsetof(Service{}.ServiceCode))},
+		{key: "is_drop_point", kind: wBool, off: uint16(unsafe.Offsetof(Service{}.IsDropPoint))},
+		{key: "carrier", kind: wStruct, sub: &wireCarrierRef, off: uint16(unsafe.Offsetof(Service{}.Carrier))},
+		{key: "status", kind: wInt64, off: uint16(unsafe.Offsetof(Service{}.Status))},
 	},
 	extra: unsafe.Offsetof(Service{}.Extra),
 	size:  unsafe.Sizeof(Service{}), newElem: appendOf[Service],
@@ -237,15 +237,15 @@ func (v *Service) EmitTo(e jsonlite.Emitter) {
 // wireRateService is RateService's member table.
 var wireRateService = wtype{
 	fields: []wfield{
-		{key: "id_service", kind: wInt64, off: unsafe.Offsetof(RateService{}.IDService)},
-		{key: "service_name", kind: wString, off: unsafe.Offsetof(RateService{}.ServiceName)},
-		{key: "service_code", kind: wString, off: unsafe.Offsetof(RateService{}.ServiceCode)},
-		{key: "service_type", kind: wString, off: unsafe.Offsetof(RateService{}.ServiceType)},
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(RateService{}.CarrierCode)},
-		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(RateService{}.CarrierName)},
-		{key: "is_drop_point", kind: wBool, off: unsafe.Offsetof(RateService{}.IsDropPoint)},
-		{key: "price", kind: wFloat64, off: unsafe.Offsetof(RateService{}.Price)},
-		{key: "currency", kind: wString, off: unsafe.Offsetof(RateService{}.Currency)},
+		{key: "id_service", kind: wInt64, off: uint16(unsafe.Offsetof(RateService{}.IDService))},
+		{key: "service_name", kind: wString, off: uint16(unsafe.Offsetof(RateService{}.ServiceName))},
+		{key: "service_code", kind: wString, off: uint16(unsafe.Offsetof(RateService{}.ServiceCode))},
+		{key: "service_type", kind: wString, off: uint16(unsafe.Offsetof(RateService{}.ServiceType))},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(RateService{}.CarrierCode))},
+		{key: "carrier_name", kind: wString, off: uint16(unsafe.Offsetof(RateService{}.CarrierName))},
+		{key: "is_drop_point", kind: wBool, off: uint16(unsafe.Offsetof(RateService{}.IsDropPoint))},
+		{key: "price", kind: wFloat64, off: uint16(unsafe.Offsetof(RateService{}.Price))},
+		{key: "currency", kind: wString, off: uint16(unsafe.Offsetof(RateService{}.Currency))},
 	},
 	extra: unsafe.Offsetof(RateService{}.Extra),
 	after: func(p unsafe.Pointer) { (*RateService)(p).afterDecode() },
@@ -265,8 +265,8 @@ func (v *RateService) EmitTo(e jsonlite.Emitter) {
 // wireRates is Rates's member table.
 var wireRates = wtype{
 	fields: []wfield{
-		{key: "best_price_service", kind: wPtr, sub: &wireRateService, off: unsafe.Offsetof(Rates{}.BestPriceService)},
-		{key: "services", kind: wSlice, sub: &wireRateService, off: unsafe.Offsetof(Rates{}.Services)},
+		{key: "best_price_service", kind: wPtr, sub: &wireRateService, off: uint16(unsafe.Offsetof(Rates{}.BestPriceService))},
+		{key: "services", kind: wSlice, sub: &wireRateService, off: uint16(unsafe.Offsetof(Rates{}.Services))},
 	},
 	extra: unsafe.Offsetof(Rates{}.Extra),
 }
@@ -283,15 +283,15 @@ func (v *Rates) EmitTo(e jsonlite.Emitter) {
 // wireArrivalService is ArrivalService's member table.
 var wireArrivalService = wtype{
 	fields: []wfield{
-		{key: "id_service", kind: wInt64, off: unsafe.Offsetof(ArrivalService{}.IDService)},
-		{key: "service_name", kind: wString, off: unsafe.Offsetof(ArrivalService{}.ServiceName)},
-		{key: "service_code", kind: wString, off: unsafe.Offsetof(ArrivalService{}.ServiceCode)},
-		{key: "service_type", kind: wString, off: unsafe.Offsetof(ArrivalService{}.ServiceType)},
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(ArrivalService{}.CarrierCode)},
-		{key: "carrier_name", kind: wString, off: unsafe.Offsetof(ArrivalService{}.CarrierName)},
-		{key: "transit_hours", kind: wInt64, off: unsafe.Offsetof(ArrivalService{}.TransitHours)},
-		{key: "working_days", kind: wInt64, off: unsafe.Offsetof(ArrivalService{}.WorkingDays)},
-		{key: "estimated_delivery_date", kind: wDate, off: unsafe.Offsetof(ArrivalService{}.EstimatedDeliveryDate)},
+		{key: "id_service", kind: wInt64, off: uint16(unsafe.Offsetof(ArrivalService{}.IDService))},
+		{key: "service_name", kind: wString, off: uint16(unsafe.Offsetof(ArrivalService{}.ServiceName))},
+		{key: "service_code", kind: wString, off: uint16(unsafe.Offsetof(ArrivalService{}.ServiceCode))},
+		{key: "service_type", kind: wString, off: uint16(unsafe.Offsetof(ArrivalService{}.ServiceType))},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(ArrivalService{}.CarrierCode))},
+		{key: "carrier_name", kind: wString, off: uint16(unsafe.Offsetof(ArrivalService{}.CarrierName))},
+		{key: "transit_hours", kind: wInt64, off: uint16(unsafe.Offsetof(ArrivalService{}.TransitHours))},
+		{key: "working_days", kind: wInt64, off: uint16(unsafe.Offsetof(ArrivalService{}.WorkingDays))},
+		{key: "estimated_delivery_date", kind: wDate, off: uint16(unsafe.Offsetof(ArrivalService{}.EstimatedDeliveryDate))},
 	},
 	extra: unsafe.Offsetof(ArrivalService{}.Extra),
 	alloc: newOf[ArrivalService],
@@ -310,8 +310,8 @@ func (v *ArrivalService) EmitTo(e jsonlite.Emitter) {
 // wireArrivalEstimates is ArrivalEstimates's member table.
 var wireArrivalEstimates = wtype{
 	fields: []wfield{
-		{key: "bestArrivalTime", kind: wPtr, sub: &wireArrivalService, off: unsafe.Offsetof(ArrivalEstimates{}.BestArrivalTime)},
-		{key: "services", kind: wSlice, sub: &wireArrivalService, off: unsafe.Offsetof(ArrivalEstimates{}.Services)},
+		{key: "bestArrivalTime", kind: wPtr, sub: &wireArrivalService, off: uint16(unsafe.Offsetof(ArrivalEstimates{}.BestArrivalTime))},
+		{key: "services", kind: wSlice, sub: &wireArrivalService, off: uint16(unsafe.Offsetof(ArrivalEstimates{}.Services))},
 	},
 	extra: unsafe.Offsetof(ArrivalEstimates{}.Extra),
 }
@@ -328,9 +328,9 @@ func (v *ArrivalEstimates) EmitTo(e jsonlite.Emitter) {
 // wireServiceInfo is ServiceInfo's member table.
 var wireServiceInfo = wtype{
 	fields: []wfield{
-		{key: "available_methods", kind: wStruct, sub: &hookMethodList, off: unsafe.Offsetof(ServiceInfo{}.AvailableMethods)},
-		{key: "schemas", kind: wStruct, sub: &hookRawMembers, off: unsafe.Offsetof(ServiceInfo{}.Schemas)},
-		{key: "additional_information", kind: wStruct, sub: &hookRawMembers, off: unsafe.Offsetof(ServiceInfo{}.AdditionalInformation)},
+		{key: "available_methods", kind: wStruct, sub: &hookMethodList, off: uint16(unsafe.Offsetof(ServiceInfo{}.AvailableMethods))},
+		{key: "schemas", kind: wStruct, sub: &hookRawMembers, off: uint16(unsafe.Offsetof(ServiceInfo{}.Schemas))},
+		{key: "additional_information", kind: wStruct, sub: &hookRawMembers, off: uint16(unsafe.Offsetof(ServiceInfo{}.AdditionalInformation))},
 	},
 	extra: unsafe.Offsetof(ServiceInfo{}.Extra),
 }
@@ -347,13 +347,13 @@ func (v *ServiceInfo) EmitTo(e jsonlite.Emitter) {
 // wireTimeTable is TimeTable's member table.
 var wireTimeTable = wtype{
 	fields: []wfield{
-		{key: "mon", kind: wString, off: unsafe.Offsetof(TimeTable{}.Mon)},
-		{key: "tue", kind: wString, off: unsafe.Offsetof(TimeTable{}.Tue)},
-		{key: "wed", kind: wString, off: unsafe.Offsetof(TimeTable{}.Wed)},
-		{key: "thu", kind: wString, off: unsafe.Offsetof(TimeTable{}.Thu)},
-		{key: "fri", kind: wString, off: unsafe.Offsetof(TimeTable{}.Fri)},
-		{key: "sat", kind: wString, off: unsafe.Offsetof(TimeTable{}.Sat)},
-		{key: "sun", kind: wString, off: unsafe.Offsetof(TimeTable{}.Sun)},
+		{key: "mon", kind: wString, off: uint16(unsafe.Offsetof(TimeTable{}.Mon))},
+		{key: "tue", kind: wString, off: uint16(unsafe.Offsetof(TimeTable{}.Tue))},
+		{key: "wed", kind: wString, off: uint16(unsafe.Offsetof(TimeTable{}.Wed))},
+		{key: "thu", kind: wString, off: uint16(unsafe.Offsetof(TimeTable{}.Thu))},
+		{key: "fri", kind: wString, off: uint16(unsafe.Offsetof(TimeTable{}.Fri))},
+		{key: "sat", kind: wString, off: uint16(unsafe.Offsetof(TimeTable{}.Sat))},
+		{key: "sun", kind: wString, off: uint16(unsafe.Offsetof(TimeTable{}.Sun))},
 	},
 	extra: unsafe.Offsetof(TimeTable{}.Extra),
 }
@@ -370,16 +370,16 @@ func (v *TimeTable) EmitTo(e jsonlite.Emitter) {
 // wireDropPoint is DropPoint's member table.
 var wireDropPoint = wtype{
 	fields: []wfield{
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(DropPoint{}.CarrierCode)},
-		{key: "drop_point_key", kind: wString, off: unsafe.Offsetof(DropPoint{}.DropPointKey)},
-		{key: "name", kind: wString, off: unsafe.Offsetof(DropPoint{}.Name)},
-		{key: "address", kind: wString, off: unsafe.Offsetof(DropPoint{}.Address)},
-		{key: "zip_code", kind: wString, off: unsafe.Offsetof(DropPoint{}.ZipCode)},
-		{key: "city", kind: wString, off: unsafe.Offsetof(DropPoint{}.City)},
-		{key: "latitude", kind: wFloat64, flags: fSeen | fNullUnless, off: unsafe.Offsetof(DropPoint{}.Latitude), seen: unsafe.Offsetof(DropPoint{}.hasLat), set: unsafe.Offsetof(DropPoint{}.HasLocation)},
-		{key: "longitude", kind: wFloat64, flags: fSeen | fNullUnless, off: unsafe.Offsetof(DropPoint{}.Longitude), seen: unsafe.Offsetof(DropPoint{}.hasLon), set: unsafe.Offsetof(DropPoint{}.HasLocation)},
-		{key: "time_table", kind: wStruct, sub: &wireTimeTable, off: unsafe.Offsetof(DropPoint{}.TimeTable)},
-		{key: "phone", kind: wString, off: unsafe.Offsetof(DropPoint{}.Phone)},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(DropPoint{}.CarrierCode))},
+		{key: "drop_point_key", kind: wString, off: uint16(unsafe.Offsetof(DropPoint{}.DropPointKey))},
+		{key: "name", kind: wString, off: uint16(unsafe.Offsetof(DropPoint{}.Name))},
+		{key: "address", kind: wString, off: uint16(unsafe.Offsetof(DropPoint{}.Address))},
+		{key: "zip_code", kind: wString, off: uint16(unsafe.Offsetof(DropPoint{}.ZipCode))},
+		{key: "city", kind: wString, off: uint16(unsafe.Offsetof(DropPoint{}.City))},
+		{key: "latitude", kind: wFloat64, flags: fSeen | fNullUnless, off: uint16(unsafe.Offsetof(DropPoint{}.Latitude)), x: &wextra{seen: uint16(unsafe.Offsetof(DropPoint{}.hasLat)), set: uint16(unsafe.Offsetof(DropPoint{}.HasLocation))}},
+		{key: "longitude", kind: wFloat64, flags: fSeen | fNullUnless, off: uint16(unsafe.Offsetof(DropPoint{}.Longitude)), x: &wextra{seen: uint16(unsafe.Offsetof(DropPoint{}.hasLon)), set: uint16(unsafe.Offsetof(DropPoint{}.HasLocation))}},
+		{key: "time_table", kind: wStruct, sub: &wireTimeTable, off: uint16(unsafe.Offsetof(DropPoint{}.TimeTable))},
+		{key: "phone", kind: wString, off: uint16(unsafe.Offsetof(DropPoint{}.Phone))},
 	},
 	extra: unsafe.Offsetof(DropPoint{}.Extra),
 	after: func(p unsafe.Pointer) { (*DropPoint)(p).afterDecode() },
@@ -399,7 +399,7 @@ func (v *DropPoint) EmitTo(e jsonlite.Emitter) {
 // wireDropPoints is DropPoints's member table.
 var wireDropPoints = wtype{
 	fields: []wfield{
-		{key: "drop_points", kind: wSlice, sub: &wireDropPoint, off: unsafe.Offsetof(DropPoints{}.DropPoints)},
+		{key: "drop_points", kind: wSlice, sub: &wireDropPoint, off: uint16(unsafe.Offsetof(DropPoints{}.DropPoints))},
 	},
 	extra: unsafe.Offsetof(DropPoints{}.Extra),
 }
@@ -416,20 +416,20 @@ func (v *DropPoints) EmitTo(e jsonlite.Emitter) {
 // wireErrorData is ErrorData's member table.
 var wireErrorData = wtype{
 	fields: []wfield{
-		{key: "errorCode", kind: wCode, off: unsafe.Offsetof(ErrorData{}.Code)},
-		{key: "errorMessage", kind: wText, off: unsafe.Offsetof(ErrorData{}.Message)},
-		{key: "message", kind: wText, flags: fOmitEmpty, off: unsafe.Offsetof(ErrorData{}.AltMessage)},
-		{key: "carrierErrorCode", kind: wText, flags: fOmitEmpty, off: unsafe.Offsetof(ErrorData{}.CarrierCode)},
-		{key: "carrierErrorMessage", kind: wText, flags: fOmitEmpty, off: unsafe.Offsetof(ErrorData{}.CarrierMessage)},
-		{key: "field", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Field)},
-		{key: "source", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Source)},
-		{key: "errorClass", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Class)},
-		{key: "errors", kind: wSlice, sub: &wireFieldError, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Errors)},
-		{key: "upstreamStatus", kind: wInt, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.UpstreamStatus)},
-		{key: "upstream", kind: wRaw, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Upstream)},
-		{key: "retryable", kind: wPtr, elem: wBool, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Retryable)},
-		{key: "hint", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.Hint)},
-		{key: "requestId", kind: wString, flags: fOmitEmpty | fWriteOnly, off: unsafe.Offsetof(ErrorData{}.RequestID)},
+		{key: "errorCode", kind: wCode, off: uint16(unsafe.Offsetof(ErrorData{}.Code))},
+		{key: "errorMessage", kind: wText, off: uint16(unsafe.Offsetof(ErrorData{}.Message))},
+		{key: "message", kind: wText, flags: fOmitEmpty, off: uint16(unsafe.Offsetof(ErrorData{}.AltMessage))},
+		{key: "carrierErrorCode", kind: wText, flags: fOmitEmpty, off: uint16(unsafe.Offsetof(ErrorData{}.CarrierCode))},
+		{key: "carrierErrorMessage", kind: wText, flags: fOmitEmpty, off: uint16(unsafe.Offsetof(ErrorData{}.CarrierMessage))},
+		{key: "field", kind: wString, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.Field))},
+		{key: "source", kind: wString, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.Source))},
+		{key: "errorClass", kind: wString, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.Class))},
+		{key: "errors", kind: wSlice, sub: &wireFieldError, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.Errors))},
+		{key: "upstreamStatus", kind: wInt, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.UpstreamStatus))},
+		{key: "upstream", kind: wRaw, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.Upstream))},
+		{key: "retryable", kind: wPtr, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.Retryable)), x: &wextra{elem: wBool}},
+		{key: "hint", kind: wString, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.Hint))},
+		{key: "requestId", kind: wString, flags: fOmitEmpty | fWriteOnly, off: uint16(unsafe.Offsetof(ErrorData{}.RequestID))},
 	},
 	extra: unsafe.Offsetof(ErrorData{}.Extra),
 }
@@ -446,9 +446,9 @@ func (v *ErrorData) EmitTo(e jsonlite.Emitter) {
 // wireFieldError is FieldError's member table.
 var wireFieldError = wtype{
 	fields: []wfield{
-		{key: "field", kind: wString, off: unsafe.Offsetof(FieldError{}.Field)},
-		{key: "code", kind: wInt, off: unsafe.Offsetof(FieldError{}.Code)},
-		{key: "message", kind: wString, off: unsafe.Offsetof(FieldError{}.Message)},
+		{key: "field", kind: wString, off: uint16(unsafe.Offsetof(FieldError{}.Field))},
+		{key: "code", kind: wInt, off: uint16(unsafe.Offsetof(FieldError{}.Code))},
+		{key: "message", kind: wString, off: uint16(unsafe.Offsetof(FieldError{}.Message))},
 	},
 	extra: unsafe.Offsetof(FieldError{}.Extra),
 	size:  unsafe.Sizeof(FieldError{}), newElem: appendOf[FieldError],
@@ -466,25 +466,25 @@ func (v *FieldError) EmitTo(e jsonlite.Emitter) {
 // wireShippingData is ShippingData's member table.
 var wireShippingData = wtype{
 	fields: []wfield{
-		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingDlvrRef)},
-		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingClientRef)},
-		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingCarrierRef)},
-		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(ShippingData{}.ShippingCarrierGUID)},
-		{key: "service_type", kind: wString, off: unsafe.Offsetof(ShippingData{}.ServiceType)},
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierCode)},
-		{key: "service_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.ServiceCode)},
-		{key: "original_service_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.OriginalServiceCode)},
-		{key: "creation_date", kind: wDate, off: unsafe.Offsetof(ShippingData{}.CreationDate)},
-		{key: "shipping_date", kind: wDate, off: unsafe.Offsetof(ShippingData{}.ShippingDate)},
-		{key: "delivery_date", kind: wDate, off: unsafe.Offsetof(ShippingData{}.DeliveryDate)},
-		{key: "docs_number", kind: wInt64, off: unsafe.Offsetof(ShippingData{}.DocsNumber)},
-		{key: "carrier_phone", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierPhone)},
-		{key: "carrier_website", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierWebsite)},
-		{key: "carrier_country_code", kind: wString, off: unsafe.Offsetof(ShippingData{}.CarrierCountryCode)},
-		{key: "is_returned", alias: "is_return", kind: wBool, off: unsafe.Offsetof(ShippingData{}.IsReturned)},
-		{key: "return_dlvr_ref", kind: wString, off: unsafe.Offsetof(ShippingData{}.ReturnDlvrRef)},
-		{key: "cash_on_delivery", kind: wString, off: unsafe.Offsetof(ShippingData{}.CashOnDelivery)},
-		{key: "status", kind: wInt64, off: unsafe.Offsetof(ShippingData{}.Status)},
+		{key: "shipping_dlvr_ref", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.ShippingDlvrRef))},
+		{key: "shipping_client_ref", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.ShippingClientRef))},
+		{key: "shipping_carrier_ref", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.ShippingCarrierRef))},
+		{key: "shipping_carrier_guid", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.ShippingCarrierGUID))},
+		{key: "service_type", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.ServiceType))},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.CarrierCode))},
+		{key: "service_code", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.ServiceCode))},
+		{key: "original_service_code", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.OriginalServiceCode))},
+		{key: "creation_date", kind: wDate, off: uint16(unsafe.Offsetof(ShippingData{}.CreationDate))},
+		{key: "shipping_date", kind: wDate, off: uint16(unsafe.Offsetof(ShippingData{}.ShippingDate))},
+		{key: "delivery_date", kind: wDate, off: uint16(unsafe.Offsetof(ShippingData{}.DeliveryDate))},
+		{key: "docs_number", kind: wInt64, off: uint16(unsafe.Offsetof(ShippingData{}.DocsNumber))},
+		{key: "carrier_phone", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.CarrierPhone))},
+		{key: "carrier_website", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.CarrierWebsite))},
+		{key: "carrier_country_code", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.CarrierCountryCode))},
+		{key: "is_returned", kind: wBool, off: uint16(unsafe.Offsetof(ShippingData{}.IsReturned)), x: &wextra{alias: "is_return"}},
+		{key: "return_dlvr_ref", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.ReturnDlvrRef))},
+		{key: "cash_on_delivery", kind: wString, off: uint16(unsafe.Offsetof(ShippingData{}.CashOnDelivery))},
+		{key: "status", kind: wInt64, off: uint16(unsafe.Offsetof(ShippingData{}.Status))},
 	},
 	extra: unsafe.Offsetof(ShippingData{}.Extra),
 }
@@ -501,11 +501,11 @@ func (v *ShippingData) EmitTo(e jsonlite.Emitter) {
 // wireParcel is Parcel's member table.
 var wireParcel = wtype{
 	fields: []wfield{
-		{key: "parcel_weight", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelWeight)},
-		{key: "parcel_width", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelWidth)},
-		{key: "parcel_height", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelHeight)},
-		{key: "parcel_length", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelLength)},
-		{key: "parcel_volume", kind: wFloat64, off: unsafe.Offsetof(Parcel{}.ParcelVolume)},
+		{key: "parcel_weight", kind: wFloat64, off: uint16(unsafe.Offsetof(Parcel{}.ParcelWeight))},
+		{key: "parcel_width", kind: wFloat64, off: uint16(unsafe.Offsetof(Parcel{}.ParcelWidth))},
+		{key: "parcel_height", kind: wFloat64, off: uint16(unsafe.Offsetof(Parcel{}.ParcelHeight))},
+		{key: "parcel_length", kind: wFloat64, off: uint16(unsafe.Offsetof(Parcel{}.ParcelLength))},
+		{key: "parcel_volume", kind: wFloat64, off: uint16(unsafe.Offsetof(Parcel{}.ParcelVolume))},
 	},
 	extra: unsafe.Offsetof(Parcel{}.Extra),
 	size:  unsafe.Sizeof(Parcel{}), newElem: appendOf[Parcel],
@@ -523,8 +523,8 @@ func (v *Parcel) EmitTo(e jsonlite.Emitter) {
 // wireParcelData is ParcelData's member table.
 var wireParcelData = wtype{
 	fields: []wfield{
-		{key: "parcel_number", kind: wString, off: unsafe.Offsetof(ParcelData{}.ParcelNumber)},
-		{kind: wEmbed, sub: &wireParcel, off: unsafe.Offsetof(ParcelData{}.Parcel)},
+		{key: "parcel_number", kind: wString, off: uint16(unsafe.Offsetof(ParcelData{}.ParcelNumber))},
+		{kind: wEmbed, sub: &wireParcel, off: uint16(unsafe.Offsetof(ParcelData{}.Parcel))},
 	},
 	extra: unsafe.Offsetof(ParcelData{}.Extra),
 }
@@ -541,21 +541,21 @@ func (v *ParcelData) EmitTo(e jsonlite.Emitter) {
 // wireParty is Party's member table.
 var wireParty = wtype{
 	fields: []wfield{
-		{key: "nif", kind: wString, off: unsafe.Offsetof(Party{}.Nif)},
-		{key: "name", kind: wString, off: unsafe.Offsetof(Party{}.Name)},
-		{key: "attn", kind: wString, off: unsafe.Offsetof(Party{}.Attn)},
-		{key: "address", kind: wString, off: unsafe.Offsetof(Party{}.Address)},
-		{key: "city", kind: wString, off: unsafe.Offsetof(Party{}.City)},
-		{key: "zip_code", kind: wString, off: unsafe.Offsetof(Party{}.ZipCode)},
-		{key: "country_code", kind: wString, off: unsafe.Offsetof(Party{}.CountryCode)},
-		{key: "phone", kind: wString, off: unsafe.Offsetof(Party{}.Phone)},
-		{key: "mobile", kind: wString, off: unsafe.Offsetof(Party{}.Mobile)},
-		{key: "email", kind: wString, off: unsafe.Offsetof(Party{}.Email)},
-		{key: "observations", kind: wString, off: unsafe.Offsetof(Party{}.Observations)},
-		{key: "street_type", kind: wString, off: unsafe.Offsetof(Party{}.StreetType)},
-		{key: "street_number", kind: wString, off: unsafe.Offsetof(Party{}.StreetNumber)},
-		{key: "street_name", kind: wString, off: unsafe.Offsetof(Party{}.StreetName)},
-		{key: "floor", kind: wString, off: unsafe.Offsetof(Party{}.Floor)},
+		{key: "nif", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Nif))},
+		{key: "name", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Name))},
+		{key: "attn", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Attn))},
+		{key: "address", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Address))},
+		{key: "city", kind: wString, off: uint16(unsafe.Offsetof(Party{}.City))},
+		{key: "zip_code", kind: wString, off: uint16(unsafe.Offsetof(Party{}.ZipCode))},
+		{key: "country_code", kind: wString, off: uint16(unsafe.Offsetof(Party{}.CountryCode))},
+		{key: "phone", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Phone))},
+		{key: "mobile", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Mobile))},
+		{key: "email", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Email))},
+		{key: "observations", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Observations))},
+		{key: "street_type", kind: wString, off: uint16(unsafe.Offsetof(Party{}.StreetType))},
+		{key: "street_number", kind: wString, off: uint16(unsafe.Offsetof(Party{}.StreetNumber))},
+		{key: "street_name", kind: wString, off: uint16(unsafe.Offsetof(Party{}.StreetName))},
+		{key: "floor", kind: wString, off: uint16(unsafe.Offsetof(Party{}.Floor))},
 	},
 	prefixes: []string{"from_", "to_"}, prefix: unsafe.Offsetof(Party{}.Prefix),
 	extra: unsafe.Offsetof(Party{}.Extra),
@@ -573,12 +573,12 @@ func (v *Party) EmitTo(e jsonlite.Emitter) {
 // wireSLAData is SLAData's member table.
 var wireSLAData = wtype{
 	fields: []wfield{
-		{key: "tracking_start_date", kind: wDate, off: unsafe.Offsetof(SLAData{}.TrackingStartDate)},
-		{key: "tracking_delivered_date", kind: wDate, off: unsafe.Offsetof(SLAData{}.TrackingDeliveredDate)},
-		{key: "tracking_current_code", kind: wString, off: unsafe.Offsetof(SLAData{}.TrackingCurrentCode)},
-		{key: "hours_elapsed", kind: wFloat64, off: unsafe.Offsetof(SLAData{}.HoursElapsed)},
-		{key: "service_sla_hours", kind: wFloat64, off: unsafe.Offsetof(SLAData{}.ServiceSLAHours)},
-		{key: "delivery_hour_limit", kind: wString, off: unsafe.Offsetof(SLAData{}.DeliveryHourLimit)},
+		{key: "tracking_start_date", kind: wDate, off: uint16(unsafe.Offsetof(SLAData{}.TrackingStartDate))},
+		{key: "tracking_delivered_date", kind: wDate, off: uint16(unsafe.Offsetof(SLAData{}.TrackingDeliveredDate))},
+		{key: "tracking_current_code", kind: wString, off: uint16(unsafe.Offsetof(SLAData{}.TrackingCurrentCode))},
+		{key: "hours_elapsed", kind: wFloat64, off: uint16(unsafe.Offsetof(SLAData{}.HoursElapsed))},
+		{key: "service_sla_hours", kind: wFloat64, off: uint16(unsafe.Offsetof(SLAData{}.ServiceSLAHours))},
+		{key: "delivery_hour_limit", kind: wString, off: uint16(unsafe.Offsetof(SLAData{}.DeliveryHourLimit))},
 	},
 	extra: unsafe.Offsetof(SLAData{}.Extra),
 	after: func(p unsafe.Pointer) { (*SLAData)(p).afterDecode() },
@@ -596,11 +596,11 @@ func (v *SLAData) EmitTo(e jsonlite.Emitter) {
 // wireTrackingEvent is TrackingEvent's member table.
 var wireTrackingEvent = wtype{
 	fields: []wfield{
-		{key: "tracking_code", kind: wString, off: unsafe.Offsetof(TrackingEvent{}.TrackingCode)},
-		{key: "tracking_name", kind: wString, off: unsafe.Offsetof(TrackingEvent{}.TrackingName)},
-		{key: "tracking_details", kind: wString, off: unsafe.Offsetof(TrackingEvent{}.TrackingDetails)},
-		{key: "tracking_date", kind: wDate, off: unsafe.Offsetof(TrackingEvent{}.TrackingDate)},
-		{key: "tracking_category", kind: wString, flags: fEmitOnly, off: unsafe.Offsetof(TrackingEvent{}.Category)},
+		{key: "tracking_code", kind: wString, off: uint16(unsafe.Offsetof(TrackingEvent{}.TrackingCode))},
+		{key: "tracking_name", kind: wString, off: uint16(unsafe.Offsetof(TrackingEvent{}.TrackingName))},
+		{key: "tracking_details", kind: wString, off: uint16(unsafe.Offsetof(TrackingEvent{}.TrackingDetails))},
+		{key: "tracking_date", kind: wDate, off: uint16(unsafe.Offsetof(TrackingEvent{}.TrackingDate))},
+		{key: "tracking_category", kind: wString, flags: fEmitOnly, off: uint16(unsafe.Offsetof(TrackingEvent{}.Category))},
 	},
 	extra: unsafe.Offsetof(TrackingEvent{}.Extra),
 	after: func(p unsafe.Pointer) { (*TrackingEvent)(p).afterDecode() },
@@ -619,8 +619,8 @@ func (v *TrackingEvent) EmitTo(e jsonlite.Emitter) {
 // wireTracking is Tracking's member table.
 var wireTracking = wtype{
 	fields: []wfield{
-		{kind: wEmbed, sub: &wireTrackingEvent, off: unsafe.Offsetof(Tracking{}.TrackingEvent)},
-		{key: "tracking_history", kind: wSlice, sub: &wireTrackingEvent, off: unsafe.Offsetof(Tracking{}.TrackingHistory)},
+		{kind: wEmbed, sub: &wireTrackingEvent, off: uint16(unsafe.Offsetof(Tracking{}.TrackingEvent))},
+		{key: "tracking_history", kind: wSlice, sub: &wireTrackingEvent, off: uint16(unsafe.Offsetof(Tracking{}.TrackingHistory))},
 	},
 	extra: unsafe.Offsetof(Tracking{}.Extra),
 	after: func(p unsafe.Pointer) { (*Tracking)(p).afterDecode() },
@@ -639,17 +639,17 @@ func (v *Tracking) EmitTo(e jsonlite.Emitter) {
 // wireShipment is Shipment's member table.
 var wireShipment = wtype{
 	fields: []wfield{
-		{key: "shipping_data", kind: wStruct, sub: &wireShippingData, off: unsafe.Offsetof(Shipment{}.ShippingData)},
-		{key: "parcels", kind: wSlice, sub: &wireParcel, off: unsafe.Offsetof(Shipment{}.Parcels)},
-		{key: "parcel_data", kind: wStruct, sub: &wireParcelData, off: unsafe.Offsetof(Shipment{}.ParcelData)},
-		{key: "to_data", kind: wStruct, sub: &wireParty, prefix: "to_", off: unsafe.Offsetof(Shipment{}.ToData)},
-		{key: "from_data", kind: wStruct, sub: &wireParty, prefix: "from_", off: unsafe.Offsetof(Shipment{}.FromData)},
-		{key: "drop_point_data", kind: wPtr, sub: &wireDropPoint, off: unsafe.Offsetof(Shipment{}.DropPointData)},
-		{key: "sla_data", kind: wStruct, sub: &wireSLAData, off: unsafe.Offsetof(Shipment{}.SLAData)},
-		{key: "custom_carrier_parameters", kind: wRawObject, off: unsafe.Offsetof(Shipment{}.CustomCarrierParameters)},
-		{key: "tracking_events", kind: wPtr, sub: &wireTracking, off: unsafe.Offsetof(Shipment{}.TrackingEvents)},
-		{key: "tracking_data", kind: wRawObject, off: unsafe.Offsetof(Shipment{}.TrackingData)},
-		{key: "outdated", alias: "oudated", kind: wBool, off: unsafe.Offsetof(Shipment{}.Outdated)},
+		{key: "shipping_data", kind: wStruct, sub: &wireShippingData, off: uint16(unsafe.Offsetof(Shipment{}.ShippingData))},
+		{key: "parcels", kind: wSlice, sub: &wireParcel, off: uint16(unsafe.Offsetof(Shipment{}.Parcels))},
+		{key: "parcel_data", kind: wStruct, sub: &wireParcelData, off: uint16(unsafe.Offsetof(Shipment{}.ParcelData))},
+		{key: "to_data", kind: wStruct, sub: &wireParty, off: uint16(unsafe.Offsetof(Shipment{}.ToData)), x: &wextra{prefix: "to_"}},
+		{key: "from_data", kind: wStruct, sub: &wireParty, off: uint16(unsafe.Offsetof(Shipment{}.FromData)), x: &wextra{prefix: "from_"}},
+		{key: "drop_point_data", kind: wPtr, sub: &wireDropPoint, off: uint16(unsafe.Offsetof(Shipment{}.DropPointData))},
+		{key: "sla_data", kind: wStruct, sub: &wireSLAData, off: uint16(unsafe.Offsetof(Shipment{}.SLAData))},
+		{key: "custom_carrier_parameters", kind: wRawObject, off: uint16(unsafe.Offsetof(Shipment{}.CustomCarrierParameters))},
+		{key: "tracking_events", kind: wPtr, sub: &wireTracking, off: uint16(unsafe.Offsetof(Shipment{}.TrackingEvents))},
+		{key: "tracking_data", kind: wRawObject, off: uint16(unsafe.Offsetof(Shipment{}.TrackingData))},
+		{key: "outdated", kind: wBool, off: uint16(unsafe.Offsetof(Shipment{}.Outdated)), x: &wextra{alias: "oudated"}},
 	},
 	extra: unsafe.Offsetof(Shipment{}.Extra),
 	size:  unsafe.Sizeof(Shipment{}), newElem: appendOf[Shipment],
@@ -667,9 +667,9 @@ func (v *Shipment) EmitTo(e jsonlite.Emitter) {
 // wireShipments is Shipments's member table.
 var wireShipments = wtype{
 	fields: []wfield{
-		{key: "page", kind: wInt64, off: unsafe.Offsetof(Shipments{}.Page)},
-		{key: "n_shipments", kind: wInt64, flags: fSeen, off: unsafe.Offsetof(Shipments{}.NShipments), seen: unsafe.Offsetof(Shipments{}.hasN)},
-		{key: "shipments", kind: wSlice, sub: &wireShipment, off: unsafe.Offsetof(Shipments{}.Shipments)},
+		{key: "page", kind: wInt64, off: uint16(unsafe.Offsetof(Shipments{}.Page))},
+		{key: "n_shipments", kind: wInt64, flags: fSeen, off: uint16(unsafe.Offsetof(Shipments{}.NShipments)), x: &wextra{seen: uint16(unsafe.Offsetof(Shipments{}.hasN))}},
+		{key: "shipments", kind: wSlice, sub: &wireShipment, off: uint16(unsafe.Offsetof(Shipments{}.Shipments))},
 	},
 	extra: unsafe.Offsetof(Shipments{}.Extra),
 	after: func(p unsafe.Pointer) { (*Shipments)(p).afterDecode() },
@@ -687,11 +687,11 @@ func (v *Shipments) EmitTo(e jsonlite.Emitter) {
 // wireShipmentTracking is ShipmentTracking's member table.
 var wireShipmentTracking = wtype{
 	fields: []wfield{
-		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingDlvrRef)},
-		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingClientRef)},
-		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingCarrierRef)},
-		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(ShipmentTracking{}.ShippingCarrierGUID)},
-		{kind: wEmbed, sub: &wireTracking, off: unsafe.Offsetof(ShipmentTracking{}.Tracking)},
+		{key: "shipping_dlvr_ref", kind: wString, off: uint16(unsafe.Offsetof(ShipmentTracking{}.ShippingDlvrRef))},
+		{key: "shipping_client_ref", kind: wString, off: uint16(unsafe.Offsetof(ShipmentTracking{}.ShippingClientRef))},
+		{key: "shipping_carrier_ref", kind: wString, off: uint16(unsafe.Offsetof(ShipmentTracking{}.ShippingCarrierRef))},
+		{key: "shipping_carrier_guid", kind: wString, off: uint16(unsafe.Offsetof(ShipmentTracking{}.ShippingCarrierGUID))},
+		{kind: wEmbed, sub: &wireTracking, off: uint16(unsafe.Offsetof(ShipmentTracking{}.Tracking))},
 	},
 	extra: unsafe.Offsetof(ShipmentTracking{}.Extra),
 }
@@ -708,15 +708,15 @@ func (v *ShipmentTracking) EmitTo(e jsonlite.Emitter) {
 // wireNewShipment is NewShipment's member table.
 var wireNewShipment = wtype{
 	fields: []wfield{
-		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingDlvrRef)},
-		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingClientRef)},
-		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingCarrierRef)},
-		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(NewShipment{}.ShippingCarrierGUID)},
-		{key: "service_type", kind: wString, off: unsafe.Offsetof(NewShipment{}.ServiceType)},
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(NewShipment{}.CarrierCode)},
-		{key: "service_code", kind: wString, off: unsafe.Offsetof(NewShipment{}.ServiceCode)},
-		{key: "carrier_phone", kind: wString, off: unsafe.Offsetof(NewShipment{}.CarrierPhone)},
-		{key: "advance_tracking_url", kind: wString, off: unsafe.Offsetof(NewShipment{}.AdvanceTrackingURL)},
+		{key: "shipping_dlvr_ref", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.ShippingDlvrRef))},
+		{key: "shipping_client_ref", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.ShippingClientRef))},
+		{key: "shipping_carrier_ref", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.ShippingCarrierRef))},
+		{key: "shipping_carrier_guid", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.ShippingCarrierGUID))},
+		{key: "service_type", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.ServiceType))},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.CarrierCode))},
+		{key: "service_code", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.ServiceCode))},
+		{key: "carrier_phone", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.CarrierPhone))},
+		{key: "advance_tracking_url", kind: wString, off: uint16(unsafe.Offsetof(NewShipment{}.AdvanceTrackingURL))},
 	},
 	extra: unsafe.Offsetof(NewShipment{}.Extra),
 }
@@ -733,9 +733,9 @@ func (v *NewShipment) EmitTo(e jsonlite.Emitter) {
 // wireCutoff is Cutoff's member table.
 var wireCutoff = wtype{
 	fields: []wfield{
-		{key: "country_code", kind: wString, off: unsafe.Offsetof(Cutoff{}.CountryCode)},
-		{key: "zip_code", kind: wString, off: unsafe.Offsetof(Cutoff{}.ZipCode)},
-		{key: "cutoff", kind: wString, off: unsafe.Offsetof(Cutoff{}.Cutoff)},
+		{key: "country_code", kind: wString, off: uint16(unsafe.Offsetof(Cutoff{}.CountryCode))},
+		{key: "zip_code", kind: wString, off: uint16(unsafe.Offsetof(Cutoff{}.ZipCode))},
+		{key: "cutoff", kind: wString, off: uint16(unsafe.Offsetof(Cutoff{}.Cutoff))},
 	},
 	extra: unsafe.Offsetof(Cutoff{}.Extra),
 }
@@ -752,12 +752,12 @@ func (v *Cutoff) EmitTo(e jsonlite.Emitter) {
 // wireCollection is Collection's member table.
 var wireCollection = wtype{
 	fields: []wfield{
-		{key: "collection_dlvr_ref", kind: wString, off: unsafe.Offsetof(Collection{}.CollectionDlvrRef)},
-		{key: "collection_client_ref", kind: wString, off: unsafe.Offsetof(Collection{}.CollectionClientRef)},
-		{key: "collection_carrier_ref", kind: wString, off: unsafe.Offsetof(Collection{}.CollectionCarrierRef)},
-		{key: "carrier_code", kind: wString, off: unsafe.Offsetof(Collection{}.CarrierCode)},
-		{key: "service_code", kind: wString, off: unsafe.Offsetof(Collection{}.ServiceCode)},
-		{key: "carrier_phone", kind: wString, off: unsafe.Offsetof(Collection{}.CarrierPhone)},
+		{key: "collection_dlvr_ref", kind: wString, off: uint16(unsafe.Offsetof(Collection{}.CollectionDlvrRef))},
+		{key: "collection_client_ref", kind: wString, off: uint16(unsafe.Offsetof(Collection{}.CollectionClientRef))},
+		{key: "collection_carrier_ref", kind: wString, off: uint16(unsafe.Offsetof(Collection{}.CollectionCarrierRef))},
+		{key: "carrier_code", kind: wString, off: uint16(unsafe.Offsetof(Collection{}.CarrierCode))},
+		{key: "service_code", kind: wString, off: uint16(unsafe.Offsetof(Collection{}.ServiceCode))},
+		{key: "carrier_phone", kind: wString, off: uint16(unsafe.Offsetof(Collection{}.CarrierPhone))},
 	},
 	extra: unsafe.Offsetof(Collection{}.Extra),
 }
@@ -774,11 +774,11 @@ func (v *Collection) EmitTo(e jsonlite.Emitter) {
 // wireLabel is Label's member table.
 var wireLabel = wtype{
 	fields: []wfield{
-		{key: "shipping_dlvr_ref", kind: wString, off: unsafe.Offsetof(Label{}.ShippingDlvrRef)},
-		{key: "shipping_client_ref", kind: wString, off: unsafe.Offsetof(Label{}.ShippingClientRef)},
-		{key: "shipping_carrier_ref", kind: wString, off: unsafe.Offsetof(Label{}.ShippingCarrierRef)},
-		{key: "shipping_carrier_guid", kind: wString, off: unsafe.Offsetof(Label{}.ShippingCarrierGUID)},
-		{key: "label_raw", kind: wPdf, flags: fRequired, off: unsafe.Offsetof(Label{}.PDF)},
+		{key: "shipping_dlvr_ref", kind: wString, off: uint16(unsafe.Offsetof(Label{}.ShippingDlvrRef))},
+		{key: "shipping_client_ref", kind: wString, off: uint16(unsafe.Offsetof(Label{}.ShippingClientRef))},
+		{key: "shipping_carrier_ref", kind: wString, off: uint16(unsafe.Offsetof(Label{}.ShippingCarrierRef))},
+		{key: "shipping_carrier_guid", kind: wString, off: uint16(unsafe.Offsetof(Label{}.ShippingCarrierGUID))},
+		{key: "label_raw", kind: wPdf, flags: fRequired, off: uint16(unsafe.Offsetof(Label{}.PDF))},
 	},
 	extra:    unsafe.Offsetof(Label{}.Extra),
 	required: true,

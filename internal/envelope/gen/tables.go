@@ -161,8 +161,9 @@ var (
 
 // fieldLit is the wfield literal of member f of t.
 func fieldLit(p *pkg, t *typeDef, f *field) (string, error) {
-	var parts []string
+	var parts, extra []string // extra: the members of its wextra
 	add := func(k, v string) { parts = append(parts, k+": "+v) }
+	addX := func(k, v string) { extra = append(extra, k+": "+v) }
 	bad := func(why string) (string, error) { return "", fmt.Errorf("%s.%s: %s", t.Name, f.GoName, why) }
 	if !f.Embedded {
 		add("key", strconv.Quote(f.Wire))
@@ -170,7 +171,7 @@ func fieldLit(p *pkg, t *typeDef, f *field) (string, error) {
 	switch len(f.Aliases) {
 	case 0:
 	case 1:
-		add("alias", strconv.Quote(f.Aliases[0]))
+		addX("alias", strconv.Quote(f.Aliases[0]))
 	default:
 		return bad("more than one alias")
 	}
@@ -199,14 +200,14 @@ func fieldLit(p *pkg, t *typeDef, f *field) (string, error) {
 			if st := p.Types[f.T.name]; st == nil || st.prefixField() == nil {
 				return bad("prefix= on a struct without a prefix field")
 			}
-			add("prefix", strconv.Quote(f.Prefix))
+			addX("prefix", strconv.Quote(f.Prefix))
 		}
 	case f.T.kind == kPtr:
 		add("kind", "wPtr")
 		if e := f.T.elem; e.kind == kStruct || e.kind == kHook {
 			add("sub", "&"+tableName(p, e.name))
 		} else if k, ok := kindOf(*e); ok {
-			add("elem", k)
+			addX("elem", k)
 		} else {
 			return bad("a pointer to an unsupported type")
 		}
@@ -248,12 +249,15 @@ func fieldLit(p *pkg, t *typeDef, f *field) (string, error) {
 	if len(flags) > 0 {
 		add("flags", strings.Join(flags, " | "))
 	}
-	add("off", fmt.Sprintf("unsafe.Offsetof(%s{}.%s)", t.Name, f.GoName))
+	add("off", fmt.Sprintf("uint16(unsafe.Offsetof(%s{}.%s))", t.Name, f.GoName))
 	if f.Seen != "" {
-		add("seen", fmt.Sprintf("unsafe.Offsetof(%s{}.%s)", t.Name, f.Seen))
+		addX("seen", fmt.Sprintf("uint16(unsafe.Offsetof(%s{}.%s))", t.Name, f.Seen))
 	}
 	if f.NullUnless != "" {
-		add("set", fmt.Sprintf("unsafe.Offsetof(%s{}.%s)", t.Name, f.NullUnless))
+		addX("set", fmt.Sprintf("uint16(unsafe.Offsetof(%s{}.%s))", t.Name, f.NullUnless))
+	}
+	if len(extra) > 0 {
+		add("x", "&wextra{"+strings.Join(extra, ", ")+"}")
 	}
 	return strings.Join(parts, ", "), nil
 }
