@@ -122,6 +122,9 @@ func TestMACMatchesCryptoHMAC(t *testing.T) {
 			if got := m.Sum(nil); !bytes.Equal(got, want) {
 				t.Fatalf("key %d bytes, message %d bytes: %x, want %x", kl, n, got, want)
 			}
+			if got := mac256(key, msg); !bytes.Equal(got[:], want) {
+				t.Fatalf("mac256, key %d bytes, message %d bytes: %x, want %x", kl, n, got, want)
+			}
 			// Sum did not disturb it: more writes MAC the whole.
 			m.Write([]byte("more"))
 			std.Write([]byte("more"))
@@ -157,6 +160,9 @@ func TestExportedMatchesOwn(t *testing.T) {
 	b.Write(msg)
 	if !bytes.Equal(a.Sum(nil), b.Sum(nil)) {
 		t.Fatal("NewMAC differs")
+	}
+	if MAC(key, msg) != mac256(key, msg) {
+		t.Fatal("MAC differs")
 	}
 }
 

@@ -176,11 +176,22 @@ func (m *mac) Write(p []byte) (int, error) { return m.inner.Write(p) }
 
 // Sum appends the MAC of what was written to b; writing can go on.
 func (m *mac) Sum(b []byte) []byte {
+	out := m.sum()
+	return append(b, out[:]...)
+}
+
+func (m *mac) sum() [Size]byte {
 	in := m.inner
 	s := in.sum()
 	m.outer.Reset()
 	m.outer.Write(m.opad[:])
 	m.outer.Write(s[:])
-	out := m.outer.sum()
-	return append(b, out[:]...)
+	return m.outer.sum()
+}
+
+// mac256 is the HMAC-SHA256 of msg keyed with key, in one call.
+func mac256(key, msg []byte) [Size]byte {
+	m := newMAC(key)
+	m.inner.Write(msg)
+	return m.sum()
 }

@@ -70,9 +70,8 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 	e.leaks = leak.New(e.cfg.APIUser, e.cfg.APIKey)
 	e.master = hmacsha256.Sum([]byte(e.cfg.ProxyToken))
 	if len(e.cfg.SigningKey) > 0 {
-		m := hmacsha256.NewMAC(e.cfg.SigningKey)
-		m.Write([]byte("parcelgate sandbox demo tokens v2"))
-		e.demoKey = m.Sum(nil)
+		k := hmacsha256.MAC(e.cfg.SigningKey, []byte("parcelgate sandbox demo tokens v2"))
+		e.demoKey = k[:]
 	}
 	return e
 }
@@ -170,13 +169,12 @@ func byToken(token string) *RateLimit {
 // client header, so one shop's answer is the same for every shopper and
 // never another merchant's.
 func (e *Edge) CacheKey(op string, body []byte) string {
-	h := hmacsha256.New()
-	for _, s := range []string{"parcelgate-cache-v1", op, e.UpstreamBase(), e.cfg.APIUser} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+	var b []byte
+	for _, s := range [...]string{"parcelgate-cache-v1", op, e.UpstreamBase(), e.cfg.APIUser} {
+		b = append(append(b, s...), 0)
 	}
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil))
+	sum := hmacsha256.Sum(append(b, body...))
+	return hex.EncodeToString(sum[:])
 }
 
 // BookingKey names the record of a booking: the API user, the upstream,

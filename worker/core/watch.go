@@ -277,9 +277,8 @@ func EventBody(q *queued) []byte {
 // eventID names the change found at history entry i (oldest first) of a
 // shipment: the same change always gets the same id.
 func eventID(dlvrRef string, i int, code, date string) string {
-	h := hmacsha256.New()
-	h.Write([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + strconv.Itoa(i) + "\n" + code + "\n" + date))
-	return "evt_" + hex.EncodeToString(h.Sum(nil)[:12])
+	sum := hmacsha256.Sum([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + strconv.Itoa(i) + "\n" + code + "\n" + date))
+	return "evt_" + hex.EncodeToString(sum[:12])
 }
 
 func entryKey(e *envelope.TrackingEvent) string { return e.TrackingCode + "|" + e.TrackingDate }

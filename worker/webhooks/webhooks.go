@@ -91,11 +91,9 @@ func CheckSecret(secret []byte) error {
 
 // mac is the hex HMAC-SHA256 of "<t>.<body>".
 func mac(secret []byte, ts int64, body []byte) []byte {
-	m := hmacsha256.NewMAC(secret)
-	m.Write(strconv.AppendInt(nil, ts, 10))
-	m.Write([]byte{'.'})
-	m.Write(body)
-	return m.Sum(nil)
+	msg := append(strconv.AppendInt(nil, ts, 10), '.')
+	sum := hmacsha256.MAC(secret, append(msg, body...))
+	return sum[:]
 }
 
 // Sign returns the Parcelgate-Signature header value for body sent at t
