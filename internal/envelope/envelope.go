@@ -217,10 +217,14 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 	// deeper (a JSON Schema in get-service-info, an unknown member) is
 	// kept as raw JSON by an iterative walk, so the limit can be high.
 	s.SetMaxDepth(jsonlite.MaxRawDepth)
-	status := ""
-	hasStatus, hasData, done := false, false, false
-	dataAt := 0
-	var dataErr error // from inline decoding
+	// What the member callback learns, in one variable: the closure then
+	// captures one allocation, not one per variable.
+	var st struct {
+		status                   string
+		hasStatus, hasData, done bool
+		dataAt                   int
+		dataErr                  error // from inline decoding
+	}
 	err := s.Object(func(key string) error {
 		switch key {
 		case "status":
@@ -228,23 +232,23 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 				return reasonError("JSON whose status is a " + s.Peek().String())
 			}
 			v, err := s.String()
-			status, hasStatus = v, true
+			st.status, st.hasStatus = v, true
 			return err
 		case "data":
-			if done {
+			if st.done {
 				return nil // a repeated data member is ignored
 			}
-			hasData = true
-			dataAt = s.Offset()
-			if !hasStatus || (status != StatusOK && status != StatusErr) {
+			st.hasData = true
+			st.dataAt = s.Offset()
+			if !st.hasStatus || (st.status != StatusOK && st.status != StatusErr) {
 				return nil // skipped; decoded after the whole body is read
 			}
-			done = true
-			dataErr = data(s, status)
-			if _, syntax := dataErr.(*jsonlite.SyntaxError); syntax {
-				return dataErr
+			st.done = true
+			st.dataErr = data(s, st.status)
+			if _, syntax := st.dataErr.(*jsonlite.SyntaxError); syntax {
+				return st.dataErr
 			}
-			if dataErr != nil {
+			if st.dataErr != nil {
 				return errStop // abandon the body: keep the first failure
 			}
 		}
@@ -262,20 +266,20 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 	default:
 		return "", false, unexpected(err.Error())
 	}
-	if !hasStatus {
+	if !st.hasStatus {
 		return "", false, unexpected("JSON object without a status")
 	}
-	if status != StatusOK && status != StatusErr {
-		return "", false, unexpected("JSON whose status is " + quote(status) + ", not \"ok\" or \"err\"")
+	if st.status != StatusOK && st.status != StatusErr {
+		return "", false, unexpected("JSON whose status is " + quote(st.status) + ", not \"ok\" or \"err\"")
 	}
-	if hasData && !done {
-		s.Seek(dataAt)
-		dataErr = data(s, status)
+	if st.hasData && !st.done {
+		s.Seek(st.dataAt)
+		st.dataErr = data(s, st.status)
 	}
-	if _, syntax := dataErr.(*jsonlite.SyntaxError); syntax {
-		return "", false, unexpected("malformed JSON: " + dataErr.Error())
+	if _, syntax := st.dataErr.(*jsonlite.SyntaxError); syntax {
+		return "", false, unexpected("malformed JSON: " + st.dataErr.Error())
 	}
-	return status, hasData, dataErr
+	return st.status, st.hasData, st.dataErr
 }
 
 // stopError ends the envelope scan after the data failed to decode.

@@ -288,7 +288,7 @@ func (s *Scanner) container(want Kind, member func(key string) error, element fu
 	for i := 0; ; i++ {
 		key := ""
 		if member != nil {
-			if key, err = s.objectKey(true); err != nil {
+			if key, err = s.objectKey(); err != nil {
 				return err
 			}
 		}
@@ -800,7 +800,7 @@ func (s *Scanner) scalar(k Kind, e Emitter) error {
 // memberKey reads an object member's `"key":` (replaying the key to e),
 // leaving the Scanner at its value.
 func (s *Scanner) memberKey(e Emitter) error {
-	key, err := s.objectKey(e != nil)
+	key, err := s.objectKey()
 	if err == nil && e != nil {
 		e.Key(key)
 	}
@@ -808,8 +808,9 @@ func (s *Scanner) memberKey(e Emitter) error {
 }
 
 // objectKey reads an object member's `"key":`, leaving the Scanner at its
-// value; the key is decoded only when asked (Skip just validates it).
-func (s *Scanner) objectKey(decode bool) (string, error) {
+// value. Skip decodes keys too: one path is less code, and a key rarely
+// has an escape to decode.
+func (s *Scanner) objectKey() (string, error) {
 	s.ws()
 	if s.pos >= len(s.src) {
 		return "", s.fail(s.pos, "unexpected end of input in object")
@@ -817,13 +818,7 @@ func (s *Scanner) objectKey(decode bool) (string, error) {
 	if s.src[s.pos] != '"' {
 		return "", s.fail(s.pos, "invalid character "+quoteByte(s.src[s.pos])+" looking for an object key")
 	}
-	var key string
-	var err error
-	if decode {
-		key, err = s.readString()
-	} else {
-		err = s.skipString()
-	}
+	key, err := s.readString()
 	if err != nil {
 		return "", err
 	}
