@@ -49,7 +49,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		return &Endpoint{Response: e.methodNotAllowed(r, "tokens", "POST")}
 	}
 	if len(e.errs) > 0 {
-		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage)}
+		return &Endpoint{Response: e.misconfigFor(e.errs, r)}
 	}
 	if e.cfg.ProxyToken == "" {
 		return &Endpoint{Response: e.misconfigIn(r, EnvProxyToken, "secret is not set (POST /tokens is authorized with it)")}
@@ -179,7 +179,7 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return &Endpoint{Response: e.methodNotAllowed(r, "demo-token", "GET, POST")}
 	}
 	if len(e.errs) > 0 {
-		return &Endpoint{Response: e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage)}
+		return &Endpoint{Response: e.misconfigFor(e.errs, r)}
 	}
 	rl := e.byAddress(r.ClientIP)
 	fail := func(x *Refusal) *Endpoint { return &Endpoint{RateLimit: rl, Response: x.Response(r.RequestID)} }

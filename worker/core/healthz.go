@@ -45,7 +45,7 @@ type Health struct {
 // volume) only with the master token; anyone else gets when it last ran,
 // for liveness probes.
 func (e *Edge) Healthz(h *Health) *Response {
-	r := &Request{Method: h.Method, RequestID: h.RequestID, AcceptLanguage: h.AcceptLanguage}
+	r := &Request{Method: h.Method, RequestID: h.RequestID, AcceptLanguage: h.AcceptLanguage, Authorization: h.Authorization}
 	if h.Method != "GET" {
 		return e.methodNotAllowed(r, "healthz", "GET")
 	}
@@ -61,7 +61,7 @@ func (e *Edge) Healthz(h *Health) *Response {
 		}
 	}
 	if len(errs) > 0 {
-		return e.misconfigFor(errs, h.Authorization, h.RequestID, h.AcceptLanguage)
+		return e.misconfigFor(errs, r)
 	}
 	upstream := "sandbox"
 	if e.cfg.UpstreamBase != "" {

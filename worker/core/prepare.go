@@ -110,7 +110,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		return respond(CallerUnknown, nil, e.methodNotAllowed(r, op.Name, allow))
 	}
 	if len(e.errs) > 0 {
-		return respond(CallerUnknown, nil, e.misconfigFor(e.errs, r.Authorization, r.RequestID, r.AcceptLanguage))
+		return respond(CallerUnknown, nil, e.misconfigFor(e.errs, r))
 	}
 	caller := CallerPublic
 	var scope *tokens.Claims

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
-	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
@@ -160,13 +159,13 @@ func invalid(errs []validate.FieldError) *Refusal {
 // in the caller's language to anyone else (worker/edge's, issue 20: a page
 // or a scanner learns from "PROXY_TOKEN: secret is not set" which secrets
 // a worker lacks); the log line (Detail) names them either way.
-func (e *Edge) misconfigFor(errs []ConfigError, authorization, requestID, acceptLanguage string) *Response {
+func (e *Edge) misconfigFor(errs []ConfigError, req *Request) *Response {
 	r := misconfig(errs)
 	full := r.Message
-	if !e.IsMaster(authorization) {
-		r.Message = say(i18n.FromAcceptLanguage(acceptLanguage), msgMisconfigGeneric)
+	if !e.IsMaster(req.Authorization) {
+		r.Message = say(req.locale(), msgMisconfigGeneric)
 	}
-	resp := r.Response(requestID)
+	resp := r.Response(req.RequestID)
 	resp.Detail = full
 	return resp
 }
@@ -176,7 +175,7 @@ func (e *Edge) misconfigFor(errs []ConfigError, authorization, requestID, accept
 //
 //go:noinline
 func (e *Edge) misconfigIn(r *Request, variable, problem string) *Response {
-	return e.misconfigFor([]ConfigError{{variable, problem}}, r.Authorization, r.RequestID, r.AcceptLanguage)
+	return e.misconfigFor([]ConfigError{{variable, problem}}, r)
 }
 
 func misconfig(errs []ConfigError) *Refusal {

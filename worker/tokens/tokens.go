@@ -366,18 +366,20 @@ func parsePayload(p string) (int64, Grant, bool) {
 			exp = n
 		case i == 1 && k == "ops":
 			g.Operations = strings.Split(v, ",")
-		case i > 1 && (k == "dlvr_ref" || k == "shipping_client_ref" || k == "collection_client_ref"):
-			s, ok := urlquery.Unescape(v)
-			if !ok {
-				return 0, g, false
-			}
+		case i > 1:
+			var ref *string
 			switch k {
 			case "dlvr_ref":
-				g.DlvrRef = s
+				ref = &g.DlvrRef
 			case "shipping_client_ref":
-				g.ShippingClientRef = s
+				ref = &g.ShippingClientRef
+			case "collection_client_ref":
+				ref = &g.CollectionClientRef
 			default:
-				g.CollectionClientRef = s
+				return 0, g, false
+			}
+			if *ref, ok = urlquery.Unescape(v); !ok {
+				return 0, g, false
 			}
 		default:
 			return 0, g, false
