@@ -125,32 +125,11 @@ type sliceHeader struct {
 // known members through t, unknown ones kept in Extra, required members
 // checked, then the afterDecode hooks (embedded structs' first).
 func decodeStruct(s *jsonlite.Scanner, p unsafe.Pointer, t *wtype) error {
-	// The members read, by index in t.fields, tracked only for a type with
-	// required members (the flags escape with the closure: an allocation).
-	var seen *uint64
-	if t.required {
-		seen = new(uint64)
-	}
-	err := obj(s, func(key string) error {
-		name := key
-		if t.prefixes != nil {
-			var prefix string
-			prefix, name = cutPrefix(key, t.prefixes...)
-			if own := (*string)(unsafe.Add(p, t.prefix)); *own == "" {
-				*own = prefix
-			}
-		}
-		if ok, err := decodeMember(s, p, t, name, seen); ok {
-			return err
-		}
-		if t.extra != noOffset {
-			return (*RawMembers)(unsafe.Add(p, t.extra)).keep(s, key)
-		}
-		return nil
-	})
-	if err == nil && seen != nil {
+	d := &structDecoder{s: s, p: p, t: t}
+	err := obj(s, d.member)
+	if err == nil && t.required {
 		for i := range t.fields {
-			if f := &t.fields[i]; f.flags&fRequired != 0 && *seen&(1<<uint(i)) == 0 {
+			if f := &t.fields[i]; f.flags&fRequired != 0 && d.seen&(1<<uint(i)) == 0 {
 				err = missing(f.key)
 				break
 			}
@@ -158,6 +137,39 @@ func decodeStruct(s *jsonlite.Scanner, p unsafe.Pointer, t *wtype) error {
 	}
 	runAfter(p, t)
 	return err
+}
+
+// structDecoder is the state of decodeStruct's member callback, in one
+// allocation: a closure would capture each variable in its own.
+type structDecoder struct {
+	s    *jsonlite.Scanner
+	p    unsafe.Pointer
+	t    *wtype
+	seen uint64 // the members read, by index in t.fields (a type with required members)
+}
+
+// member reads the member key of the object being decoded.
+func (d *structDecoder) member(key string) error {
+	s, p, t := d.s, d.p, d.t
+	name := key
+	if t.prefixes != nil {
+		var prefix string
+		prefix, name = cutPrefix(key, t.prefixes...)
+		if own := (*string)(unsafe.Add(p, t.prefix)); *own == "" {
+			*own = prefix
+		}
+	}
+	var seen *uint64
+	if t.required {
+		seen = &d.seen
+	}
+	if ok, err := decodeMember(s, p, t, name, seen); ok {
+		return err
+	}
+	if t.extra != noOffset {
+		return (*RawMembers)(unsafe.Add(p, t.extra)).keep(s, key)
+	}
+	return nil
 }
 
 // decodeMember reads the member name into the struct at p when it is one
@@ -294,9 +306,14 @@ func decodeValue(s *jsonlite.Scanner, p unsafe.Pointer, t *wtype) error {
 // decodeSlice appends the elements of the array at the Scanner to the
 // []T at p (T described by t).
 func decodeSlice(s *jsonlite.Scanner, p unsafe.Pointer, t *wtype) error {
-	return arr(s, func(int) error {
-		return decodeValue(s, t.newElem(p), t)
-	})
+	d := &structDecoder{s: s, p: p, t: t}
+	return arr(s, d.element)
+}
+
+// element reads the next element of the array being decoded into the
+// slice at d.p.
+func (d *structDecoder) element(int) error {
+	return decodeValue(d.s, d.t.newElem(d.p), d.t)
 }
 
 // emitStruct writes the struct at p: its known members in table order,
