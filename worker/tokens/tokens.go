@@ -394,19 +394,22 @@ func parsePayload(p string) (int64, Grant, bool) {
 // canonical returns g with its known operations in catalog order and
 // unknown ones kept at the end (so Check still names them).
 func canonical(g Grant) Grant {
-	seen := map[string]bool{}
+	var seen [len(catalog.Operations)]bool // a map cost the module more
 	var unknown []string
 	for _, op := range g.Operations {
-		if catalog.Lookup(op) == nil {
+		p := catalog.Lookup(op)
+		if p == nil {
 			unknown = append(unknown, op)
 		}
-		seen[op] = true
+		for i := range seen {
+			seen[i] = seen[i] || p == &catalog.Operations[i]
+		}
 	}
 	out := g
 	out.Operations = nil
-	for i := range catalog.Operations {
-		if n := catalog.Operations[i].Name; seen[n] {
-			out.Operations = append(out.Operations, n)
+	for i, s := range seen {
+		if s {
+			out.Operations = append(out.Operations, catalog.Operations[i].Name)
 		}
 	}
 	out.Operations = append(out.Operations, unknown...)
