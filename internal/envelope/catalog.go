@@ -197,19 +197,18 @@ func (l RawMembers) Get(name string) ([]byte, bool) {
 func (l *RawMembers) decode(s *jsonlite.Scanner) error {
 	*l = (*l)[:0]
 	if s.Peek() == jsonlite.Array {
-		return arr(s, func(i int) error {
-			var b []byte
-			err := readRaw(s, &b)
-			*l = append(*l, RawMember{Name: strconv.Itoa(i), JSON: b})
-			return err
-		})
+		return arr(s, func(i int) error { return l.add(s, strconv.Itoa(i)) })
 	}
-	return obj(s, func(key string) error {
-		var b []byte
-		err := readRaw(s, &b)
-		*l = append(*l, RawMember{Name: key, JSON: b})
-		return err
-	})
+	return obj(s, func(key string) error { return l.add(s, key) })
+}
+
+// add reads the value at the Scanner as a member called name (readRaw:
+// "" and null as null).
+func (l *RawMembers) add(s *jsonlite.Scanner, name string) error {
+	var b []byte
+	err := readRaw(s, &b)
+	*l = append(*l, RawMember{Name: name, JSON: b})
+	return err
 }
 
 // EmitTo writes an object of the members, in order.
@@ -253,10 +252,7 @@ func (m *MethodList) decode(s *jsonlite.Scanner) error {
 	}
 	return arr(s, func(i int) error {
 		if s.Peek() != jsonlite.String {
-			var b []byte
-			err := readRaw(s, &b)
-			m.RawMembers = append(m.RawMembers, RawMember{Name: strconv.Itoa(i), JSON: b})
-			return err
+			return m.RawMembers.add(s, strconv.Itoa(i))
 		}
 		name, err := s.String()
 		if err == nil {
