@@ -153,6 +153,7 @@ func TestTrapIsolation(t *testing.T) {
 	// Then its request pipeline ran on made-up requests (warmPipeline): no
 	// failure, and none of them in the request log.
 	assert.NotContains(t, s.Logs(), "pipeline warm-up failed")
+	assert.NotContains(t, s.Logs(), "Disallowed operation called within global scope")
 	assert.NotContains(t, s.Logs(), `"request_id":"warm"`)
 }
 

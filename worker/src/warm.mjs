@@ -87,17 +87,19 @@ export function warm(core) {
 
 /**
  * The made-up requests warmPipeline sends: a health probe, a browser's
- * preflight from an origin that is not allowed, and a path that does not
- * exist, so that every middleware and the answers' common code run once.
- * None of them reaches a binding, a timer or the network (all three are
- * refused outside a request); /v1/ is left out for that reason (its
- * deadline sets a timer, its reads take a rate limit).
+ * preflight from an origin that is not allowed, a path that does not
+ * exist and an operation's preflight, so that every middleware, the
+ * operation route and the answers' common code run once. None of them
+ * reaches a binding, a timer or the network (all three are refused outside
+ * a request): no operation is prepared (its read would take a rate limit),
+ * and /v1/'s deadline sets no timer for a warm exchange.
  * @type {{path: string, method: string, headers: Record<string, string>}[]}
  */
 const PIPELINE = [
   { path: '/healthz', method: 'GET', headers: {} },
   { path: '/healthz', method: 'OPTIONS', headers: { origin: 'https://foreign.invalid', 'access-control-request-method': 'GET' } },
   { path: '/warm-not-found', method: 'GET', headers: {} },
+  { path: '/v1/get-drop-points', method: 'OPTIONS', headers: {} },
 ];
 
 /**

@@ -13,6 +13,9 @@
  */
 export function deadline({ ms, onTimeout }) {
   return async (x, next) => {
+    // A made-up request of the isolate's start (warm.mjs) waits on no I/O,
+    // and a timer is refused outside a request.
+    if (x.warm) return next(x);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms()); });
