@@ -158,11 +158,18 @@ func text(i int, l Locale) string {
 	if l == English {
 		return table[i][0]
 	}
-	s := table[i][1]
-	for ; l > 1; l-- {
-		s = s[strings.IndexByte(s, rowSep)+1:]
+	return Field(table[i][1], rowSep, int(l)-1)
+}
+
+// Field returns the n-th (from 0) of the sep-separated texts in s: how a
+// row of texts in the seven languages is kept as one string (here and in
+// worker/core's messages), a string header per row instead of one per
+// text in the wasm modules' data. It allocates nothing.
+func Field(s string, sep byte, n int) string {
+	for ; n > 0; n-- {
+		s = s[strings.IndexByte(s, sep)+1:]
 	}
-	if j := strings.IndexByte(s, rowSep); j >= 0 {
+	if j := strings.IndexByte(s, sep); j >= 0 {
 		s = s[:j]
 	}
 	return s

@@ -103,3 +103,23 @@ func TestRowsHaveEveryLocale(t *testing.T) {
 		assert.Equal(t, Count-2, strings.Count(row[1], string(rowSep)), "%q", row[0])
 	}
 }
+
+func TestField(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		sep  byte
+		n    int
+		want string
+	}{
+		{"en|es|pt", '|', 0, "en"},
+		{"en|es|pt", '|', 1, "es"},
+		{"en|es|pt", '|', 2, "pt"},
+		{"a\x00\x00c", 0, 1, ""},
+		{"a\x00\x00c", 0, 2, "c"},
+		{"only", '|', 0, "only"},
+	} {
+		if got := Field(c.s, c.sep, c.n); got != c.want {
+			t.Errorf("Field(%q, %q, %d) = %q, want %q", c.s, c.sep, c.n, got, c.want)
+		}
+	}
+}

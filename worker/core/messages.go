@@ -1,10 +1,6 @@
 package core
 
-import (
-	"strings"
-
-	"github.com/parcelgate/parcelgate/internal/i18n"
-)
+import "github.com/parcelgate/parcelgate/internal/i18n"
 
 // The edge's own failure messages that reach shoppers' browsers (a trap,
 // a timeout, a rate limit, a path or method a page got wrong, a booking
@@ -416,17 +412,10 @@ const next = "\x00"
 
 // text is message m in locale l.
 func text(m int, l i18n.Locale) string {
-	s := messages[m]
 	if int(l) >= i18n.Count {
 		l = i18n.English
 	}
-	for ; l > 0; l-- {
-		s = s[strings.IndexByte(s, 0)+1:]
-	}
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		s = s[:i]
-	}
-	return s
+	return i18n.Field(messages[m], next[0], int(l))
 }
 
 // say writes message m in locale l with args in place of {0}, {1}...
