@@ -154,8 +154,22 @@ func FreePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// Start runs wrangler dev and waits until the worker answers.
+// Start runs wrangler dev and waits until the worker answers. A start
+// that fails because a port was taken between FreePort and workerd's
+// bind (workerd binds several, and other tests start servers too) is
+// tried again with new ports, twice at most.
 func Start(o Options) (*Server, error) {
+	for attempt := 0; ; attempt++ {
+		s, err := start(o)
+		if err != nil && attempt < 2 && strings.Contains(err.Error(), "Address already in use") {
+			continue
+		}
+		return s, err
+	}
+}
+
+// start is one attempt of Start.
+func start(o Options) (*Server, error) {
 	if o.Root == "" {
 		root, err := FindRoot()
 		if err != nil {
@@ -289,6 +303,7 @@ func Start(o Options) (*Server, error) {
 	for {
 		select {
 		case <-s.done:
+			s.Stop() // removes its folder
 			return nil, fmt.Errorf("wrangler dev exited early (%v):\n%s", s.waitErr, s.Logs())
 		default:
 		}
