@@ -14,6 +14,8 @@
 //   - memory over 20,000 requests (the core's linear memory and workerd's
 //     RSS at 0, 5k, 10k and 20k);
 //   - cold start: the first request (/healthz, then a forwarded read) to a fresh isolate, wall and CPU;
+//   - the same first requests and warm /healthz and forwarded reads with each worker alone in
+//     a workerd of its own, without wrangler (bare.go);
 //   - tracking webhooks: a booking with and without WEBHOOK_URL, and the
 //     cost of a watcher run (webhooks.go);
 //   - size: the core module raw and gzip, and `wrangler deploy --dry-run`;
@@ -199,7 +201,7 @@ func main() {
 	dur := flag.Duration("d", 5*time.Second, "duration of each concurrency-16 run")
 	memN := flag.Int("mem", 20000, "requests of the memory run")
 	flag.IntVar(&coldRuns, "cold", 7, "fresh isolates per worker in the cold-start part (alternating)")
-	parts := flag.String("parts", "latency,memory,cold,webhooks,size", "parts to run (latency includes throughput)")
+	parts := flag.String("parts", "latency,memory,cold,bare,webhooks,size", "parts to run (latency includes throughput)")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
 	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency part: label=path/to/worker.mjs, comma-separated")
 	flag.Parse()
@@ -299,6 +301,11 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	}
 	if want["cold"] {
 		if err := coldStart(root, vars); err != nil {
+			return err
+		}
+	}
+	if want["bare"] {
+		if err := barePart(root, vars, n, warm); err != nil {
 			return err
 		}
 	}
@@ -691,14 +698,9 @@ func dryRun(root string) (string, float64, error) {
 		return "", 0, err
 	}
 	defer os.RemoveAll(out)
-	cmd := exec.Command("node", filepath.Join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
-		"deploy", "--dry-run", "--outdir", out)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
-		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1")
-	b, err := cmd.CombinedOutput()
+	b, err := bundle(root, out)
 	if err != nil {
-		return "", 0, fmt.Errorf("wrangler deploy --dry-run: %v\n%s", err, b)
+		return "", 0, err
 	}
 	m := regexp.MustCompile(`Total Upload: ([0-9.]+ KiB / gzip: ([0-9.]+) KiB)`).FindSubmatch(b)
 	if m == nil {
@@ -706,6 +708,22 @@ func dryRun(root string) (string, float64, error) {
 	}
 	kib, _ := strconv.ParseFloat(string(m[2]), 64)
 	return string(m[1]), kib, nil
+}
+
+// bundle runs `wrangler deploy --dry-run --outdir out` on the project's
+// wrangler.toml (out then holds what would be uploaded) and returns
+// wrangler's output.
+func bundle(root, out string) ([]byte, error) {
+	cmd := exec.Command("node", filepath.Join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
+		"deploy", "--dry-run", "--outdir", out)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("wrangler deploy --dry-run: %v\n%s", err, b)
+	}
+	return b, nil
 }
 
 func cpuModel() string {

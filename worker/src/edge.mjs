@@ -11,6 +11,7 @@ import { bookingsBound } from "./platform/bookings.mjs";
 import { watchlistBound } from "./platform/watchlist.mjs";
 import { bound, RATE_LIMIT_ANONYMOUS } from "./platform/ratelimit.mjs";
 import { upstreamCall } from "./platform/upstream.mjs";
+import { warmUpstream } from "./warm.mjs";
 
 /** Names of the bindings. */
 export const BOOKINGS = "BOOKINGS";
@@ -79,14 +80,18 @@ export function newEdge({ core, env }) {
 
 /**
  * serviceCall makes one call of operation to the edge's upstream: its base
- * URL and credentials, the core's deadline and bound of the answer.
+ * URL and credentials, the core's deadline and bound of the answer. The
+ * made-up read of the isolate's start (warm) gets warm.mjs's stand-in
+ * answer instead of the network, and no timer (both are refused there).
  * @param {Edge} edge
  * @param {string} operation
  * @param {Uint8Array | string} body
  * @param {string} requestId
+ * @param {{warm?: boolean}} [o]
  */
-export function serviceCall(edge, operation, body, requestId) {
+export function serviceCall(edge, operation, body, requestId, { warm = false } = {}) {
   const { upstream, limits } = edge.config;
   return upstreamCall({ url: upstream.baseUrl + "/" + operation, body, authorization: upstream.authorization,
-    requestId, timeoutMs: limits.upstreamTimeoutMs, maxBytes: limits.maxUpstreamBodyBytes, fetcher: edge.fetcher });
+    requestId, timeoutMs: warm ? 0 : limits.upstreamTimeoutMs, maxBytes: limits.maxUpstreamBodyBytes,
+    fetcher: warm ? warmUpstream : edge.fetcher });
 }

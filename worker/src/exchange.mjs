@@ -36,15 +36,16 @@ import { failureBody, json } from "./respond.mjs";
 
 /**
  * newExchange starts a request's state.
- * @param {{request: Request, env: Env, exec: ExecutionContextLike, now?: number, warm?: boolean}} p
+ * @param {{request: Request, env: Env, exec: ExecutionContextLike, now?: number, warm?: boolean, body?: Uint8Array}} p
+ *   body: a made-up request's body (warm.mjs: a Request made outside a request cannot carry one)
  * @returns {Exchange}
  */
-export function newExchange({ request, env, exec, now, warm = false }) {
+export function newExchange({ request, env, exec, now, warm = false, body }) {
   const { self, path } = splitUrl(request.url);
   return {
     request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", origin: "",
     errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
-    bytesIn: 0, bytesOut: 0, body: null, bodyTooLarge: false, warm,
+    bytesIn: 0, bytesOut: 0, body: body ?? null, bodyTooLarge: false, warm,
   };
 }
 

@@ -11,6 +11,26 @@
 
 import { newExchange } from './exchange.mjs';
 
+const encoder = new TextEncoder();
+
+/**
+ * warmUpstream stands in for the network in the made-up forwarded read
+ * (edge.mjs's serviceCall for a warm exchange): a 200 with an ok envelope,
+ * its body a stream as the platform's answers are, so that reading it runs
+ * the same code. It never calls anything.
+ * @type {typeof fetch}
+ */
+export const warmUpstream = async () => /** @type {Response} */ (/** @type {unknown} */ ({
+  status: 200,
+  headers: new Headers({ 'content-type': 'application/json' }),
+  body: new ReadableStream({
+    start(c) {
+      c.enqueue(encoder.encode('{"status":"ok","data":{"country_code":"ES","zip_code":"28014","cutoff":"13:00"}}'));
+      c.close();
+    },
+  }),
+}));
+
 /** @typedef {import('./core.d.mts').EdgeCore} EdgeCore */
 
 // A fixed instant: the answers are dropped, only the code paths matter.
@@ -88,18 +108,23 @@ export function warm(core) {
 /**
  * The made-up requests warmPipeline sends: a health probe, a browser's
  * preflight from an origin that is not allowed, a path that does not
- * exist and an operation's preflight, so that every middleware, the
- * operation route and the answers' common code run once. None of them
- * reaches a binding, a timer or the network (all three are refused outside
- * a request): no operation is prepared (its read would take a rate limit),
- * and /v1/'s deadline sets no timer for a warm exchange.
- * @type {{path: string, method: string, headers: Record<string, string>}[]}
+ * exist, an operation's preflight and a forwarded read (a shop page's
+ * first POST), so that every middleware, the operation route, the upstream
+ * call and the answers' common code run once. None of them reaches a
+ * binding, a timer or the network (all three are refused outside a
+ * request): a warm exchange takes no rate limit, /v1/'s deadline sets no
+ * timer for it, and its upstream call is answered by warmUpstream.
+ * @type {{path: string, method: string, headers: Record<string, string>, body?: string}[]}
  */
 const PIPELINE = [
   { path: '/healthz', method: 'GET', headers: {} },
   { path: '/healthz', method: 'OPTIONS', headers: { origin: 'https://foreign.invalid', 'access-control-request-method': 'GET' } },
   { path: '/warm-not-found', method: 'GET', headers: {} },
   { path: '/v1/get-drop-points', method: 'OPTIONS', headers: {} },
+  {
+    path: '/v1/get-collection-cutoff-hour', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rapido',
+  },
 ];
 
 /**
@@ -122,7 +147,8 @@ export async function warmPipeline(handle, { env, webhooks }) {
     const request = new Request('https://warm.invalid' + r.path, {
       method: r.method, headers: { 'x-request-id': 'warm', 'accept-language': 'es', ...r.headers },
     });
-    const res = await handle(newExchange({ request, env, exec, warm: true }));
+    const body = r.body === undefined ? undefined : encoder.encode(r.body);
+    const res = await handle(newExchange({ request, env, exec, warm: true, body }));
     statuses.push(res.status);
   }
   return statuses;

@@ -71,19 +71,33 @@ test('the pipeline warm-up runs every middleware without a body, a log line or a
   const lines = [];
   const log = console.log;
   console.log = (l) => lines.push(l);
+  // Nothing of the warm-up may reach the network, a timer or a binding (refused at an
+  // isolate's start): the platform's fetch and timers fail the test if called.
+  const platform = { fetch: globalThis.fetch, setTimeout: globalThis.setTimeout, timeout: AbortSignal.timeout };
+  const calls = [];
+  globalThis.fetch = async (u) => { calls.push('fetch ' + u); throw new Error('network at the isolate start'); };
+  globalThis.setTimeout = /** @type {any} */ ((f, ms) => { calls.push('setTimeout ' + ms); return platform.setTimeout(f, ms); });
+  AbortSignal.timeout = (ms) => { calls.push('AbortSignal.timeout ' + ms); return platform.timeout.call(AbortSignal, ms); };
+  const limiter = { limit: async () => { calls.push('rate limit'); return { success: true }; } };
   let statuses;
   try {
-    statuses = await warmPipeline(handle, { env, webhooks: false });
+    statuses = await warmPipeline(handle, { env: { ...env, RATE_LIMIT_PUBLIC: limiter, RATE_LIMIT_ANONYMOUS: limiter }, webhooks: false });
   } finally {
     console.log = log;
+    globalThis.fetch = platform.fetch;
+    globalThis.setTimeout = platform.setTimeout;
+    AbortSignal.timeout = platform.timeout;
   }
   // The probe answers, the foreign origin's preflight is refused, the path is not found, an
-  // operation's preflight (through /v1/'s deadline, which sets no timer for it) answers.
-  assert.deepEqual({ statuses, lines }, { statuses: [200, 403, 404, 200], lines: [] });
+  // operation's preflight (through /v1/'s deadline, which sets no timer for it) answers, and the
+  // forwarded read is answered from warmUpstream's stand-in, through the core, with a 200.
+  assert.deepEqual({ statuses, lines, calls }, { statuses: [200, 403, 404, 200, 200], lines: [], calls: [] });
+  const read = seen.find((s) => s.path === '/v1/get-collection-cutoff-hour');
+  assert.match(read?.timing ?? '', /^edge;dur=[0-9.]+, upstream;dur=/, 'the read made its (stand-in) upstream call');
   assert.ok(seen.every((s) => s.warm && s.body === null && s.id === 'warm' && /^edge;dur=/.test(s.timing ?? '')), JSON.stringify(seen));
   assert.deepEqual(lines, []);
   assert.equal(edge.counts.requests, 0);
   assert.equal(edge.health !== null, true, 'the health answer is made once, as a first probe would');
   // With webhooks configured, the probe (which would ask the Watchlist object) is left out.
-  assert.deepEqual(await warmPipeline(handle, { env, webhooks: true }), [403, 404, 200]);
+  assert.deepEqual(await warmPipeline(handle, { env, webhooks: true }), [403, 404, 200, 200]);
 });

@@ -19,7 +19,8 @@ export const MAX_UPSTREAM_BODY = 8 << 20;
  * @property {Uint8Array | string} body the encoded form
  * @property {string} authorization the upstream's Authorization value (the core's "Basic ...")
  * @property {string} requestId sent as X-Request-Id
- * @property {number} timeoutMs
+ * @property {number} timeoutMs the call's deadline; 0: none, only for the made-up read of an
+ *   isolate's start (warm.mjs), where a timer is refused (the core's UPSTREAM_TIMEOUT_MS is at least 1)
  * @property {number} [maxBytes] bound of the answer read (MAX_UPSTREAM_BODY)
  * @property {typeof fetch} [fetcher] the platform's fetch (or a service binding's)
  */
@@ -51,7 +52,7 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
       },
       body: /** @type {BodyInit} */ (body),
       redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
     });
     status = res.status;
   } catch (e) {

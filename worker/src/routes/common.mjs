@@ -67,7 +67,8 @@ export function preflight(x, allow) {
  * @returns {Promise<Response | null>}
  */
 export async function limited(x, edge, rl) {
-  if (rl === null) return null;
+  // A made-up request of the isolate's start takes no limit (a binding is refused there).
+  if (rl === null || x.warm) return null;
   const v = await rateLimit({ env: x.env, binding: rl.binding, key: rl.key });
   if (v.verdict === "limited") return failure(x, edge, "rate_limited");
   if (v.verdict === "failed") x.note = "rate limiter failed: " + v.detail;
@@ -85,7 +86,7 @@ export async function limited(x, edge, rl) {
 export async function callUpstream(x, edge, { operation, body }) {
   const t0 = Date.now();
   x.upstream.attempts++;
-  const a = await serviceCall(edge, operation, body, x.id);
+  const a = await serviceCall(edge, operation, body, x.id, { warm: x.warm });
   x.upstream.ms += Date.now() - t0;
   x.upstream.status = a.status;
   if (a.failure !== null) x.detail = a.detail;

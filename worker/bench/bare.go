@@ -1,0 +1,341 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
+)
+
+// The "bare" part: the edge as `wrangler deploy --dry-run` bundles it (the
+// upload) and the JS proxy, each alone in a workerd process of its own with
+// a generated config, as Cloudflare runs a script: no wrangler proxy in
+// front and no Miniflare workers beside it. Two things of `wrangler dev`
+// hide what the worker itself costs:
+//
+//   - every request crosses wrangler's proxy and Miniflare's entry worker
+//     first (about 5 ms of wall time and its CPU, the same for both
+//     workers), so ratios there are diluted;
+//   - Miniflare starts its own workers' isolates after the user's, and V8
+//     then drops the WebAssembly code the edge's top level compiled (its
+//     Liftoff code, engine-wide), so under wrangler dev the first request
+//     compiles the core's request path again (about 7 ms here): with the
+//     same two workers in a config of our own, the order decides it
+//     (worker/bench/README.md, "Cold start").
+//
+// The figures are printed beside the wrangler dev ones; the issue's targets
+// are checked on those (its table was measured there).
+
+// bareWorker is one worker of the bare part.
+type bareWorker struct {
+	name    string
+	dir     string // where its config and modules are
+	modules []bareModule
+	objects bool // the Bookings and Watchlist Durable Objects
+}
+
+// bareModule is one module of a worker's config: an ES module or a wasm one.
+type bareModule struct {
+	name string
+	wasm bool
+}
+
+// barePart runs the bare part's cold starts and warm latency.
+func barePart(root string, vars map[string]string, n, warm int) error {
+	wd, err := workerdPath(root)
+	if err != nil {
+		return err
+	}
+	date, err := compatibilityDate(root)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "parcelgate-bare-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	edgeDir := filepath.Join(tmp, "edge")
+	if _, err := bundle(root, edgeDir); err != nil {
+		return err
+	}
+	edge := bareWorker{name: nEdge, dir: edgeDir, objects: true}
+	ents, _ := os.ReadDir(edgeDir)
+	for _, e := range ents {
+		switch {
+		case e.Name() == "worker.js":
+			edge.modules = append([]bareModule{{name: "worker.js"}}, edge.modules...)
+		case strings.HasSuffix(e.Name(), ".wasm"):
+			edge.modules = append(edge.modules, bareModule{name: e.Name(), wasm: true})
+		}
+	}
+	if len(edge.modules) < 2 || edge.modules[0].name != "worker.js" {
+		return fmt.Errorf("bare: the bundle in %s has no worker.js and core module", edgeDir)
+	}
+	proxyDir := filepath.Join(tmp, "proxy")
+	if err := os.MkdirAll(proxyDir, 0o755); err != nil {
+		return err
+	}
+	src, err := os.ReadFile(filepath.Join(root, "worker", "bench", "proxy.js"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(proxyDir, "proxy.js"), src, 0o644); err != nil {
+		return err
+	}
+	proxy := bareWorker{name: nProxy, dir: proxyDir, modules: []bareModule{{name: "proxy.js"}}}
+	workers := []bareWorker{edge, proxy}
+
+	sc := scenarios()
+	firsts := []scenario{sc[0], sc[1]}
+	fmt.Printf("\n## Bare workerd: each worker alone in its own workerd (no wrangler proxy, no Miniflare workers), the edge as uploaded\n\n")
+	fmt.Printf("Cold start: the first request to a fresh process, %d runs per worker and kind, alternating; wall ms at the client.\n\n", coldRuns)
+	fmt.Println("| first request | worker | wall ms | mean | workerd CPU from spawn to ready, ms (mean) |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, first := range firsts {
+		walls := map[string][]time.Duration{}
+		starts := map[string]time.Duration{}
+		for i := 0; i < coldRuns; i++ {
+			for _, w := range workers {
+				p, err := startBare(wd, w, vars, date)
+				if err != nil {
+					return err
+				}
+				time.Sleep(500 * time.Millisecond)
+				starts[w.name] += p.cpu()
+				d, err := do(p.url, first, 200)
+				p.stop()
+				if err != nil {
+					return fmt.Errorf("bare %s, first request %s: %w", w.name, first.name, err)
+				}
+				walls[w.name] = append(walls[w.name], d)
+			}
+		}
+		for _, w := range workers {
+			fmt.Printf("| %s | %s | %s | %.1f | %.0f |\n", first.name, w.name, msList(walls[w.name]), msf(mean(walls[w.name])),
+				msf(starts[w.name])/float64(coldRuns))
+		}
+		e, j := mean(walls[nEdge]), mean(walls[nProxy])
+		fmt.Printf("| %s | edge / proxy | | %.2fx | |\n", first.name, float64(e)/float64(j))
+	}
+
+	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved; workerd CPU per request from /proc (10 ms ticks over the cell).\n\n", n, warm)
+	fmt.Println("| scenario | worker | p50 ms | p90 ms | workerd CPU ms/request |")
+	fmt.Println("|---|---|---|---|---|")
+	procs := make([]*bareProc, len(workers))
+	for i, w := range workers {
+		if procs[i], err = startBare(wd, w, vars, date); err != nil {
+			return err
+		}
+		defer procs[i].stop()
+	}
+	for _, s := range firsts {
+		lat := make([][]time.Duration, len(workers))
+		cpu := make([]time.Duration, len(workers))
+		for k := 0; k < warm; k++ {
+			for _, p := range procs {
+				if _, err := do(p.url, s, 200); err != nil {
+					return fmt.Errorf("bare warm-up %s: %w", s.name, err)
+				}
+			}
+		}
+		for i, p := range procs {
+			cpu[i] = -p.cpu()
+		}
+		for k := 0; k < n; k++ {
+			for i, p := range procs {
+				d, err := do(p.url, s, 200)
+				if err != nil {
+					return fmt.Errorf("bare %s %s: %w", workers[i].name, s.name, err)
+				}
+				lat[i] = append(lat[i], d)
+			}
+		}
+		for i, p := range procs {
+			cpu[i] += p.cpu()
+			fmt.Printf("| %s | %s | %.2f | %.2f | %.3f |\n", s.name, workers[i].name, msf(pct(lat[i], 50)), msf(pct(lat[i], 90)),
+				msf(cpu[i])/float64(n))
+		}
+		fmt.Printf("| %s | edge / proxy | %.2fx | | %.2fx |\n", s.name, float64(pct(lat[0], 50))/float64(pct(lat[1], 50)),
+			float64(cpu[0])/float64(cpu[1]))
+	}
+	fmt.Println()
+	fmt.Println("- Informational: the issue's targets are checked under wrangler dev (above), where its table was measured.")
+	return nil
+}
+
+// bareProc is one running workerd of the bare part.
+type bareProc struct {
+	cmd *exec.Cmd
+	url string
+}
+
+// startBare writes w's config and starts workerd on it, returning once its
+// socket accepts connections (no request: the first one is the caller's).
+func startBare(wd string, w bareWorker, vars map[string]string, date string) (*bareProc, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cfg, err := bareConfig(w, vars, date, addr)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(w.dir, "config.capnp")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(wd, "serve", path, "--experimental")
+	cmd.Dir = w.dir
+	var out wranglerdev.SyncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &bareProc{cmd: cmd, url: "http://" + addr}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return p, nil
+		}
+		if time.Now().After(deadline) {
+			p.stop()
+			return nil, fmt.Errorf("bare: workerd for %s did not listen on %s within 30 s:\n%s", w.name, addr, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop kills the process group and waits for it.
+func (p *bareProc) stop() {
+	if p.cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	_ = p.cmd.Wait()
+	p.cmd.Process = nil
+}
+
+// cpu is the process's user+system CPU so far (all its threads), from /proc.
+func (p *bareProc) cpu() time.Duration {
+	if p.cmd.Process == nil {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	st := string(b)
+	f := strings.Fields(st[strings.LastIndexByte(st, ')')+2:])
+	var ut, stime int64
+	fmt.Sscan(f[11], &ut)
+	fmt.Sscan(f[12], &stime)
+	return time.Duration(float64(ut+stime) / 100 * float64(time.Second))
+}
+
+// bareConfig is w's workerd config: its modules, vars as text bindings,
+// the Durable Objects in memory, and outbound fetches to anywhere
+// (the fake upstream is on 127.0.0.1).
+func bareConfig(w bareWorker, vars map[string]string, date, addr string) (string, error) {
+	var b strings.Builder
+	b.WriteString("using Workerd = import \"/workerd/workerd.capnp\";\n")
+	b.WriteString("const config :Workerd.Config = (\n")
+	b.WriteString("  services = [ (name = \"main\", worker = .w), (name = \"internet\", network = (allow = [\"public\", \"private\", \"local\"])) ],\n")
+	fmt.Fprintf(&b, "  sockets = [ (name = \"http\", address = %s, http = (), service = \"main\") ],\n);\n", capnpString(addr))
+	b.WriteString("const w :Workerd.Worker = (\n  modules = [\n")
+	for _, m := range w.modules {
+		kind := "esModule"
+		if m.wasm {
+			kind = "wasm"
+		}
+		fmt.Fprintf(&b, "    (name = %s, %s = embed %s),\n", capnpString(m.name), kind, capnpString(m.name))
+	}
+	fmt.Fprintf(&b, "  ],\n  compatibilityDate = %s,\n  bindings = [\n", capnpString(date))
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if strings.ContainsAny(vars[k], "\"\\\n") {
+			return "", fmt.Errorf("bare: var %s has a character the config cannot hold", k)
+		}
+		fmt.Fprintf(&b, "    (name = %s, text = %s),\n", capnpString(k), capnpString(vars[k]))
+	}
+	if w.objects {
+		b.WriteString("    (name = \"BOOKINGS\", durableObjectNamespace = \"Bookings\"),\n")
+		b.WriteString("    (name = \"WATCHLIST\", durableObjectNamespace = \"Watchlist\"),\n")
+	}
+	b.WriteString("  ],\n")
+	if w.objects {
+		b.WriteString("  durableObjectNamespaces = [ (className = \"Bookings\", uniqueKey = \"bench-Bookings\"), (className = \"Watchlist\", uniqueKey = \"bench-Watchlist\") ],\n")
+		b.WriteString("  durableObjectStorage = (inMemory = void),\n")
+	}
+	b.WriteString("  globalOutbound = \"internet\",\n);\n")
+	return b.String(), nil
+}
+
+// capnpString quotes s for the config (the values here are plain ASCII).
+func capnpString(s string) string { return "\"" + s + "\"" }
+
+// workerdPath is the workerd binary wrangler runs (the workerd package's).
+func workerdPath(root string) (string, error) {
+	out, err := exec.Command("node", "-p", "require('workerd').default").Output()
+	if err != nil {
+		cmd := exec.Command("node", "-p", "require('workerd').default")
+		cmd.Dir = root
+		if out, err = cmd.Output(); err != nil {
+			return "", fmt.Errorf("bare: no workerd binary (npm ci): %v", err)
+		}
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// compatibilityDate is wrangler.toml's.
+func compatibilityDate(root string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(root, "wrangler.toml"))
+	if err != nil {
+		return "", err
+	}
+	m := regexp.MustCompile(`(?m)^compatibility_date\s*=\s*"([0-9-]+)"`).FindSubmatch(b)
+	if m == nil {
+		return "", fmt.Errorf("bare: no compatibility_date in wrangler.toml")
+	}
+	return string(m[1]), nil
+}
+
+// mean of ds.
+func mean(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	var s time.Duration
+	for _, d := range ds {
+		s += d
+	}
+	return s / time.Duration(len(ds))
+}
+
+// msList formats ds as "9.1, 8.7, ...".
+func msList(ds []time.Duration) string {
+	s := make([]string, len(ds))
+	for i, d := range ds {
+		s[i] = fmt.Sprintf("%.1f", msf(d))
+	}
+	return strings.Join(s, ", ")
+}
