@@ -50,8 +50,9 @@ type bareModule struct {
 	wasm bool
 }
 
-// barePart runs the bare part's cold starts and warm latency.
-func barePart(root string, vars map[string]string, n, warm int) error {
+// barePart runs the bare part's cold starts and warm latency; variants
+// (-variants) are bundled as the edge is and measured beside it.
+func barePart(root string, vars map[string]string, n, warm int, variants []variant) error {
 	wd, err := workerdPath(root)
 	if err != nil {
 		return err
@@ -69,18 +70,21 @@ func barePart(root string, vars map[string]string, n, warm int) error {
 	if _, err := bundle(root, edgeDir); err != nil {
 		return err
 	}
-	edge := bareWorker{name: nEdge, dir: edgeDir, objects: true}
-	ents, _ := os.ReadDir(edgeDir)
-	for _, e := range ents {
-		switch {
-		case e.Name() == "worker.js":
-			edge.modules = append([]bareModule{{name: "worker.js"}}, edge.modules...)
-		case strings.HasSuffix(e.Name(), ".wasm"):
-			edge.modules = append(edge.modules, bareModule{name: e.Name(), wasm: true})
-		}
+	edge, err := bundled(nEdge, edgeDir)
+	if err != nil {
+		return err
 	}
-	if len(edge.modules) < 2 || edge.modules[0].name != "worker.js" {
-		return fmt.Errorf("bare: the bundle in %s has no worker.js and core module", edgeDir)
+	edges := []bareWorker{edge}
+	for i, v := range variants {
+		dir := filepath.Join(tmp, fmt.Sprint("variant", i))
+		if err := bundleMain(root, v.main, date, dir); err != nil {
+			return fmt.Errorf("variant %s: %w", v.label, err)
+		}
+		w, err := bundled("edge variant "+v.label, dir)
+		if err != nil {
+			return err
+		}
+		edges = append(edges, w)
 	}
 	proxyDir := filepath.Join(tmp, "proxy")
 	if err := os.MkdirAll(proxyDir, 0o755); err != nil {
@@ -94,7 +98,8 @@ func barePart(root string, vars map[string]string, n, warm int) error {
 		return err
 	}
 	proxy := bareWorker{name: nProxy, dir: proxyDir, modules: []bareModule{{name: "proxy.js"}}}
-	workers := []bareWorker{edge, proxy}
+	workers := append(edges, proxy)
+	last := len(workers) - 1
 
 	sc := scenarios()
 	firsts := []scenario{sc[0], sc[1]}
@@ -125,8 +130,9 @@ func barePart(root string, vars map[string]string, n, warm int) error {
 			fmt.Printf("| %s | %s | %s | %.1f | %.0f |\n", first.name, w.name, msList(walls[w.name]), msf(mean(walls[w.name])),
 				msf(starts[w.name])/float64(coldRuns))
 		}
-		e, j := mean(walls[nEdge]), mean(walls[nProxy])
-		fmt.Printf("| %s | edge / proxy | | %.2fx | |\n", first.name, float64(e)/float64(j))
+		for _, w := range edges {
+			fmt.Printf("| %s | %s / proxy | | %.2fx | |\n", first.name, w.name, float64(mean(walls[w.name]))/float64(mean(walls[nProxy])))
+		}
 	}
 
 	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved; workerd CPU per request from /proc (10 ms ticks over the cell).\n\n", n, warm)
@@ -166,11 +172,56 @@ func barePart(root string, vars map[string]string, n, warm int) error {
 			fmt.Printf("| %s | %s | %.2f | %.2f | %.3f |\n", s.name, workers[i].name, msf(pct(lat[i], 50)), msf(pct(lat[i], 90)),
 				msf(cpu[i])/float64(n))
 		}
-		fmt.Printf("| %s | edge / proxy | %.2fx | | %.2fx |\n", s.name, float64(pct(lat[0], 50))/float64(pct(lat[1], 50)),
-			float64(cpu[0])/float64(cpu[1]))
+		for i := range edges {
+			fmt.Printf("| %s | %s / proxy | %.2fx | | %.2fx |\n", s.name, workers[i].name, float64(pct(lat[i], 50))/float64(pct(lat[last], 50)),
+				float64(cpu[i])/float64(cpu[last]))
+		}
 	}
 	fmt.Println()
 	fmt.Println("- Informational: the issue's targets are checked under wrangler dev (above), where its table was measured.")
+	return nil
+}
+
+// bundled describes the worker wrangler bundled into dir: worker.js and
+// its wasm modules.
+func bundled(name, dir string) (bareWorker, error) {
+	w := bareWorker{name: name, dir: dir, objects: true, modules: []bareModule{{name: "worker.js"}}}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return w, err
+	}
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".wasm") {
+			w.modules = append(w.modules, bareModule{name: e.Name(), wasm: true})
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "worker.js")); err != nil || len(w.modules) < 2 {
+		return w, fmt.Errorf("bare: the bundle in %s has no worker.js and core module", dir)
+	}
+	return w, nil
+}
+
+// bundleMain bundles another build of the edge (a variant's worker.mjs)
+// as wrangler.toml's settings bundle this one: minified, names not kept.
+func bundleMain(root, main, date, out string) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	toml := fmt.Sprintf("name = \"variant\"\nmain = %q\ncompatibility_date = %q\nminify = true\nkeep_names = false\n"+
+		"[[durable_objects.bindings]]\nname = \"BOOKINGS\"\nclass_name = \"Bookings\"\n"+
+		"[[durable_objects.bindings]]\nname = \"WATCHLIST\"\nclass_name = \"Watchlist\"\n", main, date)
+	cfg := filepath.Join(out, "..", filepath.Base(out)+".toml")
+	if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
+		return err
+	}
+	cmd := exec.Command("node", filepath.Join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
+		"deploy", "--dry-run", "-c", cfg, "--outdir", out)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("wrangler deploy --dry-run -c %s: %v\n%s", cfg, err, b)
+	}
 	return nil
 }
 

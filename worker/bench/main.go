@@ -203,7 +203,7 @@ func main() {
 	flag.IntVar(&coldRuns, "cold", 7, "fresh isolates per worker in the cold-start part (alternating)")
 	parts := flag.String("parts", "latency,memory,cold,bare,webhooks,size", "parts to run (latency includes throughput)")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
-	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency part: label=path/to/worker.mjs, comma-separated")
+	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency and bare parts: label=path/to/worker.mjs, comma-separated")
 	flag.Parse()
 	for _, p := range strings.Split(*parts, ",") {
 		want[strings.TrimSpace(p)] = true
@@ -305,7 +305,7 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 		}
 	}
 	if want["bare"] {
-		if err := barePart(root, vars, n, warm); err != nil {
+		if err := barePart(root, vars, n, warm, variants); err != nil {
 			return err
 		}
 	}

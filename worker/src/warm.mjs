@@ -15,21 +15,20 @@ const encoder = new TextEncoder();
 
 /**
  * warmUpstream stands in for the network in the made-up forwarded read
- * (edge.mjs's serviceCall for a warm exchange): a 200 with an ok envelope,
- * its body a stream as the platform's answers are, so that reading it runs
- * the same code. It never calls anything.
+ * (edge.mjs's serviceCall for a warm exchange): a 200 with an ok envelope
+ * and its length, read as the platform's answer would be (a Response with a
+ * body cannot be made outside a request). It never calls anything.
  * @type {typeof fetch}
  */
-export const warmUpstream = async () => /** @type {Response} */ (/** @type {unknown} */ ({
-  status: 200,
-  headers: new Headers({ 'content-type': 'application/json' }),
-  body: new ReadableStream({
-    start(c) {
-      c.enqueue(encoder.encode('{"status":"ok","data":{"country_code":"ES","zip_code":"28014","cutoff":"13:00"}}'));
-      c.close();
-    },
-  }),
-}));
+export const warmUpstream = async () => {
+  const bytes = encoder.encode('{"status":"ok","data":{"country_code":"ES","zip_code":"28014","cutoff":"13:00"}}');
+  return /** @type {Response} */ (/** @type {unknown} */ ({
+    status: 200,
+    headers: new Headers({ 'content-type': 'application/json', 'content-length': String(bytes.byteLength) }),
+    body: null,
+    arrayBuffer: async () => bytes.buffer,
+  }));
+};
 
 /** @typedef {import('./core.d.mts').EdgeCore} EdgeCore */
 

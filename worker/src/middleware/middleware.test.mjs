@@ -4,7 +4,7 @@ import { requestId, pickRequestId } from "./request-id.mjs";
 import { timing } from "./timing.mjs";
 import { cors, preflightHeaders } from "./cors.mjs";
 import { requestLog, wanted } from "./log.mjs";
-import { bodyBounds, readBounded } from "./body.mjs";
+import { bodyBounds, declaredLength, readBounded } from "./body.mjs";
 import { errors } from "./errors.mjs";
 import { exchangeFor } from "../testing/fakes.mjs";
 import { reply, fail } from "../exchange.mjs";
@@ -157,6 +157,29 @@ test("body bounds: a declared length over the bound is never read; a read one is
   const none = exchangeFor("/healthz");
   await m(none, ok);
   assert.equal(none.body, null);
+});
+
+test("declaredLength: a plain Content-Length bounds the body; an encoded or odd one does not", () => {
+  const h = (o) => new Headers(o);
+  assert.equal(declaredLength(h({ "content-length": "42" })), 42);
+  assert.equal(declaredLength(h({ "content-length": "0" })), 0);
+  assert.equal(declaredLength(h({ "content-length": "42", "content-encoding": "identity" })), 42);
+  for (const bad of [{}, { "content-length": "" }, { "content-length": "-1" }, { "content-length": "4.2" }, { "content-length": "1e3" },
+    { "content-length": "1234567890123456" }, { "content-length": "42", "content-encoding": "gzip" }]) {
+    assert.equal(declaredLength(h(bad)), -1, JSON.stringify(bad));
+  }
+});
+
+test("body bounds: a declared length within the bound is read in one call, whole", async () => {
+  const m = bodyBounds({ maxBodyBytes: () => 256, drainBytes: 1 << 20 });
+  const x = exchangeFor("/v1/x", { method: "POST", body: "a=1&b=2", headers: { "content-length": "7" } });
+  let whole = 0;
+  const arrayBuffer = x.request.arrayBuffer.bind(x.request);
+  x.request.arrayBuffer = () => { whole++; return arrayBuffer(); };
+  await m(x, ok);
+  assert.equal(new TextDecoder().decode(x.body), "a=1&b=2");
+  assert.equal(x.bodyTooLarge, false);
+  assert.equal(whole, 1, "read with arrayBuffer, not chunk by chunk");
 });
 
 test("errors: a throw answers that request 500 with the envelope; the log says panic", async () => {

@@ -38,6 +38,17 @@ test("upstreamCall: timeout, network failure, answer over the bound", async () =
   const big = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000, maxBytes: 10,
     fetcher: async () => new Response("x".repeat(11), { status: 200 }) });
   assert.deepEqual([big.failure, big.status], ["too_large", 200]);
+  // A declared length within the bound is read in one call; an encoded answer (decoded by the
+  // platform, so longer than declared) or one declared too short is still held to the bound.
+  const declared = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000, maxBytes: 10,
+    fetcher: async () => new Response("0123456789", { status: 200, headers: { "content-length": "10" } }) });
+  assert.deepEqual([declared.failure, new TextDecoder().decode(declared.body)], [null, "0123456789"]);
+  const encoded = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000, maxBytes: 10,
+    fetcher: async () => new Response("x".repeat(5000), { status: 200, headers: { "content-length": "20", "content-encoding": "gzip" } }) });
+  assert.deepEqual([encoded.failure, encoded.status], ["too_large", 200]);
+  const short = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000, maxBytes: 10,
+    fetcher: async () => new Response("x".repeat(11), { status: 200, headers: { "content-length": "3" } }) });
+  assert.deepEqual([short.failure, short.status], ["too_large", 200]);
   const broken = new ReadableStream({ pull(c) { c.error(new TypeError("reset")); } });
   const u = await upstreamCall({ url: "u", body: "", authorization: "Basic x", requestId: "r", timeoutMs: 1000,
     fetcher: async () => new Response(broken, { status: 200 }) });

@@ -7,7 +7,7 @@
 // followed; the deadline is an AbortSignal (the call is really cancelled);
 // the answer is read bounded.
 
-import { readBounded } from "../middleware/body.mjs";
+import { declaredLength, readBounded } from "../middleware/body.mjs";
 import { errorDetail } from "./binding.mjs";
 
 /** MAX_UPSTREAM_BODY bounds what is read of an answer (a label is a base64 PDF of a few hundred KB). */
@@ -59,8 +59,16 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
     return { status: 0, body: null, failure: timedOut(e) ? "timeout" : "unreachable", detail: errorDetail(e, 300) };
   }
   try {
-    const got = await readBounded(res.body, { limit: maxBytes + 1, drain: 0 });
-    const bytes = got === null ? new Uint8Array(0) : got.bytes;
+    // Within the bound by its declared length: read in one call (the
+    // platform's), else chunk by chunk and cut at the bound.
+    const n = declaredLength(res.headers);
+    let bytes;
+    if (n >= 0 && n <= maxBytes) {
+      bytes = new Uint8Array(await res.arrayBuffer());
+    } else {
+      const got = await readBounded(res.body, { limit: maxBytes + 1, drain: 0 });
+      bytes = got === null ? new Uint8Array(0) : got.bytes;
+    }
     if (bytes.byteLength > maxBytes) {
       return { status, body: null, failure: "too_large", detail: "response larger than " + maxBytes + " bytes" };
     }
