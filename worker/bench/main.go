@@ -201,6 +201,8 @@ func main() {
 	dur := flag.Duration("d", 5*time.Second, "duration of each concurrency-16 run")
 	memN := flag.Int("mem", 20000, "requests of the memory run")
 	flag.IntVar(&coldRuns, "cold", 7, "fresh isolates per worker in the cold-start part (alternating)")
+	flag.IntVar(&bareN, "bare-n", 3000, "measured requests per cell in the bare part's warm runs")
+	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
 	parts := flag.String("parts", "latency,memory,cold,bare,webhooks,size", "parts to run (latency includes throughput)")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
 	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency and bare parts: label=path/to/worker.mjs, comma-separated")
@@ -305,7 +307,7 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 		}
 	}
 	if want["bare"] {
-		if err := barePart(root, vars, n, warm, variants); err != nil {
+		if err := barePart(root, vars, bareN, bareWarm, variants); err != nil {
 			return err
 		}
 	}
