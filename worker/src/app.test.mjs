@@ -172,6 +172,24 @@ test("cached reads: a miss, then hits; the same request spelled otherwise shares
   assert.equal(s.calls.length, 3);
 });
 
+test("a warm exchange (the isolate's start) of a cacheable read neither reads nor fills a cache: it is answered by the stand-in", async () => {
+  const s = stack();
+  let cacheUsed = 0;
+  const handle = app({ edge: s.edge, instance: () => ({ id: "1", requests: 0, memoryBytes: 0 }),
+    cache: () => { cacheUsed++; return { match: async () => { throw new Error("read"); }, put: async () => { throw new Error("filled"); } }; } });
+  const x = newExchange({ request: new Request("https://warm.invalid/v1/get-client-services?carrier_code=rayo"), env: s.env,
+    exec: { waitUntil() {} }, warm: true });
+  const res = await handle(x);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("x-cache"), null);
+  assert.equal(cacheUsed, 0);
+  assert.equal(s.edge.cache.stats().entries, 0, "nothing in the isolate's cache");
+  assert.equal(s.calls.length, 0, "the stand-in answered, not the upstream");
+  // The same read, not warm, goes through the caches.
+  const real = await s.send("/v1/get-client-services?carrier_code=rayo");
+  assert.equal(real.res.headers.get("x-cache"), "MISS");
+});
+
 test("normalized data: asked for by Accept, the core normalizes relayed and cached ok answers (the caches keep the upstream's bytes)", async () => {
   const s = stack({ upstream: () => new Response('{"status":"ok","data":{"n":"1"}}') });
   s.core.normalize = (i) => {

@@ -72,7 +72,9 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
     if (p.kind === "respond") return send(x, p.response);
     if (p.kind !== "forward") return failure(x, edge, "internal");
     const fwd = p.forward;
-    if (fwd.cache !== null) return cached(x, edge, fwd, fwd.cache, cache());
+    // A made-up request of the isolate's start (warm.mjs) never reads or
+    // fills a cache: its answer is warmUpstream's stand-in.
+    if (fwd.cache !== null && !x.warm) return cached(x, edge, fwd, fwd.cache, cache());
     if (fwd.booking !== null) return booked(x, edge, fwd, fwd.booking);
     return settle(x, edge, await forward(x, edge, fwd));
   };
