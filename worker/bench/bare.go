@@ -220,15 +220,8 @@ func bundleMain(root, main, date, out string) error {
 	if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
 		return err
 	}
-	cmd := exec.Command("node", filepath.Join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
-		"deploy", "--dry-run", "-c", cfg, "--outdir", out)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
-		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("wrangler deploy --dry-run -c %s: %v\n%s", cfg, err, b)
-	}
-	return nil
+	_, err := bundle(root, out, "-c", cfg)
+	return err
 }
 
 // bareProc is one running workerd of the bare part.

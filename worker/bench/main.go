@@ -713,11 +713,12 @@ func dryRun(root string) (string, float64, error) {
 }
 
 // bundle runs `wrangler deploy --dry-run --outdir out` on the project's
-// wrangler.toml (out then holds what would be uploaded) and returns
-// wrangler's output.
-func bundle(root, out string) ([]byte, error) {
-	cmd := exec.Command("node", filepath.Join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
-		"deploy", "--dry-run", "--outdir", out)
+// wrangler.toml, or on the config named by more ("-c", path): out then
+// holds what would be uploaded. It returns wrangler's output.
+func bundle(root, out string, more ...string) ([]byte, error) {
+	args := append([]string{filepath.Join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
+		"deploy", "--dry-run", "--outdir", out}, more...)
+	cmd := exec.Command("node", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
 		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "NO_COLOR=1", "CI=1")
