@@ -162,8 +162,9 @@ func writeTracking(w *jsonlite.Writer, t *webhooks.Tracking) {
 }
 
 // jsonString quotes s exactly as encoding/json does without HTML
-// escaping (webhooks.Event.Marshal): receivers check signatures over
-// these bytes, so one event has one spelling in Go and in the module.
+// escaping (webhooks.Event.Marshal; since Go 1.22 it spells \b and \f
+// short): receivers check signatures over these bytes, so one event has
+// one spelling in Go and in the module (TestEventBodyIsWebhooksMarshal).
 func jsonString(s string) []byte {
 	const hex = "0123456789abcdef"
 	b := make([]byte, 0, len(s)+2)
@@ -180,6 +181,10 @@ func jsonString(s string) []byte {
 				b = append(b, '\\', 'r')
 			case c == '\t':
 				b = append(b, '\\', 't')
+			case c == '\b':
+				b = append(b, '\\', 'b')
+			case c == '\f':
+				b = append(b, '\\', 'f')
 			case c < 0x20:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			default:

@@ -15,7 +15,7 @@ import (
 // writes (receivers verify the signature over these bytes, and Go
 // receivers use that package), whatever the text.
 func TestEventBodyIsWebhooksMarshal(t *testing.T) {
-	for _, name := range []string{"En reparto", "<b>&amp;</b>", "Zoë \"quoted\" \\ back", "line\nbreak\ttab\x01", "\u2028\u2029", "bad\xffutf8", ""} {
+	for _, name := range []string{"En reparto", "<b>&amp;</b>", "Zoë \"quoted\" \\ back", "line\nbreak\ttab\x01", "back\bspace\fform\x1f", "\u2028\u2029", "bad\xffutf8", ""} {
 		q := queued{ID: "evt_1", Created: 1795348800, Data: webhooks.Tracking{ShippingDlvrRef: "D1", ShippingClientRef: "ORD-1",
 			TrackingCode: "04", TrackingName: name, Category: "transit", TrackingDate: "2026-11-22 12:59:58", PreviousCode: "01"}}
 		want, err := (&webhooks.Event{ID: q.ID, Type: webhooks.TypeTrackingUpdated, Created: time.Unix(q.Created, 0), Data: q.Data}).Marshal()
