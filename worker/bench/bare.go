@@ -343,15 +343,14 @@ func bareConfig(w bareWorker, vars map[string]string, date, addr string) (string
 // capnpString quotes s for the config (the values here are plain ASCII).
 func capnpString(s string) string { return "\"" + s + "\"" }
 
-// workerdPath is the workerd binary wrangler runs (the workerd package's).
+// workerdPath is the workerd binary wrangler runs: the project's workerd
+// package, resolved from the repository root.
 func workerdPath(root string) (string, error) {
-	out, err := exec.Command("node", "-p", "require('workerd').default").Output()
+	cmd := exec.Command("node", "-p", "require('workerd').default")
+	cmd.Dir = root
+	out, err := cmd.Output()
 	if err != nil {
-		cmd := exec.Command("node", "-p", "require('workerd').default")
-		cmd.Dir = root
-		if out, err = cmd.Output(); err != nil {
-			return "", fmt.Errorf("bare: no workerd binary (npm ci): %v", err)
-		}
+		return "", fmt.Errorf("bare: no workerd binary (npm ci): %v", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }
