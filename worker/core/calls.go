@@ -252,6 +252,7 @@ func (c *Calls) configure(a args) *Edge {
 	c.int("bookingHoldMs", e.bookingHold().Milliseconds())
 	c.int("bookingRecordTtlMs", BookingRecordTTL.Milliseconds())
 	c.int("bookingGraceMs", cfg.BookingGrace.Milliseconds())
+	c.int("bookingsLegacyUntilMs", cfg.BookingsLegacyUntil)
 	c.int("rateLimitRetryAfterSeconds", RateLimitRetryAfter)
 	w.EndObject()
 	w.Key("allowedOrigins")

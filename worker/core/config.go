@@ -9,6 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
@@ -36,6 +37,8 @@ const (
 	EnvExactlyOnce       = "EXACTLY_ONCE"
 	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
 	EnvBookingGrace      = "BOOKING_GRACE_SECONDS"
+	// EnvBookingsLegacyUntil: see Config.BookingsLegacyUntil.
+	EnvBookingsLegacyUntil = "BOOKINGS_LEGACY_UNTIL"
 	// Tracking webhooks (webhooks.go).
 	EnvWebhookURL            = "WEBHOOK_URL"
 	EnvWebhookSecret         = "WEBHOOK_SECRET"
@@ -129,6 +132,14 @@ type Config struct {
 	ExactlyOnce bool
 	// BookingGrace: see DefaultBookingGrace (BOOKING_GRACE_SECONDS).
 	BookingGrace time.Duration
+	// BookingsLegacyUntil is the end (Unix milliseconds, exclusive) of
+	// BOOKINGS_LEGACY_UNTIL's UTC day; 0 when unset. Until then a Bookings
+	// object that has no record of a booking key also asks the object of
+	// the earlier layout (one object per booking key, the Go worker's and
+	// the first JavaScript edge's) and takes its record over, so a resend
+	// of a booking made before an upgrade is still recognized: records
+	// live BookingRecordTTL, so the day to set is the deploy's plus 30.
+	BookingsLegacyUntil int64
 	// LogRequests says which requests get a log line: "errors" (an
 	// answer of 400 or more, a retried upstream call or a note: the
 	// default), "all" or "off".
@@ -290,6 +301,13 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		bad(EnvBookingGrace, "must be longer than UPSTREAM_TIMEOUT_MS ("+strconv.FormatInt(c.Timeout.Milliseconds(), 10)+
 			" ms), and than the upstream's worst time to commit a booking: a resend within it never books (now "+
 			strconv.FormatInt(int64(c.BookingGrace/time.Second), 10)+" s)")
+	}
+	if v := strings.TrimSpace(getenv(EnvBookingsLegacyUntil)); v != "" {
+		if ms, ok := endOfDayMillis(v); ok {
+			c.BookingsLegacyUntil = ms
+		} else {
+			bad(EnvBookingsLegacyUntil, "must be a date, YYYY-MM-DD (UTC): the last day on which the Bookings objects also read records of the earlier layout (the deploy's day plus 30; worker/README.md, Upgrading)")
+		}
 	}
 	switch v := unitab.Lower(strings.TrimSpace(getenv(EnvLogRequests))); v {
 	case "", "errors":
@@ -549,4 +567,42 @@ type WebhookConfig struct {
 	CheckEvery time.Duration
 	RetryFor   time.Duration
 	MaxAge     time.Duration
+}
+
+// endOfDayMillis is the end of the UTC day s (YYYY-MM-DD), in Unix
+// milliseconds: the start of the next day.
+func endOfDayMillis(s string) (int64, bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, false
+	}
+	num := func(t string) int {
+		n := 0
+		for i := 0; i < len(t); i++ {
+			if t[i] < '0' || t[i] > '9' {
+				return -1
+			}
+			n = n*10 + int(t[i]-'0')
+		}
+		return n
+	}
+	y, m, d := num(s[0:4]), num(s[5:7]), num(s[8:10])
+	if y < 1970 || m < 1 || m > 12 || d < 1 || d > validate.DaysIn(y, m) {
+		return 0, false
+	}
+	return (daysFromCivil(int64(y), m, d) + 1) * 86400 * 1000, true
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to y-m-d in the
+// proleptic Gregorian calendar (Howard Hinnant's days_from_civil; civil
+// in clock.go is its inverse).
+func daysFromCivil(y int64, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	mp := int64((m + 9) % 12)
+	doy := (153*mp+2)/5 + int64(d) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }

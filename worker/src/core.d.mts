@@ -192,6 +192,8 @@ export interface Limits {
   bookingRecordTtlMs: number;
   /** BOOKING_GRACE_SECONDS: after a lost answer, resends within it send nothing. */
   bookingGraceMs: number;
+  /** BOOKINGS_LEGACY_UNTIL: until when (Unix ms, exclusive) the Bookings objects also read the earlier layout's records; 0: never. */
+  bookingsLegacyUntilMs: number;
   /** Seconds of Retry-After on a 429. */
   rateLimitRetryAfterSeconds: number;
 }

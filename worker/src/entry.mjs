@@ -136,4 +136,17 @@ export class Bookings extends BookingsRecord {
     }
     return forwardBooking(edge, /** @type {import("./routes/operation.mjs").BookingSend} */ (send));
   }
+
+  /**
+   * legacyUntil is the core's BOOKINGS_LEGACY_UNTIL. Where the core cannot
+   * start here it answers "always": reading the earlier layout costs a
+   * call, missing a booking made before the upgrade could book it twice.
+   */
+  async legacyUntil() {
+    try {
+      return (await load(/** @type {import("./types").Env} */ (this.env))).edge.config.limits.bookingsLegacyUntilMs;
+    } catch {
+      return Infinity;
+    }
+  }
 }

@@ -53,6 +53,20 @@
 // loads the isolate's core). Only a new record is forwarded here: a lost
 // one goes through its lookup in the worker as before.
 //
+// The earlier layout: one object per booking key (named by the key, its
+// record under "rec"), what the Go worker and the first JavaScript edge
+// wrote. Until legacyUntil() (BOOKINGS_LEGACY_UNTIL, the deploy's day plus
+// the records' 30 days; 0 by default: never), an object that has no record
+// of a key reads that key's object of the earlier layout (legacyRecord)
+// and keeps what it finds, so a resend of a booking made before the
+// upgrade is still recognized: done replays, pending or lost waits out the
+// grace and looks the booking up, other data conflicts. One read per key:
+// a record taken over is written with a mark ("old\n" + key) in one put,
+// and the mark keeps the key from being read again once its record here is
+// released or expires. Concurrent requests for a key share one read.
+// A new booking in that window costs one more call (on an object of its
+// own, which the platform may have to start).
+//
 // Expiry: an object holds many records, so its alarm sweeps: it deletes
 // every expired record (of any layout) and comes back at the earliest
 // expiry left, at least SWEEP_MS later. A record is set an alarm only when
@@ -91,6 +105,21 @@ export function recordKey(key) {
   return "rec\n" + key;
 }
 
+/** LEGACY_KEY is the storage key of the record in an object of the earlier layout. */
+export const LEGACY_KEY = "rec";
+
+/**
+ * takenOverKey is the storage key of the mark that a booking key's record
+ * of the earlier layout was taken over.
+ * @param {string} key
+ */
+export function takenOverKey(key) {
+  return "old\n" + key;
+}
+
+/** BOOKINGS_BINDING is the binding of the Bookings namespace, where the earlier layout's objects are too. */
+export const BOOKINGS_BINDING = "BOOKINGS";
+
 /**
  * @typedef {"new" | "lost" | "done" | "conflict" | "busy" | "unknown"} BeginState
  * @typedef {{state: BeginState | "sent", holder?: string, body?: string | Uint8Array, retryAfterMs?: number, sent?: Sent}} BeginAnswer
@@ -117,6 +146,30 @@ export class Bookings extends DurableObject {
     this.live = new Map();
     /** @type {number | null | undefined} the alarm's time as last read or set (undefined: not read yet) */
     this.alarmAt = undefined;
+    /** @type {Map<string, Promise<void>>} the reads of the earlier layout under way, per booking key */
+    this.takingOver = new Map();
+  }
+
+  /**
+   * legacyUntil is until when (Unix ms, exclusive) records of the earlier
+   * layout are read; 0: never. The entry module's subclass answers the
+   * core's BOOKINGS_LEGACY_UNTIL.
+   * @returns {Promise<number>}
+   */
+  async legacyUntil() {
+    return 0;
+  }
+
+  /**
+   * legacyRecord is called on an object of the earlier layout: its record,
+   * or null (none, or expired). Read only: the caller marks what it took.
+   * @returns {Promise<BookingRecordValue | null>}
+   */
+  async legacyRecord() {
+    /** @type {BookingRecordValue | undefined} */
+    const rec = await this.state.storage.get(LEGACY_KEY);
+    if (rec === undefined || rec === null || typeof rec !== "object" || !(rec.expires > Date.now())) return null;
+    return rec;
   }
 
   /**
@@ -252,12 +305,43 @@ export class Bookings extends DurableObject {
    */
   async current(key, now) {
     /** @type {BookingRecordValue | undefined} */
-    const rec = await this.state.storage.get(recordKey(key));
+    let rec = await this.state.storage.get(recordKey(key));
+    if (rec === undefined && now < (await this.legacyUntil())) rec = await this.takeOver(key);
     if (rec !== undefined && rec.expires <= now) {
       await this.state.storage.delete(recordKey(key));
       return undefined;
     }
     return rec;
+  }
+
+  /**
+   * takeOver reads the key's record of the earlier layout, once per key
+   * (see the file's comment), and answers this object's record after it.
+   * A failed read throws: the caller books nothing.
+   * @param {string} key
+   * @returns {Promise<BookingRecordValue | undefined>}
+   */
+  async takeOver(key) {
+    let p = this.takingOver.get(key);
+    if (p === undefined) {
+      p = this.takeOverOnce(key).finally(() => this.takingOver.delete(key));
+      this.takingOver.set(key, p);
+    }
+    await p;
+    return this.state.storage.get(recordKey(key));
+  }
+
+  /** @param {string} key */
+  async takeOverOnce(key) {
+    if ((await this.state.storage.get(takenOverKey(key))) !== undefined) return;
+    /** @type {import("../types").DurableObjectNamespaceLike<Bookings> | undefined} */
+    const ns = namespaceOf(/** @type {import("../types").Env} */ (this.env), BOOKINGS_BINDING);
+    if (ns === undefined) throw new Error("the earlier layout cannot be read: no " + BOOKINGS_BINDING + " binding in the object's environment");
+    const old = await ns.get(ns.idFromName(key)).legacyRecord();
+    if (old === null || (await this.state.storage.get(recordKey(key))) !== undefined) return;
+    // The record and its mark in one write: never one without the other.
+    await this.state.storage.put({ [recordKey(key)]: old, [takenOverKey(key)]: { expires: old.expires } });
+    await this.armFor(old.expires);
   }
 
   /**

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { upstreamCall, webhookPost } from "./upstream.mjs";
 import { IsolateCache, sharedGet, sharedPut } from "./cache.mjs";
 import { rateLimit, bound } from "./ratelimit.mjs";
-import { Bookings, BOOKING_SHARDS, SWEEP_MS, bookingObjectName, recordKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
+import { Bookings, BOOKING_SHARDS, SWEEP_MS, LEGACY_KEY, bookingObjectName, recordKey, takenOverKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
 import { watchAdd, watchLease, watchCommit, watchStats, watchlistBound } from "./watchlist.mjs";
 import { MemoryStorage, namespace } from "../testing/fakes.mjs";
 
@@ -228,6 +228,94 @@ test("Bookings: records share BOOKING_SHARDS objects; one alarm per object, not 
   storage.map.clear();
   await obj.alarm();
   assert.equal(alarms, 2, "nothing left: no alarm");
+});
+
+/**
+ * legacyEnv: Bookings objects whose window on the earlier layout ends at
+ * until, and the objects of that layout (named by the booking key, their
+ * record under "rec") seeded with records; reads counts their reads.
+ */
+function legacyEnv(until, seeds = {}) {
+  const reads = { n: 0 };
+  /** @type {any} */
+  const env = {};
+  class Windowed extends Bookings {
+    async legacyUntil() { return until; }
+    async legacyRecord() { reads.n++; await new Promise((r) => setTimeout(r, 5)); return super.legacyRecord(); }
+  }
+  env.BOOKINGS = namespace((name) => {
+    const storage = new MemoryStorage();
+    if (seeds[name] !== undefined) storage.map.set(LEGACY_KEY, seeds[name]);
+    return new Windowed({ storage }, env);
+  });
+  return { env, ns: env.BOOKINGS, reads };
+}
+const day = 24 * 3600 * 1000;
+
+test("Bookings, earlier layout: within the window a booking made before the upgrade replays, conflicts, or waits out its grace; once per key", async () => {
+  const now = Date.now();
+  const body = '{"status":"ok","data":{"shipping_dlvr_ref":"OLD-1"}}';
+  const { env, ns, reads } = legacyEnv(now + day, { [record.key]: { state: "done", fp: "fp1", body, expires: now + 20 * day } });
+  // Two resends at once: one read of the old object, both replayed.
+  const [a, b] = await Promise.all([begin(env, "fp1"), begin(env, "fp1")]);
+  assert.deepEqual([a.state, a.body, b.state, b.body], ["done", body, "done", body]);
+  assert.equal(reads.n, 1, "concurrent requests share the read");
+  const shard = ns.objects.get(bookingObjectName(record.key)).state.storage.map;
+  assert.equal(shard.get(recordKey(record.key)).body, body, "taken over");
+  assert.deepEqual(shard.get(takenOverKey(record.key)), { expires: now + 20 * day }, "with its mark, expiring with it");
+  assert.equal(ns.objects.get(record.key).state.storage.map.get(LEGACY_KEY).state, "done", "the old object is only read");
+  assert.equal((await begin(env, "fp2")).state, "conflict", "other data under the same reference");
+  assert.deepEqual(await bookingPeek({ env, record }), { state: "done", body });
+  assert.equal(reads.n, 1);
+
+  // A lost answer of the old layout: nothing is sent within the grace, then it is looked up.
+  const lostKey = { binding: "BOOKINGS", key: "u\nbase\nnew-shipment\nORDER-2" };
+  const l = legacyEnv(now + day, { [lostKey.key]: { state: "lost", fp: "fp", since: now - 1000, expires: now + day } });
+  const u = await begin(l.env, "fp", { record: lostKey, graceMs: 60000 });
+  assert.equal(u.state, "unknown");
+  assert.ok(u.retryAfterMs > 58000 && u.retryAfterMs <= 59000, String(u.retryAfterMs));
+  const lost = await begin(l.env, "fp", { record: lostKey, graceMs: 0 });
+  assert.equal(lost.state, "lost", "past the grace: look it up before booking");
+  // Found nothing, refused: released here, and the old record is not taken over again.
+  await bookingFinish({ env: l.env, record: lostKey, holder: lost.holder, outcome: "refused", body: null, ttlMs: 60000 });
+  assert.equal((await begin(l.env, "fp", { record: lostKey })).state, "new");
+  assert.equal(l.reads.n, 1);
+
+  // A pending record (an old isolate's booking under way at the upgrade) has no live holder here: a lost answer.
+  const pendKey = { binding: "BOOKINGS", key: "k-pending" };
+  const p = legacyEnv(now + day, { [pendKey.key]: { state: "pending", fp: "fp", holder: "h-old", since: now - 1000, prev: 0, expires: now + day } });
+  assert.equal((await begin(p.env, "fp", { record: pendKey, graceMs: 60000 })).state, "unknown");
+  assert.equal((await bookingPeek({ env: p.env, record: pendKey })).state, "lost");
+});
+
+test("Bookings, earlier layout: not read outside the window, expired records and absent ones; a failed read books nothing", async () => {
+  const now = Date.now();
+  const seeds = { [record.key]: { state: "done", fp: "fp1", body: "{}", expires: now + day } };
+  const closed = legacyEnv(now - 1, seeds);
+  assert.equal((await begin(closed.env, "fp1")).state, "new", "window over: the old record is not read");
+  assert.equal(closed.reads.n, 0);
+  const never = legacyEnv(0, seeds);
+  assert.equal((await begin(never.env, "fp1")).state, "new", "the default: never");
+  assert.equal(never.reads.n, 0);
+  const expired = legacyEnv(now + day, { [record.key]: { state: "done", fp: "fp1", body: "{}", expires: now - 1 } });
+  assert.equal((await begin(expired.env, "fp1")).state, "new");
+  const none = legacyEnv(now + day);
+  const n = await begin(none.env, "fp1");
+  assert.equal(n.state, "new");
+  const map = none.ns.objects.get(bookingObjectName(record.key)).state.storage.map;
+  assert.equal(map.get(takenOverKey(record.key)), undefined, "nothing found, nothing marked");
+  assert.equal((await begin(none.env, "fp1", { waitMs: 10 })).state, "busy", "and the new record holds as always");
+  assert.equal(none.reads.n, 1, "a record here: the old object is not asked again");
+
+  // The old object cannot be reached: the call fails and nothing is written (the client resends).
+  const down = legacyEnv(now + day, seeds);
+  const make = down.ns.objects;
+  const shardName = bookingObjectName(record.key);
+  down.ns.get(shardName);
+  make.set(record.key, { legacyRecord: async () => { throw new Error("object overloaded"); } });
+  const f = await begin(down.env, "fp1");
+  assert.deepEqual([f.ok, f.failure, f.detail], [false, "unreachable", "object overloaded"]);
+  assert.equal(make.get(shardName).state.storage.map.size, 0);
 });
 
 test("Bookings calls without the binding, or when the object fails", async () => {

@@ -17,7 +17,7 @@ export function fakeConfig(over = {}) {
     limits: {
       maxBodyBytes: 256, upstreamTimeoutMs: 1000, readRetryBackoffMs: [1, 2], retryShare: 0.1, retryBurst: 10,
       maxUpstreamBodyBytes: 1 << 20, cacheMaxBytes: 1 << 20, cacheMaxEntries: 100, requestDeadlineMs: 5000,
-      bookingWaitMs: 100, bookingHoldMs: 1000, bookingRecordTtlMs: 60000, bookingGraceMs: 0, rateLimitRetryAfterSeconds: 60,
+      bookingWaitMs: 100, bookingHoldMs: 1000, bookingRecordTtlMs: 60000, bookingGraceMs: 0, bookingsLegacyUntilMs: 0, rateLimitRetryAfterSeconds: 60,
     },
     allowedOrigins: ["https://shop.example"],
     operations: [

@@ -22,7 +22,10 @@ export class MemoryStorage {
     this.alarm = null;
   }
   async get(k) { return structuredClone(this.map.get(k)); }
-  async put(k, v) { this.map.set(k, structuredClone(v)); }
+  async put(k, v) {
+    if (typeof k === "string") return void this.map.set(k, structuredClone(v));
+    for (const [one, val] of Object.entries(k)) this.map.set(one, structuredClone(val));
+  }
   async delete(k) {
     if (!Array.isArray(k)) return this.map.delete(k);
     let n = 0;
