@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/worker/core"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
@@ -374,4 +375,68 @@ func TestScopedTokenFlowUnderWorkerd(t *testing.T) {
 	require.Equal(t, 200, r.Code, r.Raw)
 	r = call(t, s.URL, http.MethodGet, "get-shipment-label", url.Values{"dlvr_ref": {str(r.Data, "shipping_dlvr_ref")}}, scoped...)
 	assert.Equal(t, 403, r.Code, r.Raw)
+}
+
+// An upgrade from the earlier Bookings layout (one object per booking key)
+// under workerd: a record that layout wrote is taken over while
+// BOOKINGS_LEGACY_UNTIL lasts, so a resend of a booking made before the
+// upgrade replays its answer and books nothing; without the setting the
+// same resend books again (what the setting is for).
+func TestBookingsTakenOverFromTheEarlierLayout(t *testing.T) {
+	skipUnlessE2E(t)
+	root, err := wranglerdev.FindRoot()
+	require.NoError(t, err)
+	up := newUpstream(t)
+	vars := map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token,
+		"BOOKINGS_LEGACY_UNTIL": time.Now().UTC().AddDate(0, 0, 30).Format("2006-01-02")}
+	booked := shipment("OLD-1", "rayo")
+	// The booking key and fingerprint the edge computes for it: the core's.
+	edge := core.Configure(func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, core.Bindings{Bookings: true})
+	p := edge.Prepare("new-shipment", &core.Request{Method: http.MethodPost, Body: []byte(booked.Encode()),
+		ContentType: "application/x-www-form-urlencoded", Authorization: "Bearer " + token, Now: time.Now()}, nil)
+	require.Equal(t, core.KindForward, p.Kind)
+	ticket := p.Forward.Booking
+	require.NotNil(t, ticket)
+	answer := `{"status":"ok","data":{"shipping_dlvr_ref":"PG-OLD-1","shipping_client_ref":"OLD-1"}}`
+
+	// The earlier layout's worker books OLD-1 (its record), then the edge is deployed on the same state.
+	upgraded := func(vars map[string]string) *wranglerdev.Server {
+		persist := t.TempDir()
+		old := start(t, wranglerdev.Options{Main: root + "/worker/e2e/testdata/legacy-bookings.mjs", Edge: true, PersistDir: persist, Vars: vars})
+		seed, err := json.Marshal(map[string]any{"key": ticket.Key, "rec": map[string]any{"state": "done", "fp": ticket.Fingerprint,
+			"body": answer, "expires": time.Now().Add(20 * 24 * time.Hour).UnixMilli()}})
+		require.NoError(t, err)
+		res, err := http.Post(old.URL+"/", "application/json", strings.NewReader(string(seed)))
+		require.NoError(t, err)
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.Equal(t, "seeded", string(b))
+		old.Stop()
+		return start(t, wranglerdev.Options{PersistDir: persist, Vars: vars})
+	}
+
+	s := upgraded(vars)
+	r := call(t, s.URL, http.MethodPost, "new-shipment", booked, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Equal(t, "true", r.Header.Get("Idempotent-Replayed"))
+	assert.Equal(t, "PG-OLD-1", str(r.Data, "shipping_dlvr_ref"), "the answer the earlier layout kept")
+	other := shipment("OLD-1", "rayo")
+	other.Set("to_name", "Someone Else")
+	r = call(t, s.URL, http.MethodPost, "new-shipment", other, bearer()...)
+	assert.Equal(t, 409, r.Code, r.Raw)
+	assert.Equal(t, 0, up.bookings(), "nothing booked again")
+	s.Stop()
+
+	// Without the setting the earlier layout is not read: the resend books a second shipment.
+	without := map[string]string{}
+	for k, v := range vars {
+		if k != "BOOKINGS_LEGACY_UNTIL" {
+			without[k] = v
+		}
+	}
+	s = upgraded(without)
+	r = call(t, s.URL, http.MethodPost, "new-shipment", booked, bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	assert.Empty(t, r.Header.Get("Idempotent-Replayed"))
+	assert.Equal(t, 1, up.bookings())
 }
