@@ -184,7 +184,7 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## JavaScript and core.wasm, from `wrangler deploy --dry-run --outdir`), gzip -9 per file, against
 ## EDGE_UPLOAD_BUDGET_GZIP. The budget is a ratchet at the last measured size (it fails on growth);
 ## issue 21's target is 100 KiB (worker/bench/README.md, "Size").
-EDGE_UPLOAD_BUDGET_GZIP ?= 155648
+EDGE_UPLOAD_BUDGET_GZIP ?= 156160
 .PHONY: size-worker
 size: size-worker
 size-worker: npm-tools worker

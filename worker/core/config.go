@@ -306,7 +306,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		if ms, ok := endOfDayMillis(v); ok {
 			c.BookingsLegacyUntil = ms
 		} else {
-			bad(EnvBookingsLegacyUntil, "must be a date, YYYY-MM-DD (UTC): the last day on which the Bookings objects also read records of the earlier layout (the deploy's day plus 30; worker/README.md, Upgrading)")
+			bad(EnvBookingsLegacyUntil, "must be a date, YYYY-MM-DD (UTC): the deploy's day plus 30 (worker/README.md, Deploy with wrangler, step 9)")
 		}
 	}
 	switch v := unitab.Lower(strings.TrimSpace(getenv(EnvLogRequests))); v {
