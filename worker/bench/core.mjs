@@ -3,10 +3,20 @@
 // booking, beside a baseline that does no decision at all (JSON in and out
 // of the same shape). Bounded: a fixed number of calls per cell.
 //
+// It also counts the WebAssembly a configured instance compiles for its
+// first forwarded read (the cold-start part's read, get-collection-cutoff-
+// hour): V8 compiles a function on its first call, and workerd's start of
+// any other isolate drops that code again (worker/bench/README.md, cold
+// start), so this is the code the isolate's first request compiles on top
+// of the proxy's work. Counted by V8 itself (--trace-wasm-compilation-times,
+// in a child Node with `--first-read`): functions and bytes of their bodies.
+//
 //   make bench-worker-core   (or node worker/bench/core.mjs [build/worker/core.wasm])
 import fs from 'node:fs';
 import os from 'node:os';
 import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createCore } from '../src/core.mjs';
 
@@ -40,6 +50,58 @@ const read = { ...facts({ method: 'GET', query: 'country_code=es&zip_code=28014'
 const booking = { ...facts({ body: shipment, authorization: `Bearer ${MASTER}` }), operation: 'new-shipment' };
 const okRead = '{"status":"ok","data":[{"id":"DP1","name":"Kiosko Sol","zip_code":"28014","lat":"40.41","lon":"-3.69"}]}';
 const okBooking = '{"status":"ok","data":{"shipping_dlvr_ref":"PG26112300001","shipping_client_ref":"ORD-1001","carrier_code":"rapido"}}';
+
+// The cold-start part's forwarded read, and its upstream answer.
+const cutoff = {
+  ...facts({ body: 'country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo', acceptLanguage: null }),
+  operation: 'get-collection-cutoff-hour',
+};
+const okCutoff = '{"status":"ok","data":{"country_code":"ES","zip_code":"28014","cutoff":"13:00"}}';
+
+if (process.argv.includes('--configure-only') || process.argv.includes('--first-read')) {
+  // A child: configure, then (--first-read) one read. V8 prints a line per
+  // function it compiles.
+  const core = await createCore(new WebAssembly.Module(bytes));
+  core.configure({ vars, bindings });
+  if (process.argv.includes('--first-read')) {
+    const p = core.prepare(cutoff);
+    core.answer({ context: p.forward.context, upstream: { status: 200, body: okCutoff, failure: null }, requestId: 'r', acceptLanguage: null, now });
+  }
+  process.exit(0);
+}
+
+/**
+ * traced runs a child and returns the body size of each function V8
+ * compiled in it, by function index.
+ * @param {string} mode
+ * @returns {Map<string, number>}
+ */
+function traced(mode) {
+  const out = execFileSync(process.execPath, ['--trace-wasm-compilation-times', fileURLToPath(import.meta.url), file, mode],
+    { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const fns = new Map();
+  for (const m of out.matchAll(/^Compiled function \S+#(\d+) .* bodysize (\d+) /gm)) fns.set(m[1], Number(m[2]));
+  if (fns.size === 0) throw new Error('no compilation traced: has this Node --trace-wasm-compilation-times?');
+  return fns;
+}
+
+/**
+ * firstRead is the code the read compiles that configure did not: two
+ * children (the trace's lines and the script's own output do not keep
+ * their order through a pipe, so no marks), the difference of their sets.
+ * @returns {{functions: number, bytes: number}}
+ */
+function firstRead() {
+  const configured = traced('--configure-only');
+  let functions = 0, sum = 0;
+  for (const [fn, size] of traced('--first-read')) {
+    if (configured.has(fn)) continue;
+    functions++;
+    sum += size;
+  }
+  return { functions, bytes: sum };
+}
+const compiled = firstRead();
 
 let t0 = performance.now();
 const module = new WebAssembly.Module(bytes);
@@ -92,6 +154,7 @@ console.log(`| compile (WebAssembly.Module) | ${f(compileMs, 2)} ms |`);
 console.log(`| instantiate | ${f(instantiateMs, 2)} ms |`);
 console.log(`| configure | ${f(configureMs, 2)} ms |`);
 console.log(`| first booking (prepare + answer) | ${f(firstMs, 2)} ms |`);
+console.log(`| code a configured instance compiles for its first forwarded read | ${compiled.functions} functions, ${compiled.bytes} B |`);
 console.log(`| read: prepare + answer | ${f(readUs)} µs/request |`);
 console.log(`| booking: prepare + booking + answer | ${f(bookingUs)} µs/request |`);
 console.log(`| invalid booking: prepare (400 in Spanish) | ${f(invalidUs)} µs/request |`);
