@@ -4,13 +4,17 @@
 // (the top level, or --env NAME) and the secrets from the file the
 // operator uploads with `wrangler secret bulk`, or the JSON of `wrangler
 // secret list` (names only). One line per problem, then exit 1; a value of
-// a secret is never printed.
+// a secret is never printed. Then the built core (core.wasm beside main)
+// configures itself from the same [vars] and secrets, as the deployed edge
+// will: every variable it refuses is a problem too, in its own words (the
+// checks above come first and word the common mistakes for a deploy).
 //
 //   node worker/checkconfig.mjs [--config wrangler.toml] [--env NAME] [--secrets FILE]
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { createCore } from './src/core.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -85,7 +89,7 @@ function loopback(host) {
   return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
 }
 
-export function check({ config: configPath, env, secrets }) {
+export async function check({ config: configPath, env, secrets }) {
   const problems = [];
   const notes = [];
   const { unstable_readConfig } = require('wrangler');
@@ -169,6 +173,8 @@ export function check({ config: configPath, env, secrets }) {
 
   // Secrets.
   const required = webhooks ? [...REQUIRED, 'WEBHOOK_SECRET'] : REQUIRED;
+  /** @type {Record<string, string> | null} the secrets' values, when the file has them */
+  let secretValues = null;
   if (!secrets) {
     problems.push('secrets not checked: pass SECRETS_FILE=<the file you upload with npx wrangler secret bulk> ' +
       '(KEY=value lines or JSON), or the output of npx wrangler secret list (names only) for a worker already deployed. ' +
@@ -179,6 +185,7 @@ export function check({ config: configPath, env, secrets }) {
       if (!s.names.has(k)) problems.push(`secret ${k} is missing: npx wrangler secret put ${k}`);
     }
     if (s.values !== null) {
+      secretValues = Object.fromEntries(Object.entries(s.values).map(([k, x]) => [k, String(x)]));
       const val = (k) => (s.values[k] === undefined ? '' : String(s.values[k]));
       for (const k of required) {
         if (s.names.has(k) && val(k) === '') problems.push(`secret ${k} is empty`);
@@ -197,14 +204,54 @@ export function check({ config: configPath, env, secrets }) {
       }
     }
   }
+  // What the core itself refuses, from the same configuration.
+  if (config.main && fs.existsSync(config.main)) {
+    for (const p of await coreProblems({ main: config.main, vars, secretValues, problems,
+      bindings: { bookings: dos.has('BOOKINGS'), watchlist: dos.has('WATCHLIST'), sandbox: false, rateLimitAnonymous: limits.has('RATE_LIMIT_ANONYMOUS') } })) {
+      problems.push(p);
+    }
+  }
   return { where, problems, notes };
+}
+
+/**
+ * coreProblems configures the built core (core.wasm beside main) as the
+ * deployed edge will and returns what it refuses, one line per variable,
+ * less the variables the checks above already named. Secrets whose values
+ * are not known (no SECRETS_FILE, or a names-only one) stand in as strong,
+ * distinct values, so only the rest is judged.
+ * @param {{main: string, vars: Record<string, unknown>, secretValues: Record<string, string> | null, problems: string[],
+ *   bindings: {bookings: boolean, watchlist: boolean, sandbox: boolean, rateLimitAnonymous: boolean}}} q
+ * @returns {Promise<string[]>}
+ */
+async function coreProblems({ main, vars, secretValues, problems, bindings }) {
+  const wasm = path.join(path.dirname(main), 'core.wasm');
+  if (!fs.existsSync(wasm)) return [`${wasm} is not built: run make worker`];
+  const core = await createCore(new WebAssembly.Module(fs.readFileSync(wasm)));
+  /** @type {Record<string, string>} */
+  const input = {};
+  for (const [k, x] of Object.entries(vars)) input[k] = typeof x === 'string' ? x : String(x);
+  for (const k of SECRETS) {
+    if (secretValues !== null && secretValues[k] !== undefined) input[k] = secretValues[k];
+    else if (REQUIRED.includes(k) || (k === 'WEBHOOK_SECRET' && input.WEBHOOK_URL)) input[k] = `check-config-stand-in-${k}-0123456789abcdefghij`;
+  }
+  const named = new Set();
+  for (const p of problems) for (const m of p.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)) named.add(m[0]);
+  const out = [];
+  for (const e of core.configure({ vars: input, bindings }).errors) {
+    if (named.has(e.variable)) continue;
+    if (SECRETS.includes(e.variable) && (secretValues === null || secretValues[e.variable] === undefined)) continue;
+    named.add(e.variable);
+    out.push(`${e.variable}: ${e.problem}`);
+  }
+  return out;
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (isMain) {
   let r;
   try {
-    r = check(args(process.argv.slice(2)));
+    r = await check(args(process.argv.slice(2)));
   } catch (e) {
     console.error(`check-config: ${e.message}`);
     process.exit(2);

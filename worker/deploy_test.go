@@ -137,6 +137,25 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	assert.Contains(t, out, "secret PROXY_TOKEN is the placeholder of .dev.vars.example")
 
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\n", apiKey, proxy, signing))
+
+	// What the core refuses is refused before the deploy too, in the core's words: a timeout out
+	// of range, a grace not longer than it, an upgrade's day that is not a date.
+	bad := strings.Replace(cfg, "UPSTREAM_TIMEOUT_MS = \"10000\"", "UPSTREAM_TIMEOUT_MS = \"0\"", 1)
+	bad = strings.Replace(bad, "# BOOKINGS_LEGACY_UNTIL = \"2026-12-28\"", "BOOKINGS_LEGACY_UNTIL = \"2026-02-30\"", 1)
+	require.NotEqual(t, cfg, bad)
+	badPath := filepath.Join(dir, "bad.toml")
+	require.NoError(t, os.WriteFile(badPath, []byte(bad), 0o644))
+	out, err = checkConfig(t, "--config", badPath, "--secrets", secrets)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "UPSTREAM_TIMEOUT_MS: must be a whole number of milliseconds from 1 to 300000")
+	assert.Contains(t, out, "BOOKINGS_LEGACY_UNTIL: must be a date, YYYY-MM-DD (UTC)")
+	bad = strings.Replace(cfg, "# BOOKING_GRACE_SECONDS = \"120\"", "BOOKING_GRACE_SECONDS = \"5\"", 1)
+	require.NotEqual(t, cfg, bad)
+	require.NoError(t, os.WriteFile(badPath, []byte(bad), 0o644))
+	out, err = checkConfig(t, "--config", badPath, "--secrets", secrets)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "BOOKING_GRACE_SECONDS: must be longer than UPSTREAM_TIMEOUT_MS (10000 ms)")
+
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "ready to deploy")

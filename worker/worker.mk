@@ -104,8 +104,9 @@ dev: npm-tools worker worker-assets sandbox-worker .dev.vars
 
 ## check-config: what the production configuration (wrangler.toml's top level) lacks before
 ## `wrangler deploy`: vars, bindings and, from SECRETS_FILE (the file `wrangler secret bulk`
-## uploads; values never printed), the secrets. Fails with one line per problem.
-check-config: npm-tools
+## uploads; values never printed), the secrets, then whatever else the built core refuses from
+## the same configuration. Fails with one line per problem.
+check-config: npm-tools worker-core
 	@node worker/checkconfig.mjs --config wrangler.toml $(if $(SECRETS_FILE),--secrets "$(SECRETS_FILE)")
 
 ## test-deploy: the worker README's deploy section followed step by step as a dry run
