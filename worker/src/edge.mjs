@@ -7,14 +7,14 @@
 
 import { IsolateCache } from "./platform/cache.mjs";
 import { RetryBudget } from "./retry-budget.mjs";
-import { bookingsBound } from "./platform/bookings.mjs";
+import { bookingsBound, BOOKINGS_BINDING } from "./platform/bookings.mjs";
 import { watchlistBound } from "./platform/watchlist.mjs";
 import { bound, RATE_LIMIT_ANONYMOUS } from "./platform/ratelimit.mjs";
 import { upstreamCall } from "./platform/upstream.mjs";
 import { warmUpstream } from "./warm.mjs";
 
 /** Names of the bindings. */
-export const BOOKINGS = "BOOKINGS";
+export const BOOKINGS = BOOKINGS_BINDING;
 export const WATCHLIST = "WATCHLIST";
 export const SANDBOX = "SANDBOX";
 
