@@ -104,6 +104,17 @@ func (e *Edge) Healthz(h *Health) *Response {
 		w.Key("bytes")
 		w.Int(h.CacheBytes)
 		w.EndObject()
+		// Whether a resend can book twice, and until when an upgrade's
+		// earlier records are read: what an operator checks after a deploy.
+		w.Key("bookings")
+		w.BeginObject()
+		w.Key("exactly_once")
+		w.Bool(e.ledger())
+		if e.cfg.BookingsLegacyUntil > 0 {
+			w.Key("legacy_until")
+			w.String(isoDate(e.cfg.BookingsLegacyUntil/1000 - 1))
+		}
+		w.EndObject()
 		e.emitWebhooks(h, w)
 	})
 	return ok(body, "healthz")

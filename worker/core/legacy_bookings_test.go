@@ -56,3 +56,20 @@ func TestBookingsLegacyUntilExported(t *testing.T) {
 	assert.Contains(t, string(head), `"bookingsLegacyUntilMs":1801440000000`)
 	assert.Equal(t, int64(1801440000000), time.Date(2027, 2, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
 }
+
+// /healthz says whether bookings are exactly-once and, during an upgrade,
+// the last day the earlier layout is read.
+func TestHealthzBookings(t *testing.T) {
+	health := func(vars string, bindings string) string {
+		var c Calls
+		c.Call(MethodConfigure, []byte(`{"vars":{"UPSTREAM_BASE_URL":"https://api.example.com/v1","API_USER":"u","API_KEY":"k-0123456789",`+
+			`"PROXY_TOKEN":"`+hardenMaster+`","TOKEN_SIGNING_KEY":"`+hardenSigning+`"`+vars+`},"bindings":`+bindings+`}`), nil)
+		_, body := c.Call(MethodHealthz, []byte(`{"method":"GET","requestId":"r","rateLimits":{},"cache":{},"webhooks":null}`), nil)
+		return string(body)
+	}
+	assert.Contains(t, health(``, `{"bookings":true}`), `"bookings":{"exactly_once":true}`)
+	assert.Contains(t, health(``, `{}`), `"bookings":{"exactly_once":false}`, "no BOOKINGS binding")
+	assert.Contains(t, health(`,"EXACTLY_ONCE":"false"`, `{"bookings":true}`), `"bookings":{"exactly_once":false}`)
+	assert.Contains(t, health(`,"BOOKINGS_LEGACY_UNTIL":"2026-12-28"`, `{"bookings":true}`),
+		`"bookings":{"exactly_once":true,"legacy_until":"2026-12-28"}`)
+}

@@ -336,7 +336,7 @@ export class Bookings extends DurableObject {
     if ((await this.state.storage.get(takenOverKey(key))) !== undefined) return;
     /** @type {import("../types").DurableObjectNamespaceLike<Bookings> | undefined} */
     const ns = namespaceOf(/** @type {import("../types").Env} */ (this.env), BOOKINGS_BINDING);
-    if (ns === undefined) throw new Error("the earlier layout cannot be read: no " + BOOKINGS_BINDING + " binding in the object's environment");
+    if (ns === undefined) throw new Error("earlier layout unreadable: no " + BOOKINGS_BINDING + " binding");
     const old = await ns.get(ns.idFromName(key)).legacyRecord();
     if (old === null || (await this.state.storage.get(recordKey(key))) !== undefined) return;
     // The record and its mark in one write: never one without the other.
