@@ -387,8 +387,9 @@ func TestBookingsTakenOverFromTheEarlierLayout(t *testing.T) {
 	root, err := wranglerdev.FindRoot()
 	require.NoError(t, err)
 	up := newUpstream(t)
+	until := time.Now().UTC().AddDate(0, 0, 30).Format("2006-01-02")
 	vars := map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token,
-		"BOOKINGS_LEGACY_UNTIL": time.Now().UTC().AddDate(0, 0, 30).Format("2006-01-02")}
+		"TOKEN_SIGNING_KEY": signingKey, "BOOKINGS_LEGACY_UNTIL": until}
 	booked := shipment("OLD-1", "rayo")
 	// The booking key and fingerprint the edge computes for it: the core's.
 	edge := core.Configure(func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, core.Bindings{Bookings: true})
@@ -416,6 +417,9 @@ func TestBookingsTakenOverFromTheEarlierLayout(t *testing.T) {
 	}
 
 	s := upgraded(vars)
+	h := get(t, s.URL, "/healthz")
+	require.Equal(t, 200, h.Code, h.Raw)
+	assert.Equal(t, map[string]any{"exactly_once": true, "legacy_until": until}, h.Data["bookings"], "the operator sees the window")
 	r := call(t, s.URL, http.MethodPost, "new-shipment", booked, bearer()...)
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "true", r.Header.Get("Idempotent-Replayed"))
@@ -435,6 +439,7 @@ func TestBookingsTakenOverFromTheEarlierLayout(t *testing.T) {
 		}
 	}
 	s = upgraded(without)
+	assert.Equal(t, map[string]any{"exactly_once": true}, get(t, s.URL, "/healthz").Data["bookings"])
 	r = call(t, s.URL, http.MethodPost, "new-shipment", booked, bearer()...)
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Empty(t, r.Header.Get("Idempotent-Replayed"))
