@@ -141,7 +141,7 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 		}
 	}
 
-	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved; workerd CPU per request from /proc (10 ms ticks over the cell).\n\n", n, warm)
+	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved; workerd CPU per request from /proc (each thread's schedstat, ns).\n\n", n, warm)
 	fmt.Println("| scenario | worker | p50 ms | p90 ms | workerd CPU ms/request |")
 	fmt.Println("|---|---|---|---|---|")
 	procs := make([]*bareProc, len(workers))
@@ -281,21 +281,12 @@ func (p *bareProc) stop() {
 	p.cmd.Process = nil
 }
 
-// cpu is the process's user+system CPU so far (all its threads), from /proc.
+// cpu is the process's CPU so far (all its threads: wranglerdev.ProcessCPU).
 func (p *bareProc) cpu() time.Duration {
 	if p.cmd.Process == nil {
 		return 0
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	st := string(b)
-	f := strings.Fields(st[strings.LastIndexByte(st, ')')+2:])
-	var ut, stime int64
-	fmt.Sscan(f[11], &ut)
-	fmt.Sscan(f[12], &stime)
-	return time.Duration(float64(ut+stime) / 100 * float64(time.Second))
+	return wranglerdev.ProcessCPU(p.cmd.Process.Pid)
 }
 
 // bareConfig is w's workerd config: its modules, vars as text bindings,

@@ -7,8 +7,9 @@
 //
 //   - p50/p90 at concurrency 1 (requests interleaved across the workers,
 //     so that load from elsewhere hits them alike), throughput at
-//     concurrency 16, and workerd CPU time per request (utime+stime of
-//     each wrangler's workerd processes over the measured requests), for
+//     concurrency 16, and workerd CPU time per request (the CPU of each
+//     wrangler's workerd processes over the measured requests, in
+//     nanoseconds: wranglerdev.ProcessCPU), for
 //     /healthz, a forwarded read, a cached read, a plain booking forward,
 //     a booking through the Bookings object and an invalid request;
 //   - memory over 20,000 requests (the core's linear memory and workerd's
@@ -591,9 +592,10 @@ func memoryRun(targets []target, n int) error {
 // wrangler dev per worker, alternating), once with GET /healthz as that
 // first request and once with a forwarded read (the request a shop's page
 // sends first): wall time from the client and workerd CPU over that
-// request (CPU is counted in 10 ms ticks). A first request is a single
-// sample of 10-25 ms on a machine whose scheduler moves it by as much,
-// and CPU comes in ticks: three runs were too few to tell 1.3x from 1.6x.
+// request (nanoseconds since 2026-11-28; 10 ms ticks before, when one
+// request was a tick or two). A first request is a single sample of
+// 10-25 ms on a machine whose scheduler moves it by as much: three runs
+// were too few to tell 1.3x from 1.6x.
 var coldRuns = 7
 
 func coldStart(root string, vars map[string]string) error {

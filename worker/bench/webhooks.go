@@ -139,8 +139,9 @@ func webhooksPart(root string) error {
 	var perPoll []float64 // the runs where nothing changed: a poll per shipment and nothing else
 	at := time.Now()
 	// runs fires k runs (before each, next is called: it may move the
-	// shipments on) and prints their mean: CPU is counted in 10 ms ticks,
-	// so a single small run would be mostly rounding.
+	// shipments on) and prints their mean (CPU was counted in 10 ms ticks
+	// before wranglerdev.ProcessCPU, and the mean of several runs is still
+	// the steadier figure).
 	runs := func(name, budget string, k int, next func()) error {
 		var polls, deliveries, used int
 		var wall, cpu time.Duration

@@ -32,6 +32,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -366,16 +367,16 @@ func mustPort() int {
 	return p
 }
 
-// WorkerdStats sums the CPU time (user + system) and resident memory of
-// the workerd processes this wrangler started (its process group), read
-// from /proc: the cost of the worker itself, without wrangler's proxy.
+// WorkerdStats sums the CPU time and resident memory of the workerd
+// processes this wrangler started (its process group), read from /proc:
+// the cost of the worker itself, without wrangler's proxy. CPU is
+// ProcessCPU's (nanoseconds where the kernel keeps them).
 func (s *Server) WorkerdStats() (cpu time.Duration, rssBytes int64) {
 	if s.cmd.Process == nil {
 		return 0, 0
 	}
 	pgid := s.cmd.Process.Pid
 	ents, _ := os.ReadDir("/proc")
-	tick := 100.0 // USER_HZ on Linux
 	for _, e := range ents {
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
 		if err != nil {
@@ -387,18 +388,70 @@ func (s *Server) WorkerdStats() (cpu time.Duration, rssBytes int64) {
 			continue
 		}
 		f := strings.Fields(st[close+2:])
-		// f[0] is the state (field 3): pgrp is field 5, utime 14, stime 15, rss 24.
+		// f[0] is the state (field 3): pgrp is field 5, rss 24.
 		if len(f) < 22 || f[2] != fmt.Sprint(pgid) {
 			continue
 		}
-		var ut, stime, rss int64
-		fmt.Sscan(f[11], &ut)
-		fmt.Sscan(f[12], &stime)
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		var rss int64
 		fmt.Sscan(f[21], &rss)
-		cpu += time.Duration(float64(ut+stime) / tick * float64(time.Second))
+		cpu += ProcessCPU(pid)
 		rssBytes += rss * int64(os.Getpagesize())
 	}
 	return cpu, rssBytes
+}
+
+// ProcessCPU is the CPU time a process has used so far. From the
+// scheduler's own account of each live thread (/proc/<pid>/task/*/
+// schedstat, nanoseconds on the CPU) when the kernel keeps it, else from
+// utime+stime in /proc/<pid>/stat, counted in 10 ms ticks: too coarse for
+// one request (a cold start's first request is one or two ticks), which
+// is why the first is preferred. A thread that exits between two reads
+// takes its time with it; workerd's threads live as long as the process.
+func ProcessCPU(pid int) time.Duration {
+	if tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid)); err == nil {
+		var sum time.Duration
+		read := 0
+		for _, t := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+			if err != nil {
+				continue
+			}
+			f := strings.Fields(string(b))
+			if len(f) == 0 {
+				continue
+			}
+			ns, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				continue
+			}
+			sum += time.Duration(ns)
+			read++
+		}
+		if read > 0 {
+			return sum
+		}
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	st := string(b)
+	close := strings.LastIndexByte(st, ')')
+	if close < 0 || close+2 > len(st) {
+		return 0
+	}
+	f := strings.Fields(st[close+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	var ut, stime int64
+	fmt.Sscan(f[11], &ut)
+	fmt.Sscan(f[12], &stime)
+	return time.Duration(ut+stime) * (time.Second / 100) // USER_HZ on Linux
 }
 
 // Cron is the schedule Options.Scheduled adds (wrangler.toml's).
