@@ -278,6 +278,16 @@ func parseDate(s string) (y, m, d int, ok bool) {
 	return y, m, d, true
 }
 
+// ParseDay parses YYYY-MM-DD that names a day of the calendar (the edge's
+// BOOKINGS_LEGACY_UNTIL): what checkDate accepts before its range checks.
+func ParseDay(s string) (y, m, d int, ok bool) {
+	y, m, d, ok = parseDate(s)
+	if !ok || m < 1 || m > 12 || d < 1 || d > DaysIn(y, m) {
+		return 0, 0, 0, false
+	}
+	return y, m, d, true
+}
+
 // DaysIn returns the number of days of month m (1-12) of year y.
 func DaysIn(y, m int) int {
 	switch m {

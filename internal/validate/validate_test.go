@@ -227,3 +227,13 @@ func benchShipment() *form.Request {
 		},
 	}
 }
+
+func TestParseDay(t *testing.T) {
+	y, m, d, ok := ParseDay("2028-02-29")
+	assert.True(t, ok)
+	assert.Equal(t, []int{2028, 2, 29}, []int{y, m, d})
+	for _, s := range []string{"2026-02-29", "2026-13-01", "2026-00-01", "2026-04-31", "2026-4-01", "+026-01-01", "2026/01/01", ""} {
+		_, _, _, ok := ParseDay(s)
+		assert.False(t, ok, s)
+	}
+}

@@ -572,21 +572,8 @@ type WebhookConfig struct {
 // endOfDayMillis is the end of the UTC day s (YYYY-MM-DD), in Unix
 // milliseconds: the start of the next day.
 func endOfDayMillis(s string) (int64, bool) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return 0, false
-	}
-	num := func(t string) int {
-		n := 0
-		for i := 0; i < len(t); i++ {
-			if t[i] < '0' || t[i] > '9' {
-				return -1
-			}
-			n = n*10 + int(t[i]-'0')
-		}
-		return n
-	}
-	y, m, d := num(s[0:4]), num(s[5:7]), num(s[8:10])
-	if y < 1970 || m < 1 || m > 12 || d < 1 || d > validate.DaysIn(y, m) {
+	y, m, d, ok := validate.ParseDay(s)
+	if !ok || y < 1970 {
 		return 0, false
 	}
 	return (daysFromCivil(int64(y), m, d) + 1) * 86400 * 1000, true
