@@ -6,7 +6,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/worker/tokens"
-	"github.com/parcelgate/parcelgate/worker/webhooks"
+	"github.com/parcelgate/parcelgate/worker/webhooks/wire"
 )
 
 // The calls of the module: what worker/src/core.mjs sends and reads, with
@@ -536,7 +536,7 @@ func (e *Edge) SignWebhook(body []byte, now time.Time) string {
 	if e.cfg.Webhooks == nil || len(e.cfg.Webhooks.Secrets) == 0 {
 		return ""
 	}
-	return webhooks.SignAll(e.cfg.Webhooks.Secrets, body, now)
+	return wire.SignAll(e.cfg.Webhooks.Secrets, body, now)
 }
 
 type route struct {

@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
-	"github.com/parcelgate/parcelgate/worker/webhooks"
+	"github.com/parcelgate/parcelgate/worker/webhooks/wire"
 )
 
 // The worker's configuration: its environment read once per isolate
@@ -346,7 +346,7 @@ func loadWebhooks(getenv func(string) string, whole func(string, int, int, int, 
 		case v == "" && required:
 			bad(name, "secret is not set (WEBHOOK_URL is): a random secret of at least 32 bytes, e.g. openssl rand -hex 32")
 		case v == "":
-		case webhooks.CheckSecret([]byte(v)) != nil:
+		case wire.CheckKey([]byte(v)) != nil:
 			bad(name, "must be at least 32 bytes (e.g. openssl rand -hex 32)")
 		case v == c.APIKey || v == c.ProxyToken || v == string(c.SigningKey):
 			// The shop's receiver holds this secret: it must not open

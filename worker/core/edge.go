@@ -21,13 +21,13 @@
 package core
 
 import (
-	"encoding/hex"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/hexlite"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
@@ -161,7 +161,7 @@ func (e *Edge) byAddress(ip string) *RateLimit {
 
 func byToken(token string) *RateLimit {
 	sum := hmacsha256.Sum([]byte(token))
-	return &RateLimit{RateLimitTokens, "token:" + hex.EncodeToString(sum[:16])}
+	return &RateLimit{RateLimitTokens, "token:" + hexlite.EncodeToString(sum[:16])}
 }
 
 // CacheKey is the hex SHA-256 of what identifies an answer: the
@@ -174,7 +174,7 @@ func (e *Edge) CacheKey(op string, body []byte) string {
 		b = append(append(b, s...), 0)
 	}
 	sum := hmacsha256.Sum(append(b, body...))
-	return hex.EncodeToString(sum[:])
+	return hexlite.EncodeToString(sum[:])
 }
 
 // BookingKey names the record of a booking: the API user, the upstream,
