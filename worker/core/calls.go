@@ -510,14 +510,14 @@ func (c *Calls) grantMembers(g tokens.Grant) {
 }
 
 func (c *Calls) verify(a args) {
-	cl, err := tokens.Verify([]byte(a.str("key")), a.str("token"), millis(a.num("now")))
+	cl, err := tokens.Verify(tokens.Keys{[]byte(a.str("key"))}, a.str("token"), millis(a.num("now")))
 	w := &c.w
 	if err != nil {
 		w.Key("claims")
 		w.Null()
-		code := tokens.Reason(err) // no interface ==: it links reflectlite under TinyGo
-		if code == "" {
-			code = "malformed"
+		code := "malformed"
+		if te, ok := err.(*tokens.Error); ok { // not tokens.Reason: its Unwrap walk costs the module
+			code = te.Reason
 		}
 		c.str("error", code)
 		return

@@ -32,6 +32,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 // Bindings are what the platform has besides variables.
@@ -53,6 +54,7 @@ type Edge struct {
 	leaks    leak.Filter
 	master   [32]byte // SHA-256 of PROXY_TOKEN
 	demoKey  []byte
+	demoKeys tokens.Keys // {demoKey}, built once
 }
 
 // Configure reads the environment through lookup (a variable set to ""
@@ -72,6 +74,7 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 	if len(e.cfg.SigningKey) > 0 {
 		k := hmacsha256.MAC(e.cfg.SigningKey, []byte("parcelgate sandbox demo tokens v2"))
 		e.demoKey = k[:]
+		e.demoKeys = tokens.Keys{e.demoKey}
 	}
 	return e
 }

@@ -115,12 +115,24 @@ func CheckKey(key []byte) error { return wire.CheckKey(key) }
 func CheckSecret(secret []byte) error { return wire.CheckKey(secret) }
 
 // Sign returns the Parcelgate-Signature header value for body sent at t
-// (whole seconds). It panics when key is shorter than MinKeyBytes.
-func Sign(key []byte, body []byte, t time.Time) string { return wire.Sign(key, body, t) }
+// (whole seconds). It panics with ErrKey when key is shorter than
+// MinKeyBytes: signing with a weak secret must never happen silently.
+func Sign(key []byte, body []byte, t time.Time) string { return SignAll([][]byte{key}, body, t) }
 
 // SignAll is Sign with one v1 entry per key, in order (a rotation: the
-// new secret and the previous one). Every key must pass CheckKey.
-func SignAll(keys [][]byte, body []byte, t time.Time) string { return wire.SignAll(keys, body, t) }
+// new secret and the previous one). It panics with ErrKey when a key
+// does not pass CheckKey, or there is none.
+func SignAll(keys [][]byte, body []byte, t time.Time) string {
+	if len(keys) == 0 {
+		panic(ErrKey)
+	}
+	for _, k := range keys {
+		if err := CheckKey(k); err != nil {
+			panic(err)
+		}
+	}
+	return wire.SignAll(keys, body, t)
+}
 
 // Verify checks a delivery and returns its event: header is the
 // Parcelgate-Signature value and body the raw request body, byte for byte
