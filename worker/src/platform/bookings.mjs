@@ -28,11 +28,21 @@
 //                      it books itself and finishes: "sent" (below)
 //   other fp        -> "conflict"
 //   done            -> "done" with body
-//   pending, live   -> wait for its outcome (up to waitMs), then "busy"
+//   pending, live   -> wait for its outcome (up to waitMs), then decide
+//                      again; "busy" past waitMs
 //   lost, or pending not live:
 //     now < since + graceMs -> "unknown", retryAfterMs = the rest
 //     else                  -> write pending (prev = since), then "lost" with
 //                              the holder token: look up before booking
+// The decision is begin's alone (internal/booking's Decide), made on the
+// record as it is after every wait, and take() writes it. One holder per
+// key, always: take() refuses a key another request holds (a turn ends by
+// its holder's finish or past its hold, never by a take), and nothing
+// waits between begin's read of the record and take's claim, so a request
+// that read "no record" and finds the key taken waits for that holder
+// like any other, then decides again. (Issue 29: the requests joined on
+// one read of the earlier layout each found no record after it, and each
+// take ended the turn before it: up to ten bookings.)
 // sending(key, holder) -> true, and since = now, prev = 0 (about to book
 //   after a lookup found nothing); false when holder does not hold the
 //   pending record
@@ -63,7 +73,8 @@
 // grace and looks the booking up, other data conflicts. One read per key:
 // a record taken over is written with a mark ("old\n" + key) in one put,
 // and the mark keeps the key from being read again once its record here is
-// released or expires. Concurrent requests for a key share one read.
+// released or expires. Concurrent requests for a key share one read, and
+// each decides after it (above).
 // A new booking in that window costs one more call (on an object of its
 // own, which the platform may have to start).
 //
@@ -189,23 +200,26 @@ export class Bookings extends DurableObject {
       // A holder past its hold vanished (its isolate died): unknown outcome.
       const gone = this.live.get(key);
       if (gone !== undefined && now > gone.until) this.endTurn(key);
+      // Every pass decides on the record as it is now: after a wait, and
+      // after the read of the earlier layout, which the other requests for
+      // the key join and which finds nothing for a new reference.
       const rec = await this.current(key, now);
-      if (rec === undefined) {
-        const a = await this.take(key, undefined, fp, holdMs, ttlMs, "new");
-        return send === undefined ? a : this.book(key, a, send, ttlMs);
-      }
-      if (rec.fp !== fp) return { state: "conflict" };
-      if (rec.state === "done") return { state: "done", body: rec.body };
       const live = this.live.get(key);
-      if (rec.state === "pending" && live !== undefined && live.holder === rec.holder) {
-        if (now >= deadline) return { state: "busy" };
-        const left = Math.min(deadline, live.until + 1) - now;
-        await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(left, 1)))]);
-        continue;
+      /** @type {BeginAnswer | null} */
+      let a = null;
+      if (rec === undefined) a = await this.take(key, rec, fp, holdMs, ttlMs, "new");
+      else if (rec.fp !== fp) return { state: "conflict" };
+      else if (rec.state === "done") return { state: "done", body: rec.body };
+      else if (rec.state !== "pending" || live === undefined) {
+        const left = rec.since + graceMs - now;
+        if (left > 0) return { state: "unknown", retryAfterMs: left };
+        a = await this.take(key, rec, fp, holdMs, ttlMs, "lost");
       }
-      const left = rec.since + graceMs - now;
-      if (left > 0) return { state: "unknown", retryAfterMs: left };
-      return this.take(key, rec, fp, holdMs, ttlMs, "lost");
+      if (a !== null) return send !== undefined && a.state === "new" ? this.book(key, a, send, ttlMs) : a;
+      // Pending and live, or the take was refused (the key has a live
+      // holder): wait for its outcome, then decide again.
+      if (live === undefined || now >= deadline) return { state: "busy" };
+      await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(Math.min(deadline, live.until + 1) - now, 1)))]);
     }
   }
 
@@ -304,9 +318,12 @@ export class Bookings extends DurableObject {
    * @returns {Promise<BookingRecordValue | undefined>}
    */
   async current(key, now) {
+    // The window first: the record's read is the last wait before begin
+    // decides (takeOver ends with one).
+    const until = await this.legacyUntil();
     /** @type {BookingRecordValue | undefined} */
     let rec = await this.state.storage.get(recordKey(key));
-    if (rec === undefined && now < (await this.legacyUntil())) rec = await this.takeOver(key);
+    if (rec === undefined && now < until) rec = await this.takeOver(key);
     if (rec !== undefined && rec.expires <= now) {
       await this.state.storage.delete(recordKey(key));
       return undefined;
@@ -346,25 +363,33 @@ export class Bookings extends DurableObject {
 
   /**
    * take writes the pending record of a new turn BEFORE the caller sends
-   * anything: after a restart it says a booking may be under way.
+   * anything: after a restart it says a booking may be under way. It is
+   * refused (null, nothing written) while another request holds the key:
+   * a turn ends by its holder's finish or past its hold, never by a take.
    * @param {string} key
    * @param {BookingRecordValue | undefined} rec
    * @param {string} fp
    * @param {number} holdMs
    * @param {number} ttlMs
    * @param {"new" | "lost"} state
-   * @returns {Promise<BeginAnswer>}
+   * @returns {Promise<BeginAnswer | null>}
    */
   async take(key, rec, fp, holdMs, ttlMs, state) {
+    if (this.live.has(key)) return null;
     const now = Date.now();
     const holder = crypto.randomUUID();
     const prev = rec !== undefined && (rec.state === "lost" || rec.state === "pending") ? rec.since : 0;
-    if (this.live.has(key)) this.endTurn(key);
     /** @type {() => void} */
     let release = () => {};
     const done = new Promise((r) => { release = () => r(undefined); });
     this.live.set(key, { holder, done, release, until: now + holdMs });
-    await this.state.storage.put(recordKey(key), { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
+    try {
+      await this.state.storage.put(recordKey(key), { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
+    } catch (e) {
+      // Nothing taken: the turn ends here (the caller books nothing).
+      if (this.live.get(key)?.holder === holder) this.endTurn(key);
+      throw e;
+    }
     await this.armFor(now + ttlMs);
     return { state, holder };
   }

@@ -239,16 +239,23 @@ function legacyEnv(until, seeds = {}) {
   const reads = { n: 0 };
   /** @type {any} */
   const env = {};
+  /** forwards counts the bookings the objects forward themselves (begin with send); each answers its own reference. */
+  const forwards = { n: 0 };
   class Windowed extends Bookings {
     async legacyUntil() { return until; }
     async legacyRecord() { reads.n++; await new Promise((r) => setTimeout(r, 5)); return super.legacyRecord(); }
+    async forward(send) {
+      const body = '{"status":"ok","data":{"shipping_dlvr_ref":"D' + ++forwards.n + '"}}';
+      await new Promise((r) => setTimeout(r, 5));
+      return { finish: { outcome: "ok", body }, result: body };
+    }
   }
   env.BOOKINGS = namespace((name) => {
     const storage = new MemoryStorage();
     if (seeds[name] !== undefined) storage.map.set(LEGACY_KEY, seeds[name]);
     return new Windowed({ storage }, env);
   });
-  return { env, ns: env.BOOKINGS, reads };
+  return { env, ns: env.BOOKINGS, reads, forwards };
 }
 const day = 24 * 3600 * 1000;
 
@@ -286,6 +293,48 @@ test("Bookings, earlier layout: within the window a booking made before the upgr
   const p = legacyEnv(now + day, { [pendKey.key]: { state: "pending", fp: "fp", holder: "h-old", since: now - 1000, prev: 0, expires: now + day } });
   assert.equal((await begin(p.env, "fp", { record: pendKey, graceMs: 60000 })).state, "unknown");
   assert.equal((await bookingPeek({ env: p.env, record: pendKey })).state, "lost");
+});
+
+test("Bookings, earlier layout: concurrent identical bookings of a new reference while it is read from the old layout book once; the rest replay", async () => {
+  // Issue 29: every request joined on the read of the old object found
+  // nothing after it and took the record, each ending the previous
+  // holder's turn: ten bookings, ten references.
+  const { env, reads, forwards } = legacyEnv(Date.now() + day);
+  const all = await Promise.all(Array.from({ length: 10 }, () => begin(env, "fp", { waitMs: 5000, holdMs: 60000, send: {} })));
+  assert.equal(forwards.n, 1, "booked once");
+  assert.equal(reads.n, 1, "one read of the old object");
+  const sent = all.filter((a) => a.state === "sent");
+  assert.equal(sent.length, 1, "one holder: " + all.map((a) => a.state).join(" "));
+  assert.deepEqual(sent[0].sent, { result: '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}', holding: true }, "its outcome recorded");
+  for (const a of all) if (a !== sent[0]) assert.deepEqual([a.state, a.body], ["done", '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}']);
+
+  // The same where the caller forwards (begin without send): one "new", the rest wait for its outcome.
+  const w = legacyEnv(Date.now() + day);
+  const r2 = { binding: "BOOKINGS", key: "u\nbase\nnew-shipment\nORDER-9" };
+  /** @type {any[]} */
+  const settled = [];
+  const pending = Array.from({ length: 10 }, () => begin(w.env, "fp", { record: r2, waitMs: 5000, holdMs: 60000 }).then((a) => { settled.push(a); return a; }));
+  while (settled.length === 0) await new Promise((r) => setTimeout(r, 1));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(settled.map((a) => a.state), ["new"], "one holder; the others wait for it");
+  assert.deepEqual(await bookingFinish({ env: w.env, record: r2, holder: settled[0].holder, outcome: "ok", body: "B", ttlMs: 60000 }), { ok: true, holding: true },
+    "the holder still holds its turn");
+  const rest = (await Promise.all(pending)).filter((a) => a !== settled[0]);
+  assert.deepEqual(rest.map((a) => a.state + " " + a.body), Array(9).fill("done B"));
+});
+
+test("Bookings: taking a key another request holds is refused, never a silent steal", async () => {
+  const obj = new Bookings({ storage: new MemoryStorage() }, {});
+  const a = await obj.begin("k", "fp", 100, 60000, 0, 60000);
+  assert.equal(a.state, "new");
+  assert.equal(await obj.take("k", undefined, "fp", 60000, 60000, "new"), null, "held: refused");
+  assert.equal(await obj.take("k", undefined, "other", 60000, 60000, "new"), null);
+  assert.equal(obj.state.storage.map.get(recordKey("k")).holder, a.holder, "its record untouched");
+  assert.equal(await obj.finish("k", a.holder, "ok", "{}", 60000), true, "the holder keeps its turn");
+  // Once its turn is over the key can be taken again (here: a released reference).
+  const b = await obj.begin("k2", "fp", 100, 60000, 0, 60000);
+  await obj.finish("k2", b.holder, "release", null, 60000);
+  assert.equal((await obj.take("k2", undefined, "fp", 60000, 60000, "new"))?.state, "new");
 });
 
 test("Bookings, earlier layout: not read outside the window, expired records and absent ones; a failed read books nothing", async () => {
