@@ -9,7 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/worker/core/seam"
 	"github.com/parcelgate/parcelgate/worker/tokens"
-	"github.com/parcelgate/parcelgate/worker/webhooks"
+	"github.com/parcelgate/parcelgate/worker/webhooks/wire"
 )
 
 // The calls of the module: worker/core/seam declares them (names, inputs,
@@ -226,11 +226,11 @@ func wholeNumber(r string) (int64, bool) {
 }
 
 func (c *Calls) verify(in *seam.VerifyInput, out *seam.VerifyResult) {
-	cl, err := tokens.Verify([]byte(in.Key), in.Token, millis(in.Now))
+	cl, err := tokens.Verify(tokens.Keys{[]byte(in.Key)}, in.Token, millis(in.Now))
 	if err != nil {
-		code := tokens.Reason(err) // no interface ==: it links reflectlite under TinyGo
-		if code == "" {
-			code = "malformed"
+		code := "malformed"
+		if te, ok := err.(*tokens.Error); ok { // not tokens.Reason: its Unwrap walk costs the module
+			code = te.Reason
 		}
 		out.Error = &code
 		return
@@ -251,7 +251,7 @@ func (e *Edge) SignWebhook(body []byte, now time.Time) string {
 	if e.cfg.Webhooks == nil || len(e.cfg.Webhooks.Secrets) == 0 {
 		return ""
 	}
-	return webhooks.SignAll(e.cfg.Webhooks.Secrets, body, now)
+	return wire.SignAll(e.cfg.Webhooks.Secrets, body, now)
 }
 
 func (c *Calls) watchOpen(in *seam.WatchOpenInput, out *seam.WatchOpened) {

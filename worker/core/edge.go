@@ -21,17 +21,18 @@
 package core
 
 import (
-	"encoding/hex"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/hexlite"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 // Bindings are what the platform has besides variables.
@@ -53,6 +54,7 @@ type Edge struct {
 	leaks    leak.Filter
 	master   [32]byte // SHA-256 of PROXY_TOKEN
 	demoKey  []byte
+	demoKeys tokens.Keys // {demoKey}, built once
 }
 
 // Configure reads the environment through lookup (a variable set to ""
@@ -72,6 +74,7 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 	if len(e.cfg.SigningKey) > 0 {
 		k := hmacsha256.MAC(e.cfg.SigningKey, []byte("parcelgate sandbox demo tokens v2"))
 		e.demoKey = k[:]
+		e.demoKeys = tokens.Keys{e.demoKey}
 	}
 	return e
 }
@@ -161,7 +164,7 @@ func (e *Edge) byAddress(ip string) *RateLimit {
 
 func byToken(token string) *RateLimit {
 	sum := hmacsha256.Sum([]byte(token))
-	return &RateLimit{RateLimitTokens, "token:" + hex.EncodeToString(sum[:16])}
+	return &RateLimit{RateLimitTokens, "token:" + hexlite.EncodeToString(sum[:16])}
 }
 
 // CacheKey is the hex SHA-256 of what identifies an answer: the
@@ -174,7 +177,7 @@ func (e *Edge) CacheKey(op string, body []byte) string {
 		b = append(append(b, s...), 0)
 	}
 	sum := hmacsha256.Sum(append(b, body...))
-	return hex.EncodeToString(sum[:])
+	return hexlite.EncodeToString(sum[:])
 }
 
 // BookingKey names the record of a booking: the API user, the upstream,
