@@ -325,15 +325,15 @@ test("Bookings, earlier layout: concurrent identical bookings of a new reference
 
 test("Bookings: taking a key another request holds is refused, never a silent steal", async () => {
   const obj = new Bookings({ storage: new MemoryStorage() }, {});
-  const a = await obj.begin("k", "fp", 100, 60000, 0, 60000);
+  const a = await obj.begin({ key: "k", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 });
   assert.equal(a.state, "new");
   assert.equal(await obj.take("k", undefined, "fp", 60000, 60000, "new"), null, "held: refused");
   assert.equal(await obj.take("k", undefined, "other", 60000, 60000, "new"), null);
   assert.equal(obj.state.storage.map.get(recordKey("k")).holder, a.holder, "its record untouched");
-  assert.equal(await obj.finish("k", a.holder, "ok", "{}", 60000), true, "the holder keeps its turn");
+  assert.equal(await obj.finish({ key: "k", holder: a.holder, outcome: "ok", body: "{}", ttlMs: 60000 }), true, "the holder keeps its turn");
   // Once its turn is over the key can be taken again (here: a released reference).
-  const b = await obj.begin("k2", "fp", 100, 60000, 0, 60000);
-  await obj.finish("k2", b.holder, "release", null, 60000);
+  const b = await obj.begin({ key: "k2", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 });
+  await obj.finish({ key: "k2", holder: b.holder, outcome: "release", body: null, ttlMs: 60000 });
   assert.equal((await obj.take("k2", undefined, "fp", 60000, 60000, "new"))?.state, "new");
 });
 
