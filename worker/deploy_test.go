@@ -127,14 +127,14 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
 	assert.Contains(t, out, "secret TOKEN_SIGNING_KEY is missing: npx wrangler secret put TOKEN_SIGNING_KEY")
-	assert.Contains(t, out, "secrets PROXY_TOKEN and API_KEY are the same value")
+	assert.Contains(t, out, "PROXY_TOKEN: must differ from API_KEY")
 	assert.NotContains(t, out, apiKey)
 
 	// .dev.vars.example's placeholder copied into production: refused.
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=dev-proxy-token-change-me-0123456789abcdef\nTOKEN_SIGNING_KEY=%s\n", apiKey, signing))
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
-	assert.Contains(t, out, "secret PROXY_TOKEN is the placeholder of .dev.vars.example")
+	assert.Contains(t, out, "PROXY_TOKEN: is a placeholder")
 
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\n", apiKey, proxy, signing))
 

@@ -111,9 +111,11 @@ check-config: npm-tools worker-core
 
 ## test-deploy: the worker README's deploy section followed step by step as a dry run
 ## (worker/deploy_test.go): check-config, `wrangler deploy --dry-run` of the production
-## config with no sandbox, demo shop or sandbox KV in it, and [env.dev] keeping every binding.
+## config with no sandbox, demo shop or sandbox KV in it, and [env.dev] keeping every binding;
+## make dev's check of .dev.vars (worker/devvars.sh) and check-config held to the verdicts of
+## testdata/secrets.json, the core's one rule for secrets (worker/core/secrets.go).
 test-deploy: npm-tools worker worker-assets
-	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -run 'Deploy' ./worker/
+	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -run 'Deploy|DevVars|SecretVectors' ./worker/
 
 ## worker-core: build/worker/core.wasm, the edge core (worker/core) as a TinyGo module for the
 ## worker's JavaScript (worker/src/core.mjs). -gc=conservative: -target wasm-unknown defaults to
@@ -185,7 +187,7 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## JavaScript and core.wasm, from `wrangler deploy --dry-run --outdir`), gzip -9 per file, against
 ## EDGE_UPLOAD_BUDGET_GZIP. The budget is a ratchet at the last measured size (it fails on growth);
 ## issue 21's target is 100 KiB (worker/bench/README.md, "Size").
-EDGE_UPLOAD_BUDGET_GZIP ?= 156160
+EDGE_UPLOAD_BUDGET_GZIP ?= 156294
 .PHONY: size-worker
 size: size-worker
 size-worker: npm-tools worker

@@ -205,7 +205,7 @@ func (c *Calls) configure(a args) *Edge {
 	b := a.obj("bindings")
 	e := Configure(func(k string) (string, bool) { return vars.strOK(k) },
 		Bindings{Bookings: b.boolean("bookings"), Watchlist: b.boolean("watchlist"), Sandbox: b.boolean("sandbox"),
-			AnonymousRateLimit: b.boolean("rateLimitAnonymous")})
+			AnonymousRateLimit: b.boolean("rateLimitAnonymous"), Check: b.boolean("check")})
 	w := &c.w
 	w.Key("errors")
 	w.BeginArray()
