@@ -16,6 +16,9 @@ SANDBOX_TOML  := internal/sandbox/worker/wrangler.toml
 WORKER_ASSETS_SRC ?= js
 DEV_HOST ?= 127.0.0.1
 DEV_PORT ?= 8787
+# The devtools inspector of make dev's wrangler (wrangler's default, 9229, is one port for every
+# session: a second make dev on another DEV_PORT collided): DEV_PORT + 10000, on DEV_HOST.
+DEV_INSPECTOR_PORT ?= $(shell expr $(DEV_PORT) + 10000)
 comma := ,
 # The browser origins make dev allows: the dev server's own, whichever host name is used.
 DEV_ORIGINS ?= http://127.0.0.1:$(DEV_PORT),http://localhost:$(DEV_PORT)$(if $(filter-out 127.0.0.1 localhost,$(DEV_HOST)),$(comma)http://$(DEV_HOST):$(DEV_PORT))
@@ -99,7 +102,8 @@ dev: npm-tools worker worker-assets sandbox-worker .dev.vars
 	@echo "  webhooks:    curl http://$(DEV_HOST):$(DEV_PORT)/__scheduled runs the watcher (js/README.md, Demo shop)"
 	@echo ""
 	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --env dev -c wrangler.toml -c $(SANDBOX_TOML) \
-	  --local --ip $(DEV_HOST) --port $(DEV_PORT) --persist-to .wrangler/state \
+	  --local --ip $(DEV_HOST) --port $(DEV_PORT) --inspector-ip $(DEV_HOST) --inspector-port $(DEV_INSPECTOR_PORT) \
+	  --persist-to .wrangler/state \
 	  --var "ALLOWED_ORIGINS:$(DEV_ORIGINS)" --show-interactive-dev-session=false --test-scheduled
 
 ## check-config: what the production configuration (wrangler.toml's top level) lacks before
