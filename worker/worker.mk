@@ -118,7 +118,7 @@ check-config: npm-tools worker-core
 ## config with no sandbox, demo shop or sandbox KV in it, and [env.dev] keeping every binding;
 ## make dev's check of .dev.vars (worker/devvars.sh) and check-config held to the verdicts of
 ## testdata/secrets.json, the core's one rule for secrets (worker/core/secrets.go).
-test-deploy: npm-tools worker worker-assets
+test-deploy: npm-tools worker worker-assets sandbox-worker
 	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -run 'Deploy|DevVars|SecretVectors' ./worker/
 
 ## worker-core: build/worker/core.wasm, the edge core (worker/core) as a TinyGo module for the
@@ -198,7 +198,7 @@ size-worker: npm-tools worker
 	@echo ""
 	@echo "edge upload (wrangler deploy --dry-run; issue 21's target: 100 KiB gzip):"
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	$(WRANGLER_ENV) $(WRANGLER) deploy --dry-run --outdir "$$tmp" >"$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
+	$(WRANGLER_ENV) $(WRANGLER) deploy --env="" --dry-run --outdir "$$tmp" >"$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
 	cd "$$tmp" && node $(CURDIR)/js/bench/size.mjs $(EDGE_UPLOAD_BUDGET_GZIP) $$(ls *.js *.wasm)
 
 ## bench-worker: latency through the worker vs direct vs a hand-written JS proxy
