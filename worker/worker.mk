@@ -89,6 +89,15 @@ worker-assets: $(if $(wildcard wasm/wasm.mk),wasm)
 	cp .dev.vars.example .dev.vars
 	chmod 600 .dev.vars
 
+## dev-secrets: strong random PROXY_TOKEN and TOKEN_SIGNING_KEY (and WEBHOOK_SECRET when set) in
+## DEV_VARS (.dev.vars; created from .dev.vars.example), replacing only missing values and the
+## example's placeholders: a value of your own is kept and named (worker/devsecrets.sh). The step
+## that makes a real-upstream .dev.vars pass make dev's check.
+DEV_VARS ?= .dev.vars
+.PHONY: dev-secrets
+dev-secrets:
+	@bash worker/devsecrets.sh $(DEV_VARS) .dev.vars.example
+
 ## dev: build and run the edge worker and the sandbox worker in one wrangler dev session
 ## (workerd, offline, wrangler.toml's [env.dev]: the demo shop as assets, the SANDBOX service
 ## binding) on http://$(DEV_HOST):$(DEV_PORT). .dev.vars may name a real upstream instead
