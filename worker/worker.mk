@@ -89,6 +89,24 @@ worker-assets: $(if $(wildcard wasm/wasm.mk),wasm)
 	cp .dev.vars.example .dev.vars
 	chmod 600 .dev.vars
 
+## sandbox: the sandbox worker alone (a hosted staging upstream, run locally), offline under
+## wrangler dev (its config's top level) on http://$(DEV_HOST):$(SANDBOX_PORT)/v1, inspector on
+## SANDBOX_PORT+10000, state in .wrangler/sandbox-state. Its secrets come from
+## internal/sandbox/worker/.dev.vars, written once with the credentials internal/sandbox/README's
+## walk uses (sandbox / sandbox-key); edit it for others. Ctrl-C stops it.
+SANDBOX_PORT ?= 8080
+SANDBOX_DEV_VARS := internal/sandbox/worker/.dev.vars
+.PHONY: sandbox
+sandbox: npm-tools sandbox-worker
+	@[ -f $(SANDBOX_DEV_VARS) ] || { (umask 077; printf '%s\n' \
+	  '# The sandbox worker alone (make sandbox): the Basic credentials it accepts. Never commit.' \
+	  'SANDBOX_USER="sandbox"' 'SANDBOX_KEY="sandbox-key"' > $(SANDBOX_DEV_VARS)); \
+	  echo "wrote $(SANDBOX_DEV_VARS) (SANDBOX_USER=sandbox, SANDBOX_KEY=sandbox-key)"; }
+	@echo "  sandbox worker: http://$(DEV_HOST):$(SANDBOX_PORT)/v1/<operation> (health: /healthz; Ctrl-C stops it)"
+	@exec env $(WRANGLER_ENV) $(WRANGLER) dev -c $(SANDBOX_TOML) --env="" --local --ip $(DEV_HOST) --port $(SANDBOX_PORT) \
+	  --inspector-ip $(DEV_HOST) --inspector-port $$(expr $(SANDBOX_PORT) + 10000) --persist-to .wrangler/sandbox-state \
+	  --show-interactive-dev-session=false
+
 ## dev-secrets: strong random PROXY_TOKEN and TOKEN_SIGNING_KEY (and WEBHOOK_SECRET when set) in
 ## DEV_VARS (.dev.vars; created from .dev.vars.example), replacing only missing values and the
 ## example's placeholders: a value of your own is kept and named (worker/devsecrets.sh). The step
