@@ -13,6 +13,12 @@ export declare class PgElement extends HTMLElement {
   /** The Client used for requests (default: one for the `endpoint` attribute or the page's origin). */
   client: Client;
   /**
+   * The `endpoint` attribute: the edge worker's URL ('' for the page's origin). Every attribute is
+   * also a property (dashed names camelCased: `from-zip` is fromZip) reflected to the attribute as
+   * built-in elements do, so frameworks that set props as properties (React 19, Vue) work.
+   */
+  endpoint: string;
+  /**
    * Scoped token used when no `client` is set, or a function returning one (see ClientOptions.token;
    * never reflected to an attribute).
    */
@@ -81,10 +87,14 @@ export declare class PgAddressForm extends PgElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof PgAddressFormEventMap>(type: K, listener: (this: PgAddressForm, ev: PgAddressFormEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
-  /** `to` (default) or `from`. */
-  readonly prefix: 'to' | 'from';
-  /** The operation whose rules apply (default new-shipment). */
-  readonly operation: string;
+  /** `to` (default) or `from` (the `prefix` attribute). */
+  prefix: 'to' | 'from';
+  /** The operation whose rules apply (the `operation` attribute, default new-shipment). */
+  operation: string;
+  /** The default country (the `country` attribute, ISO code; '' for ES). */
+  country: string;
+  /** The fields shown (the `fields` attribute, space-separated; '' for the default set). */
+  fields: string;
   /** The fields, trimmed and normalized by the core; set fills the inputs. */
   value: Address;
   readonly valid: boolean;
@@ -130,13 +140,28 @@ export declare class PgRateSelector extends PgElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof PgRateSelectorEventMap>(type: K, listener: (this: PgRateSelector, ev: PgRateSelectorEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
-  parcels: Parcel[];
+  /** The parcels, null when none; set an array or the `parcels` attribute's JSON. */
+  get parcels(): Parcel[] | null;
+  set parcels(list: Parcel[] | string | null);
+  /** The `from-country` attribute. */
+  fromCountry: string;
+  /** The `from-zip` attribute. */
+  fromZip: string;
+  /** The `to-country` attribute. */
+  toCountry: string;
+  /** The `to-zip` attribute. */
+  toZip: string;
+  /** The `carrier` attribute: only this carrier's services ('' for all). */
+  carrier: string;
+  /** The `filter` attribute: 'home', 'drop-point' or '' (both). */
+  filter: string;
   /** `carrier_code/service_code` of the selection, '' when none. */
   value: string;
   readonly selected: RateService | null;
   readonly services: RateService[];
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
-  readonly shippingDate: string;
+  /** The dispatch date: the `shipping-date` attribute (YYYY-MM-DD), else the next working day. */
+  shippingDate: string;
   refresh(): void;
 }
 export interface PgRateSelector extends PgChoiceControl {}
@@ -175,6 +200,20 @@ export declare class PgDropPointPicker extends PgElement {
   onPick: ((dropPoint: DropPoint) => void) | null;
   /** The date used for "open today" (default: now). */
   today: Date | null;
+  /** The `country` attribute. */
+  country: string;
+  /** The `zip-code` attribute. */
+  zipCode: string;
+  /** The `carrier` attribute: only this carrier's drop points ('' for all). */
+  carrier: string;
+  /** The `map` attribute: a map beside the list. */
+  map: boolean;
+  /** The `map-tiles` attribute. */
+  mapTiles: string;
+  /** The `map-attribution` attribute. */
+  mapAttribution: string;
+  /** The `map-css` attribute. */
+  mapCss: string;
   readonly dropPoints: DropPoint[];
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
   refresh(): void;
@@ -202,6 +241,13 @@ export declare class PgTrackingTimeline extends PgElement {
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   /** The last get-shipment-tracking data, null before the first load. */
   readonly tracking: ShipmentTracking | null;
+  /** The `reference` attribute. */
+  reference: string;
+  /** The `client-ref` attribute. */
+  clientRef: string;
+  /** The `poll` attribute: seconds between refreshes ('' for none). */
+  get poll(): string;
+  set poll(seconds: number | string | null);
   refresh(): Promise<void>;
 }
 
@@ -242,8 +288,10 @@ declare global {
 
 /**
  * The attributes of each element (what HTML, JSX and Vue templates may set), for the
- * framework typings (@parcelgate/js/jsx, @parcelgate/js/vue). Properties that take objects
- * (parcels, client, token, core, texts, onPick, today) are set as properties.
+ * framework typings (@parcelgate/js/jsx, @parcelgate/js/vue). Each is also a property of the
+ * element (camelCased), which React 19 and Vue set. Properties that take objects (parcels,
+ * client, token, core, texts, today) are set as properties; onPick is not a framework prop
+ * (React and Vue take on* props as event listeners): listen to pg-select.
  */
 export interface PgCommonAttributes {
   /** The edge worker's URL (default: the page's origin). */
