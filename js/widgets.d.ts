@@ -3,6 +3,12 @@
 
 import type { Client, Core, FieldError, ParcelgateError, ShipmentTracking, TokenSource } from './index.js';
 
+/**
+ * An Intl.PluralRules category (as the lib's Intl.LDMLPluralRule, which TypeScript's default lib
+ * lacks: spelled out so that a bare tsc --strict compiles these typings).
+ */
+export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+
 /** pg-error's detail: what failed (`error.category` `core_unavailable` when the validation module could not be loaded). */
 export interface PgErrorDetail {
   error: ParcelgateError;
@@ -29,7 +35,7 @@ export declare class PgElement extends HTMLElement {
    * The texts in the widget's language by short key (without the part); set to replace any of
    * them in every language. A plural text is a string or an object per Intl.PluralRules category.
    */
-  texts: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>>;
+  texts: Record<string, string | Partial<Record<PluralCategory, string>>>;
   /** The language tag in use: the element's `lang`, else the nearest ancestor's, else the document's. */
   readonly locale: string;
   /** The table's language for it: "en", "es", "pt", "fr", "de", "it" or "nl" (English for any other). */
@@ -44,7 +50,7 @@ export declare const LANGUAGES: readonly string[];
  * Replaces texts of every widget of the page in one language, by full key ("rates.cheapest");
  * a widget's own `texts` property wins over these.
  */
-export declare function setTexts(lang: string, texts: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>>): void;
+export declare function setTexts(lang: string, texts: Record<string, string | Partial<Record<PluralCategory, string>>>): void;
 
 /** Names of the CSS custom properties the widgets read. */
 export declare const THEME_VARIABLES: readonly string[];
