@@ -66,9 +66,11 @@ check-generated:
 	fi
 
 ## test-types: the package's TypeScript declarations (js/*.d.ts, widgets.d.ts) checked
-## by tsc against js/test/types.ts (typescript pinned in package-lock.json).
+## by tsc against js/test/types.ts (typescript pinned in package-lock.json), and again
+## under TypeScript's defaults (a bare tsc --strict: js/test/types-default-lib.ts).
 test-types: npm-tools
 	node node_modules/typescript/bin/tsc -p js/tsconfig.json
+	node node_modules/typescript/bin/tsc -p js/test/tsconfig.default-lib.json
 
 ## bench: every benchmark (see BENCH_STEPS).
 bench: $(BENCH_STEPS)
