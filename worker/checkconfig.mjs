@@ -51,16 +51,102 @@ function readSecrets(file) {
   const text = fs.readFileSync(file, 'utf8');
   const trimmed = text.trim();
   if (trimmed.startsWith('[')) {
-    const list = JSON.parse(trimmed);
+    const list = parseSecretsJSON(text, file);
     return { names: new Set(list.map((s) => s.name)), values: null };
   }
   let values;
   if (trimmed.startsWith('{')) {
-    values = JSON.parse(trimmed);
+    values = parseSecretsJSON(text, file);
   } else {
     values = parseDotenv(text);
   }
   return { names: new Set(Object.keys(values)), values };
+}
+
+// parseSecretsJSON is JSON.parse for a secrets file, whose errors must
+// not quote it: V8's do (`Unexpected token 'R', ..."API_KEY":REAL-API-K"...
+// is not valid JSON`). Its error says what is wrong and where (line and
+// column, in characters), in words that hold none of the file's text.
+function parseSecretsJSON(text, file) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    const err = jsonError(text);
+    if (err === null) throw new Error(`${file} is not valid JSON (its text is not shown: it holds secrets)`);
+    const before = text.slice(0, err.at);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    const line = before.split('\n').length;
+    const column = [...before.slice(lineStart)].length + 1;
+    throw new Error(`${file} is not valid JSON: line ${line}, column ${column}: ${err.what} (the file's text is not shown: it holds secrets)`);
+  }
+}
+
+// jsonError finds where a JSON text first breaks the grammar (RFC 8259)
+// and why: {at: an index into text, what: a description quoting none of
+// it}, or null if it finds nothing wrong.
+function jsonError(text) {
+  let i = 0;
+  const fail = (what) => {
+    throw { at: i, what };
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const string = () => {
+    for (i++; ; i++) {
+      if (i >= text.length) fail('a string is not closed (a missing double quote)');
+      const c = text[i];
+      if (c === '"') return i++;
+      if (c < ' ') fail('a line break or control character inside a string (a missing double quote?)');
+      if (c === '\\') {
+        i++;
+        if (text[i] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
+        else if (i >= text.length || !'"\\/bfnrt'.includes(text[i])) fail('a backslash that starts no JSON escape inside a string');
+      }
+    }
+  };
+  const value = () => {
+    space();
+    if (i >= text.length) fail('the text ends where a value should be');
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i++;
+      space();
+      if (text[i] === close) return i++;
+      for (;;) {
+        if (c === '{') {
+          space();
+          if (text[i] !== '"') fail('a name in double quotes should be here');
+          string();
+          space();
+          if (text[i] !== ':') fail("a ':' should follow the name");
+          i++;
+        }
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === close) return i++;
+        else if (i >= text.length) fail(`the text ends before the closing '${close}'`);
+        else fail(`a ',' or '${close}' should follow the value`);
+      }
+    }
+    if (c === '"') return string();
+    const m = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
+    m.lastIndex = i;
+    if (m.exec(text) === null) fail('a value should be here: a string in double quotes, a number, true, false or null');
+    i = m.lastIndex;
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail('more text after the JSON value');
+    return null;
+  } catch (e) {
+    if (e instanceof Error) throw e;
+    return e;
+  }
 }
 
 // parseDotenv reads KEY=value lines (# comments, blank lines, an optional

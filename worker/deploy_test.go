@@ -258,3 +258,36 @@ func TestDeploySandboxAsItsREADMESays(t *testing.T) {
 	assert.Contains(t, out, "env.SANDBOX_KV")
 	assert.NotContains(t, out, "Multiple environments are defined")
 }
+
+// TestDeployCheckConfigMalformedSecretsQuotesNothing: a secrets file that
+// is not valid JSON is refused with what is wrong and where (line and
+// column), never with its text (V8's JSON.parse message quoted it:
+// `Unexpected token 'R', ..."API_KEY":REAL-API-K"...`).
+func TestDeployCheckConfigMalformedSecretsQuotesNothing(t *testing.T) {
+	skipUnlessDeployTest(t)
+	cfg := filepath.Join(deployRoot, "wrangler.toml")
+	// A value of bytes that nothing else in the output holds (it is
+	// ASCII), so no byte of it may appear; and one a real key could be,
+	// of which no four bytes in a row may appear. Columns count
+	// characters: odd's seven are two bytes each.
+	const odd, real = "«ÆØÅ¶§»", "REAL-API-KEY-7Q9X-do-not-print"
+	for _, c := range []struct{ name, text, where string }{
+		{"unquoted", "{\n  \"API_USER\": \"shop-42\",\n  \"API_KEY\":" + real + ",\n  \"PROXY_TOKEN\": \"" + odd + "\"\n}\n", "line 3, column 13"},
+		{"unquoted, odd", "{\n\t\"API_KEY\": " + odd + "}", "line 2, column 13"},
+		{"unclosed string", "\n{\"API_USER\": \"shop-42\", \"API_KEY\": \"" + odd + real + "\n}", "line 2, column 74"},
+		{"missing comma", "{\"API_KEY\": \"" + real + odd + "\" \"PROXY_TOKEN\": \"x\"}", "line 1, column 53"},
+		{"secret list cut short", "[{\"name\": \"API_KEY\"", "line 1, column 20"},
+	} {
+		file := filepath.Join(t.TempDir(), "secrets.json")
+		require.NoError(t, os.WriteFile(file, []byte(c.text), 0o600))
+		out, err := checkConfig(t, "--config", cfg, "--secrets", file)
+		require.Error(t, err, c.name)
+		assert.Contains(t, out, "is not valid JSON: "+c.where+": ", c.name)
+		for i := 0; i < len(odd); i++ {
+			assert.NotContains(t, out, odd[i:i+1], "%s: a byte of the value in %s", c.name, out)
+		}
+		for i := 0; i+4 <= len(real); i++ {
+			assert.NotContains(t, out, real[i:i+4], "%s: part of the value in %s", c.name, out)
+		}
+	}
+}
