@@ -238,7 +238,7 @@ func send[T any](ctx context.Context, c *Client, op Operation, body []byte, atte
 	retryAfter := parseRetryAfter(res.Header.Get("Retry-After"), time.Now())
 	env, err := envelope.Open(res.StatusCode, b)
 	if err != nil {
-		e := &Error{HTTPStatus: res.StatusCode, Class: ClassUnexpectedResponse, Message: err.Error(), RequestID: rid, RetryAfter: retryAfter, Header: res.Header, Err: err}
+		e := &Error{HTTPStatus: res.StatusCode, Class: ClassUnexpectedResponse, Message: err.Error(), RequestID: rid, RetryAfter: retryAfter, Header: res.Header, Body: b, Err: err}
 		var ue *envelope.UnexpectedResponse
 		if errors.As(err, &ue) {
 			e.Class = ue.Class()
@@ -246,11 +246,11 @@ func send[T any](ctx context.Context, c *Client, op Operation, body []byte, atte
 		return fail(e)
 	}
 	if env.Status != envelope.StatusOK {
-		return fail(errorOf(res.StatusCode, res.Header, env.Data, rid, retryAfter))
+		return fail(errorOf(res.StatusCode, res.Header, b, env.Data, rid, retryAfter))
 	}
 	data, err := decode(res.StatusCode, b)
 	if err != nil {
-		return fail(&Error{HTTPStatus: res.StatusCode, Class: ClassUnexpectedResponse, Message: err.Error(), RequestID: rid, Header: res.Header, Err: err})
+		return fail(&Error{HTTPStatus: res.StatusCode, Class: ClassUnexpectedResponse, Message: err.Error(), RequestID: rid, Header: res.Header, Body: b, Err: err})
 	}
 	return &Response[T]{Data: data, Replayed: res.Header.Get("Idempotent-Replayed") == "true", RequestID: rid,
 		StatusCode: res.StatusCode, Header: res.Header, Body: b, Attempts: attempt}, nil

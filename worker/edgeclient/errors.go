@@ -69,8 +69,10 @@ type Error struct {
 	UpstreamStatus int
 	// Attempts is how many times the request was sent.
 	Attempts int
-	// Header is the answer's header; nil when none came.
+	// Header is the answer's header and Body the answer as received (at
+	// most 16 MiB); nil when none came.
 	Header http.Header
+	Body   []byte
 	// Err is the underlying failure: a transport or context error,
 	// or internal/envelope's *APIError, *UnexpectedResponse or *ShapeError.
 	Err error
@@ -117,8 +119,8 @@ func (e *Error) Field(name string) (FieldError, bool) {
 // errorOf reads the data of an "err" envelope: the service's members
 // through internal/envelope, the edge's own (written, never read, by the
 // core) here.
-func errorOf(status int, h http.Header, data []byte, rid string, retryAfter time.Duration) *Error {
-	e := &Error{HTTPStatus: status, RequestID: rid, RetryAfter: retryAfter, Header: h}
+func errorOf(status int, h http.Header, body, data []byte, rid string, retryAfter time.Duration) *Error {
+	e := &Error{HTTPStatus: status, RequestID: rid, RetryAfter: retryAfter, Header: h, Body: body}
 	d, _ := envelope.ParseErrorData(data) // tolerant: what it could read
 	e.Code, e.Message = d.Code, d.Message
 	if e.Message == "" {
