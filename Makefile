@@ -26,7 +26,9 @@ GENERATED = testdata/catalog.json testdata/schemas/*.json testdata/schemas/rules
 	internal/sandbox/records_gen.go internal/sandbox/records_gen_test.go \
 	internal/postal/table_gen.go internal/postal/schema_gen.go internal/unitab/tables_gen.go \
 	testdata/responses/*.json \
-	js/src/widgets/strings/*.js js/demo/strings.js
+	js/src/widgets/strings/*.js js/demo/strings.js \
+	worker/core/seam/wire_gen.go worker/core/seam/wire_gen_test.go worker/core/calls_gen.go \
+	worker/src/core.gen.mjs worker/src/core.d.mts
 
 ## test: everything (formatting, vet, native Go tests, in-browser Go tests, ...).
 test: $(TEST_STEPS)
@@ -47,9 +49,11 @@ test-go:
 ## envelope's decoders, emitters, round-trip tests and TypeScript result types
 ## (internal/envelope/gen), the sandbox's msgp records, the widgets' and the demo's
 ## texts in seven languages (internal/i18n/gen), the core's Unicode tables
-## (internal/unitab/gen), the response vectors (testdata/responses/generate.mjs).
+## (internal/unitab/gen), the edge's seam between its JavaScript and its core
+## (worker/core/gen: Go dispatch, JavaScript calls, core.d.mts), the response vectors
+## (testdata/responses/generate.mjs).
 generate:
-	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./worker/edgeclient ./internal/sandbox ./internal/i18n ./internal/unitab
+	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./worker/edgeclient ./internal/sandbox ./internal/i18n ./internal/unitab ./worker/core/seam
 	node testdata/responses/generate.mjs
 
 ## check-generated: runs make generate and fails when that changed a file: a

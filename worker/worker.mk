@@ -183,14 +183,14 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 
 ## size-worker (part of make size): what `wrangler deploy` uploads for the edge (its bundled
 ## JavaScript and core.wasm, from `wrangler deploy --dry-run --outdir`), gzip -9 per file, against
-## EDGE_UPLOAD_BUDGET_GZIP. The budget is a ratchet at the last measured size (it fails on growth);
-## issue 21's target is 100 KiB (worker/bench/README.md, "Size").
+## EDGE_UPLOAD_BUDGET_GZIP. The budget is a ratchet at the last measured size (it fails on growth):
+## the upload's one limit (issue 21's 100 KiB target was given up: worker/bench/README.md, "Size").
 EDGE_UPLOAD_BUDGET_GZIP ?= 156160
 .PHONY: size-worker
 size: size-worker
 size-worker: npm-tools worker
 	@echo ""
-	@echo "edge upload (wrangler deploy --dry-run; issue 21's target: 100 KiB gzip):"
+	@echo "edge upload (wrangler deploy --dry-run; the budget is a ratchet: EDGE_UPLOAD_BUDGET_GZIP):"
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(WRANGLER_ENV) $(WRANGLER) deploy --dry-run --outdir "$$tmp" >"$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
 	cd "$$tmp" && node $(CURDIR)/js/bench/size.mjs $(EDGE_UPLOAD_BUDGET_GZIP) $$(ls *.js *.wasm)

@@ -9,8 +9,10 @@
 // Object under workerd, worker/src/platform/bookings.mjs). This package
 // holds no storage and no clock: a ledger stores Records, passes the time
 // in milliseconds, and applies what Decide and Settle answer. It is free of the edge's types,
-// net/http, fmt and reflection, so that TinyGo can export it to a
-// JavaScript edge (issue 21).
+// net/http, fmt and reflection, so that TinyGo builds it into the edge's
+// core (worker/core links Fingerprint, RetryAfterSeconds and Find). The
+// ledger under workerd applies its own JavaScript copy of the record rules
+// (Decide, Taken, Sending, Settle; issue 20): here they run in tests only.
 //
 // A record's life:
 //

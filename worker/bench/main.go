@@ -663,14 +663,9 @@ func coldFirst(root string, vars map[string]string, first scenario) error {
 }
 
 func sizes(root string) error {
-	// The core module of the JavaScript edge; the Go worker's app.wasm
-	// where that is what is built.
+	// The edge's core module (make worker).
 	name := "core.wasm"
 	wasm, err := os.ReadFile(filepath.Join(root, "build", "worker", name))
-	if os.IsNotExist(err) {
-		name = "app.wasm"
-		wasm, err = os.ReadFile(filepath.Join(root, "build", "worker", name))
-	}
 	if err != nil {
 		return err
 	}
@@ -690,7 +685,9 @@ func sizes(root string) error {
 	fmt.Printf("| %s gzip -9 | %.0f KiB |\n", name, float64(gz.Len())/1024)
 	fmt.Printf("| wrangler deploy --dry-run upload | %s |\n", upload)
 	fmt.Println()
-	check("upload <= 100 KiB gzip", gzipKiB <= 100, fmt.Sprintf("%.2f KiB", gzipKiB))
+	// Not a target: issue 21's 100 KiB was given up (worker/bench/README.md, "Size");
+	// make size holds the upload to its ratchet.
+	fmt.Printf("- upload: %.2f KiB gzip (wrangler's figure); make size holds it to EDGE_UPLOAD_BUDGET_GZIP (worker/worker.mk), a ratchet\n", gzipKiB)
 	return nil
 }
 

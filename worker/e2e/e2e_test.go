@@ -361,8 +361,9 @@ func (u *upstream) last() recorded {
 	return u.reqs[len(u.reqs)-1]
 }
 
-// newUpstream answers by the carrier_code of the request: slow, html-503,
-// text-500, empty, hangup, refuse-401, reject-108; anything else gets ok.
+// newUpstream answers by the carrier_code of the request: slow, delay,
+// delay-book, html-503, text-500, empty, hangup, refuse-401, reject-108;
+// anything else gets ok.
 func newUpstream(t *testing.T) *upstream {
 	u := &upstream{}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -371,6 +372,7 @@ func newUpstream(t *testing.T) *upstream {
 		b, _ := io.ReadAll(r.Body)
 		u.mu.Lock()
 		u.reqs = append(u.reqs, recorded{r.Method, r.URL.Path, string(b), r.Header.Clone(), r.ContentLength, r.TransferEncoding})
+		nth := len(u.reqs)
 		u.mu.Unlock()
 		q, _ := url.ParseQuery(string(b))
 		w.Header().Set("Set-Cookie", "upstream=1")
@@ -389,6 +391,15 @@ func newUpstream(t *testing.T) *upstream {
 			case <-r.Context().Done():
 			}
 			_, _ = io.WriteString(w, `{"status":"ok","data":{"echo":"late"}}`)
+			return
+		case "delay-book":
+			// A booking that takes a while; each request books its own
+			// shipment (PG-<its number>), as the real service does.
+			select {
+			case <-time.After(1500 * time.Millisecond):
+			case <-r.Context().Done():
+			}
+			_, _ = io.WriteString(w, `{"status":"ok","data":{"shipping_dlvr_ref":"PG-`+strconv.Itoa(nth)+`","shipping_client_ref":"`+q.Get("shipping_client_ref")+`"}}`)
 			return
 		case "html-503":
 			w.WriteHeader(503)

@@ -22,25 +22,36 @@
 // the pending record, until its hold ends. A pending record without it (the
 // object restarted, or the holder passed its hold) is a lost answer.
 //
-// begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send?) -> { state, holder?, body?, retryAfterMs?, sent? }
+// Each call takes one named request (stub.begin({key, fp, ...})):
+// begin({key, fp, waitMs, holdMs, graceMs, ttlMs, send?}) -> { state, holder?, body?, retryAfterMs?, sent? }
 //   none or expired -> write pending, then "new" with the holder token; with
 //                      send, and where the object can forward (forward()),
 //                      it books itself and finishes: "sent" (below)
 //   other fp        -> "conflict"
 //   done            -> "done" with body
-//   pending, live   -> wait for its outcome (up to waitMs), then "busy"
+//   pending, live   -> wait for its outcome (up to waitMs), then decide
+//                      again; "busy" past waitMs
 //   lost, or pending not live:
 //     now < since + graceMs -> "unknown", retryAfterMs = the rest
 //     else                  -> write pending (prev = since), then "lost" with
 //                              the holder token: look up before booking
-// sending(key, holder) -> true, and since = now, prev = 0 (about to book
+// The decision is begin's alone (internal/booking's Decide), made on the
+// record as it is after every wait, and take() writes it. One holder per
+// key, always: take() refuses a key another request holds (a turn ends by
+// its holder's finish or past its hold, never by a take), and nothing
+// waits between begin's read of the record and take's claim, so a request
+// that read "no record" and finds the key taken waits for that holder
+// like any other, then decides again. (Issue 29: the requests joined on
+// one read of the earlier layout each found no record after it, and each
+// take ended the turn before it: up to ten bookings.)
+// sending({key, holder}) -> true, and since = now, prev = 0 (about to book
 //   after a lookup found nothing); false when holder does not hold the
 //   pending record
-// finish(key, holder, outcome, body, ttlMs) -> false when holder does not
+// finish({key, holder, outcome, body, ttlMs}) -> false when holder does not
 //   hold the pending record (nothing is written; the caller logs it), else
 //   true and "ok" -> done; "lost" -> lost (since kept); "unsent" -> lost with
 //   since = prev, or deleted when prev is 0; "release" -> deleted
-// peek(key) -> { state: "done", body } | { state: "lost" } (lost, or pending
+// peek({key}) -> { state: "done", body } | { state: "lost" } (lost, or pending
 //   not live) | { state: "" }
 //
 // One round trip: a new booking costs the worker one call on its object
@@ -63,7 +74,8 @@
 // grace and looks the booking up, other data conflicts. One read per key:
 // a record taken over is written with a mark ("old\n" + key) in one put,
 // and the mark keeps the key from being read again once its record here is
-// released or expires. Concurrent requests for a key share one read.
+// released or expires. Concurrent requests for a key share one read, and
+// each decides after it (above).
 // A new booking in that window costs one more call (on an object of its
 // own, which the platform may have to start).
 //
@@ -127,6 +139,11 @@ export const BOOKINGS_BINDING = "BOOKINGS";
  *   what forward(send) did: the ledger's outcome (null: nothing to record) and what the caller gets back
  * @typedef {{result: unknown, holding: boolean}} Sent
  * @typedef {"ok" | "lost" | "unsent" | "release"} Outcome
+ * @typedef {{key: string, fp: string, waitMs: number, holdMs: number, graceMs: number, ttlMs: number, send?: unknown}} BeginRequest
+ *   begin's request: the booking key, the fingerprint, the bounds; send, what the forwarder needs to book (see the
+ *   file's comment; absent: never forwarded here)
+ * @typedef {{key: string, holder: string, outcome: Outcome, body: string | Uint8Array | null, ttlMs: number}} FinishRequest
+ *   finish's request; body is the answer kept with "ok"
  * @typedef {{state: "pending", fp: string, holder: string, since: number, prev: number, expires: number}
  *   | {state: "done", fp: string, body: string | Uint8Array, expires: number}
  *   | {state: "lost", fp: string, since: number, expires: number}} BookingRecordValue
@@ -173,39 +190,36 @@ export class Bookings extends DurableObject {
   }
 
   /**
-   * @param {string} key the booking key
-   * @param {string} fp
-   * @param {number} waitMs
-   * @param {number} holdMs
-   * @param {number} graceMs
-   * @param {number} ttlMs
-   * @param {unknown} [send] what forward() needs to book (see the file's comment); absent: never forwarded here
+   * @param {BeginRequest} q
    * @returns {Promise<BeginAnswer>}
    */
-  async begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send) {
+  async begin({ key, fp, waitMs, holdMs, graceMs, ttlMs, send }) {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const now = Date.now();
       // A holder past its hold vanished (its isolate died): unknown outcome.
       const gone = this.live.get(key);
       if (gone !== undefined && now > gone.until) this.endTurn(key);
+      // Every pass decides on the record as it is now: after a wait, and
+      // after the read of the earlier layout, which the other requests for
+      // the key join and which finds nothing for a new reference.
       const rec = await this.current(key, now);
-      if (rec === undefined) {
-        const a = await this.take(key, undefined, fp, holdMs, ttlMs, "new");
-        return send === undefined ? a : this.book(key, a, send, ttlMs);
-      }
-      if (rec.fp !== fp) return { state: "conflict" };
-      if (rec.state === "done") return { state: "done", body: rec.body };
       const live = this.live.get(key);
-      if (rec.state === "pending" && live !== undefined && live.holder === rec.holder) {
-        if (now >= deadline) return { state: "busy" };
-        const left = Math.min(deadline, live.until + 1) - now;
-        await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(left, 1)))]);
-        continue;
+      /** @type {BeginAnswer | null} */
+      let a = null;
+      if (rec === undefined) a = await this.take(key, rec, fp, holdMs, ttlMs, "new");
+      else if (rec.fp !== fp) return { state: "conflict" };
+      else if (rec.state === "done") return { state: "done", body: rec.body };
+      else if (rec.state !== "pending" || live === undefined) {
+        const left = rec.since + graceMs - now;
+        if (left > 0) return { state: "unknown", retryAfterMs: left };
+        a = await this.take(key, rec, fp, holdMs, ttlMs, "lost");
       }
-      const left = rec.since + graceMs - now;
-      if (left > 0) return { state: "unknown", retryAfterMs: left };
-      return this.take(key, rec, fp, holdMs, ttlMs, "lost");
+      if (a !== null) return send !== undefined && a.state === "new" ? this.book(key, a, send, ttlMs) : a;
+      // Pending and live, or the take was refused (the key has a live
+      // holder): wait for its outcome, then decide again.
+      if (live === undefined || now >= deadline) return { state: "busy" };
+      await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(Math.min(deadline, live.until + 1) - now, 1)))]);
     }
   }
 
@@ -226,11 +240,11 @@ export class Bookings extends DurableObject {
       f = await this.forward(send);
     } catch (e) {
       // It may have been sent: a lost answer (a resend looks it up).
-      await this.finish(key, holder, "lost", null, ttlMs);
+      await this.finish({ key, holder, outcome: "lost", body: null, ttlMs });
       throw e;
     }
     if (f === null) return taken;
-    const holding = f.finish === null ? true : await this.finish(key, holder, OUTCOMES[f.finish.outcome], f.finish.body, ttlMs);
+    const holding = f.finish === null ? true : await this.finish({ key, holder, outcome: OUTCOMES[f.finish.outcome], body: f.finish.body, ttlMs });
     return { state: "sent", holder, sent: { result: f.result, holding } };
   }
 
@@ -246,10 +260,9 @@ export class Bookings extends DurableObject {
 
   /**
    * sending: the holder is about to book after a lookup found nothing.
-   * @param {string} key
-   * @param {string} holder
+   * @param {{key: string, holder: string}} q
    */
-  async sending(key, holder) {
+  async sending({ key, holder }) {
     const rec = await this.current(key, Date.now());
     if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
     await this.state.storage.put(recordKey(key), { ...rec, since: Date.now(), prev: 0 });
@@ -258,13 +271,9 @@ export class Bookings extends DurableObject {
 
   /**
    * finish records the holder's outcome; false when it no longer holds the record.
-   * @param {string} key
-   * @param {string} holder
-   * @param {Outcome} outcome
-   * @param {string | Uint8Array | null} body the answer kept with "ok"
-   * @param {number} ttlMs
+   * @param {FinishRequest} q
    */
-  async finish(key, holder, outcome, body, ttlMs) {
+  async finish({ key, holder, outcome, body, ttlMs }) {
     const rec = await this.current(key, Date.now());
     if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
     const expires = Date.now() + ttlMs;
@@ -285,10 +294,10 @@ export class Bookings extends DurableObject {
   /**
    * peek reads the record without taking it: the edge resolves a token's
    * shipping_client_ref to the shipment booked with it.
-   * @param {string} key
+   * @param {{key: string}} q
    * @returns {Promise<{state: "" | "done" | "lost", body?: string | Uint8Array}>}
    */
-  async peek(key) {
+  async peek({ key }) {
     const rec = await this.current(key, Date.now());
     if (rec === undefined) return { state: "" };
     if (rec.state === "done") return { state: "done", body: rec.body };
@@ -304,9 +313,12 @@ export class Bookings extends DurableObject {
    * @returns {Promise<BookingRecordValue | undefined>}
    */
   async current(key, now) {
+    // The window first: the record's read is the last wait before begin
+    // decides (takeOver ends with one).
+    const until = await this.legacyUntil();
     /** @type {BookingRecordValue | undefined} */
     let rec = await this.state.storage.get(recordKey(key));
-    if (rec === undefined && now < (await this.legacyUntil())) rec = await this.takeOver(key);
+    if (rec === undefined && now < until) rec = await this.takeOver(key);
     if (rec !== undefined && rec.expires <= now) {
       await this.state.storage.delete(recordKey(key));
       return undefined;
@@ -346,25 +358,33 @@ export class Bookings extends DurableObject {
 
   /**
    * take writes the pending record of a new turn BEFORE the caller sends
-   * anything: after a restart it says a booking may be under way.
+   * anything: after a restart it says a booking may be under way. It is
+   * refused (null, nothing written) while another request holds the key:
+   * a turn ends by its holder's finish or past its hold, never by a take.
    * @param {string} key
    * @param {BookingRecordValue | undefined} rec
    * @param {string} fp
    * @param {number} holdMs
    * @param {number} ttlMs
    * @param {"new" | "lost"} state
-   * @returns {Promise<BeginAnswer>}
+   * @returns {Promise<BeginAnswer | null>}
    */
   async take(key, rec, fp, holdMs, ttlMs, state) {
+    if (this.live.has(key)) return null;
     const now = Date.now();
     const holder = crypto.randomUUID();
     const prev = rec !== undefined && (rec.state === "lost" || rec.state === "pending") ? rec.since : 0;
-    if (this.live.has(key)) this.endTurn(key);
     /** @type {() => void} */
     let release = () => {};
     const done = new Promise((r) => { release = () => r(undefined); });
     this.live.set(key, { holder, done, release, until: now + holdMs });
-    await this.state.storage.put(recordKey(key), { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
+    try {
+      await this.state.storage.put(recordKey(key), { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
+    } catch (e) {
+      // Nothing taken: the turn ends here (the caller books nothing).
+      if (this.live.get(key)?.holder === holder) this.endTurn(key);
+      throw e;
+    }
     await this.armFor(now + ttlMs);
     return { state, holder };
   }
@@ -463,8 +483,7 @@ export async function bookingBegin({ env, record, fingerprint, waitMs, holdMs, g
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    const a = send === undefined ? await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs)
-      : await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs, send);
+    const a = await stub.begin({ key: record.key, fp: fingerprint, waitMs, holdMs, graceMs, ttlMs, send });
     return { ok: true, state: a.state, holder: a.holder ?? "", body: a.body, retryAfterMs: a.retryAfterMs, sent: a.sent };
   } catch (e) {
     return failed(e);
@@ -481,7 +500,7 @@ export async function bookingSending({ env, record, holder }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.sending(record.key, holder) };
+    return { ok: true, holding: await stub.sending({ key: record.key, holder }) };
   } catch (e) {
     return failed(e);
   }
@@ -500,7 +519,7 @@ export async function bookingFinish({ env, record, holder, outcome, body, ttlMs 
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.finish(record.key, holder, OUTCOMES[outcome], body, ttlMs) };
+    return { ok: true, holding: await stub.finish({ key: record.key, holder, outcome: OUTCOMES[outcome], body, ttlMs }) };
   } catch (e) {
     return failed(e);
   }
@@ -516,7 +535,7 @@ export async function bookingPeek({ env, record }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return { state: "" };
   try {
-    return await stub.peek(record.key);
+    return await stub.peek({ key: record.key });
   } catch {
     return { state: "" };
   }
