@@ -27,3 +27,15 @@ type Emitter interface {
 type Value interface {
 	EmitTo(e Emitter)
 }
+
+// StringMember emits the member k: v of the object being emitted.
+func StringMember(e Emitter, k, v string) {
+	e.Key(k)
+	e.String(v)
+}
+
+// IntMember emits the member k: v of the object being emitted.
+func IntMember(e Emitter, k string, v int64) {
+	e.Key(k)
+	e.Int(v)
+}

@@ -420,14 +420,6 @@ func hexVal(c byte) int {
 	return -1
 }
 
-func hex4(s string) rune {
-	var r rune
-	for i := 0; i < 4; i++ {
-		r = r<<4 | rune(hexVal(s[i]))
-	}
-	return r
-}
-
 // unescape decodes src[start:end], already validated by scanString.
 func (s *Scanner) unescape(start, end int) string {
 	src := s.src
@@ -435,46 +427,10 @@ func (s *Scanner) unescape(start, end int) string {
 	for i := start; i < end; {
 		c := src[i]
 		if c == '\\' {
-			switch src[i+1] {
-			case '"':
-				b = append(b, '"')
-			case '\\':
-				b = append(b, '\\')
-			case '/':
-				b = append(b, '/')
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r := hex4(src[i+2:])
-				i += 6
-				if r >= 0xD800 && r < 0xDC00 {
-					// High surrogate: a low one must follow as \uXXXX.
-					if i+6 <= end && src[i] == '\\' && src[i+1] == 'u' {
-						r2 := hex4(src[i+2:])
-						if r2 >= 0xDC00 && r2 < 0xE000 {
-							r = (r-0xD800)<<10 | (r2 - 0xDC00) + 0x10000
-							i += 6
-						} else {
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				} else if r >= 0xDC00 && r < 0xE000 {
-					r = utf8.RuneError
-				}
-				b = utf8.AppendRune(b, r)
-				continue
-			}
-			i += 2
+			// Validated by scanString: the escape is whole.
+			var n int
+			b, n = AppendEscape(b, src[:end], i)
+			i += n
 			continue
 		}
 		if c < 0x80 {

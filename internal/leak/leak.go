@@ -32,9 +32,9 @@ package leak
 
 import (
 	"bytes"
-	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
 // MinKeyScan: an API key shorter than this is only looked for as part of
@@ -355,68 +355,14 @@ func Unescape(b []byte) []byte {
 		}
 		out = append(out, b[i:i+j]...)
 		i += j
-		c := b[i]
-		if i+1 >= len(b) {
-			out = append(out, c)
-			i++
-			continue
+		var n int
+		if out, n = jsonlite.AppendEscape(out, b, i); n == 0 {
+			// Not an escape: the backslash stands for itself.
+			out, n = append(out, '\\'), 1
 		}
-		switch b[i+1] {
-		case '"', '\\', '/':
-			out = append(out, b[i+1])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(b, i+2)
-			if !ok {
-				out = append(out, c)
-				i++
-				continue
-			}
-			i += 6
-			if r >= 0xD800 && r < 0xDC00 {
-				if r2, ok := hex4(b, i+2); ok && b[i] == '\\' && b[i+1] == 'u' && r2 >= 0xDC00 && r2 < 0xE000 {
-					r = (r-0xD800)<<10 | (r2 - 0xDC00) + 0x10000
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			} else if r >= 0xDC00 && r < 0xE000 {
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
-			out = append(out, c)
-			i++
-			continue
-		}
-		i += 2
+		i += n
 	}
 	return out
-}
-
-// hex4 reads four hex digits at b[at:].
-func hex4(b []byte, at int) (rune, bool) {
-	if at+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[at : at+4] {
-		if classes[c]&hexd == 0 {
-			return 0, false
-		}
-		r = r<<4 | rune(digit(c))
-	}
-	return r, true
 }
 
 // digit is the value of the hex digit c: its low four bits, plus 9 for

@@ -68,19 +68,14 @@ func (e *Edge) Healthz(h *Health) *Response {
 		upstream = "remote"
 	}
 	body := okObject(func(w jsonlite.Emitter) {
-		w.Key("service")
-		w.String("parcelgate-edge")
-		w.Key("upstream")
-		w.String(upstream)
+		jsonlite.StringMember(w, "service", "parcelgate-edge")
+		jsonlite.StringMember(w, "upstream", upstream)
 		if in := h.Instance; in != nil {
 			w.Key("instance")
 			w.BeginObject()
-			w.Key("id")
-			w.String(in.ID)
-			w.Key("requests")
-			w.Int(in.Requests)
-			w.Key("memory_bytes")
-			w.Int(in.MemoryBytes)
+			jsonlite.StringMember(w, "id", in.ID)
+			jsonlite.IntMember(w, "requests", in.Requests)
+			jsonlite.IntMember(w, "memory_bytes", in.MemoryBytes)
 			w.EndObject()
 		}
 		w.Key("rate_limits")
@@ -99,10 +94,8 @@ func (e *Edge) Healthz(h *Health) *Response {
 		w.EndObject()
 		w.Key("cache")
 		w.BeginObject()
-		w.Key("entries")
-		w.Int(h.CacheEntries)
-		w.Key("bytes")
-		w.Int(h.CacheBytes)
+		jsonlite.IntMember(w, "entries", h.CacheEntries)
+		jsonlite.IntMember(w, "bytes", h.CacheBytes)
 		w.EndObject()
 		// Whether a resend can book twice, and until when an upgrade's
 		// earlier records are read: what an operator checks after a deploy.

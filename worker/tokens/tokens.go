@@ -46,6 +46,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/errchain"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/unitab"
@@ -202,23 +203,8 @@ var (
 // through Unwrap as errors.As finds it, without linking reflection into
 // the edge core); "" for nil or any other error.
 func Reason(err error) string {
-	for err != nil {
-		if e, ok := err.(*Error); ok {
-			return e.Reason
-		}
-		switch u := err.(type) {
-		case interface{ Unwrap() error }:
-			err = u.Unwrap()
-		case interface{ Unwrap() []error }:
-			for _, x := range u.Unwrap() {
-				if r := Reason(x); r != "" {
-					return r
-				}
-			}
-			return ""
-		default:
-			return ""
-		}
+	if e, ok := errchain.As[*Error](err); ok {
+		return e.Reason
 	}
 	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/errchain"
 	"github.com/parcelgate/parcelgate/internal/hexlite"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 )
@@ -110,23 +111,8 @@ var (
 // Unwrap, as errors.As finds it, without linking reflection into the
 // edge core); "" for nil or an error of another kind.
 func Reason(err error) string {
-	for err != nil {
-		if e, ok := err.(*Error); ok {
-			return e.Reason
-		}
-		switch u := err.(type) {
-		case interface{ Unwrap() error }:
-			err = u.Unwrap()
-		case interface{ Unwrap() []error }:
-			for _, x := range u.Unwrap() {
-				if r := Reason(x); r != "" {
-					return r
-				}
-			}
-			return ""
-		default:
-			return ""
-		}
+	if e, ok := errchain.As[*Error](err); ok {
+		return e.Reason
 	}
 	return ""
 }
