@@ -23,8 +23,8 @@ func goTests(m *model) string {
 		for _, v := range variants {
 			p("\nfunc TestRoundTrip%s%s(t *testing.T) {\n", st.Name, strings.ReplaceAll(v, "-", "_"))
 			p("\twant := %s\n", m.sample(st.Name, v, false))
-			p("\tvar w Writer\n\tencode(&w, unsafe.Pointer(&want), &type%s, \"\")\n", st.Name)
-			p("\tvar got %s\n\tif err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &type%s); err != nil {\n\t\tt.Fatalf(\"decode %%s: %%v\", w.Bytes(), err)\n\t}\n", st.Name, st.Name)
+			p("\tvar w Writer\n\tencode(&w, unsafe.Pointer(&want), &types[t%s], \"\")\n", st.Name)
+			p("\tvar got %s\n\tif err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[t%s]); err != nil {\n\t\tt.Fatalf(\"decode %%s: %%v\", w.Bytes(), err)\n\t}\n", st.Name, st.Name)
 			p("\tif !reflect.DeepEqual(got, want) {\n\t\tt.Fatalf(\"%s: %%s\\ndecoded as %%+v\\nwant %%+v\", w.Bytes(), got, want)\n\t}\n}\n", st.Name)
 		}
 	}

@@ -31,15 +31,25 @@ func goWire(m *model) string {
 		if c.In != "" {
 			in := m.resolve(c.In)
 			p("\n// Decode%s reads %s's input: its JSON and its raw part.\nfunc Decode%s(in, raw []byte, v *%s) {\n", c.GoName, c.JS, c.GoName, in)
-			p("\tdecodeCall(in, unsafe.Pointer(v), &type%s)\n", in)
+			p("\tdecodeCall(in, unsafe.Pointer(v), &types[t%s])\n", in)
 			if g, _ := m.rawPath(in); g != nil {
 				p("\tv.%s = raw\n", strings.Join(g, "."))
 			}
 			p("}\n")
 		}
-		p("\n// Encode%s writes %s's answer.\nfunc Encode%s(w *Writer, v *%s) {\n\tencodeCall(w, unsafe.Pointer(v), &type%s)\n}\n",
+		p("\n// Encode%s writes %s's answer.\nfunc Encode%s(w *Writer, v *%s) {\n\tencodeCall(w, unsafe.Pointer(v), &types[t%s])\n}\n",
 			c.GoName, c.JS, c.GoName, c.Out, c.Out)
 	}
+	goTypes(p, m)
+	return b.String()
+}
+
+// goTypes writes the descriptors the codec reads (codec.go): one Type a
+// struct, indexed by t<Name>; every member packed in one uint64 of
+// fields (offset, name in names, kind, flags, variant mask, member type);
+// every JSON name and union value once in names. About 8 bytes a member
+// where a struct of pointers, strings and words took 20.
+func goTypes(p func(string, ...any), m *model) {
 	listed, pointed := map[string]bool{}, map[string]bool{}
 	for _, st := range m.Structs {
 		for _, f := range st.Fields {
@@ -51,65 +61,113 @@ func goWire(m *model) string {
 			}
 		}
 	}
-	for _, st := range m.Structs {
-		goType(p, m, st, listed[st.Name], pointed[st.Name])
+	if len(m.Structs) > 256 {
+		fail("%d structs: a member's type index is 8 bits", len(m.Structs))
 	}
-	return b.String()
-}
-
-// goType writes st's descriptor for the codec (codec.go).
-func goType(p func(string, ...any), m *model, st *structType, listed, pointed bool) {
-	p("\nvar type%s = Type{\n\tfields: []member{\n", st.Name)
-	masks := map[string]uint16{}
-	union := -1
-	if st.Union != nil {
-		for i, v := range st.Union.Variants {
-			for _, f := range v.Fields {
-				masks[f] |= 1 << i
+	var names strings.Builder
+	nameAt := map[string]int{}
+	name := func(s string) uint64 {
+		at, ok := nameAt[s]
+		if !ok {
+			at = names.Len()
+			if i := strings.Index(names.String(), s); i >= 0 {
+				at = i
+			} else {
+				names.WriteString(s)
+			}
+			nameAt[s] = at
+		}
+		if at >= 1<<16 || len(s) >= 1<<8 {
+			fail("name %q at %d: names are 16-bit offsets, 8-bit lengths", s, at)
+		}
+		return uint64(at) | uint64(len(s))<<16
+	}
+	p("\n// Kinds of members (worker/core/gen's, in the same order).\nconst (\n")
+	for k := kString; k <= kEnum; k++ {
+		p("\t%s = %d\n", kindName[k], k)
+	}
+	p(")\n\n// The descriptors' indexes in types.\nconst (\n")
+	for i, st := range m.Structs {
+		p("\tt%s = %d\n", st.Name, i)
+	}
+	p(")\n\n// fields are the members of every type, packed (member).\nvar fields = [...]member{\n")
+	var types strings.Builder
+	var variants []uint64
+	first := 0
+	for _, st := range m.Structs {
+		masks := map[string]uint64{}
+		union := -1
+		vfirst := len(variants)
+		if st.Union != nil {
+			if len(st.Union.Variants) > 8 {
+				fail("%s: %d variants, a mask has 8 bits", st.Name, len(st.Union.Variants))
+			}
+			for i, v := range st.Union.Variants {
+				variants = append(variants, name(v.Value))
+				for _, f := range v.Fields {
+					masks[f] |= 1 << i
+				}
 			}
 		}
-	}
-	for i, f := range m.members(st) {
-		if st.Union != nil && f.JSON == st.Union.Field {
-			union = i
+		ms := m.members(st)
+		p("\t// %s\n", st.Name)
+		for i, f := range ms {
+			if st.Union != nil && f.JSON == st.Union.Field {
+				union = i
+			}
+			var flags uint64
+			if f.Omit {
+				flags |= 1 // fOmit
+			}
+			if f.Kind == kRaw && strings.Contains(f.TS, "null") {
+				flags |= 2 // fNullable
+			}
+			var sub uint64
+			if f.Kind == kStruct || f.Kind == kStructPtr || f.Kind == kStructs {
+				sub = uint64(m.structIndex(f.Type))
+			}
+			packed := name(f.JSON)<<16 | uint64(f.Kind)<<40 | flags<<44 | masks[f.JSON]<<48 | sub<<56
+			// uint16(...) fails to compile when an offset needs more bits.
+			p("\tmember(uint16(unsafe.Offsetof(%s{}.%s))) | %#x, // %s\n", st.Name, f.GoName, packed, f.JSON)
 		}
-		flags := []string{}
-		if f.Omit {
-			flags = append(flags, "fOmit")
+		fmt.Fprintf(&types, "\tt%s: {first: %d, n: %d, union: %d", st.Name, first, len(ms), union)
+		if st.Union != nil {
+			fmt.Fprintf(&types, ", variants: %d, nvariants: %d", vfirst, len(st.Union.Variants))
 		}
-		if f.Kind == kRaw && strings.Contains(f.TS, "null") {
-			flags = append(flags, "fNullable")
+		if m.hasRaw(st.Name) {
+			fmt.Fprintf(&types, ", raw: true")
 		}
-		fl := "0"
-		if len(flags) > 0 {
-			fl = strings.Join(flags, " | ")
+		if listed[st.Name] {
+			fmt.Fprintf(&types, ", size: unsafe.Sizeof(%s{}),\n\t\tappendTo: func(p unsafe.Pointer) unsafe.Pointer {\n\t\t\ts := (*[]%s)(p)\n\t\t\t*s = append(*s, %s{})\n\t\t\treturn unsafe.Pointer(&(*s)[len(*s)-1])\n\t\t}", st.Name, st.Name, st.Name)
 		}
-		sub := "nil"
-		if f.Kind == kStruct || f.Kind == kStructPtr || f.Kind == kStructs {
-			sub = "&type" + f.Type
+		if pointed[st.Name] {
+			fmt.Fprintf(&types, ",\n\t\talloc: func() unsafe.Pointer { return unsafe.Pointer(new(%s)) }", st.Name)
 		}
-		p("\t\t{name: %q, kind: %s, flags: %s, mask: %d, off: unsafe.Offsetof(%s{}.%s), sub: %s},\n",
-			f.JSON, kindName[f.Kind], fl, masks[f.JSON], st.Name, f.GoName, sub)
-	}
-	p("\t},\n\tunion: %d,\n", union)
-	if st.Union != nil {
-		var vs []string
-		for _, v := range st.Union.Variants {
-			vs = append(vs, fmt.Sprintf("%q", v.Value))
+		types.WriteString("},\n")
+		first += len(ms)
+		if first >= 1<<16 {
+			fail("%d members: a type's first member is 16 bits", first)
 		}
-		p("\tvariants: []string{%s},\n", strings.Join(vs, ", "))
 	}
-	if m.hasRaw(st.Name) {
-		p("\traw: true,\n")
+	p("}\n\n// variants are the unions' values, as names (16-bit offset, 8-bit length).\nvar variants = [...]uint32{")
+	for i, v := range variants {
+		if i > 0 {
+			p(", ")
+		}
+		p("%#x", v)
 	}
-	if listed {
-		p("\tsize: unsafe.Sizeof(%s{}),\n", st.Name)
-		p("\tappendTo: func(p unsafe.Pointer) unsafe.Pointer {\n\t\ts := (*[]%s)(p)\n\t\t*s = append(*s, %s{})\n\t\treturn unsafe.Pointer(&(*s)[len(*s)-1])\n\t},\n", st.Name, st.Name)
+	p("}\n\n// names are the members' JSON names and the unions' values.\nconst names = %q\n", names.String())
+	p("\n// types are the descriptors, by t<Name>.\nvar types = [...]Type{\n%s}\n", types.String())
+}
+
+func (m *model) structIndex(name string) int {
+	for i, st := range m.Structs {
+		if st.Name == name {
+			return i
+		}
 	}
-	if pointed {
-		p("\talloc: func() unsafe.Pointer { return unsafe.Pointer(new(%s)) },\n", st.Name)
-	}
-	p("}\n")
+	fail("no struct %s", name)
+	return 0
 }
 
 var kindName = map[kind]string{kString: "kString", kStringPtr: "kStringPtr", kBool: "kBool", kInt: "kInt", kIntPtr: "kIntPtr",

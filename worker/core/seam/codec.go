@@ -13,39 +13,23 @@ import (
 // upload about 6 KB gzip, over its budget. No reflection: the generator
 // writes the offsets with unsafe.Offsetof.
 
-// Kinds of members (worker/core/gen's, in the same order).
-const (
-	kString = iota
-	kStringPtr
-	kBool
-	kInt
-	kIntPtr
-	kFloat
-	kStruct
-	kStructPtr
-	kStrings
-	kInts
-	kStructs
-	kPairs
-	kRaw
-	kRawText
-	kEnum
-)
-
 // Flags of members.
 const (
 	fOmit     = 1 << iota // omitempty: a zero value is not written
 	fNullable             // a raw part that is null when nil
 )
 
-// Type describes a struct of the seam.
+// Type describes a struct of the seam: its members are
+// fields[first:first+n].
 type Type struct {
-	fields []member
+	first uint16
+	n     uint8
 	// union is the index of the member whose value picks the variant (-1:
-	// not a union); variants are those values, bit i of a member's mask
-	// for variants[i] (mask 0: a member of every variant).
-	union    int
-	variants []string
+	// not a union); variants are those values, variants[variants:][:nvariants];
+	// bit i of a member's mask for the i-th (mask 0: a member of every variant).
+	union     int8
+	variants  uint8
+	nvariants uint8
 	// raw: a value carries a raw part (its own or a member's).
 	raw bool
 	// alloc makes a value (for pointer members); appendTo appends a zero
@@ -55,28 +39,46 @@ type Type struct {
 	appendTo func(p unsafe.Pointer) unsafe.Pointer
 }
 
-type member struct {
-	name  string
-	kind  uint8
-	flags uint8
-	mask  uint16
-	off   uintptr
-	sub   *Type
+// member is one member of a Type, packed by the generator: bits 0-15 its
+// offset, 16-31 and 32-39 its JSON name in names (offset, length), 40-43
+// its kind, 44-45 its flags, 48-55 its variant mask, 56-63 its type in
+// types (structs). A table of words rather than of structs with strings
+// and pointers: less than half the bytes in the module.
+type member uint64
+
+func (f member) off() uintptr { return uintptr(uint16(f)) }
+
+func (f member) name() string { return text(uint32(f >> 16)) }
+
+func (f member) kind() uint8 { return uint8(f>>40) & 15 }
+
+func (f member) flags() uint8 { return uint8(f>>44) & 3 }
+
+func (f member) mask() uint8 { return uint8(f >> 48) }
+
+func (f member) sub() *Type { return &types[uint8(f>>56)] }
+
+// text is the string of names at a packed offset and length.
+func text(at uint32) string {
+	start := at & 0xffff
+	return names[start : start+at>>16&0xff]
 }
+
+func (t *Type) members() []member { return fields[t.first : int(t.first)+int(t.n)] }
 
 func decode(s *jsonlite.Scanner, p unsafe.Pointer, t *Type) error {
 	return object(s, func(k string) error {
-		for i := range t.fields {
-			if f := &t.fields[i]; f.name == k {
-				return decodeMember(s, unsafe.Add(p, f.off), f)
+		for _, f := range t.members() {
+			if f.name() == k {
+				return decodeMember(s, unsafe.Add(p, f.off()), f)
 			}
 		}
 		return s.Skip()
 	})
 }
 
-func decodeMember(s *jsonlite.Scanner, q unsafe.Pointer, f *member) error {
-	switch f.kind {
+func decodeMember(s *jsonlite.Scanner, q unsafe.Pointer, f member) error {
+	switch f.kind() {
 	case kString, kEnum:
 		return readString(s, (*string)(q))
 	case kRawText:
@@ -96,15 +98,15 @@ func decodeMember(s *jsonlite.Scanner, q unsafe.Pointer, f *member) error {
 		*(**int64)(q) = n
 		return readInt(s, n)
 	case kStruct:
-		return decode(s, q, f.sub)
+		return decode(s, q, f.sub())
 	case kStructPtr:
 		if s.Peek() != jsonlite.Object {
 			*(*unsafe.Pointer)(q) = nil
 			return s.Skip()
 		}
-		n := f.sub.alloc()
+		n := f.sub().alloc()
 		*(*unsafe.Pointer)(q) = n
-		return decode(s, n, f.sub)
+		return decode(s, n, f.sub())
 	case kStrings:
 		return readStrings(s, (*[]string)(q))
 	case kInts:
@@ -113,7 +115,7 @@ func decodeMember(s *jsonlite.Scanner, q unsafe.Pointer, f *member) error {
 		if s.Peek() != jsonlite.Array {
 			return s.Skip()
 		}
-		return s.Array(func(int) error { return decode(s, f.sub.appendTo(q), f.sub) })
+		return s.Array(func(int) error { return decode(s, f.sub().appendTo(q), f.sub()) })
 	case kPairs:
 		return readPairs(s, (*Pairs)(q))
 	}
@@ -129,41 +131,41 @@ func encode(w *Writer, p unsafe.Pointer, t *Type, at string) {
 }
 
 func encodeMembers(w *Writer, p unsafe.Pointer, t *Type, at string) {
-	active := uint16(0xffff)
+	fs := t.members()
+	active := uint8(0xff)
 	if t.union >= 0 {
-		v := *(*string)(unsafe.Add(p, t.fields[t.union].off))
+		v := *(*string)(unsafe.Add(p, fs[t.union].off()))
 		active = 0
-		for i, val := range t.variants {
-			if val == v {
+		for i, val := range variants[t.variants : t.variants+t.nvariants] {
+			if text(val) == v {
 				active = 1 << i
 			}
 		}
 	}
-	for i := range t.fields {
-		f := &t.fields[i]
-		if f.mask != 0 && f.mask&active == 0 {
+	for _, f := range fs {
+		if m := f.mask(); m != 0 && m&active == 0 {
 			continue
 		}
-		encodeMember(w, unsafe.Add(p, f.off), f, at)
+		encodeMember(w, unsafe.Add(p, f.off()), f, at)
 	}
 }
 
-func encodeMember(w *Writer, q unsafe.Pointer, f *member, at string) {
-	omit := f.flags&fOmit != 0
-	switch f.kind {
+func encodeMember(w *Writer, q unsafe.Pointer, f member, at string) {
+	omit := f.flags()&fOmit != 0
+	switch f.kind() {
 	case kString, kEnum:
 		if v := *(*string)(q); !omit || v != "" {
-			writeString(w, f.name, v)
+			writeString(w, f.name(), v)
 		}
 		return
 	case kBool:
 		if v := *(*bool)(q); !omit || v {
-			writeBool(w, f.name, v)
+			writeBool(w, f.name(), v)
 		}
 		return
 	case kInt:
 		if v := *(*int64)(q); !omit || v != 0 {
-			writeInt(w, f.name, v)
+			writeInt(w, f.name(), v)
 		}
 		return
 	case kStructPtr:
@@ -172,16 +174,16 @@ func encodeMember(w *Writer, q unsafe.Pointer, f *member, at string) {
 		}
 	case kRaw:
 		b := *(*[]byte)(q)
-		if b == nil && f.flags&fNullable != 0 {
-			w.Key(f.name)
+		if b == nil && f.flags()&fNullable != 0 {
+			w.Key(f.name())
 			w.Null()
 		} else {
-			w.raw(at+f.name, b)
+			w.raw(at+f.name(), b)
 		}
 		return
 	}
-	w.Key(f.name)
-	switch f.kind {
+	w.Key(f.name())
+	switch f.kind() {
 	case kRawText:
 		if v := *(*string)(q); v == "" {
 			w.Null()
@@ -203,12 +205,12 @@ func encodeMember(w *Writer, q unsafe.Pointer, f *member, at string) {
 	case kFloat:
 		w.Float(*(*float64)(q))
 	case kStruct:
-		encode(w, q, f.sub, subAt(at, f))
+		encode(w, q, f.sub(), subAt(at, f))
 	case kStructPtr:
 		if v := *(*unsafe.Pointer)(q); v == nil {
 			w.Null()
 		} else {
-			encode(w, v, f.sub, subAt(at, f))
+			encode(w, v, f.sub(), subAt(at, f))
 		}
 	case kStrings:
 		writeStrings(w, *(*[]string)(q))
@@ -221,7 +223,7 @@ func encodeMember(w *Writer, q unsafe.Pointer, f *member, at string) {
 		})(q)
 		w.BeginArray()
 		for i := 0; i < hdr.n; i++ {
-			encode(w, unsafe.Add(hdr.data, uintptr(i)*f.sub.size), f.sub, "")
+			encode(w, unsafe.Add(hdr.data, uintptr(i)*f.sub().size), f.sub(), "")
 		}
 		w.EndArray()
 	case kPairs:
@@ -230,11 +232,11 @@ func encodeMember(w *Writer, q unsafe.Pointer, f *member, at string) {
 }
 
 // subAt is the raw parts' path prefix inside member f.
-func subAt(at string, f *member) string {
-	if !f.sub.raw {
+func subAt(at string, f member) string {
+	if !f.sub().raw {
 		return ""
 	}
-	return at + f.name + "."
+	return at + f.name() + "."
 }
 
 // decodeCall reads a call's input into the value at p.

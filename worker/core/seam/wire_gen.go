@@ -65,892 +65,723 @@ var Free = [...]bool{
 
 // DecodeConfigure reads configure's input: its JSON and its raw part.
 func DecodeConfigure(in, raw []byte, v *ConfigureInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeConfigureInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tConfigureInput])
 }
 
 // EncodeConfigure writes configure's answer.
 func EncodeConfigure(w *Writer, v *Configuration) {
-	encodeCall(w, unsafe.Pointer(v), &typeConfiguration)
+	encodeCall(w, unsafe.Pointer(v), &types[tConfiguration])
 }
 
 // DecodePrepare reads prepare's input: its JSON and its raw part.
 func DecodePrepare(in, raw []byte, v *PrepareInput) {
-	decodeCall(in, unsafe.Pointer(v), &typePrepareInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tPrepareInput])
 	v.Body = raw
 }
 
 // EncodePrepare writes prepare's answer.
 func EncodePrepare(w *Writer, v *Prepared) {
-	encodeCall(w, unsafe.Pointer(v), &typePrepared)
+	encodeCall(w, unsafe.Pointer(v), &types[tPrepared])
 }
 
 // DecodeAnswer reads answer's input: its JSON and its raw part.
 func DecodeAnswer(in, raw []byte, v *AnswerInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeAnswerInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tAnswerInput])
 	v.Upstream.Body = raw
 }
 
 // EncodeAnswer writes answer's answer.
 func EncodeAnswer(w *Writer, v *Answered) {
-	encodeCall(w, unsafe.Pointer(v), &typeAnswered)
+	encodeCall(w, unsafe.Pointer(v), &types[tAnswered])
 }
 
 // DecodeBooking reads booking's input: its JSON and its raw part.
 func DecodeBooking(in, raw []byte, v *BookingInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeBookingInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tBookingInput])
 	v.Stored = raw
 }
 
 // EncodeBooking writes booking's answer.
 func EncodeBooking(w *Writer, v *Step) {
-	encodeCall(w, unsafe.Pointer(v), &typeStep)
+	encodeCall(w, unsafe.Pointer(v), &types[tStep])
 }
 
 // DecodeLookedUp reads lookedUp's input: its JSON and its raw part.
 func DecodeLookedUp(in, raw []byte, v *LookedUpInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeLookedUpInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tLookedUpInput])
 	v.Upstream.Body = raw
 }
 
 // EncodeLookedUp writes lookedUp's answer.
 func EncodeLookedUp(w *Writer, v *Step) {
-	encodeCall(w, unsafe.Pointer(v), &typeStep)
+	encodeCall(w, unsafe.Pointer(v), &types[tStep])
 }
 
 // DecodeTokens reads tokens's input: its JSON and its raw part.
 func DecodeTokens(in, raw []byte, v *RequestFacts) {
-	decodeCall(in, unsafe.Pointer(v), &typeRequestFacts)
+	decodeCall(in, unsafe.Pointer(v), &types[tRequestFacts])
 	v.Body = raw
 }
 
 // EncodeTokens writes tokens's answer.
 func EncodeTokens(w *Writer, v *EndpointAnswer) {
-	encodeCall(w, unsafe.Pointer(v), &typeEndpointAnswer)
+	encodeCall(w, unsafe.Pointer(v), &types[tEndpointAnswer])
 }
 
 // DecodeDemoToken reads demoToken's input: its JSON and its raw part.
 func DecodeDemoToken(in, raw []byte, v *RequestFacts) {
-	decodeCall(in, unsafe.Pointer(v), &typeRequestFacts)
+	decodeCall(in, unsafe.Pointer(v), &types[tRequestFacts])
 	v.Body = raw
 }
 
 // EncodeDemoToken writes demoToken's answer.
 func EncodeDemoToken(w *Writer, v *EndpointAnswer) {
-	encodeCall(w, unsafe.Pointer(v), &typeEndpointAnswer)
+	encodeCall(w, unsafe.Pointer(v), &types[tEndpointAnswer])
 }
 
 // DecodeHealthz reads healthz's input: its JSON and its raw part.
 func DecodeHealthz(in, raw []byte, v *HealthzInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeHealthzInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tHealthzInput])
 }
 
 // EncodeHealthz writes healthz's answer.
 func EncodeHealthz(w *Writer, v *CoreResponse) {
-	encodeCall(w, unsafe.Pointer(v), &typeCoreResponse)
+	encodeCall(w, unsafe.Pointer(v), &types[tCoreResponse])
 }
 
 // DecodeIsMaster reads isMaster's input: its JSON and its raw part.
 func DecodeIsMaster(in, raw []byte, v *IsMasterInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeIsMasterInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tIsMasterInput])
 }
 
 // EncodeIsMaster writes isMaster's answer.
 func EncodeIsMaster(w *Writer, v *IsMasterResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeIsMasterResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tIsMasterResult])
 }
 
 // DecodeFailure reads failure's input: its JSON and its raw part.
 func DecodeFailure(in, raw []byte, v *FailureInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeFailureInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tFailureInput])
 }
 
 // EncodeFailure writes failure's answer.
 func EncodeFailure(w *Writer, v *CoreResponse) {
-	encodeCall(w, unsafe.Pointer(v), &typeCoreResponse)
+	encodeCall(w, unsafe.Pointer(v), &types[tCoreResponse])
 }
 
 // DecodeSignWebhook reads signWebhook's input: its JSON and its raw part.
 func DecodeSignWebhook(in, raw []byte, v *SignWebhookInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeSignWebhookInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tSignWebhookInput])
 	v.Body = raw
 }
 
 // EncodeSignWebhook writes signWebhook's answer.
 func EncodeSignWebhook(w *Writer, v *SignWebhookResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeSignWebhookResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tSignWebhookResult])
 }
 
 // DecodeMint reads mint's input: its JSON and its raw part.
 func DecodeMint(in, raw []byte, v *MintInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeMintInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tMintInput])
 }
 
 // EncodeMint writes mint's answer.
 func EncodeMint(w *Writer, v *MintResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeMintResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tMintResult])
 }
 
 // DecodeVerify reads verify's input: its JSON and its raw part.
 func DecodeVerify(in, raw []byte, v *VerifyInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeVerifyInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tVerifyInput])
 }
 
 // EncodeVerify writes verify's answer.
 func EncodeVerify(w *Writer, v *VerifyResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeVerifyResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tVerifyResult])
 }
 
 // EncodeVersion writes version's answer.
 func EncodeVersion(w *Writer, v *VersionResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeVersionResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tVersionResult])
 }
 
 // DecodeFault reads fault's input: its JSON and its raw part.
 func DecodeFault(in, raw []byte, v *FaultInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeFaultInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tFaultInput])
 }
 
 // EncodeFault writes fault's answer.
 func EncodeFault(w *Writer, v *CoreResponse) {
-	encodeCall(w, unsafe.Pointer(v), &typeCoreResponse)
+	encodeCall(w, unsafe.Pointer(v), &types[tCoreResponse])
 }
 
 // DecodeNormalize reads normalize's input: its JSON and its raw part.
 func DecodeNormalize(in, raw []byte, v *NormalizeInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeNormalizeInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tNormalizeInput])
 	v.Body = raw
 }
 
 // EncodeNormalize writes normalize's answer.
 func EncodeNormalize(w *Writer, v *NormalizeResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeNormalizeResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tNormalizeResult])
 }
 
 // DecodeWatchOpen reads watch.open's input: its JSON and its raw part.
 func DecodeWatchOpen(in, raw []byte, v *WatchOpenInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeWatchOpenInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tWatchOpenInput])
 }
 
 // EncodeWatchOpen writes watch.open's answer.
 func EncodeWatchOpen(w *Writer, v *WatchOpened) {
-	encodeCall(w, unsafe.Pointer(v), &typeWatchOpened)
+	encodeCall(w, unsafe.Pointer(v), &types[tWatchOpened])
 }
 
 // DecodeWatchNext reads watch.nextDelivery's input: its JSON and its raw part.
 func DecodeWatchNext(in, raw []byte, v *WatchNextInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeWatchNextInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tWatchNextInput])
 }
 
 // EncodeWatchNext writes watch.nextDelivery's answer.
 func EncodeWatchNext(w *Writer, v *WatchNextResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeWatchNextResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tWatchNextResult])
 }
 
 // DecodeWatchSent reads watch.delivered's input: its JSON and its raw part.
 func DecodeWatchSent(in, raw []byte, v *WatchSentInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeWatchSentInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tWatchSentInput])
 }
 
 // EncodeWatchSent writes watch.delivered's answer.
 func EncodeWatchSent(w *Writer, v *WatchSentResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeWatchSentResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tWatchSentResult])
 }
 
 // DecodeWatchTracked reads watch.tracked's input: its JSON and its raw part.
 func DecodeWatchTracked(in, raw []byte, v *WatchTrackedInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeWatchTrackedInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tWatchTrackedInput])
 	v.Upstream.Body = raw
 }
 
 // EncodeWatchTracked writes watch.tracked's answer.
 func EncodeWatchTracked(w *Writer, v *WatchTrackedResult) {
-	encodeCall(w, unsafe.Pointer(v), &typeWatchTrackedResult)
+	encodeCall(w, unsafe.Pointer(v), &types[tWatchTrackedResult])
 }
 
 // DecodeWatchClose reads watch.close's input: its JSON and its raw part.
 func DecodeWatchClose(in, raw []byte, v *WatchCloseInput) {
-	decodeCall(in, unsafe.Pointer(v), &typeWatchCloseInput)
+	decodeCall(in, unsafe.Pointer(v), &types[tWatchCloseInput])
 }
 
 // EncodeWatchClose writes watch.close's answer.
 func EncodeWatchClose(w *Writer, v *WatchClosed) {
-	encodeCall(w, unsafe.Pointer(v), &typeWatchClosed)
+	encodeCall(w, unsafe.Pointer(v), &types[tWatchClosed])
 }
 
-var typeConfigureInput = Type{
-	fields: []member{
-		{name: "vars", kind: kPairs, flags: 0, mask: 0, off: unsafe.Offsetof(ConfigureInput{}.Vars), sub: nil},
-		{name: "bindings", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(ConfigureInput{}.Bindings), sub: &typeBindings},
-	},
-	union: -1,
+// Kinds of members (worker/core/gen's, in the same order).
+const (
+	kString    = 0
+	kStringPtr = 1
+	kBool      = 2
+	kInt       = 3
+	kIntPtr    = 4
+	kFloat     = 5
+	kStruct    = 6
+	kStructPtr = 7
+	kStrings   = 8
+	kInts      = 9
+	kStructs   = 10
+	kPairs     = 11
+	kRaw       = 12
+	kRawText   = 13
+	kEnum      = 14
+)
+
+// The descriptors' indexes in types.
+const (
+	tConfigureInput     = 0
+	tBindings           = 1
+	tConfiguration      = 2
+	tUpstreamSettings   = 3
+	tConfigProblem      = 4
+	tLimits             = 5
+	tRouteInfo          = 6
+	tWebhookSettings    = 7
+	tRequestFacts       = 8
+	tPrepareInput       = 9
+	tPeekedRecord       = 10
+	tRateLimit          = 11
+	tPrepared           = 12
+	tForward            = 13
+	tCacheTicket        = 14
+	tBookingTicket      = 15
+	tAnswerContext      = 16
+	tCoreResponse       = 17
+	tUpstreamResult     = 18
+	tAnswerInput        = 19
+	tAnswered           = 20
+	tWatchAdd           = 21
+	tBookingInput       = 22
+	tStep               = 23
+	tLedgerFinish       = 24
+	tLookedUpInput      = 25
+	tEndpointAnswer     = 26
+	tHealthzInput       = 27
+	tInstanceInfo       = 28
+	tRateLimitsBound    = 29
+	tCacheSize          = 30
+	tWebhooksHealth     = 31
+	tFailureInput       = 32
+	tIsMasterInput      = 33
+	tIsMasterResult     = 34
+	tSignWebhookInput   = 35
+	tSignWebhookResult  = 36
+	tVersionResult      = 37
+	tFaultInput         = 38
+	tNormalizeInput     = 39
+	tNormalizeResult    = 40
+	tGrant              = 41
+	tMintInput          = 42
+	tFieldProblem       = 43
+	tMintResult         = 44
+	tVerifyInput        = 45
+	tClaims             = 46
+	tVerifyResult       = 47
+	tWatchRow           = 48
+	tWatchStats         = 49
+	tWatchOpenInput     = 50
+	tWatchOpened        = 51
+	tWatchNextInput     = 52
+	tWatchNextResult    = 53
+	tWebhookDelivery    = 54
+	tWatchSentInput     = 55
+	tWatchSentResult    = 56
+	tWatchTrackedInput  = 57
+	tWatchTrackedResult = 58
+	tWatchCloseInput    = 59
+	tWatchClosed        = 60
+)
+
+// fields are the members of every type, packed (member).
+var fields = [...]member{
+	// ConfigureInput
+	member(uint16(unsafe.Offsetof(ConfigureInput{}.Vars))) | 0xb0400000000,         // vars
+	member(uint16(unsafe.Offsetof(ConfigureInput{}.Bindings))) | 0x100060800040000, // bindings
+	// Bindings
+	member(uint16(unsafe.Offsetof(Bindings{}.Bookings))) | 0x208000c0000,            // bookings
+	member(uint16(unsafe.Offsetof(Bindings{}.Watchlist))) | 0x20900140000,           // watchlist
+	member(uint16(unsafe.Offsetof(Bindings{}.Sandbox))) | 0x207001d0000,             // sandbox
+	member(uint16(unsafe.Offsetof(Bindings{}.RateLimitAnonymous))) | 0x121200240000, // rateLimitAnonymous
+	member(uint16(unsafe.Offsetof(Bindings{}.Check))) | 0x120500360000,              // check
+	// Configuration
+	member(uint16(unsafe.Offsetof(Configuration{}.Errors))) | 0x4000a06003b0000,     // errors
+	member(uint16(unsafe.Offsetof(Configuration{}.Upstream))) | 0x300060800410000,   // upstream
+	member(uint16(unsafe.Offsetof(Configuration{}.Limits))) | 0x500060600490000,     // limits
+	member(uint16(unsafe.Offsetof(Configuration{}.AllowedOrigins))) | 0x80e004f0000, // allowedOrigins
+	member(uint16(unsafe.Offsetof(Configuration{}.Operations))) | 0x6000a0a005d0000, // operations
+	member(uint16(unsafe.Offsetof(Configuration{}.ExactlyOnce))) | 0x20b00670000,    // exactlyOnce
+	member(uint16(unsafe.Offsetof(Configuration{}.LogRequests))) | 0xb00720000,      // logRequests
+	member(uint16(unsafe.Offsetof(Configuration{}.Faults))) | 0x206007d0000,         // faults
+	member(uint16(unsafe.Offsetof(Configuration{}.Demo))) | 0x20400830000,           // demo
+	member(uint16(unsafe.Offsetof(Configuration{}.Webhooks))) | 0x700070800870000,   // webhooks
+	member(uint16(unsafe.Offsetof(Configuration{}.WatchlistName))) | 0xd008f0000,    // watchlistName
+	// UpstreamSettings
+	member(uint16(unsafe.Offsetof(UpstreamSettings{}.Kind))) | 0x4009c0000,          // kind
+	member(uint16(unsafe.Offsetof(UpstreamSettings{}.BaseURL))) | 0x700a00000,       // baseUrl
+	member(uint16(unsafe.Offsetof(UpstreamSettings{}.Authorization))) | 0xd00a70000, // authorization
+	// ConfigProblem
+	member(uint16(unsafe.Offsetof(ConfigProblem{}.Variable))) | 0x800b40000, // variable
+	member(uint16(unsafe.Offsetof(ConfigProblem{}.Problem))) | 0x700bc0000,  // problem
+	// Limits
+	member(uint16(unsafe.Offsetof(Limits{}.MaxBodyBytes))) | 0x30c00c30000,               // maxBodyBytes
+	member(uint16(unsafe.Offsetof(Limits{}.UpstreamTimeoutMs))) | 0x31100cf0000,          // upstreamTimeoutMs
+	member(uint16(unsafe.Offsetof(Limits{}.ReadRetryBackoffMs))) | 0x91200e00000,         // readRetryBackoffMs
+	member(uint16(unsafe.Offsetof(Limits{}.RetryShare))) | 0x50a00f20000,                 // retryShare
+	member(uint16(unsafe.Offsetof(Limits{}.RetryBurst))) | 0x30a00fc0000,                 // retryBurst
+	member(uint16(unsafe.Offsetof(Limits{}.MaxUpstreamBodyBytes))) | 0x31401060000,       // maxUpstreamBodyBytes
+	member(uint16(unsafe.Offsetof(Limits{}.CacheMaxBytes))) | 0x30d011a0000,              // cacheMaxBytes
+	member(uint16(unsafe.Offsetof(Limits{}.CacheMaxEntries))) | 0x30f01270000,            // cacheMaxEntries
+	member(uint16(unsafe.Offsetof(Limits{}.RequestDeadlineMs))) | 0x31101360000,          // requestDeadlineMs
+	member(uint16(unsafe.Offsetof(Limits{}.BookingWaitMs))) | 0x30d01470000,              // bookingWaitMs
+	member(uint16(unsafe.Offsetof(Limits{}.BookingHoldMs))) | 0x30d01540000,              // bookingHoldMs
+	member(uint16(unsafe.Offsetof(Limits{}.BookingRecordTTLMs))) | 0x31201610000,         // bookingRecordTtlMs
+	member(uint16(unsafe.Offsetof(Limits{}.BookingGraceMs))) | 0x30e01730000,             // bookingGraceMs
+	member(uint16(unsafe.Offsetof(Limits{}.BookingsLegacyUntilMs))) | 0x31501810000,      // bookingsLegacyUntilMs
+	member(uint16(unsafe.Offsetof(Limits{}.RateLimitRetryAfterSeconds))) | 0x31a01960000, // rateLimitRetryAfterSeconds
+	// RouteInfo
+	member(uint16(unsafe.Offsetof(RouteInfo{}.Name))) | 0x401b00000,      // name
+	member(uint16(unsafe.Offsetof(RouteInfo{}.Methods))) | 0x80701b40000, // methods
+	member(uint16(unsafe.Offsetof(RouteInfo{}.Public))) | 0x20601bb0000,  // public
+	member(uint16(unsafe.Offsetof(RouteInfo{}.Books))) | 0x20501c10000,   // books
+	// WebhookSettings
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.URL))) | 0x301c60000,                 // url
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.Budget))) | 0x30601c90000,            // budget
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.CheckEveryMs))) | 0x30c01cf0000,      // checkEveryMs
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.RetryForMs))) | 0x30a01db0000,        // retryForMs
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.MaxAgeMs))) | 0x30801e50000,          // maxAgeMs
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.LeaseMs))) | 0x30701ed0000,           // leaseMs
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.CommitEvery))) | 0x30b01f40000,       // commitEvery
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.Concurrency))) | 0x30b01ff0000,       // concurrency
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.DeliveryTimeoutMs))) | 0x311020a0000, // deliveryTimeoutMs
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.RunTimeoutMs))) | 0x30c021b0000,      // runTimeoutMs
+	member(uint16(unsafe.Offsetof(WebhookSettings{}.UserAgent))) | 0x902270000,           // userAgent
+	// RequestFacts
+	member(uint16(unsafe.Offsetof(RequestFacts{}.Method))) | 0x601b40000,         // method
+	member(uint16(unsafe.Offsetof(RequestFacts{}.Query))) | 0x10502300000,        // query
+	member(uint16(unsafe.Offsetof(RequestFacts{}.Body))) | 0x2c0402350000,        // body
+	member(uint16(unsafe.Offsetof(RequestFacts{}.BodyTooLarge))) | 0x20c02390000, // bodyTooLarge
+	member(uint16(unsafe.Offsetof(RequestFacts{}.ContentType))) | 0xb02450000,    // contentType
+	member(uint16(unsafe.Offsetof(RequestFacts{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
+	member(uint16(unsafe.Offsetof(RequestFacts{}.Authorization))) | 0xd00a70000,  // authorization
+	member(uint16(unsafe.Offsetof(RequestFacts{}.ClientIP))) | 0x8025e0000,       // clientIp
+	member(uint16(unsafe.Offsetof(RequestFacts{}.RequestID))) | 0x902660000,      // requestId
+	member(uint16(unsafe.Offsetof(RequestFacts{}.Now))) | 0x303026f0000,          // now
+	// PrepareInput
+	member(uint16(unsafe.Offsetof(PrepareInput{}.Method))) | 0x601b40000,         // method
+	member(uint16(unsafe.Offsetof(PrepareInput{}.Query))) | 0x10502300000,        // query
+	member(uint16(unsafe.Offsetof(PrepareInput{}.Body))) | 0x2c0402350000,        // body
+	member(uint16(unsafe.Offsetof(PrepareInput{}.BodyTooLarge))) | 0x20c02390000, // bodyTooLarge
+	member(uint16(unsafe.Offsetof(PrepareInput{}.ContentType))) | 0xb02450000,    // contentType
+	member(uint16(unsafe.Offsetof(PrepareInput{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
+	member(uint16(unsafe.Offsetof(PrepareInput{}.Authorization))) | 0xd00a70000,  // authorization
+	member(uint16(unsafe.Offsetof(PrepareInput{}.ClientIP))) | 0x8025e0000,       // clientIp
+	member(uint16(unsafe.Offsetof(PrepareInput{}.RequestID))) | 0x902660000,      // requestId
+	member(uint16(unsafe.Offsetof(PrepareInput{}.Now))) | 0x303026f0000,          // now
+	member(uint16(unsafe.Offsetof(PrepareInput{}.Operation))) | 0x9005d0000,      // operation
+	member(uint16(unsafe.Offsetof(PrepareInput{}.Booked))) | 0xa00170602720000,   // booked
+	// PeekedRecord
+	member(uint16(unsafe.Offsetof(PeekedRecord{}.State))) | 0x502780000, // state
+	member(uint16(unsafe.Offsetof(PeekedRecord{}.Body))) | 0x402350000,  // body
+	// RateLimit
+	member(uint16(unsafe.Offsetof(RateLimit{}.Binding))) | 0x700040000, // binding
+	member(uint16(unsafe.Offsetof(RateLimit{}.Key))) | 0x3027d0000,     // key
+	// Prepared
+	member(uint16(unsafe.Offsetof(Prepared{}.Kind))) | 0x4009c0000,            // kind
+	member(uint16(unsafe.Offsetof(Prepared{}.Caller))) | 0x602920000,          // caller
+	member(uint16(unsafe.Offsetof(Prepared{}.RateLimit))) | 0xb00070900240000, // rateLimit
+	member(uint16(unsafe.Offsetof(Prepared{}.Response))) | 0x1101070802980000, // response
+	member(uint16(unsafe.Offsetof(Prepared{}.BookingKey))) | 0x2000a02a00000,  // bookingKey
+	member(uint16(unsafe.Offsetof(Prepared{}.Forward))) | 0xd040707028b0000,   // forward
+	// Forward
+	member(uint16(unsafe.Offsetof(Forward{}.Operation))) | 0x9005d0000,      // operation
+	member(uint16(unsafe.Offsetof(Forward{}.UpstreamBody))) | 0xc0c02aa0000, // upstreamBody
+	member(uint16(unsafe.Offsetof(Forward{}.Retryable))) | 0x20902b60000,    // retryable
+	member(uint16(unsafe.Offsetof(Forward{}.Cache))) | 0xe000705011a0000,    // cache
+	member(uint16(unsafe.Offsetof(Forward{}.Booking))) | 0xf000707000c0000,  // booking
+	member(uint16(unsafe.Offsetof(Forward{}.Context))) | 0x1000060702bf0000, // context
+	// CacheTicket
+	member(uint16(unsafe.Offsetof(CacheTicket{}.Key))) | 0x3027d0000,          // key
+	member(uint16(unsafe.Offsetof(CacheTicket{}.TTLSeconds))) | 0x30a02c60000, // ttlSeconds
+	// BookingTicket
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Key))) | 0x3027d0000,           // key
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Fingerprint))) | 0xb02d00000,   // fingerprint
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RefField))) | 0x802db0000,      // refField
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Ref))) | 0x302db0000,           // ref
+	member(uint16(unsafe.Offsetof(BookingTicket{}.WaitMs))) | 0x30602e30000,      // waitMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.HoldMs))) | 0x30602e90000,      // holdMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RecordTTLMs))) | 0x30b02ef0000, // recordTtlMs
+	// AnswerContext
+	member(uint16(unsafe.Offsetof(AnswerContext{}.Operation))) | 0x9005d0000, // operation
+	member(uint16(unsafe.Offsetof(AnswerContext{}.ClientRef))) | 0x902fa0000, // clientRef
+	member(uint16(unsafe.Offsetof(AnswerContext{}.Ledger))) | 0x20603030000,  // ledger
+	// CoreResponse
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Status))) | 0x30603090000,  // status
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Headers))) | 0xb07030f0000, // headers
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Body))) | 0xc0402350000,    // body
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Class))) | 0x503160000,     // class
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Detail))) | 0x1006031b0000, // detail
+	// UpstreamResult
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Status))) | 0x30603090000, // status
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Body))) | 0x2c0402350000,  // body
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Failure))) | 0x703210000,  // failure
+	// AnswerInput
+	member(uint16(unsafe.Offsetof(AnswerInput{}.Context))) | 0x1000060702bf0000,  // context
+	member(uint16(unsafe.Offsetof(AnswerInput{}.Upstream))) | 0x1200060800410000, // upstream
+	member(uint16(unsafe.Offsetof(AnswerInput{}.RequestID))) | 0x902660000,       // requestId
+	member(uint16(unsafe.Offsetof(AnswerInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
+	member(uint16(unsafe.Offsetof(AnswerInput{}.Now))) | 0x303026f0000,           // now
+	member(uint16(unsafe.Offsetof(AnswerInput{}.SentAt))) | 0x130603280000,       // sentAt
+	// Answered
+	member(uint16(unsafe.Offsetof(Answered{}.Response))) | 0x1100070802980000, // response
+	member(uint16(unsafe.Offsetof(Answered{}.Outcome))) | 0x7032e0000,         // outcome
+	member(uint16(unsafe.Offsetof(Answered{}.Cacheable))) | 0x20903350000,     // cacheable
+	member(uint16(unsafe.Offsetof(Answered{}.Retry))) | 0x20500f20000,         // retry
+	member(uint16(unsafe.Offsetof(Answered{}.Leak))) | 0x204033e0000,          // leak
+	member(uint16(unsafe.Offsetof(Answered{}.Watch))) | 0x1500070500140000,    // watch
+	member(uint16(unsafe.Offsetof(Answered{}.Note))) | 0x403420000,            // note
+	// WatchAdd
+	member(uint16(unsafe.Offsetof(WatchAdd{}.DlvrRef))) | 0x703460000,   // dlvrRef
+	member(uint16(unsafe.Offsetof(WatchAdd{}.ClientRef))) | 0x902fa0000, // clientRef
+	// BookingInput
+	member(uint16(unsafe.Offsetof(BookingInput{}.Context))) | 0x1000060702bf0000,  // context
+	member(uint16(unsafe.Offsetof(BookingInput{}.Ticket))) | 0xf000606034d0000,    // ticket
+	member(uint16(unsafe.Offsetof(BookingInput{}.State))) | 0x502780000,           // state
+	member(uint16(unsafe.Offsetof(BookingInput{}.Stored))) | 0x2c0603530000,       // stored
+	member(uint16(unsafe.Offsetof(BookingInput{}.RetryAfterMs))) | 0x130c03590000, // retryAfterMs
+	member(uint16(unsafe.Offsetof(BookingInput{}.RequestID))) | 0x902660000,       // requestId
+	member(uint16(unsafe.Offsetof(BookingInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
+	member(uint16(unsafe.Offsetof(BookingInput{}.Now))) | 0x303026f0000,           // now
+	// Step
+	member(uint16(unsafe.Offsetof(Step{}.Kind))) | 0x4009c0000,            // kind
+	member(uint16(unsafe.Offsetof(Step{}.Sending))) | 0x10207036b0000,     // sending
+	member(uint16(unsafe.Offsetof(Step{}.Response))) | 0x1102070802980000, // response
+	member(uint16(unsafe.Offsetof(Step{}.Finish))) | 0x1802070603720000,   // finish
+	member(uint16(unsafe.Offsetof(Step{}.Watch))) | 0x1502070500140000,    // watch
+	member(uint16(unsafe.Offsetof(Step{}.Operation))) | 0x40009005d0000,   // operation
+	member(uint16(unsafe.Offsetof(Step{}.LookupBody))) | 0x40c0a03780000,  // lookupBody
+	// LedgerFinish
+	member(uint16(unsafe.Offsetof(LedgerFinish{}.Outcome))) | 0x7032e0000, // outcome
+	member(uint16(unsafe.Offsetof(LedgerFinish{}.Body))) | 0x2c0402350000, // body
+	// LookedUpInput
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Context))) | 0x1000060702bf0000,  // context
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Ticket))) | 0xf000606034d0000,    // ticket
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.UpstreamBody))) | 0xc02aa0000,    // upstreamBody
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Upstream))) | 0x1200060800410000, // upstream
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.RequestID))) | 0x902660000,       // requestId
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Now))) | 0x303026f0000,           // now
+	// EndpointAnswer
+	member(uint16(unsafe.Offsetof(EndpointAnswer{}.RateLimit))) | 0xb00070900240000, // rateLimit
+	member(uint16(unsafe.Offsetof(EndpointAnswer{}.Response))) | 0x1100070802980000, // response
+	// HealthzInput
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Method))) | 0x601b40000,            // method
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Authorization))) | 0xd00a70000,     // authorization
+	member(uint16(unsafe.Offsetof(HealthzInput{}.AcceptLanguage))) | 0xe02500000,    // acceptLanguage
+	member(uint16(unsafe.Offsetof(HealthzInput{}.RequestID))) | 0x902660000,         // requestId
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Now))) | 0x303026f0000,             // now
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Instance))) | 0x1c00070803820000,   // instance
+	member(uint16(unsafe.Offsetof(HealthzInput{}.RateLimits))) | 0x1d00060a038a0000, // rateLimits
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Cache))) | 0x1e000605011a0000,      // cache
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Webhooks))) | 0x1f00070800870000,   // webhooks
+	// InstanceInfo
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.ID))) | 0x203940000,            // id
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.Requests))) | 0x30803960000,    // requests
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.MemoryBytes))) | 0x30b039e0000, // memoryBytes
+	// RateLimitsBound
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Public))) | 0x20601bb0000,     // public
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Anonymous))) | 0x120903a90000, // anonymous
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Tokens))) | 0x20603b20000,     // tokens
+	// CacheSize
+	member(uint16(unsafe.Offsetof(CacheSize{}.Entries))) | 0x30703b80000, // entries
+	member(uint16(unsafe.Offsetof(CacheSize{}.Bytes))) | 0x30503bf0000,   // bytes
+	// WebhooksHealth
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Stats))) | 0x3100070503c40000, // stats
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Error))) | 0x5003b0000,        // error
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.LastRunAt))) | 0x30903c90000,  // lastRunAt
+	// FailureInput
+	member(uint16(unsafe.Offsetof(FailureInput{}.Kind))) | 0xe04009c0000,         // kind
+	member(uint16(unsafe.Offsetof(FailureInput{}.RequestID))) | 0x902660000,      // requestId
+	member(uint16(unsafe.Offsetof(FailureInput{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
+	member(uint16(unsafe.Offsetof(FailureInput{}.Operation))) | 0x9005d0000,      // operation
+	member(uint16(unsafe.Offsetof(FailureInput{}.Method))) | 0x601b40000,         // method
+	member(uint16(unsafe.Offsetof(FailureInput{}.Path))) | 0x403d20000,           // path
+	member(uint16(unsafe.Offsetof(FailureInput{}.Allow))) | 0x5004f0000,          // allow
+	member(uint16(unsafe.Offsetof(FailureInput{}.Origin))) | 0x603d60000,         // origin
+	// IsMasterInput
+	member(uint16(unsafe.Offsetof(IsMasterInput{}.Authorization))) | 0xd00a70000, // authorization
+	// IsMasterResult
+	member(uint16(unsafe.Offsetof(IsMasterResult{}.Master))) | 0x20603dc0000, // master
+	// SignWebhookInput
+	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Body))) | 0xc0402350000, // body
+	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Now))) | 0x303026f0000,  // now
+	// SignWebhookResult
+	member(uint16(unsafe.Offsetof(SignWebhookResult{}.Signature))) | 0x903e20000, // signature
+	// VersionResult
+	member(uint16(unsafe.Offsetof(VersionResult{}.Version))) | 0x703eb0000, // version
+	// FaultInput
+	member(uint16(unsafe.Offsetof(FaultInput{}.Kind))) | 0x4009c0000,      // kind
+	member(uint16(unsafe.Offsetof(FaultInput{}.RequestID))) | 0x902660000, // requestId
+	// NormalizeInput
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Operation))) | 0x9005d0000, // operation
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Body))) | 0xc0402350000,    // body
+	// NormalizeResult
+	member(uint16(unsafe.Offsetof(NormalizeResult{}.Body))) | 0xc0402350000,       // body
+	member(uint16(unsafe.Offsetof(NormalizeResult{}.Normalized))) | 0x20a03f20000, // normalized
+	// Grant
+	member(uint16(unsafe.Offsetof(Grant{}.Operations))) | 0x80a005d0000,         // operations
+	member(uint16(unsafe.Offsetof(Grant{}.ShippingClientRef))) | 0x1103fc0000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.DlvrRef))) | 0x703460000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Grant{}.CollectionClientRef))) | 0x13040d0000, // collectionClientRef
+	// MintInput
+	member(uint16(unsafe.Offsetof(MintInput{}.Key))) | 0x3027d0000,          // key
+	member(uint16(unsafe.Offsetof(MintInput{}.Grant))) | 0x2900060504200000, // grant
+	member(uint16(unsafe.Offsetof(MintInput{}.TTLSeconds))) | 0xd0a02c60000, // ttlSeconds
+	member(uint16(unsafe.Offsetof(MintInput{}.Now))) | 0x303026f0000,        // now
+	// FieldProblem
+	member(uint16(unsafe.Offsetof(FieldProblem{}.Field))) | 0x504250000,   // field
+	member(uint16(unsafe.Offsetof(FieldProblem{}.Problem))) | 0x700bc0000, // problem
+	// MintResult
+	member(uint16(unsafe.Offsetof(MintResult{}.Token))) | 0x10503b20000,      // token
+	member(uint16(unsafe.Offsetof(MintResult{}.ExpiresAt))) | 0x409042a0000,  // expiresAt
+	member(uint16(unsafe.Offsetof(MintResult{}.Grant))) | 0x2900070504200000, // grant
+	member(uint16(unsafe.Offsetof(MintResult{}.Error))) | 0x2b000705003b0000, // error
+	// VerifyInput
+	member(uint16(unsafe.Offsetof(VerifyInput{}.Key))) | 0x3027d0000,   // key
+	member(uint16(unsafe.Offsetof(VerifyInput{}.Token))) | 0x503b20000, // token
+	member(uint16(unsafe.Offsetof(VerifyInput{}.Now))) | 0x303026f0000, // now
+	// Claims
+	member(uint16(unsafe.Offsetof(Claims{}.Operations))) | 0x80a005d0000,         // operations
+	member(uint16(unsafe.Offsetof(Claims{}.ShippingClientRef))) | 0x1103fc0000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.DlvrRef))) | 0x703460000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Claims{}.CollectionClientRef))) | 0x13040d0000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.ExpiresAt))) | 0x309042a0000,          // expiresAt
+	// VerifyResult
+	member(uint16(unsafe.Offsetof(VerifyResult{}.Claims))) | 0x2e00070604330000, // claims
+	member(uint16(unsafe.Offsetof(VerifyResult{}.Error))) | 0x105003b0000,       // error
+	// WatchRow
+	member(uint16(unsafe.Offsetof(WatchRow{}.Ref))) | 0x302db0000,       // ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.ClientRef))) | 0xa04390000, // client_ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.Added))) | 0x30504430000,   // added
+	member(uint16(unsafe.Offsetof(WatchRow{}.NextAt))) | 0x30704480000,  // next_at
+	member(uint16(unsafe.Offsetof(WatchRow{}.Pending))) | 0x307044f0000, // pending
+	member(uint16(unsafe.Offsetof(WatchRow{}.State))) | 0x502780000,     // state
+	// WatchStats
+	member(uint16(unsafe.Offsetof(WatchStats{}.Watched))) | 0x30704560000,   // watched
+	member(uint16(unsafe.Offsetof(WatchStats{}.Pending))) | 0x307044f0000,   // pending
+	member(uint16(unsafe.Offsetof(WatchStats{}.Delivered))) | 0x309045d0000, // delivered
+	member(uint16(unsafe.Offsetof(WatchStats{}.Dropped))) | 0x30704660000,   // dropped
+	member(uint16(unsafe.Offsetof(WatchStats{}.LastRun))) | 0xd08046d0000,   // last_run
+	// WatchOpenInput
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.Row))) | 0x3000060304750000, // row
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.RunAt))) | 0x30504780000,    // runAt
+	// WatchOpened
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Record))) | 0x602ef0000,       // record
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollDue))) | 0x207047d0000,    // pollDue
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollBody))) | 0x804840000,     // pollBody
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Unreadable))) | 0x20a048c0000, // unreadable
+	// WatchNextInput
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.Record))) | 0x602ef0000,  // record
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.RunAt))) | 0x30504780000, // runAt
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.Now))) | 0x303026f0000,   // now
+	// WatchNextResult
+	member(uint16(unsafe.Offsetof(WatchNextResult{}.Event))) | 0x3600070504960000, // event
+	// WebhookDelivery
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.ID))) | 0x203940000,        // id
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Body))) | 0xc0402350000,    // body
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Signature))) | 0x903e20000, // signature
+	// WatchSentInput
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.Record))) | 0x602ef0000,  // record
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.EventID))) | 0x7049b0000, // eventId
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.OK))) | 0x202000e0000,    // ok
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.RunAt))) | 0x30504780000, // runAt
+	// WatchSentResult
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Record))) | 0x602ef0000,    // record
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Dropped))) | 0x20704660000, // dropped
+	// WatchTrackedInput
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Record))) | 0x602ef0000,          // record
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Row))) | 0x3000060304750000,      // row
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Upstream))) | 0x1200060800410000, // upstream
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.RunAt))) | 0x30504780000,         // runAt
+	// WatchTrackedResult
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Record))) | 0x602ef0000,    // record
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Changes))) | 0x30704a20000, // changes
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Dropped))) | 0x30704660000, // dropped
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Error))) | 0x105003b0000,   // error
+	// WatchCloseInput
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Record))) | 0x602ef0000,     // record
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Row))) | 0x3000060304750000, // row
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.RunAt))) | 0x30504780000,    // runAt
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Touched))) | 0x20704a90000,  // touched
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Deferred))) | 0x20804b00000, // deferred
+	// WatchClosed
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Row))) | 0x3000060304750000, // row
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Remove))) | 0x20604b80000,   // remove
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Finished))) | 0x20804be0000, // finished
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Expired))) | 0x20704c60000,  // expired
 }
 
-var typeBindings = Type{
-	fields: []member{
-		{name: "bookings", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Bindings{}.Bookings), sub: nil},
-		{name: "watchlist", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Bindings{}.Watchlist), sub: nil},
-		{name: "sandbox", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Bindings{}.Sandbox), sub: nil},
-		{name: "rateLimitAnonymous", kind: kBool, flags: fOmit, mask: 0, off: unsafe.Offsetof(Bindings{}.RateLimitAnonymous), sub: nil},
-		{name: "check", kind: kBool, flags: fOmit, mask: 0, off: unsafe.Offsetof(Bindings{}.Check), sub: nil},
-	},
-	union: -1,
-}
+// variants are the unions' values, as names (16-bit offset, 8-bit length).
+var variants = [...]uint32{0x70280, 0x40287, 0x7028b, 0x7028b, 0x70280, 0x60365}
 
-var typeConfiguration = Type{
-	fields: []member{
-		{name: "errors", kind: kStructs, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.Errors), sub: &typeConfigProblem},
-		{name: "upstream", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.Upstream), sub: &typeUpstreamSettings},
-		{name: "limits", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.Limits), sub: &typeLimits},
-		{name: "allowedOrigins", kind: kStrings, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.AllowedOrigins), sub: nil},
-		{name: "operations", kind: kStructs, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.Operations), sub: &typeRouteInfo},
-		{name: "exactlyOnce", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.ExactlyOnce), sub: nil},
-		{name: "logRequests", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.LogRequests), sub: nil},
-		{name: "faults", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.Faults), sub: nil},
-		{name: "demo", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.Demo), sub: nil},
-		{name: "webhooks", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.Webhooks), sub: &typeWebhookSettings},
-		{name: "watchlistName", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Configuration{}.WatchlistName), sub: nil},
-	},
-	union: -1,
-}
+// names are the members' JSON names and the unions' values.
+const names = "varsbindingsbookingswatchlistsandboxrateLimitAnonymouscheckerrorsupstreamlimitsallowedOriginsoperationsexactlyOncelogRequestsfaultsdemowebhookswatchlistNamekindbaseUrlauthorizationvariableproblemmaxBodyBytesupstreamTimeoutMsreadRetryBackoffMsretryShareretryBurstmaxUpstreamBodyBytescacheMaxBytescacheMaxEntriesrequestDeadlineMsbookingWaitMsbookingHoldMsbookingRecordTtlMsbookingGraceMsbookingsLegacyUntilMsrateLimitRetryAfterSecondsnamemethodspublicbooksurlbudgetcheckEveryMsretryForMsmaxAgeMsleaseMscommitEveryconcurrencydeliveryTimeoutMsrunTimeoutMsuserAgentquerybodybodyTooLargecontentTypeacceptLanguageclientIprequestIdnowbookedstatekeyrespondpeekforwardcallerresponsebookingKeyupstreamBodyretryablecontextttlSecondsfingerprintrefFieldwaitMsholdMsrecordTtlMsclientRefledgerstatusheadersclassdetailfailuresentAtoutcomecacheableleaknotedlvrRefticketstoredretryAfterMslookupsendingfinishlookupBodyinstancerateLimitsidrequestsmemoryBytesanonymoustokensentriesbytesstatslastRunAtpathoriginmastersignatureversionnormalizedshippingClientRefcollectionClientRefgrantfieldexpiresAtclaimsclient_refaddednext_atpendingwatcheddelivereddroppedlast_runrowrunAtpollDuepollBodyunreadableeventeventIdchangestoucheddeferredremovefinishedexpired"
 
-var typeUpstreamSettings = Type{
-	fields: []member{
-		{name: "kind", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(UpstreamSettings{}.Kind), sub: nil},
-		{name: "baseUrl", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(UpstreamSettings{}.BaseURL), sub: nil},
-		{name: "authorization", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(UpstreamSettings{}.Authorization), sub: nil},
-	},
-	union: -1,
-}
-
-var typeConfigProblem = Type{
-	fields: []member{
-		{name: "variable", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(ConfigProblem{}.Variable), sub: nil},
-		{name: "problem", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(ConfigProblem{}.Problem), sub: nil},
-	},
-	union: -1,
-	size:  unsafe.Sizeof(ConfigProblem{}),
-	appendTo: func(p unsafe.Pointer) unsafe.Pointer {
-		s := (*[]ConfigProblem)(p)
-		*s = append(*s, ConfigProblem{})
-		return unsafe.Pointer(&(*s)[len(*s)-1])
-	},
-}
-
-var typeLimits = Type{
-	fields: []member{
-		{name: "maxBodyBytes", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.MaxBodyBytes), sub: nil},
-		{name: "upstreamTimeoutMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.UpstreamTimeoutMs), sub: nil},
-		{name: "readRetryBackoffMs", kind: kInts, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.ReadRetryBackoffMs), sub: nil},
-		{name: "retryShare", kind: kFloat, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.RetryShare), sub: nil},
-		{name: "retryBurst", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.RetryBurst), sub: nil},
-		{name: "maxUpstreamBodyBytes", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.MaxUpstreamBodyBytes), sub: nil},
-		{name: "cacheMaxBytes", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.CacheMaxBytes), sub: nil},
-		{name: "cacheMaxEntries", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.CacheMaxEntries), sub: nil},
-		{name: "requestDeadlineMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.RequestDeadlineMs), sub: nil},
-		{name: "bookingWaitMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.BookingWaitMs), sub: nil},
-		{name: "bookingHoldMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.BookingHoldMs), sub: nil},
-		{name: "bookingRecordTtlMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.BookingRecordTTLMs), sub: nil},
-		{name: "bookingGraceMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.BookingGraceMs), sub: nil},
-		{name: "bookingsLegacyUntilMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.BookingsLegacyUntilMs), sub: nil},
-		{name: "rateLimitRetryAfterSeconds", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Limits{}.RateLimitRetryAfterSeconds), sub: nil},
-	},
-	union: -1,
-}
-
-var typeRouteInfo = Type{
-	fields: []member{
-		{name: "name", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RouteInfo{}.Name), sub: nil},
-		{name: "methods", kind: kStrings, flags: 0, mask: 0, off: unsafe.Offsetof(RouteInfo{}.Methods), sub: nil},
-		{name: "public", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(RouteInfo{}.Public), sub: nil},
-		{name: "books", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(RouteInfo{}.Books), sub: nil},
-	},
-	union: -1,
-	size:  unsafe.Sizeof(RouteInfo{}),
-	appendTo: func(p unsafe.Pointer) unsafe.Pointer {
-		s := (*[]RouteInfo)(p)
-		*s = append(*s, RouteInfo{})
-		return unsafe.Pointer(&(*s)[len(*s)-1])
-	},
-}
-
-var typeWebhookSettings = Type{
-	fields: []member{
-		{name: "url", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.URL), sub: nil},
-		{name: "budget", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.Budget), sub: nil},
-		{name: "checkEveryMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.CheckEveryMs), sub: nil},
-		{name: "retryForMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.RetryForMs), sub: nil},
-		{name: "maxAgeMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.MaxAgeMs), sub: nil},
-		{name: "leaseMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.LeaseMs), sub: nil},
-		{name: "commitEvery", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.CommitEvery), sub: nil},
-		{name: "concurrency", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.Concurrency), sub: nil},
-		{name: "deliveryTimeoutMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.DeliveryTimeoutMs), sub: nil},
-		{name: "runTimeoutMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.RunTimeoutMs), sub: nil},
-		{name: "userAgent", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookSettings{}.UserAgent), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhookSettings)) },
-}
-
-var typeRequestFacts = Type{
-	fields: []member{
-		{name: "method", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.Method), sub: nil},
-		{name: "query", kind: kStringPtr, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.Query), sub: nil},
-		{name: "body", kind: kRaw, flags: fNullable, mask: 0, off: unsafe.Offsetof(RequestFacts{}.Body), sub: nil},
-		{name: "bodyTooLarge", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.BodyTooLarge), sub: nil},
-		{name: "contentType", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.ContentType), sub: nil},
-		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.AcceptLanguage), sub: nil},
-		{name: "authorization", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.Authorization), sub: nil},
-		{name: "clientIp", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.ClientIP), sub: nil},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.RequestID), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(RequestFacts{}.Now), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typePrepareInput = Type{
-	fields: []member{
-		{name: "method", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.Method), sub: nil},
-		{name: "query", kind: kStringPtr, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.Query), sub: nil},
-		{name: "body", kind: kRaw, flags: fNullable, mask: 0, off: unsafe.Offsetof(PrepareInput{}.Body), sub: nil},
-		{name: "bodyTooLarge", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.BodyTooLarge), sub: nil},
-		{name: "contentType", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.ContentType), sub: nil},
-		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.AcceptLanguage), sub: nil},
-		{name: "authorization", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.Authorization), sub: nil},
-		{name: "clientIp", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.ClientIP), sub: nil},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.RequestID), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.Now), sub: nil},
-		{name: "operation", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PrepareInput{}.Operation), sub: nil},
-		{name: "booked", kind: kStructPtr, flags: fOmit, mask: 0, off: unsafe.Offsetof(PrepareInput{}.Booked), sub: &typePeekedRecord},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typePeekedRecord = Type{
-	fields: []member{
-		{name: "state", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PeekedRecord{}.State), sub: nil},
-		{name: "body", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(PeekedRecord{}.Body), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(PeekedRecord)) },
-}
-
-var typeRateLimit = Type{
-	fields: []member{
-		{name: "binding", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RateLimit{}.Binding), sub: nil},
-		{name: "key", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RateLimit{}.Key), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RateLimit)) },
-}
-
-var typePrepared = Type{
-	fields: []member{
-		{name: "kind", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Prepared{}.Kind), sub: nil},
-		{name: "caller", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Prepared{}.Caller), sub: nil},
-		{name: "rateLimit", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Prepared{}.RateLimit), sub: &typeRateLimit},
-		{name: "response", kind: kStructPtr, flags: 0, mask: 1, off: unsafe.Offsetof(Prepared{}.Response), sub: &typeCoreResponse},
-		{name: "bookingKey", kind: kString, flags: 0, mask: 2, off: unsafe.Offsetof(Prepared{}.BookingKey), sub: nil},
-		{name: "forward", kind: kStructPtr, flags: 0, mask: 4, off: unsafe.Offsetof(Prepared{}.Forward), sub: &typeForward},
-	},
-	union:    0,
-	variants: []string{"respond", "peek", "forward"},
-	raw:      true,
-}
-
-var typeForward = Type{
-	fields: []member{
-		{name: "operation", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Operation), sub: nil},
-		{name: "upstreamBody", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.UpstreamBody), sub: nil},
-		{name: "retryable", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Retryable), sub: nil},
-		{name: "cache", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Cache), sub: &typeCacheTicket},
-		{name: "booking", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Booking), sub: &typeBookingTicket},
-		{name: "context", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Context), sub: &typeAnswerContext},
-	},
-	union: -1,
-	raw:   true,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Forward)) },
-}
-
-var typeCacheTicket = Type{
-	fields: []member{
-		{name: "key", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(CacheTicket{}.Key), sub: nil},
-		{name: "ttlSeconds", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(CacheTicket{}.TTLSeconds), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CacheTicket)) },
-}
-
-var typeBookingTicket = Type{
-	fields: []member{
-		{name: "key", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(BookingTicket{}.Key), sub: nil},
-		{name: "fingerprint", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(BookingTicket{}.Fingerprint), sub: nil},
-		{name: "refField", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(BookingTicket{}.RefField), sub: nil},
-		{name: "ref", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(BookingTicket{}.Ref), sub: nil},
-		{name: "waitMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(BookingTicket{}.WaitMs), sub: nil},
-		{name: "holdMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(BookingTicket{}.HoldMs), sub: nil},
-		{name: "recordTtlMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(BookingTicket{}.RecordTTLMs), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(BookingTicket)) },
-}
-
-var typeAnswerContext = Type{
-	fields: []member{
-		{name: "operation", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerContext{}.Operation), sub: nil},
-		{name: "clientRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerContext{}.ClientRef), sub: nil},
-		{name: "ledger", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerContext{}.Ledger), sub: nil},
-	},
-	union: -1,
-}
-
-var typeCoreResponse = Type{
-	fields: []member{
-		{name: "status", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(CoreResponse{}.Status), sub: nil},
-		{name: "headers", kind: kPairs, flags: 0, mask: 0, off: unsafe.Offsetof(CoreResponse{}.Headers), sub: nil},
-		{name: "body", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(CoreResponse{}.Body), sub: nil},
-		{name: "class", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(CoreResponse{}.Class), sub: nil},
-		{name: "detail", kind: kString, flags: fOmit, mask: 0, off: unsafe.Offsetof(CoreResponse{}.Detail), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CoreResponse)) },
-}
-
-var typeUpstreamResult = Type{
-	fields: []member{
-		{name: "status", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(UpstreamResult{}.Status), sub: nil},
-		{name: "body", kind: kRaw, flags: fNullable, mask: 0, off: unsafe.Offsetof(UpstreamResult{}.Body), sub: nil},
-		{name: "failure", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(UpstreamResult{}.Failure), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeAnswerInput = Type{
-	fields: []member{
-		{name: "context", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerInput{}.Context), sub: &typeAnswerContext},
-		{name: "upstream", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerInput{}.Upstream), sub: &typeUpstreamResult},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerInput{}.RequestID), sub: nil},
-		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerInput{}.AcceptLanguage), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(AnswerInput{}.Now), sub: nil},
-		{name: "sentAt", kind: kInt, flags: fOmit, mask: 0, off: unsafe.Offsetof(AnswerInput{}.SentAt), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeAnswered = Type{
-	fields: []member{
-		{name: "response", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Answered{}.Response), sub: &typeCoreResponse},
-		{name: "outcome", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Answered{}.Outcome), sub: nil},
-		{name: "cacheable", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Answered{}.Cacheable), sub: nil},
-		{name: "retry", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Answered{}.Retry), sub: nil},
-		{name: "leak", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Answered{}.Leak), sub: nil},
-		{name: "watch", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Answered{}.Watch), sub: &typeWatchAdd},
-		{name: "note", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Answered{}.Note), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeWatchAdd = Type{
-	fields: []member{
-		{name: "dlvrRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchAdd{}.DlvrRef), sub: nil},
-		{name: "clientRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchAdd{}.ClientRef), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchAdd)) },
-}
-
-var typeBookingInput = Type{
-	fields: []member{
-		{name: "context", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(BookingInput{}.Context), sub: &typeAnswerContext},
-		{name: "ticket", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(BookingInput{}.Ticket), sub: &typeBookingTicket},
-		{name: "state", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(BookingInput{}.State), sub: nil},
-		{name: "stored", kind: kRaw, flags: fNullable, mask: 0, off: unsafe.Offsetof(BookingInput{}.Stored), sub: nil},
-		{name: "retryAfterMs", kind: kInt, flags: fOmit, mask: 0, off: unsafe.Offsetof(BookingInput{}.RetryAfterMs), sub: nil},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(BookingInput{}.RequestID), sub: nil},
-		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(BookingInput{}.AcceptLanguage), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(BookingInput{}.Now), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeStep = Type{
-	fields: []member{
-		{name: "kind", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Step{}.Kind), sub: nil},
-		{name: "sending", kind: kBool, flags: 0, mask: 1, off: unsafe.Offsetof(Step{}.Sending), sub: nil},
-		{name: "response", kind: kStructPtr, flags: 0, mask: 2, off: unsafe.Offsetof(Step{}.Response), sub: &typeCoreResponse},
-		{name: "finish", kind: kStructPtr, flags: 0, mask: 2, off: unsafe.Offsetof(Step{}.Finish), sub: &typeLedgerFinish},
-		{name: "watch", kind: kStructPtr, flags: 0, mask: 2, off: unsafe.Offsetof(Step{}.Watch), sub: &typeWatchAdd},
-		{name: "operation", kind: kString, flags: 0, mask: 4, off: unsafe.Offsetof(Step{}.Operation), sub: nil},
-		{name: "lookupBody", kind: kRaw, flags: 0, mask: 4, off: unsafe.Offsetof(Step{}.LookupBody), sub: nil},
-	},
-	union:    0,
-	variants: []string{"forward", "respond", "lookup"},
-	raw:      true,
-}
-
-var typeLedgerFinish = Type{
-	fields: []member{
-		{name: "outcome", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerFinish{}.Outcome), sub: nil},
-		{name: "body", kind: kRaw, flags: fNullable, mask: 0, off: unsafe.Offsetof(LedgerFinish{}.Body), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerFinish)) },
-}
-
-var typeLookedUpInput = Type{
-	fields: []member{
-		{name: "context", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(LookedUpInput{}.Context), sub: &typeAnswerContext},
-		{name: "ticket", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(LookedUpInput{}.Ticket), sub: &typeBookingTicket},
-		{name: "upstreamBody", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LookedUpInput{}.UpstreamBody), sub: nil},
-		{name: "upstream", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(LookedUpInput{}.Upstream), sub: &typeUpstreamResult},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LookedUpInput{}.RequestID), sub: nil},
-		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LookedUpInput{}.AcceptLanguage), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LookedUpInput{}.Now), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeEndpointAnswer = Type{
-	fields: []member{
-		{name: "rateLimit", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(EndpointAnswer{}.RateLimit), sub: &typeRateLimit},
-		{name: "response", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(EndpointAnswer{}.Response), sub: &typeCoreResponse},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeHealthzInput = Type{
-	fields: []member{
-		{name: "method", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.Method), sub: nil},
-		{name: "authorization", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.Authorization), sub: nil},
-		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.AcceptLanguage), sub: nil},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.RequestID), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.Now), sub: nil},
-		{name: "instance", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.Instance), sub: &typeInstanceInfo},
-		{name: "rateLimits", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.RateLimits), sub: &typeRateLimitsBound},
-		{name: "cache", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.Cache), sub: &typeCacheSize},
-		{name: "webhooks", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(HealthzInput{}.Webhooks), sub: &typeWebhooksHealth},
-	},
-	union: -1,
-}
-
-var typeInstanceInfo = Type{
-	fields: []member{
-		{name: "id", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(InstanceInfo{}.ID), sub: nil},
-		{name: "requests", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(InstanceInfo{}.Requests), sub: nil},
-		{name: "memoryBytes", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(InstanceInfo{}.MemoryBytes), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(InstanceInfo)) },
-}
-
-var typeRateLimitsBound = Type{
-	fields: []member{
-		{name: "public", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(RateLimitsBound{}.Public), sub: nil},
-		{name: "anonymous", kind: kBool, flags: fOmit, mask: 0, off: unsafe.Offsetof(RateLimitsBound{}.Anonymous), sub: nil},
-		{name: "tokens", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(RateLimitsBound{}.Tokens), sub: nil},
-	},
-	union: -1,
-}
-
-var typeCacheSize = Type{
-	fields: []member{
-		{name: "entries", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(CacheSize{}.Entries), sub: nil},
-		{name: "bytes", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(CacheSize{}.Bytes), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWebhooksHealth = Type{
-	fields: []member{
-		{name: "stats", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(WebhooksHealth{}.Stats), sub: &typeWatchStats},
-		{name: "error", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WebhooksHealth{}.Error), sub: nil},
-		{name: "lastRunAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WebhooksHealth{}.LastRunAt), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhooksHealth)) },
-}
-
-var typeFailureInput = Type{
-	fields: []member{
-		{name: "kind", kind: kEnum, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.Kind), sub: nil},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.RequestID), sub: nil},
-		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.AcceptLanguage), sub: nil},
-		{name: "operation", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.Operation), sub: nil},
-		{name: "method", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.Method), sub: nil},
-		{name: "path", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.Path), sub: nil},
-		{name: "allow", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.Allow), sub: nil},
-		{name: "origin", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FailureInput{}.Origin), sub: nil},
-	},
-	union: -1,
-}
-
-var typeIsMasterInput = Type{
-	fields: []member{
-		{name: "authorization", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(IsMasterInput{}.Authorization), sub: nil},
-	},
-	union: -1,
-}
-
-var typeIsMasterResult = Type{
-	fields: []member{
-		{name: "master", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(IsMasterResult{}.Master), sub: nil},
-	},
-	union: -1,
-}
-
-var typeSignWebhookInput = Type{
-	fields: []member{
-		{name: "body", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(SignWebhookInput{}.Body), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(SignWebhookInput{}.Now), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeSignWebhookResult = Type{
-	fields: []member{
-		{name: "signature", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(SignWebhookResult{}.Signature), sub: nil},
-	},
-	union: -1,
-}
-
-var typeVersionResult = Type{
-	fields: []member{
-		{name: "version", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(VersionResult{}.Version), sub: nil},
-	},
-	union: -1,
-}
-
-var typeFaultInput = Type{
-	fields: []member{
-		{name: "kind", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FaultInput{}.Kind), sub: nil},
-		{name: "requestId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FaultInput{}.RequestID), sub: nil},
-	},
-	union: -1,
-}
-
-var typeNormalizeInput = Type{
-	fields: []member{
-		{name: "operation", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeInput{}.Operation), sub: nil},
-		{name: "body", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeInput{}.Body), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeNormalizeResult = Type{
-	fields: []member{
-		{name: "body", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeResult{}.Body), sub: nil},
-		{name: "normalized", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeResult{}.Normalized), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeGrant = Type{
-	fields: []member{
-		{name: "operations", kind: kStrings, flags: 0, mask: 0, off: unsafe.Offsetof(Grant{}.Operations), sub: nil},
-		{name: "shippingClientRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Grant{}.ShippingClientRef), sub: nil},
-		{name: "dlvrRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Grant{}.DlvrRef), sub: nil},
-		{name: "collectionClientRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Grant{}.CollectionClientRef), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Grant)) },
-}
-
-var typeMintInput = Type{
-	fields: []member{
-		{name: "key", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(MintInput{}.Key), sub: nil},
-		{name: "grant", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(MintInput{}.Grant), sub: &typeGrant},
-		{name: "ttlSeconds", kind: kRawText, flags: 0, mask: 0, off: unsafe.Offsetof(MintInput{}.TTLSeconds), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(MintInput{}.Now), sub: nil},
-	},
-	union: -1,
-}
-
-var typeFieldProblem = Type{
-	fields: []member{
-		{name: "field", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FieldProblem{}.Field), sub: nil},
-		{name: "problem", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(FieldProblem{}.Problem), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(FieldProblem)) },
-}
-
-var typeMintResult = Type{
-	fields: []member{
-		{name: "token", kind: kStringPtr, flags: 0, mask: 0, off: unsafe.Offsetof(MintResult{}.Token), sub: nil},
-		{name: "expiresAt", kind: kIntPtr, flags: 0, mask: 0, off: unsafe.Offsetof(MintResult{}.ExpiresAt), sub: nil},
-		{name: "grant", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(MintResult{}.Grant), sub: &typeGrant},
-		{name: "error", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(MintResult{}.Error), sub: &typeFieldProblem},
-	},
-	union: -1,
-}
-
-var typeVerifyInput = Type{
-	fields: []member{
-		{name: "key", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(VerifyInput{}.Key), sub: nil},
-		{name: "token", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(VerifyInput{}.Token), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(VerifyInput{}.Now), sub: nil},
-	},
-	union: -1,
-}
-
-var typeClaims = Type{
-	fields: []member{
-		{name: "operations", kind: kStrings, flags: 0, mask: 0, off: unsafe.Offsetof(Claims{}.Operations), sub: nil},
-		{name: "shippingClientRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Claims{}.ShippingClientRef), sub: nil},
-		{name: "dlvrRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Claims{}.DlvrRef), sub: nil},
-		{name: "collectionClientRef", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Claims{}.CollectionClientRef), sub: nil},
-		{name: "expiresAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(Claims{}.ExpiresAt), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Claims)) },
-}
-
-var typeVerifyResult = Type{
-	fields: []member{
-		{name: "claims", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(VerifyResult{}.Claims), sub: &typeClaims},
-		{name: "error", kind: kStringPtr, flags: 0, mask: 0, off: unsafe.Offsetof(VerifyResult{}.Error), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchRow = Type{
-	fields: []member{
-		{name: "ref", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchRow{}.Ref), sub: nil},
-		{name: "client_ref", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchRow{}.ClientRef), sub: nil},
-		{name: "added", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchRow{}.Added), sub: nil},
-		{name: "next_at", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchRow{}.NextAt), sub: nil},
-		{name: "pending", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchRow{}.Pending), sub: nil},
-		{name: "state", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchRow{}.State), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchStats = Type{
-	fields: []member{
-		{name: "watched", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchStats{}.Watched), sub: nil},
-		{name: "pending", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchStats{}.Pending), sub: nil},
-		{name: "delivered", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchStats{}.Delivered), sub: nil},
-		{name: "dropped", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchStats{}.Dropped), sub: nil},
-		{name: "last_run", kind: kRawText, flags: 0, mask: 0, off: unsafe.Offsetof(WatchStats{}.LastRun), sub: nil},
-	},
-	union: -1,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchStats)) },
-}
-
-var typeWatchOpenInput = Type{
-	fields: []member{
-		{name: "row", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(WatchOpenInput{}.Row), sub: &typeWatchRow},
-		{name: "runAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchOpenInput{}.RunAt), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchOpened = Type{
-	fields: []member{
-		{name: "record", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchOpened{}.Record), sub: nil},
-		{name: "pollDue", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchOpened{}.PollDue), sub: nil},
-		{name: "pollBody", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchOpened{}.PollBody), sub: nil},
-		{name: "unreadable", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchOpened{}.Unreadable), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchNextInput = Type{
-	fields: []member{
-		{name: "record", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchNextInput{}.Record), sub: nil},
-		{name: "runAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchNextInput{}.RunAt), sub: nil},
-		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchNextInput{}.Now), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchNextResult = Type{
-	fields: []member{
-		{name: "event", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(WatchNextResult{}.Event), sub: &typeWebhookDelivery},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeWebhookDelivery = Type{
-	fields: []member{
-		{name: "id", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookDelivery{}.ID), sub: nil},
-		{name: "body", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookDelivery{}.Body), sub: nil},
-		{name: "signature", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WebhookDelivery{}.Signature), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhookDelivery)) },
-}
-
-var typeWatchSentInput = Type{
-	fields: []member{
-		{name: "record", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchSentInput{}.Record), sub: nil},
-		{name: "eventId", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchSentInput{}.EventID), sub: nil},
-		{name: "ok", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchSentInput{}.OK), sub: nil},
-		{name: "runAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchSentInput{}.RunAt), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchSentResult = Type{
-	fields: []member{
-		{name: "record", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchSentResult{}.Record), sub: nil},
-		{name: "dropped", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchSentResult{}.Dropped), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchTrackedInput = Type{
-	fields: []member{
-		{name: "record", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedInput{}.Record), sub: nil},
-		{name: "row", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedInput{}.Row), sub: &typeWatchRow},
-		{name: "upstream", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedInput{}.Upstream), sub: &typeUpstreamResult},
-		{name: "runAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedInput{}.RunAt), sub: nil},
-	},
-	union: -1,
-	raw:   true,
-}
-
-var typeWatchTrackedResult = Type{
-	fields: []member{
-		{name: "record", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedResult{}.Record), sub: nil},
-		{name: "changes", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedResult{}.Changes), sub: nil},
-		{name: "dropped", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedResult{}.Dropped), sub: nil},
-		{name: "error", kind: kStringPtr, flags: 0, mask: 0, off: unsafe.Offsetof(WatchTrackedResult{}.Error), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchCloseInput = Type{
-	fields: []member{
-		{name: "record", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(WatchCloseInput{}.Record), sub: nil},
-		{name: "row", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(WatchCloseInput{}.Row), sub: &typeWatchRow},
-		{name: "runAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(WatchCloseInput{}.RunAt), sub: nil},
-		{name: "touched", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchCloseInput{}.Touched), sub: nil},
-		{name: "deferred", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchCloseInput{}.Deferred), sub: nil},
-	},
-	union: -1,
-}
-
-var typeWatchClosed = Type{
-	fields: []member{
-		{name: "row", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(WatchClosed{}.Row), sub: &typeWatchRow},
-		{name: "remove", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchClosed{}.Remove), sub: nil},
-		{name: "finished", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchClosed{}.Finished), sub: nil},
-		{name: "expired", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchClosed{}.Expired), sub: nil},
-	},
-	union: -1,
+// types are the descriptors, by t<Name>.
+var types = [...]Type{
+	tConfigureInput:   {first: 0, n: 2, union: -1},
+	tBindings:         {first: 2, n: 5, union: -1},
+	tConfiguration:    {first: 7, n: 11, union: -1},
+	tUpstreamSettings: {first: 18, n: 3, union: -1},
+	tConfigProblem: {first: 21, n: 2, union: -1, size: unsafe.Sizeof(ConfigProblem{}),
+		appendTo: func(p unsafe.Pointer) unsafe.Pointer {
+			s := (*[]ConfigProblem)(p)
+			*s = append(*s, ConfigProblem{})
+			return unsafe.Pointer(&(*s)[len(*s)-1])
+		}},
+	tLimits: {first: 23, n: 15, union: -1},
+	tRouteInfo: {first: 38, n: 4, union: -1, size: unsafe.Sizeof(RouteInfo{}),
+		appendTo: func(p unsafe.Pointer) unsafe.Pointer {
+			s := (*[]RouteInfo)(p)
+			*s = append(*s, RouteInfo{})
+			return unsafe.Pointer(&(*s)[len(*s)-1])
+		}},
+	tWebhookSettings: {first: 42, n: 11, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhookSettings)) }},
+	tRequestFacts: {first: 53, n: 10, union: -1, raw: true},
+	tPrepareInput: {first: 63, n: 12, union: -1, raw: true},
+	tPeekedRecord: {first: 75, n: 2, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(PeekedRecord)) }},
+	tRateLimit: {first: 77, n: 2, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RateLimit)) }},
+	tPrepared: {first: 79, n: 6, union: 0, variants: 0, nvariants: 3, raw: true},
+	tForward: {first: 85, n: 6, union: -1, raw: true,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Forward)) }},
+	tCacheTicket: {first: 91, n: 2, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CacheTicket)) }},
+	tBookingTicket: {first: 93, n: 7, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(BookingTicket)) }},
+	tAnswerContext: {first: 100, n: 3, union: -1},
+	tCoreResponse: {first: 103, n: 5, union: -1, raw: true,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CoreResponse)) }},
+	tUpstreamResult: {first: 108, n: 3, union: -1, raw: true},
+	tAnswerInput:    {first: 111, n: 6, union: -1, raw: true},
+	tAnswered:       {first: 117, n: 7, union: -1, raw: true},
+	tWatchAdd: {first: 124, n: 2, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchAdd)) }},
+	tBookingInput: {first: 126, n: 8, union: -1, raw: true},
+	tStep:         {first: 134, n: 7, union: 0, variants: 3, nvariants: 3, raw: true},
+	tLedgerFinish: {first: 141, n: 2, union: -1, raw: true,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerFinish)) }},
+	tLookedUpInput:  {first: 143, n: 7, union: -1, raw: true},
+	tEndpointAnswer: {first: 150, n: 2, union: -1, raw: true},
+	tHealthzInput:   {first: 152, n: 9, union: -1},
+	tInstanceInfo: {first: 161, n: 3, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(InstanceInfo)) }},
+	tRateLimitsBound: {first: 164, n: 3, union: -1},
+	tCacheSize:       {first: 167, n: 2, union: -1},
+	tWebhooksHealth: {first: 169, n: 3, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhooksHealth)) }},
+	tFailureInput:      {first: 172, n: 8, union: -1},
+	tIsMasterInput:     {first: 180, n: 1, union: -1},
+	tIsMasterResult:    {first: 181, n: 1, union: -1},
+	tSignWebhookInput:  {first: 182, n: 2, union: -1, raw: true},
+	tSignWebhookResult: {first: 184, n: 1, union: -1},
+	tVersionResult:     {first: 185, n: 1, union: -1},
+	tFaultInput:        {first: 186, n: 2, union: -1},
+	tNormalizeInput:    {first: 188, n: 2, union: -1, raw: true},
+	tNormalizeResult:   {first: 190, n: 2, union: -1, raw: true},
+	tGrant: {first: 192, n: 4, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Grant)) }},
+	tMintInput: {first: 196, n: 4, union: -1},
+	tFieldProblem: {first: 200, n: 2, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(FieldProblem)) }},
+	tMintResult:  {first: 202, n: 4, union: -1},
+	tVerifyInput: {first: 206, n: 3, union: -1},
+	tClaims: {first: 209, n: 5, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Claims)) }},
+	tVerifyResult: {first: 214, n: 2, union: -1},
+	tWatchRow:     {first: 216, n: 6, union: -1},
+	tWatchStats: {first: 222, n: 5, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchStats)) }},
+	tWatchOpenInput:  {first: 227, n: 2, union: -1},
+	tWatchOpened:     {first: 229, n: 4, union: -1},
+	tWatchNextInput:  {first: 233, n: 3, union: -1},
+	tWatchNextResult: {first: 236, n: 1, union: -1, raw: true},
+	tWebhookDelivery: {first: 237, n: 3, union: -1, raw: true,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhookDelivery)) }},
+	tWatchSentInput:     {first: 240, n: 4, union: -1},
+	tWatchSentResult:    {first: 244, n: 2, union: -1},
+	tWatchTrackedInput:  {first: 246, n: 4, union: -1, raw: true},
+	tWatchTrackedResult: {first: 250, n: 4, union: -1},
+	tWatchCloseInput:    {first: 254, n: 5, union: -1},
+	tWatchClosed:        {first: 259, n: 4, union: -1},
 }

@@ -13,9 +13,9 @@ import (
 func TestRoundTripConfigureInput(t *testing.T) {
 	want := ConfigureInput{Vars: Pairs{{Name: "a", Value: "b"}}, Bindings: Bindings{Bookings: true, Watchlist: true, Sandbox: true, RateLimitAnonymous: true, Check: true}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeConfigureInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tConfigureInput], "")
 	var got ConfigureInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeConfigureInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tConfigureInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -26,9 +26,9 @@ func TestRoundTripConfigureInput(t *testing.T) {
 func TestRoundTripBindings(t *testing.T) {
 	want := Bindings{Bookings: true, Watchlist: true, Sandbox: true, RateLimitAnonymous: true, Check: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeBindings, "")
+	encode(&w, unsafe.Pointer(&want), &types[tBindings], "")
 	var got Bindings
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeBindings); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tBindings]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -39,9 +39,9 @@ func TestRoundTripBindings(t *testing.T) {
 func TestRoundTripConfiguration(t *testing.T) {
 	want := Configuration{Errors: []ConfigProblem{ConfigProblem{Variable: "variable-1", Problem: "problem-1"}}, Upstream: UpstreamSettings{Kind: "kind-1", BaseURL: "baseUrl-1", Authorization: "authorization-1"}, Limits: Limits{MaxBodyBytes: 7, UpstreamTimeoutMs: 7, ReadRetryBackoffMs: []int64{1, 2}, RetryShare: 0, RetryBurst: 7, MaxUpstreamBodyBytes: 7, CacheMaxBytes: 7, CacheMaxEntries: 7, RequestDeadlineMs: 7, BookingWaitMs: 7, BookingHoldMs: 7, BookingRecordTTLMs: 7, BookingGraceMs: 7, BookingsLegacyUntilMs: 7, RateLimitRetryAfterSeconds: 7}, AllowedOrigins: []string{"a", "b"}, Operations: []RouteInfo{RouteInfo{Name: "name-1", Methods: []string{"a", "b"}, Public: true, Books: true}}, ExactlyOnce: true, LogRequests: "logRequests-1", Faults: true, Demo: true, Webhooks: &WebhookSettings{URL: "url-1", Budget: 7, CheckEveryMs: 7, RetryForMs: 7, MaxAgeMs: 7, LeaseMs: 7, CommitEvery: 7, Concurrency: 7, DeliveryTimeoutMs: 7, RunTimeoutMs: 7, UserAgent: "userAgent-1"}, WatchlistName: "watchlistName-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeConfiguration, "")
+	encode(&w, unsafe.Pointer(&want), &types[tConfiguration], "")
 	var got Configuration
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeConfiguration); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tConfiguration]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -52,9 +52,9 @@ func TestRoundTripConfiguration(t *testing.T) {
 func TestRoundTripUpstreamSettings(t *testing.T) {
 	want := UpstreamSettings{Kind: "kind-1", BaseURL: "baseUrl-1", Authorization: "authorization-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeUpstreamSettings, "")
+	encode(&w, unsafe.Pointer(&want), &types[tUpstreamSettings], "")
 	var got UpstreamSettings
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeUpstreamSettings); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tUpstreamSettings]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -65,9 +65,9 @@ func TestRoundTripUpstreamSettings(t *testing.T) {
 func TestRoundTripConfigProblem(t *testing.T) {
 	want := ConfigProblem{Variable: "variable-1", Problem: "problem-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeConfigProblem, "")
+	encode(&w, unsafe.Pointer(&want), &types[tConfigProblem], "")
 	var got ConfigProblem
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeConfigProblem); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tConfigProblem]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -78,9 +78,9 @@ func TestRoundTripConfigProblem(t *testing.T) {
 func TestRoundTripLimits(t *testing.T) {
 	want := Limits{MaxBodyBytes: 7, UpstreamTimeoutMs: 7, ReadRetryBackoffMs: []int64{1, 2}, RetryShare: 0, RetryBurst: 7, MaxUpstreamBodyBytes: 7, CacheMaxBytes: 7, CacheMaxEntries: 7, RequestDeadlineMs: 7, BookingWaitMs: 7, BookingHoldMs: 7, BookingRecordTTLMs: 7, BookingGraceMs: 7, BookingsLegacyUntilMs: 7, RateLimitRetryAfterSeconds: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeLimits, "")
+	encode(&w, unsafe.Pointer(&want), &types[tLimits], "")
 	var got Limits
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLimits); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLimits]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -91,9 +91,9 @@ func TestRoundTripLimits(t *testing.T) {
 func TestRoundTripRouteInfo(t *testing.T) {
 	want := RouteInfo{Name: "name-1", Methods: []string{"a", "b"}, Public: true, Books: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeRouteInfo, "")
+	encode(&w, unsafe.Pointer(&want), &types[tRouteInfo], "")
 	var got RouteInfo
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeRouteInfo); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tRouteInfo]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -104,9 +104,9 @@ func TestRoundTripRouteInfo(t *testing.T) {
 func TestRoundTripWebhookSettings(t *testing.T) {
 	want := WebhookSettings{URL: "url-1", Budget: 7, CheckEveryMs: 7, RetryForMs: 7, MaxAgeMs: 7, LeaseMs: 7, CommitEvery: 7, Concurrency: 7, DeliveryTimeoutMs: 7, RunTimeoutMs: 7, UserAgent: "userAgent-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWebhookSettings, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWebhookSettings], "")
 	var got WebhookSettings
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWebhookSettings); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWebhookSettings]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -117,9 +117,9 @@ func TestRoundTripWebhookSettings(t *testing.T) {
 func TestRoundTripRequestFacts(t *testing.T) {
 	want := RequestFacts{Method: "method-1", Query: func() *string { s := "query"; return &s }(), BodyTooLarge: true, ContentType: "contentType-1", AcceptLanguage: "acceptLanguage-1", Authorization: "authorization-1", ClientIP: "clientIp-1", RequestID: "requestId-1", Now: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeRequestFacts, "")
+	encode(&w, unsafe.Pointer(&want), &types[tRequestFacts], "")
 	var got RequestFacts
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeRequestFacts); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tRequestFacts]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -130,9 +130,9 @@ func TestRoundTripRequestFacts(t *testing.T) {
 func TestRoundTripPrepareInput(t *testing.T) {
 	want := PrepareInput{RequestFacts: RequestFacts{Method: "method-1", Query: func() *string { s := "query"; return &s }(), BodyTooLarge: true, ContentType: "contentType-1", AcceptLanguage: "acceptLanguage-1", Authorization: "authorization-1", ClientIP: "clientIp-1", RequestID: "requestId-1", Now: 7}, Operation: "operation-1", Booked: &PeekedRecord{State: "state-1", Body: "body-1"}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typePrepareInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tPrepareInput], "")
 	var got PrepareInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typePrepareInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tPrepareInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -143,9 +143,9 @@ func TestRoundTripPrepareInput(t *testing.T) {
 func TestRoundTripPeekedRecord(t *testing.T) {
 	want := PeekedRecord{State: "state-1", Body: "body-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typePeekedRecord, "")
+	encode(&w, unsafe.Pointer(&want), &types[tPeekedRecord], "")
 	var got PeekedRecord
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typePeekedRecord); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tPeekedRecord]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -156,9 +156,9 @@ func TestRoundTripPeekedRecord(t *testing.T) {
 func TestRoundTripRateLimit(t *testing.T) {
 	want := RateLimit{Binding: "binding-1", Key: "key-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeRateLimit, "")
+	encode(&w, unsafe.Pointer(&want), &types[tRateLimit], "")
 	var got RateLimit
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeRateLimit); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tRateLimit]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -169,9 +169,9 @@ func TestRoundTripRateLimit(t *testing.T) {
 func TestRoundTripPreparedrespond(t *testing.T) {
 	want := Prepared{Kind: "respond", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Class: "class-1", Detail: "detail-1"}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typePrepared, "")
+	encode(&w, unsafe.Pointer(&want), &types[tPrepared], "")
 	var got Prepared
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typePrepared); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tPrepared]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -182,9 +182,9 @@ func TestRoundTripPreparedrespond(t *testing.T) {
 func TestRoundTripPreparedpeek(t *testing.T) {
 	want := Prepared{Kind: "peek", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, BookingKey: "bookingKey-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typePrepared, "")
+	encode(&w, unsafe.Pointer(&want), &types[tPrepared], "")
 	var got Prepared
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typePrepared); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tPrepared]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -195,9 +195,9 @@ func TestRoundTripPreparedpeek(t *testing.T) {
 func TestRoundTripPreparedforward(t *testing.T) {
 	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typePrepared, "")
+	encode(&w, unsafe.Pointer(&want), &types[tPrepared], "")
 	var got Prepared
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typePrepared); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tPrepared]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -208,9 +208,9 @@ func TestRoundTripPreparedforward(t *testing.T) {
 func TestRoundTripForward(t *testing.T) {
 	want := Forward{Operation: "operation-1", Retryable: true, Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeForward, "")
+	encode(&w, unsafe.Pointer(&want), &types[tForward], "")
 	var got Forward
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeForward); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tForward]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -221,9 +221,9 @@ func TestRoundTripForward(t *testing.T) {
 func TestRoundTripCacheTicket(t *testing.T) {
 	want := CacheTicket{Key: "key-1", TTLSeconds: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeCacheTicket, "")
+	encode(&w, unsafe.Pointer(&want), &types[tCacheTicket], "")
 	var got CacheTicket
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeCacheTicket); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tCacheTicket]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -234,9 +234,9 @@ func TestRoundTripCacheTicket(t *testing.T) {
 func TestRoundTripBookingTicket(t *testing.T) {
 	want := BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeBookingTicket, "")
+	encode(&w, unsafe.Pointer(&want), &types[tBookingTicket], "")
 	var got BookingTicket
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeBookingTicket); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tBookingTicket]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -247,9 +247,9 @@ func TestRoundTripBookingTicket(t *testing.T) {
 func TestRoundTripAnswerContext(t *testing.T) {
 	want := AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeAnswerContext, "")
+	encode(&w, unsafe.Pointer(&want), &types[tAnswerContext], "")
 	var got AnswerContext
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeAnswerContext); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tAnswerContext]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -260,9 +260,9 @@ func TestRoundTripAnswerContext(t *testing.T) {
 func TestRoundTripCoreResponse(t *testing.T) {
 	want := CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Class: "class-1", Detail: "detail-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeCoreResponse, "")
+	encode(&w, unsafe.Pointer(&want), &types[tCoreResponse], "")
 	var got CoreResponse
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeCoreResponse); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tCoreResponse]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -273,9 +273,9 @@ func TestRoundTripCoreResponse(t *testing.T) {
 func TestRoundTripUpstreamResult(t *testing.T) {
 	want := UpstreamResult{Status: 7, Failure: "failure-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeUpstreamResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tUpstreamResult], "")
 	var got UpstreamResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeUpstreamResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tUpstreamResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -286,9 +286,9 @@ func TestRoundTripUpstreamResult(t *testing.T) {
 func TestRoundTripAnswerInput(t *testing.T) {
 	want := AnswerInput{Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}, Upstream: UpstreamResult{Status: 7, Failure: "failure-1"}, RequestID: "requestId-1", AcceptLanguage: "acceptLanguage-1", Now: 7, SentAt: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeAnswerInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tAnswerInput], "")
 	var got AnswerInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeAnswerInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tAnswerInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -299,9 +299,9 @@ func TestRoundTripAnswerInput(t *testing.T) {
 func TestRoundTripAnswered(t *testing.T) {
 	want := Answered{Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Class: "class-1", Detail: "detail-1"}, Outcome: "outcome-1", Cacheable: true, Retry: true, Leak: true, Watch: &WatchAdd{DlvrRef: "dlvrRef-1", ClientRef: "clientRef-1"}, Note: "note-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeAnswered, "")
+	encode(&w, unsafe.Pointer(&want), &types[tAnswered], "")
 	var got Answered
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeAnswered); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tAnswered]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -312,9 +312,9 @@ func TestRoundTripAnswered(t *testing.T) {
 func TestRoundTripWatchAdd(t *testing.T) {
 	want := WatchAdd{DlvrRef: "dlvrRef-1", ClientRef: "clientRef-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchAdd, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchAdd], "")
 	var got WatchAdd
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchAdd); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchAdd]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -325,9 +325,9 @@ func TestRoundTripWatchAdd(t *testing.T) {
 func TestRoundTripBookingInput(t *testing.T) {
 	want := BookingInput{Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}, Ticket: BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, State: "state-1", RetryAfterMs: 7, RequestID: "requestId-1", AcceptLanguage: "acceptLanguage-1", Now: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeBookingInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tBookingInput], "")
 	var got BookingInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeBookingInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tBookingInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -338,9 +338,9 @@ func TestRoundTripBookingInput(t *testing.T) {
 func TestRoundTripStepforward(t *testing.T) {
 	want := Step{Kind: "forward", Sending: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeStep, "")
+	encode(&w, unsafe.Pointer(&want), &types[tStep], "")
 	var got Step
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeStep); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tStep]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -351,9 +351,9 @@ func TestRoundTripStepforward(t *testing.T) {
 func TestRoundTripSteprespond(t *testing.T) {
 	want := Step{Kind: "respond", Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Class: "class-1", Detail: "detail-1"}, Finish: &LedgerFinish{Outcome: "outcome-1"}, Watch: &WatchAdd{DlvrRef: "dlvrRef-1", ClientRef: "clientRef-1"}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeStep, "")
+	encode(&w, unsafe.Pointer(&want), &types[tStep], "")
 	var got Step
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeStep); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tStep]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -364,9 +364,9 @@ func TestRoundTripSteprespond(t *testing.T) {
 func TestRoundTripSteplookup(t *testing.T) {
 	want := Step{Kind: "lookup", Operation: "operation-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeStep, "")
+	encode(&w, unsafe.Pointer(&want), &types[tStep], "")
 	var got Step
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeStep); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tStep]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -377,9 +377,9 @@ func TestRoundTripSteplookup(t *testing.T) {
 func TestRoundTripLedgerFinish(t *testing.T) {
 	want := LedgerFinish{Outcome: "outcome-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeLedgerFinish, "")
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerFinish], "")
 	var got LedgerFinish
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerFinish); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerFinish]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -390,9 +390,9 @@ func TestRoundTripLedgerFinish(t *testing.T) {
 func TestRoundTripLookedUpInput(t *testing.T) {
 	want := LookedUpInput{Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}, Ticket: BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, UpstreamBody: "upstreamBody-1", Upstream: UpstreamResult{Status: 7, Failure: "failure-1"}, RequestID: "requestId-1", AcceptLanguage: "acceptLanguage-1", Now: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeLookedUpInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tLookedUpInput], "")
 	var got LookedUpInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLookedUpInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLookedUpInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -403,9 +403,9 @@ func TestRoundTripLookedUpInput(t *testing.T) {
 func TestRoundTripEndpointAnswer(t *testing.T) {
 	want := EndpointAnswer{RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Class: "class-1", Detail: "detail-1"}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeEndpointAnswer, "")
+	encode(&w, unsafe.Pointer(&want), &types[tEndpointAnswer], "")
 	var got EndpointAnswer
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeEndpointAnswer); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tEndpointAnswer]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -416,9 +416,9 @@ func TestRoundTripEndpointAnswer(t *testing.T) {
 func TestRoundTripHealthzInput(t *testing.T) {
 	want := HealthzInput{Method: "method-1", Authorization: "authorization-1", AcceptLanguage: "acceptLanguage-1", RequestID: "requestId-1", Now: 7, Instance: &InstanceInfo{ID: "id-1", Requests: 7, MemoryBytes: 7}, RateLimits: RateLimitsBound{Public: true, Anonymous: true, Tokens: true}, Cache: CacheSize{Entries: 7, Bytes: 7}, Webhooks: &WebhooksHealth{Stats: &WatchStats{Watched: 7, Pending: 7, Delivered: 7, Dropped: 7, LastRun: RawJSON(`{"a":1}`)}, Error: "error-1", LastRunAt: 7}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeHealthzInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tHealthzInput], "")
 	var got HealthzInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeHealthzInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tHealthzInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -429,9 +429,9 @@ func TestRoundTripHealthzInput(t *testing.T) {
 func TestRoundTripInstanceInfo(t *testing.T) {
 	want := InstanceInfo{ID: "id-1", Requests: 7, MemoryBytes: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeInstanceInfo, "")
+	encode(&w, unsafe.Pointer(&want), &types[tInstanceInfo], "")
 	var got InstanceInfo
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeInstanceInfo); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tInstanceInfo]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -442,9 +442,9 @@ func TestRoundTripInstanceInfo(t *testing.T) {
 func TestRoundTripRateLimitsBound(t *testing.T) {
 	want := RateLimitsBound{Public: true, Anonymous: true, Tokens: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeRateLimitsBound, "")
+	encode(&w, unsafe.Pointer(&want), &types[tRateLimitsBound], "")
 	var got RateLimitsBound
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeRateLimitsBound); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tRateLimitsBound]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -455,9 +455,9 @@ func TestRoundTripRateLimitsBound(t *testing.T) {
 func TestRoundTripCacheSize(t *testing.T) {
 	want := CacheSize{Entries: 7, Bytes: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeCacheSize, "")
+	encode(&w, unsafe.Pointer(&want), &types[tCacheSize], "")
 	var got CacheSize
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeCacheSize); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tCacheSize]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -468,9 +468,9 @@ func TestRoundTripCacheSize(t *testing.T) {
 func TestRoundTripWebhooksHealth(t *testing.T) {
 	want := WebhooksHealth{Stats: &WatchStats{Watched: 7, Pending: 7, Delivered: 7, Dropped: 7, LastRun: RawJSON(`{"a":1}`)}, Error: "error-1", LastRunAt: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWebhooksHealth, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWebhooksHealth], "")
 	var got WebhooksHealth
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWebhooksHealth); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWebhooksHealth]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -481,9 +481,9 @@ func TestRoundTripWebhooksHealth(t *testing.T) {
 func TestRoundTripFailureInput(t *testing.T) {
 	want := FailureInput{Kind: FailureKind("not_found"), RequestID: "requestId-1", AcceptLanguage: "acceptLanguage-1", Operation: "operation-1", Method: "method-1", Path: "path-1", Allow: "allow-1", Origin: "origin-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeFailureInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tFailureInput], "")
 	var got FailureInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeFailureInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tFailureInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -494,9 +494,9 @@ func TestRoundTripFailureInput(t *testing.T) {
 func TestRoundTripIsMasterInput(t *testing.T) {
 	want := IsMasterInput{Authorization: "authorization-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeIsMasterInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tIsMasterInput], "")
 	var got IsMasterInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeIsMasterInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tIsMasterInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -507,9 +507,9 @@ func TestRoundTripIsMasterInput(t *testing.T) {
 func TestRoundTripIsMasterResult(t *testing.T) {
 	want := IsMasterResult{Master: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeIsMasterResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tIsMasterResult], "")
 	var got IsMasterResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeIsMasterResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tIsMasterResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -520,9 +520,9 @@ func TestRoundTripIsMasterResult(t *testing.T) {
 func TestRoundTripSignWebhookInput(t *testing.T) {
 	want := SignWebhookInput{Now: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeSignWebhookInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tSignWebhookInput], "")
 	var got SignWebhookInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeSignWebhookInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tSignWebhookInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -533,9 +533,9 @@ func TestRoundTripSignWebhookInput(t *testing.T) {
 func TestRoundTripSignWebhookResult(t *testing.T) {
 	want := SignWebhookResult{Signature: "signature-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeSignWebhookResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tSignWebhookResult], "")
 	var got SignWebhookResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeSignWebhookResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tSignWebhookResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -546,9 +546,9 @@ func TestRoundTripSignWebhookResult(t *testing.T) {
 func TestRoundTripVersionResult(t *testing.T) {
 	want := VersionResult{Version: "version-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeVersionResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tVersionResult], "")
 	var got VersionResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeVersionResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tVersionResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -559,9 +559,9 @@ func TestRoundTripVersionResult(t *testing.T) {
 func TestRoundTripFaultInput(t *testing.T) {
 	want := FaultInput{Kind: "kind-1", RequestID: "requestId-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeFaultInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tFaultInput], "")
 	var got FaultInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeFaultInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tFaultInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -572,9 +572,9 @@ func TestRoundTripFaultInput(t *testing.T) {
 func TestRoundTripNormalizeInput(t *testing.T) {
 	want := NormalizeInput{Operation: "operation-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeNormalizeInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tNormalizeInput], "")
 	var got NormalizeInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeNormalizeInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tNormalizeInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -585,9 +585,9 @@ func TestRoundTripNormalizeInput(t *testing.T) {
 func TestRoundTripNormalizeResult(t *testing.T) {
 	want := NormalizeResult{Normalized: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeNormalizeResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tNormalizeResult], "")
 	var got NormalizeResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeNormalizeResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tNormalizeResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -598,9 +598,9 @@ func TestRoundTripNormalizeResult(t *testing.T) {
 func TestRoundTripGrant(t *testing.T) {
 	want := Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeGrant, "")
+	encode(&w, unsafe.Pointer(&want), &types[tGrant], "")
 	var got Grant
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeGrant); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tGrant]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -611,9 +611,9 @@ func TestRoundTripGrant(t *testing.T) {
 func TestRoundTripMintInput(t *testing.T) {
 	want := MintInput{Key: "key-1", Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, TTLSeconds: Number(`7`), Now: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeMintInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tMintInput], "")
 	var got MintInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeMintInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tMintInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -624,9 +624,9 @@ func TestRoundTripMintInput(t *testing.T) {
 func TestRoundTripFieldProblem(t *testing.T) {
 	want := FieldProblem{Field: "field-1", Problem: "problem-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeFieldProblem, "")
+	encode(&w, unsafe.Pointer(&want), &types[tFieldProblem], "")
 	var got FieldProblem
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeFieldProblem); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tFieldProblem]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -637,9 +637,9 @@ func TestRoundTripFieldProblem(t *testing.T) {
 func TestRoundTripMintResult(t *testing.T) {
 	want := MintResult{Token: func() *string { s := "token"; return &s }(), ExpiresAt: func() *int64 { n := int64(9); return &n }(), Grant: &Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, Error: &FieldProblem{Field: "field-1", Problem: "problem-1"}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeMintResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tMintResult], "")
 	var got MintResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeMintResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tMintResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -650,9 +650,9 @@ func TestRoundTripMintResult(t *testing.T) {
 func TestRoundTripVerifyInput(t *testing.T) {
 	want := VerifyInput{Key: "key-1", Token: "token-1", Now: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeVerifyInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tVerifyInput], "")
 	var got VerifyInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeVerifyInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tVerifyInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -663,9 +663,9 @@ func TestRoundTripVerifyInput(t *testing.T) {
 func TestRoundTripClaims(t *testing.T) {
 	want := Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, ExpiresAt: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeClaims, "")
+	encode(&w, unsafe.Pointer(&want), &types[tClaims], "")
 	var got Claims
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeClaims); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tClaims]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -676,9 +676,9 @@ func TestRoundTripClaims(t *testing.T) {
 func TestRoundTripVerifyResult(t *testing.T) {
 	want := VerifyResult{Claims: &Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, ExpiresAt: 7}, Error: func() *string { s := "error"; return &s }()}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeVerifyResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tVerifyResult], "")
 	var got VerifyResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeVerifyResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tVerifyResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -689,9 +689,9 @@ func TestRoundTripVerifyResult(t *testing.T) {
 func TestRoundTripWatchRow(t *testing.T) {
 	want := WatchRow{Ref: "ref-1", ClientRef: "client_ref-1", Added: 7, NextAt: 7, Pending: 7, State: "state-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchRow, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchRow], "")
 	var got WatchRow
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchRow); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchRow]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -702,9 +702,9 @@ func TestRoundTripWatchRow(t *testing.T) {
 func TestRoundTripWatchStats(t *testing.T) {
 	want := WatchStats{Watched: 7, Pending: 7, Delivered: 7, Dropped: 7, LastRun: RawJSON(`{"a":1}`)}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchStats, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchStats], "")
 	var got WatchStats
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchStats); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchStats]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -715,9 +715,9 @@ func TestRoundTripWatchStats(t *testing.T) {
 func TestRoundTripWatchOpenInput(t *testing.T) {
 	want := WatchOpenInput{Row: WatchRow{Ref: "ref-1", ClientRef: "client_ref-1", Added: 7, NextAt: 7, Pending: 7, State: "state-1"}, RunAt: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchOpenInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchOpenInput], "")
 	var got WatchOpenInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchOpenInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchOpenInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -728,9 +728,9 @@ func TestRoundTripWatchOpenInput(t *testing.T) {
 func TestRoundTripWatchOpened(t *testing.T) {
 	want := WatchOpened{Record: "record-1", PollDue: true, PollBody: "pollBody-1", Unreadable: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchOpened, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchOpened], "")
 	var got WatchOpened
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchOpened); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchOpened]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -741,9 +741,9 @@ func TestRoundTripWatchOpened(t *testing.T) {
 func TestRoundTripWatchNextInput(t *testing.T) {
 	want := WatchNextInput{Record: "record-1", RunAt: 7, Now: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchNextInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchNextInput], "")
 	var got WatchNextInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchNextInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchNextInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -754,9 +754,9 @@ func TestRoundTripWatchNextInput(t *testing.T) {
 func TestRoundTripWatchNextResult(t *testing.T) {
 	want := WatchNextResult{Event: &WebhookDelivery{ID: "id-1", Signature: "signature-1"}}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchNextResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchNextResult], "")
 	var got WatchNextResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchNextResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchNextResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -767,9 +767,9 @@ func TestRoundTripWatchNextResult(t *testing.T) {
 func TestRoundTripWebhookDelivery(t *testing.T) {
 	want := WebhookDelivery{ID: "id-1", Signature: "signature-1"}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWebhookDelivery, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWebhookDelivery], "")
 	var got WebhookDelivery
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWebhookDelivery); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWebhookDelivery]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -780,9 +780,9 @@ func TestRoundTripWebhookDelivery(t *testing.T) {
 func TestRoundTripWatchSentInput(t *testing.T) {
 	want := WatchSentInput{Record: "record-1", EventID: "eventId-1", OK: true, RunAt: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchSentInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchSentInput], "")
 	var got WatchSentInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchSentInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchSentInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -793,9 +793,9 @@ func TestRoundTripWatchSentInput(t *testing.T) {
 func TestRoundTripWatchSentResult(t *testing.T) {
 	want := WatchSentResult{Record: "record-1", Dropped: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchSentResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchSentResult], "")
 	var got WatchSentResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchSentResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchSentResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -806,9 +806,9 @@ func TestRoundTripWatchSentResult(t *testing.T) {
 func TestRoundTripWatchTrackedInput(t *testing.T) {
 	want := WatchTrackedInput{Record: "record-1", Row: WatchRow{Ref: "ref-1", ClientRef: "client_ref-1", Added: 7, NextAt: 7, Pending: 7, State: "state-1"}, Upstream: UpstreamResult{Status: 7, Failure: "failure-1"}, RunAt: 7}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchTrackedInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchTrackedInput], "")
 	var got WatchTrackedInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchTrackedInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchTrackedInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -819,9 +819,9 @@ func TestRoundTripWatchTrackedInput(t *testing.T) {
 func TestRoundTripWatchTrackedResult(t *testing.T) {
 	want := WatchTrackedResult{Record: "record-1", Changes: 7, Dropped: 7, Error: func() *string { s := "error"; return &s }()}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchTrackedResult, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchTrackedResult], "")
 	var got WatchTrackedResult
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchTrackedResult); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchTrackedResult]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -832,9 +832,9 @@ func TestRoundTripWatchTrackedResult(t *testing.T) {
 func TestRoundTripWatchCloseInput(t *testing.T) {
 	want := WatchCloseInput{Record: "record-1", Row: WatchRow{Ref: "ref-1", ClientRef: "client_ref-1", Added: 7, NextAt: 7, Pending: 7, State: "state-1"}, RunAt: 7, Touched: true, Deferred: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchCloseInput, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchCloseInput], "")
 	var got WatchCloseInput
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchCloseInput); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchCloseInput]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -845,9 +845,9 @@ func TestRoundTripWatchCloseInput(t *testing.T) {
 func TestRoundTripWatchClosed(t *testing.T) {
 	want := WatchClosed{Row: WatchRow{Ref: "ref-1", ClientRef: "client_ref-1", Added: 7, NextAt: 7, Pending: 7, State: "state-1"}, Remove: true, Finished: true, Expired: true}
 	var w Writer
-	encode(&w, unsafe.Pointer(&want), &typeWatchClosed, "")
+	encode(&w, unsafe.Pointer(&want), &types[tWatchClosed], "")
 	var got WatchClosed
-	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeWatchClosed); err != nil {
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tWatchClosed]); err != nil {
 		t.Fatalf("decode %s: %v", w.Bytes(), err)
 	}
 	if !reflect.DeepEqual(got, want) {
