@@ -48,12 +48,25 @@ type Answered struct {
 	Note      string
 }
 
-// Answer decides the client's answer from the upstream's. sentAt is when
-// a booking through the ledger was sent (zero otherwise): a lost answer's
-// Retry-After is the rest of its grace. acceptLanguage is the request's
-// Accept-Language: the edge's own messages are in the client's language.
-func (e *Edge) Answer(ctx AnswerContext, up *Upstream, requestID, acceptLanguage string, now, sentAt time.Time) *Answered {
-	a := e.answer(ctx, up, requestID, i18n.FromAcceptLanguage(acceptLanguage))
+// AnswerInput is what Answer decides from.
+type AnswerInput struct {
+	Context  AnswerContext
+	Upstream *Upstream
+	// RequestID goes into every envelope the edge writes itself.
+	RequestID string
+	// AcceptLanguage is the request's: the edge's own messages are in the
+	// client's language.
+	AcceptLanguage string
+	Now            time.Time
+	// SentAt is when a booking through the ledger was sent (zero
+	// otherwise): a lost answer's Retry-After is the rest of its grace.
+	SentAt time.Time
+}
+
+// Answer decides the client's answer from the upstream's.
+func (e *Edge) Answer(in AnswerInput) *Answered {
+	ctx, now, sentAt := in.Context, in.Now, in.SentAt
+	a := e.answer(ctx, in.Upstream, in.RequestID, i18n.FromAcceptLanguage(in.AcceptLanguage))
 	if a.Outcome == OutcomeLost && ctx.Ledger && ctx.Operation == "new-shipment" && !sentAt.IsZero() {
 		left := sentAt.Add(e.cfg.BookingGrace).Sub(now)
 		a.Response.Headers = append(a.Response.Headers, Header{"Retry-After", strconv.FormatInt(retryAfterSeconds(left.Milliseconds()), 10)})
@@ -289,10 +302,23 @@ func differ(l i18n.Locale, mismatch []string) string {
 // retryAfterSeconds rounds a wait up to whole seconds, at least one.
 func retryAfterSeconds(ms int64) int64 { return booking.RetryAfterSeconds(ms) }
 
-// Booking decides a booking from its record's state; retryAfter is the
-// rest of a lost answer's grace (state unknown).
-func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte, retryAfter time.Duration, requestID, acceptLanguage string) *Step {
-	l := i18n.FromAcceptLanguage(acceptLanguage)
+// BookingInput is what Booking decides from.
+type BookingInput struct {
+	Context AnswerContext
+	Ticket  *Ticket
+	// State is the ledger record's (BookNew, BookDone, ...); Stored its
+	// answer when done.
+	State  string
+	Stored []byte
+	// RetryAfter is the rest of a lost answer's grace (state unknown).
+	RetryAfter                time.Duration
+	RequestID, AcceptLanguage string
+}
+
+// Booking decides a booking from its record's state.
+func (e *Edge) Booking(in BookingInput) *Step {
+	ctx, t, state, stored, retryAfter, requestID := in.Context, in.Ticket, in.State, in.Stored, in.RetryAfter, in.RequestID
+	l := i18n.FromAcceptLanguage(in.AcceptLanguage)
 	switch state {
 	case BookDone:
 		return &Step{Kind: KindRespond, Response: ok(stored, "replayed", Header{"Idempotent-Replayed", "true"})}
@@ -320,13 +346,25 @@ func (e *Edge) Booking(ctx AnswerContext, t *Ticket, state string, stored []byte
 	return &Step{Kind: KindForward}
 }
 
+// LookedUpInput is what LookedUp decides from.
+type LookedUpInput struct {
+	Context AnswerContext
+	Ticket  *Ticket
+	// UpstreamBody is the booking's own form, compared with what was found.
+	UpstreamBody []byte
+	// Upstream is the get-shipments answer.
+	Upstream                  *Upstream
+	RequestID, AcceptLanguage string
+}
+
 // LookedUp decides a booking whose earlier answer was lost, from the
 // upstream's get-shipments answer: the shipment booked with the
 // reference is adopted only when its data matches the request's
 // (upstreamBody, the booking's form); another booking's data is never
-// adopted. Refusals are in acceptLanguage's language.
-func (e *Edge) LookedUp(ctx AnswerContext, t *Ticket, upstreamBody []byte, up *Upstream, requestID, acceptLanguage string) *Step {
-	l := i18n.FromAcceptLanguage(acceptLanguage)
+// adopted. Refusals are in AcceptLanguage's language.
+func (e *Edge) LookedUp(in LookedUpInput) *Step {
+	ctx, t, upstreamBody, up, requestID := in.Context, in.Ticket, in.UpstreamBody, in.Upstream, in.RequestID
+	l := i18n.FromAcceptLanguage(in.AcceptLanguage)
 	failed := &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent},
 		Response: refuse(502, "upstream_unreachable", say(l, msgLookupFailed)).retry().Response(requestID)}
 	if up.Failure != "" || up.Status >= 500 || e.leaks.Leaks(up.Body) || len(upstreamBody) == 0 {

@@ -34,7 +34,9 @@ func TestBookingRefusalsInTheClientsLanguage(t *testing.T) {
 		items[i] = `{"shipping_data":{"shipping_dlvr_ref":"X","shipping_client_ref":"ORD-770","status":"1"}}`
 	}
 	lookedUp := func(up *core.Upstream) func(string) *core.Step {
-		return func(lang string) *core.Step { return e.LookedUp(f.Context, f.Booking, f.UpstreamBody, up, "rid", lang) }
+		return func(lang string) *core.Step {
+			return e.LookedUp(core.LookedUpInput{Context: f.Context, Ticket: f.Booking, UpstreamBody: f.UpstreamBody, Upstream: up, RequestID: "rid", AcceptLanguage: lang})
+		}
 	}
 	cases := []struct {
 		name, class string
@@ -45,7 +47,7 @@ func TestBookingRefusalsInTheClientsLanguage(t *testing.T) {
 	}{
 		{"conflict", "booking_conflict", 409,
 			func(lang string) *core.Step {
-				return e.Booking(h.Context, h.Booking, core.BookConflict, nil, 0, "rid", lang)
+				return e.Booking(core.BookingInput{Context: h.Context, Ticket: h.Booking, State: core.BookConflict, RequestID: "rid", AcceptLanguage: lang})
 			},
 			"shipping_client_ref",
 			`shipping_client_ref: shipping_client_ref "ORD-77" was already used for a booking with other data; use a new reference for a new booking`,
@@ -53,7 +55,7 @@ func TestBookingRefusalsInTheClientsLanguage(t *testing.T) {
 			`shipping_client_ref: shipping_client_ref "ORD-77" wurde bereits für eine Buchung mit anderen Daten verwendet`},
 		{"unconfirmed", "booking_unconfirmed", 425,
 			func(lang string) *core.Step {
-				return e.Booking(f.Context, f.Booking, core.BookUnknown, nil, 28*time.Second, "rid", lang)
+				return e.Booking(core.BookingInput{Context: f.Context, Ticket: f.Booking, State: core.BookUnknown, RetryAfter: 28 * time.Second, RequestID: "rid", AcceptLanguage: lang})
 			},
 			"",
 			"an earlier attempt with this shipping_client_ref may have booked the shipment, and the upstream may still be committing it; " +
@@ -63,7 +65,7 @@ func TestBookingRefusalsInTheClientsLanguage(t *testing.T) {
 			"Senden Sie dieselbe Anfrage in 28 s erneut (Retry-After)"},
 		{"collection unknown", "booking_unknown", 409,
 			func(lang string) *core.Step {
-				return e.Booking(c.Context, c.Booking, core.BookUnknown, nil, time.Second, "rid", lang)
+				return e.Booking(core.BookingInput{Context: c.Context, Ticket: c.Booking, State: core.BookUnknown, RetryAfter: time.Second, RequestID: "rid", AcceptLanguage: lang})
 			},
 			"collection_client_ref",
 			"collection_client_ref: the answer to an earlier attempt with this collection_client_ref was lost, and the service offers no way " +
@@ -72,7 +74,7 @@ func TestBookingRefusalsInTheClientsLanguage(t *testing.T) {
 			"collection_client_ref: die Antwort auf einen früheren Versuch mit dieser collection_client_ref ging verloren"},
 		{"collection lost", "booking_unknown", 409,
 			func(lang string) *core.Step {
-				return e.Booking(c.Context, c.Booking, core.BookLost, nil, 0, "rid", lang)
+				return e.Booking(core.BookingInput{Context: c.Context, Ticket: c.Booking, State: core.BookLost, RequestID: "rid", AcceptLanguage: lang})
 			},
 			"collection_client_ref",
 			"collection_client_ref: the answer to an earlier attempt with this collection_client_ref was lost, and the service offers no way " +

@@ -82,19 +82,17 @@ func (c *Calls) answer(in *seam.AnswerInput, out *seam.Answered) {
 	if in.SentAt > 0 {
 		sent = millis(in.SentAt)
 	}
-	an := c.Edge.Answer(answerContext(in.Context), upstream(&in.Upstream), in.RequestID, in.AcceptLanguage, millis(in.Now), sent)
+	an := c.Edge.Answer(AnswerInput{Context: answerContext(in.Context), Upstream: upstream(&in.Upstream), RequestID: in.RequestID, AcceptLanguage: in.AcceptLanguage, Now: millis(in.Now), SentAt: sent})
 	*out = seam.Answered{Response: response(an.Response), Outcome: an.Outcome, Cacheable: an.Cacheable, Retry: an.Retry,
 		Leak: an.Leak, Watch: watchAdd(an.Watch), Note: an.Note}
 }
 
 func (c *Calls) booking(in *seam.BookingInput, out *seam.Step) {
-	step(c.Edge.Booking(answerContext(in.Context), ticket(&in.Ticket), in.State, in.Stored,
-		time.Duration(in.RetryAfterMs)*time.Millisecond, in.RequestID, in.AcceptLanguage), out)
+	step(c.Edge.Booking(BookingInput{Context: answerContext(in.Context), Ticket: ticket(&in.Ticket), State: in.State, Stored: in.Stored, RetryAfter: time.Duration(in.RetryAfterMs) * time.Millisecond, RequestID: in.RequestID, AcceptLanguage: in.AcceptLanguage}), out)
 }
 
 func (c *Calls) lookedUp(in *seam.LookedUpInput, out *seam.Step) {
-	step(c.Edge.LookedUp(answerContext(in.Context), ticket(&in.Ticket), []byte(in.UpstreamBody), upstream(&in.Upstream),
-		in.RequestID, in.AcceptLanguage), out)
+	step(c.Edge.LookedUp(LookedUpInput{Context: answerContext(in.Context), Ticket: ticket(&in.Ticket), UpstreamBody: []byte(in.UpstreamBody), Upstream: upstream(&in.Upstream), RequestID: in.RequestID, AcceptLanguage: in.AcceptLanguage}), out)
 }
 
 func (c *Calls) tokens(in *seam.RequestFacts, out *seam.EndpointAnswer) {

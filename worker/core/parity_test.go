@@ -141,7 +141,7 @@ func (p *pair) coreDo(t *testing.T, c call) (int, string, []string) {
 	}
 	require.Equal(t, core.KindForward, pr.Kind)
 	st, body := p.reply()
-	a := p.core.Answer(pr.Forward.Context, &core.Upstream{Status: st, Body: []byte(body)}, "rid", c.lang, p.now, time.Time{})
+	a := p.core.Answer(core.AnswerInput{Context: pr.Forward.Context, Upstream: &core.Upstream{Status: st, Body: []byte(body)}, RequestID: "rid", AcceptLanguage: c.lang, Now: p.now})
 	return a.Response.Status, string(a.Response.Body), []string{string(pr.Forward.UpstreamBody)}
 }
 

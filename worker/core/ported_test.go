@@ -33,14 +33,12 @@ func TestBookingHintAfterALostAnswer(t *testing.T) {
 		return v, ok
 	}, core.Bindings{Bookings: true})
 	now := time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC)
-	a := e.Answer(core.AnswerContext{Operation: "new-shipment", ClientRef: "O1", Ledger: true},
-		&core.Upstream{Failure: "timeout"}, "rid", "", now, now.Add(-10*time.Second))
+	a := e.Answer(core.AnswerInput{Context: core.AnswerContext{Operation: "new-shipment", ClientRef: "O1", Ledger: true}, Upstream: &core.Upstream{Failure: "timeout"}, RequestID: "rid", Now: now, SentAt: now.Add(-10 * time.Second)})
 	body := string(a.Response.Body)
 	assert.Equal(t, 504, a.Response.Status)
 	assert.Contains(t, body, "for 90 s after the booking was sent (BOOKING_GRACE_SECONDS) a resend is answered 425 (errorCode 1425) and sends nothing")
 	assert.True(t, strings.Contains(body, `"retryable":true`), body)
-	c := e.Answer(core.AnswerContext{Operation: "new-collection", ClientRef: "C1", Ledger: true},
-		&core.Upstream{Failure: "timeout"}, "rid", "", now, now)
+	c := e.Answer(core.AnswerInput{Context: core.AnswerContext{Operation: "new-collection", ClientRef: "C1", Ledger: true}, Upstream: &core.Upstream{Failure: "timeout"}, RequestID: "rid", Now: now, SentAt: now})
 	assert.Contains(t, string(c.Response.Body), "is answered 409 and never books twice")
 }
 
@@ -73,7 +71,7 @@ func TestLookedUpNeverAdoptsCancelledNorConcludesFromAFullPage(t *testing.T) {
 	tk := &core.Ticket{Key: "k", RefField: "shipping_client_ref", Ref: "O1"}
 	ctx := core.AnswerContext{Operation: "new-shipment", ClientRef: "O1", Ledger: true}
 	cancelled := `{"status":"ok","data":{"page":1,"n_shipments":1,"shipments":[{"shipping_data":{"shipping_dlvr_ref":"D1","shipping_client_ref":"O1","carrier_code":"rayo","status":"-2"},"to_data":{"to_name":"Ana"}}]}}`
-	s := e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(cancelled)}, "rid", "")
+	s := e.LookedUp(core.LookedUpInput{Context: ctx, Ticket: tk, UpstreamBody: booking, Upstream: &core.Upstream{Status: 200, Body: []byte(cancelled)}, RequestID: "rid"})
 	assert.Equal(t, core.KindRespond, s.Kind)
 	assert.Equal(t, 409, s.Response.Status)
 	assert.Contains(t, string(s.Response.Body), "did not make or cancelled")
@@ -84,7 +82,7 @@ func TestLookedUpNeverAdoptsCancelledNorConcludesFromAFullPage(t *testing.T) {
 		items[i] = `{"shipping_data":{"shipping_dlvr_ref":"X","shipping_client_ref":"O10","status":"1"}}`
 	}
 	full := `{"status":"ok","data":{"page":1,"n_shipments":50,"shipments":[` + strings.Join(items, ",") + `]}}`
-	s = e.LookedUp(ctx, tk, booking, &core.Upstream{Status: 200, Body: []byte(full)}, "rid", "")
+	s = e.LookedUp(core.LookedUpInput{Context: ctx, Ticket: tk, UpstreamBody: booking, Upstream: &core.Upstream{Status: 200, Body: []byte(full)}, RequestID: "rid"})
 	assert.Equal(t, core.KindRespond, s.Kind, "nothing forwarded")
 	assert.Equal(t, 409, s.Response.Status)
 	assert.Contains(t, string(s.Response.Body), "booking_unknown")

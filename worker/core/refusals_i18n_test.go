@@ -160,7 +160,7 @@ func TestBookingHintInTheClientsLanguage(t *testing.T) {
 	ledger, sandbox, plain := ledgerEdge(core.EnvBookingGrace, "90"), demoEdge(core.EnvExactlyOnce, "false"), edgeOf()
 	lost := &core.Upstream{Failure: core.FailTimeout}
 	hint := func(e *core.Edge, ctx core.AnswerContext, lang string) string {
-		a := toAnswer(t, e.Answer(ctx, lost, "rid", lang, day, day).Response, nil)
+		a := toAnswer(t, e.Answer(core.AnswerInput{Context: ctx, Upstream: lost, RequestID: "rid", AcceptLanguage: lang, Now: day, SentAt: day}).Response, nil)
 		require.Equal(t, 504, a.Status, a.Raw)
 		h, _ := a.Env.Data["hint"].(string)
 		return h

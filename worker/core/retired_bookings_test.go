@@ -50,25 +50,25 @@ func TestBookingsReplayConflictAndRelease(t *testing.T) {
 	assert.NotEqual(t, f.Booking.Fingerprint, h.Booking.Fingerprint)
 
 	// Booked: the answer is kept.
-	a := e.Answer(f.Context, okUp(bookedAnswer), "rid", "", day, day)
+	a := e.Answer(core.AnswerInput{Context: f.Context, Upstream: okUp(bookedAnswer), RequestID: "rid", Now: day, SentAt: day})
 	assert.Equal(t, core.OutcomeOK, a.Outcome)
 	// A resend gets it, marked replayed.
-	s := e.Booking(f.Context, f.Booking, core.BookDone, []byte(bookedAnswer), 0, "rid", "")
+	s := e.Booking(core.BookingInput{Context: f.Context, Ticket: f.Booking, State: core.BookDone, Stored: []byte(bookedAnswer), RequestID: "rid"})
 	r := toAnswer(t, s.Response, nil)
 	assert.Equal(t, 200, r.Status)
 	assert.Equal(t, "true", r.Header["Idempotent-Replayed"])
 	assert.Equal(t, bookedAnswer, r.Raw)
 	// The same reference with other data: 409, 421, the field named.
-	r = toAnswer(t, e.Booking(h.Context, h.Booking, core.BookConflict, nil, 0, "rid", "").Response, nil)
+	r = toAnswer(t, e.Booking(core.BookingInput{Context: h.Context, Ticket: h.Booking, State: core.BookConflict, RequestID: "rid"}).Response, nil)
 	assert.Equal(t, 409, r.Status)
 	assert.Equal(t, 421, r.code())
 	assert.Equal(t, "shipping_client_ref", r.Env.Data["errors"].([]any)[0].(map[string]any)["field"])
 	// A refusal releases the reference.
-	a = e.Answer(f.Context, &core.Upstream{Status: 400, Body: []byte(`{"status":"err","data":{"errorCode":484,"errorMessage":"to_zip_code not accepted"}}`)}, "rid", "", day, day)
+	a = e.Answer(core.AnswerInput{Context: f.Context, Upstream: &core.Upstream{Status: 400, Body: []byte(`{"status":"err","data":{"errorCode":484,"errorMessage":"to_zip_code not accepted"}}`)}, RequestID: "rid", Now: day, SentAt: day})
 	assert.Equal(t, core.OutcomeRefused, a.Outcome)
 	assert.Equal(t, 484, toAnswer(t, a.Response, nil).code())
 	// A new record is forwarded.
-	assert.Equal(t, core.KindForward, e.Booking(f.Context, f.Booking, core.BookNew, nil, 0, "rid", "").Kind)
+	assert.Equal(t, core.KindForward, e.Booking(core.BookingInput{Context: f.Context, Ticket: f.Booking, State: core.BookNew, RequestID: "rid"}).Kind)
 }
 
 // The issue's attack: the upstream commits a booking after the edge gave
@@ -76,7 +76,7 @@ func TestBookingsReplayConflictAndRelease(t *testing.T) {
 func TestBookingsSlowCommitIsNotBookedTwice(t *testing.T) {
 	e := bookingEdge()
 	f := bookingTicket(t, e, shipmentForm)
-	a := e.Answer(f.Context, &core.Upstream{Failure: core.FailTimeout}, "rid", "", day, day)
+	a := e.Answer(core.AnswerInput{Context: f.Context, Upstream: &core.Upstream{Failure: core.FailTimeout}, RequestID: "rid", Now: day, SentAt: day})
 	r := toAnswer(t, a.Response, nil)
 	require.Equal(t, 504, r.Status, r.Raw)
 	assert.Equal(t, core.OutcomeLost, a.Outcome)
@@ -87,7 +87,7 @@ func TestBookingsSlowCommitIsNotBookedTwice(t *testing.T) {
 	}
 	assert.Equal(t, "30", r.Header["Retry-After"])
 	// Two seconds later: nothing is sent, Retry-After says when.
-	s := e.Booking(f.Context, f.Booking, core.BookUnknown, nil, 28*time.Second, "rid", "")
+	s := e.Booking(core.BookingInput{Context: f.Context, Ticket: f.Booking, State: core.BookUnknown, RetryAfter: 28 * time.Second, RequestID: "rid"})
 	assert.Equal(t, core.KindRespond, s.Kind)
 	r = toAnswer(t, s.Response, nil)
 	require.Equal(t, 425, r.Status, r.Raw)
@@ -97,10 +97,10 @@ func TestBookingsSlowCommitIsNotBookedTwice(t *testing.T) {
 	assert.Equal(t, "28", r.Header["Retry-After"])
 	assert.Contains(t, r.message(), "may have booked")
 	assert.Contains(t, r.message(), "28 s")
-	s = e.Booking(f.Context, f.Booking, core.BookUnknown, nil, 300*time.Millisecond, "rid", "")
+	s = e.Booking(core.BookingInput{Context: f.Context, Ticket: f.Booking, State: core.BookUnknown, RetryAfter: 300 * time.Millisecond, RequestID: "rid"})
 	assert.Equal(t, "1", toAnswer(t, s.Response, nil).Header["Retry-After"], "whole seconds, at least one")
 	// After the grace: looked up.
-	s = e.Booking(f.Context, f.Booking, core.BookLost, nil, 0, "rid", "")
+	s = e.Booking(core.BookingInput{Context: f.Context, Ticket: f.Booking, State: core.BookLost, RequestID: "rid"})
 	require.Equal(t, core.KindLookup, s.Kind)
 	assert.Equal(t, "get-shipments", s.Operation)
 	assert.Equal(t, "filter_shipping_client_ref=ORD-77&n_items=50", string(s.LookupBody))
@@ -123,14 +123,14 @@ func TestBookingsLostAnswerIsLookedUpNotBookedAgain(t *testing.T) {
 	e := bookingEdge()
 	f := bookingTicket(t, e, shipmentForm)
 	for _, up := range []*core.Upstream{{Failure: core.FailUnreachable}, {Status: 503, Body: []byte("<html>")}} {
-		a := e.Answer(f.Context, up, "rid", "", day, day)
+		a := e.Answer(core.AnswerInput{Context: f.Context, Upstream: up, RequestID: "rid", Now: day, SentAt: day})
 		r := toAnswer(t, a.Response, nil)
 		assert.Equal(t, 502, r.Status, r.Raw)
 		assert.Equal(t, core.OutcomeLost, a.Outcome)
 		assert.Contains(t, r.Env.Data["hint"], "never books twice")
 		assert.Equal(t, "30", r.Header["Retry-After"])
 	}
-	s := e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("Ana", "1100-053", "PT")))), "rid", "")
+	s := e.LookedUp(core.LookedUpInput{Context: f.Context, Ticket: f.Booking, UpstreamBody: f.UpstreamBody, Upstream: okUp(string(shipmentsOf(found("Ana", "1100-053", "PT")))), RequestID: "rid"})
 	require.Equal(t, core.KindRespond, s.Kind)
 	r := toAnswer(t, s.Response, nil)
 	require.Equal(t, 200, r.Status, r.Raw)
@@ -142,11 +142,11 @@ func TestBookingsLostAnswerIsLookedUpNotBookedAgain(t *testing.T) {
 	assert.Equal(t, r.Raw, string(s.Finish.Body))
 	// Lost before the upstream booked anything: the lookup finds none and
 	// the booking is sent (marked as sent again first).
-	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf())), "rid", "")
+	s = e.LookedUp(core.LookedUpInput{Context: f.Context, Ticket: f.Booking, UpstreamBody: f.UpstreamBody, Upstream: okUp(string(shipmentsOf())), RequestID: "rid"})
 	assert.Equal(t, core.KindForward, s.Kind)
 	assert.True(t, s.Sending)
 	// A failed lookup sends nothing.
-	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, &core.Upstream{Failure: core.FailTimeout}, "rid", "")
+	s = e.LookedUp(core.LookedUpInput{Context: f.Context, Ticket: f.Booking, UpstreamBody: f.UpstreamBody, Upstream: &core.Upstream{Failure: core.FailTimeout}, RequestID: "rid"})
 	assert.Equal(t, core.KindRespond, s.Kind)
 	assert.Equal(t, core.OutcomeUnsent, s.Finish.Outcome)
 }
@@ -157,7 +157,7 @@ func TestBookingsLostAnswerIsLookedUpNotBookedAgain(t *testing.T) {
 func TestBookingsFoundShipmentWithOtherDataIsAConflict(t *testing.T) {
 	e := bookingEdge()
 	f := bookingTicket(t, e, shipmentForm)
-	s := e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("Mallory", "4000-001", "PT")))), "rid", "")
+	s := e.LookedUp(core.LookedUpInput{Context: f.Context, Ticket: f.Booking, UpstreamBody: f.UpstreamBody, Upstream: okUp(string(shipmentsOf(found("Mallory", "4000-001", "PT")))), RequestID: "rid"})
 	require.Equal(t, core.KindRespond, s.Kind)
 	r := toAnswer(t, s.Response, nil)
 	require.Equal(t, 409, r.Status, r.Raw)
@@ -168,7 +168,7 @@ func TestBookingsFoundShipmentWithOtherDataIsAConflict(t *testing.T) {
 	assert.NotContains(t, r.Raw, "DLV1")
 	assert.Equal(t, core.OutcomeUnsent, s.Finish.Outcome, "asked again on the next resend")
 
-	s = e.LookedUp(f.Context, f.Booking, f.UpstreamBody, okUp(string(shipmentsOf(found("ANA", "1100-053", "pt")))), "rid", "")
+	s = e.LookedUp(core.LookedUpInput{Context: f.Context, Ticket: f.Booking, UpstreamBody: f.UpstreamBody, Upstream: okUp(string(shipmentsOf(found("ANA", "1100-053", "pt")))), RequestID: "rid"})
 	r = toAnswer(t, s.Response, nil)
 	assert.Equal(t, 200, r.Status, r.Raw)
 	assert.Equal(t, "true", r.Header["Idempotent-Replayed"])
@@ -182,11 +182,11 @@ func TestBookingsLostCollectionIsNotRetriedBlindly(t *testing.T) {
 	p := e.Prepare("new-collection", &core.Request{Method: "POST", Body: []byte(col), ContentType: "application/x-www-form-urlencoded",
 		Authorization: bearerMaster, RequestID: "rid", Now: day}, nil)
 	require.Equal(t, core.KindForward, p.Kind)
-	a := e.Answer(p.Forward.Context, &core.Upstream{Status: 503, Body: []byte("<html>")}, "rid", "", day, day)
+	a := e.Answer(core.AnswerInput{Context: p.Forward.Context, Upstream: &core.Upstream{Status: 503, Body: []byte("<html>")}, RequestID: "rid", Now: day, SentAt: day})
 	assert.Equal(t, 502, a.Response.Status)
 	assert.Equal(t, core.OutcomeLost, a.Outcome)
 	for _, state := range []string{core.BookUnknown, core.BookLost} {
-		s := e.Booking(p.Forward.Context, p.Forward.Booking, state, nil, time.Second, "rid", "")
+		s := e.Booking(core.BookingInput{Context: p.Forward.Context, Ticket: p.Forward.Booking, State: state, RetryAfter: time.Second, RequestID: "rid"})
 		require.Equal(t, core.KindRespond, s.Kind, state)
 		r := toAnswer(t, s.Response, nil)
 		assert.Equal(t, 409, r.Status, r.Raw)
@@ -216,7 +216,7 @@ func TestBookingsOptOut(t *testing.T) {
 		Authorization: bearerMaster, RequestID: "rid", Now: day}, nil)
 	require.Equal(t, core.KindForward, p.Kind, "EXACTLY_ONCE=false forwards every booking")
 	assert.Nil(t, p.Forward.Booking)
-	r := toAnswer(t, e.Answer(p.Forward.Context, &core.Upstream{Status: 503, Body: []byte("<html>")}, "rid", "", day, time.Time{}).Response, nil)
+	r := toAnswer(t, e.Answer(core.AnswerInput{Context: p.Forward.Context, Upstream: &core.Upstream{Status: 503, Body: []byte("<html>")}, RequestID: "rid", Now: day}).Response, nil)
 	assert.Equal(t, false, r.Env.Data["retryable"], "without the ledger a resend is not safe")
 	assert.Contains(t, r.Env.Data["hint"], "do not resend blindly")
 }

@@ -169,8 +169,8 @@ func TestCacheKeyAndWhatIsCached(t *testing.T) {
 		"&parcels[0][parcel_weight]=1&parcels[0][parcel_width]=1&parcels[0][parcel_height]=1&parcels[0][parcel_length]=1&parcels[0][parcel_volume]=1", "").Forward.CacheKey)
 	// A refusal is not kept; an ok answer is.
 	ctx := a.Forward.Context
-	assert.False(t, e.Answer(ctx, &Upstream{Status: 200, Body: []byte(`{"status":"err","data":{"errorCode":108,"errorMessage":"x"}}`)}, "r", "", time.Now(), time.Time{}).Cacheable)
-	assert.True(t, e.Answer(ctx, &Upstream{Status: 200, Body: []byte(`{"status":"ok","data":{}}`)}, "r", "", time.Now(), time.Time{}).Cacheable)
+	assert.False(t, e.Answer(AnswerInput{Context: ctx, Upstream: &Upstream{Status: 200, Body: []byte(`{"status":"err","data":{"errorCode":108,"errorMessage":"x"}}`)}, RequestID: "r", Now: time.Now()}).Cacheable)
+	assert.True(t, e.Answer(AnswerInput{Context: ctx, Upstream: &Upstream{Status: 200, Body: []byte(`{"status":"ok","data":{}}`)}, RequestID: "r", Now: time.Now()}).Cacheable)
 
 	// CACHE_TTL turns one operation off.
 	off := hardenEnv()

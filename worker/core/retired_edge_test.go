@@ -96,7 +96,7 @@ func drive(t *testing.T, e *core.Edge, op string, r *core.Request, reply *core.U
 	}
 	require.Equal(t, core.KindForward, p.Kind)
 	require.NotNil(t, reply, "%s was forwarded: %s", op, p.Forward.UpstreamBody)
-	got := e.Answer(p.Forward.Context, reply, r.RequestID, r.AcceptLanguage, r.Now, time.Time{})
+	got := e.Answer(core.AnswerInput{Context: p.Forward.Context, Upstream: reply, RequestID: r.RequestID, AcceptLanguage: r.AcceptLanguage, Now: r.Now})
 	return toAnswer(t, got.Response, []string{string(p.Forward.UpstreamBody)})
 }
 
@@ -293,7 +293,7 @@ func TestEdgeUpstreamFailures(t *testing.T) {
 		require.Equal(t, core.KindForward, p.Kind, c.name)
 		assert.Equal(t, c.op != "new-shipment", p.Forward.Retryable, "%s: reads are retried, bookings never", c.name)
 		up := c.up
-		got := e.Answer(p.Forward.Context, &up, "rid", "", day, time.Time{})
+		got := e.Answer(core.AnswerInput{Context: p.Forward.Context, Upstream: &up, RequestID: "rid", Now: day})
 		a := toAnswer(t, got.Response, nil)
 		assert.Equal(t, c.status, a.Status, "%s: %s", c.name, a.Raw)
 		assert.Equal(t, c.code, a.code(), c.name)
@@ -319,7 +319,7 @@ func TestEdgeTransportFailureMessageIsFixed(t *testing.T) {
 	e := edgeOf(core.EnvUpstreamBaseURL, "https://internal.example/v1")
 	p := e.Prepare("get-drop-points", &core.Request{Method: "GET", Query: "country_code=ES&zip_code=28001", HasQuery: true, RequestID: "rid", Now: day}, nil)
 	require.Equal(t, core.KindForward, p.Kind)
-	got := e.Answer(p.Forward.Context, &core.Upstream{Failure: core.FailUnreachable}, "rid", "", day, time.Time{})
+	got := e.Answer(core.AnswerInput{Context: p.Forward.Context, Upstream: &core.Upstream{Failure: core.FailUnreachable}, RequestID: "rid", Now: day})
 	a := toAnswer(t, got.Response, nil)
 	assert.Equal(t, 502, a.Status)
 	assert.Equal(t, "the upstream could not be reached", a.message())
@@ -420,7 +420,7 @@ func TestEdgeUpstreamLeakWithheld(t *testing.T) {
 	} {
 		p := e.Prepare("get-drop-points", &core.Request{Method: "GET", Query: "country_code=ES&zip_code=28001", HasQuery: true, RequestID: "rid", Now: day}, nil)
 		require.Equal(t, core.KindForward, p.Kind)
-		got := e.Answer(p.Forward.Context, okUp(body), "rid", "", day, time.Time{})
+		got := e.Answer(core.AnswerInput{Context: p.Forward.Context, Upstream: okUp(body), RequestID: "rid", Now: day})
 		a := toAnswer(t, got.Response, nil)
 		assert.Equal(t, 502, a.Status, name)
 		assert.True(t, got.Leak, name)
@@ -477,7 +477,7 @@ func FuzzPrepare(f *testing.F) {
 		if errs := validate.Request(op, req, validate.Options{Today: "2026-11-20"}, nil); len(errs) > 0 {
 			t.Fatalf("forwarded body does not validate: %v: %q", errs, fw)
 		}
-		a := e.Answer(p.Forward.Context, okUp(`{"status":"ok","data":{}}`), "rid", "", day, time.Time{})
+		a := e.Answer(core.AnswerInput{Context: p.Forward.Context, Upstream: okUp(`{"status":"ok","data":{}}`), RequestID: "rid", Now: day})
 		if a.Response.Status != 200 {
 			t.Fatalf("an ok answer not relayed: %d %q", a.Response.Status, a.Response.Body)
 		}
