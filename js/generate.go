@@ -54,7 +54,8 @@ func operationsJS() []byte {
 		" * edge's policy of each (internal/catalog/policy.go): public by default,\n" +
 		" * grantable to a scoped token, what a token must be bound to (none; the\n" +
 		" * shipment it reads; the booking it makes), the request field a bound token is checked\n" +
-		" * against, a booking's client reference, the default cache lifetime in\n" +
+		" * against, a booking's client reference, the references a booking token\n" +
+		" * must carry, the default cache lifetime in\n" +
 		" * seconds, granted to demo tokens, watched for tracking webhooks.\n */\nexport const OPERATIONS = Object.freeze([\n")
 	for i := range catalog.Operations {
 		op := &catalog.Operations[i]
@@ -64,11 +65,20 @@ func operationsJS() []byte {
 			", parcels: " + strconv.FormatBool(op.TakesParcels()) +
 			", public: " + strconv.FormatBool(p.Public) + ", grantable: " + strconv.FormatBool(p.Grantable) +
 			", binding: " + strconv.Quote(p.Binding.String()) + ", tokenRef: " + strconv.Quote(p.TokenRef) +
-			", clientRef: " + strconv.Quote(p.ClientRef) + ", cacheTtl: " + strconv.Itoa(p.CacheTTLSeconds) +
+			", clientRef: " + strconv.Quote(p.ClientRef) + ", binds: " + bindsJS(p.Binds) + ", cacheTtl: " + strconv.Itoa(p.CacheTTLSeconds) +
 			", demo: " + strconv.FormatBool(p.Demo) + ", watched: " + strconv.FormatBool(p.Watched) + " }),\n")
 	}
 	b.WriteString("]);\n")
 	return []byte(b.String())
+}
+
+// bindsJS writes a policy's Binds as a frozen array of frozen objects.
+func bindsJS(binds []catalog.Bind) string {
+	var parts []string
+	for _, b := range binds {
+		parts = append(parts, "Object.freeze({ grant: "+strconv.Quote(b.Grant)+", request: "+strconv.Quote(b.Request)+", why: "+strconv.Quote(b.Why)+" })")
+	}
+	return "Object.freeze([" + strings.Join(parts, ", ") + "])"
 }
 
 // tsValue returns the TypeScript type of a parameter value.
@@ -256,6 +266,8 @@ export const OPERATIONS: ReadonlyArray<{
   tokenRef: string;
   /** A booking's client reference, which makes it exactly-once ("" for reads). */
   clientRef: string;
+  /** The references a token granting this booking must carry: the grant's field, the request field it must equal, what it names. */
+  binds: ReadonlyArray<{ grant: string; request: string; why: string }>;
   /** Seconds an ok answer is cached by default (0: never). */
   cacheTtl: number;
   /** A demo token grants it. */

@@ -726,6 +726,8 @@ export const OPERATIONS: ReadonlyArray<{
   tokenRef: string;
   /** A booking's client reference, which makes it exactly-once ("" for reads). */
   clientRef: string;
+  /** The references a token granting this booking must carry: the grant's field, the request field it must equal, what it names. */
+  binds: ReadonlyArray<{ grant: string; request: string; why: string }>;
   /** Seconds an ok answer is cached by default (0: never). */
   cacheTtl: number;
   /** A demo token grants it. */

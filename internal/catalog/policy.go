@@ -5,7 +5,8 @@ package catalog
 // (worker/tokens), the edge (its configuration defaults, scoped-token
 // checks, cache, bookings, watcher) and the JavaScript package (generated
 // into js/src/operations.js) read it. A test fails when an operation has
-// no row, or a row no operation.
+// no row, or a row no operation; another (worker/policy_test.go) when a
+// file that decides by it names an operation in a string literal.
 
 // Binding is what a scoped token must be bound to before it may grant an
 // operation.
@@ -30,6 +31,17 @@ var bindingNames = [...]string{"none", "shipment", "booking"}
 // String returns the binding's name as exported to JavaScript.
 func (b Binding) String() string { return bindingNames[b] }
 
+// Bind is one reference a booking token must carry: the one booking it
+// may make.
+type Bind struct {
+	// Grant is the grant's field (a scoped token's claim).
+	Grant string
+	// Request is the request field that must equal it.
+	Request string
+	// Why says what it names, in English (the token rules' field error).
+	Why string
+}
+
 // Policy is one operation's row.
 type Policy struct {
 	Name string
@@ -50,6 +62,20 @@ type Policy struct {
 	// ClientRef is the client reference that makes a booking exactly-once
 	// ("" for the operations that book nothing).
 	ClientRef string
+	// Binds are the references a token granting this booking must carry
+	// (BindBooking rows), in the order they are checked.
+	Binds []Bind
+	// NotWith are request fields a bound token may not name the shipment
+	// by (a carrier's reference): it reads by TokenRef.
+	NotWith []string
+	// ByClientRef is a request field that names the shipment by the
+	// shipping_client_ref it was booked with, an alternative to TokenRef
+	// for a token bound to that reference ("" when none).
+	ByClientRef string
+	// Lookup is the operation that finds a booking whose answer was lost,
+	// filtered by LookupBy = the booking's client reference ("": a lost
+	// booking cannot be looked up; the client is told to check).
+	Lookup, LookupBy string
 	// CacheTTLSeconds is how long an ok answer is reused by default (0:
 	// never cached): answers that change only when the merchant edits the
 	// account or a carrier its network. CACHE_TTL overrides it.
@@ -70,13 +96,16 @@ var Policies = [...]Policy{
 	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true},
 	{Name: "get-service-info", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-drop-points", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 900},
-	{Name: "new-shipment", Grantable: true, Binding: BindBooking, TokenRef: "shipping_client_ref", ClientRef: "shipping_client_ref", Demo: true, Watched: true},
+	{Name: "new-shipment", Grantable: true, Binding: BindBooking, TokenRef: "shipping_client_ref", ClientRef: "shipping_client_ref", Demo: true, Watched: true,
+		Binds:  []Bind{{"shipping_client_ref", "shipping_client_ref", "the order's reference: the one shipment the token may book"}},
+		Lookup: "get-shipments", LookupBy: "filter_shipping_client_ref"},
 	{Name: "get-collection-cutoff-hour", Public: true, Publishable: true, Grantable: true},
-	{Name: "new-collection", Grantable: true, Binding: BindBooking, TokenRef: "shipping_dlvr_ref", ClientRef: "collection_client_ref"},
-	{Name: "get-shipment-label", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true},
+	{Name: "new-collection", Grantable: true, Binding: BindBooking, TokenRef: "shipping_dlvr_ref", ClientRef: "collection_client_ref",
+		Binds: []Bind{{"dlvr_ref", "shipping_dlvr_ref", "the shipment it collects"}, {"collection_client_ref", "collection_client_ref", "the one pickup the token may book"}}},
+	{Name: "get-shipment-label", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true, NotWith: []string{"shipping_carrier_ref"}},
 	{Name: "get-shipment", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true},
 	{Name: "get-shipments"},
-	{Name: "get-shipment-tracking", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true},
+	{Name: "get-shipment-tracking", Publishable: true, Grantable: true, Binding: BindShipment, TokenRef: "dlvr_ref", Demo: true, NotWith: []string{"carrier_ref"}, ByClientRef: "client_ref"},
 }
 
 // PolicyOf returns the row of an operation, or nil for a name the catalog
@@ -88,4 +117,26 @@ func PolicyOf(name string) *Policy {
 		}
 	}
 	return nil
+}
+
+// BookedBy returns the row of the booking made exactly-once by the client
+// reference field (its ClientRef), or nil.
+func BookedBy(clientRef string) *Policy {
+	for i := range Policies {
+		if Policies[i].ClientRef == clientRef {
+			return &Policies[i]
+		}
+	}
+	return nil
+}
+
+// BindsGrant reports whether a token granting op must carry the grant
+// field.
+func (p *Policy) BindsGrant(field string) bool {
+	for _, b := range p.Binds {
+		if b.Grant == field {
+			return true
+		}
+	}
+	return false
 }

@@ -29,6 +29,11 @@ const CODE_BAD_REQUEST = 1400;
 const ORDER = new Map(OPERATIONS.map((op, i) => [op.name, i]));
 // The policy table (internal/catalog/policy.go) by name.
 const POLICY = new Map(OPERATIONS.map((op) => [op.name, op]));
+// The grant's fields by their wire names (the policy's binds name them so).
+const GRANT_KEYS = { dlvr_ref: 'dlvrRef', shipping_client_ref: 'shippingClientRef', collection_client_ref: 'collectionClientRef' };
+// The operations that book, and the one collection_client_ref binds.
+const BOOKINGS = OPERATIONS.filter((op) => op.binding === 'booking').map((op) => op.name);
+const COLLECTS = OPERATIONS.filter((op) => op.binds.some((b) => b.grant === 'collection_client_ref')).map((op) => op.name);
 
 // Go's unicode.IsSpace, which strings.TrimSpace trims (not JavaScript's
 // \s: that has U+FEFF and lacks U+0085).
@@ -48,16 +53,11 @@ function needsBinding(op) {
   return POLICY.get(op).binding === 'shipment';
 }
 
-// tokens.bindingError: a booking names the one booking it may make.
+// tokens.bindingError: a booking names the one booking it may make
+// (the policy's binds: the grant's field, and what it names).
 function bindingError(op, g) {
-  if (op === 'new-shipment' && g.shippingClientRef === '') {
-    return fieldError('shipping_client_ref', "required with new-shipment (the order's reference: the one shipment the token may book)");
-  }
-  if (op === 'new-collection' && g.dlvrRef === '') {
-    return fieldError('dlvr_ref', 'required with new-collection (the shipment it collects)');
-  }
-  if (op === 'new-collection' && g.collectionClientRef === '') {
-    return fieldError('collection_client_ref', 'required with new-collection (the one pickup the token may book)');
+  for (const b of POLICY.get(op).binds) {
+    if (g[GRANT_KEYS[b.grant]] === '') return fieldError(b.grant, `required with ${op} (${b.why})`);
   }
   return null;
 }
@@ -129,8 +129,8 @@ function checkGrant(grant) {
   if (p) throw fieldError('shipping_client_ref', p);
   p = refProblem(dlvrRef, MAX_REF);
   if (p) throw fieldError('dlvr_ref', p);
-  if (collectionClientRef !== '' && !seen.has('new-collection')) {
-    throw fieldError('collection_client_ref', 'binds new-collection only: grant new-collection or leave it out');
+  if (collectionClientRef !== '' && !COLLECTS.some((op) => seen.has(op))) {
+    throw fieldError('collection_client_ref', `binds ${COLLECTS.join(', ')} only: grant ${COLLECTS.join(', ')} or leave it out`);
   }
   p = refProblem(collectionClientRef, MAX_CLIENT_REF);
   if (p) throw fieldError('collection_client_ref', p);
@@ -203,8 +203,8 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
     throw fieldError('ttl', `must be a whole number of seconds from 1 to ${MAX_TTL}`);
   }
   const g = checkGrant(grant || {});
-  if (ttl > MAX_BOOKING_TTL && (g.operations.includes('new-shipment') || g.operations.includes('new-collection'))) {
-    throw fieldError('ttl', `at most ${MAX_BOOKING_TTL} seconds (2 hours) for a grant of new-shipment or new-collection`);
+  if (ttl > MAX_BOOKING_TTL && g.operations.some((op) => BOOKINGS.includes(op))) {
+    throw fieldError('ttl', `at most ${MAX_BOOKING_TTL} seconds (2 hours) for a grant of ${BOOKINGS.join(' or ')}`);
   }
   const nowMs = now instanceof Date ? now.getTime() : now;
   if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new TypeError('parcelgate: mintToken: now must be a time in ms or a Date');
@@ -347,7 +347,7 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
   } catch {
     throw refused('grant');
   }
-  const books = checked.operations.includes('new-shipment') || checked.operations.includes('new-collection');
+  const books = checked.operations.some((op) => BOOKINGS.includes(op));
   if (books && exp - Math.floor(nowMs / 1000) > MAX_BOOKING_TTL) throw refused('grant');
   return { ...g, operations: ops, expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }

@@ -67,7 +67,7 @@ type AnswerInput struct {
 func (e *Edge) Answer(in AnswerInput) *Answered {
 	ctx, now, sentAt := in.Context, in.Now, in.SentAt
 	a := e.answer(ctx, in.Upstream, in.RequestID, i18n.FromAcceptLanguage(in.AcceptLanguage))
-	if a.Outcome == OutcomeLost && ctx.Ledger && ctx.Operation == "new-shipment" && !sentAt.IsZero() {
+	if a.Outcome == OutcomeLost && ctx.Ledger && lookedUp(ctx.Operation) && !sentAt.IsZero() {
 		left := sentAt.Add(e.cfg.BookingGrace).Sub(now)
 		a.Response.Headers = append(a.Response.Headers, Header{"Retry-After", strconv.FormatInt(retryAfterSeconds(left.Milliseconds()), 10)})
 	}
@@ -155,7 +155,18 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 	return a
 }
 
-func isBooking(op string) bool { return op == "new-shipment" || op == "new-collection" }
+func isBooking(op string) bool {
+	p := catalog.PolicyOf(op)
+	return p != nil && p.ClientRef != ""
+}
+
+// lookedUp: a booking of op whose answer was lost is looked up (its
+// policy's Lookup) after its grace, rather than left for the client to
+// check.
+func lookedUp(op string) bool {
+	p := catalog.PolicyOf(op)
+	return p != nil && p.Lookup != ""
+}
 
 func watchOf(data []byte) (*WatchAdd, string) {
 	dlvr, client := bookedRefs(data)
@@ -169,11 +180,11 @@ func watchOf(data []byte) (*WatchAdd, string) {
 // lost: it may have been made. What is safe depends on the mode.
 func (e *Edge) bookingHint(ctx AnswerContext, l i18n.Locale) string {
 	ref := "shipping_client_ref"
-	if ctx.Operation == "new-collection" {
-		ref = "collection_client_ref"
+	if p := catalog.PolicyOf(ctx.Operation); p != nil && p.ClientRef != "" {
+		ref = p.ClientRef
 	}
 	if ctx.Ledger {
-		if ctx.Operation != "new-shipment" {
+		if !lookedUp(ctx.Operation) {
 			return say(l, msgHintCollection, ref)
 		}
 		return say(l, msgHintShipment, ref, strconv.FormatInt(int64(e.cfg.BookingGrace/time.Second), 10))
@@ -181,7 +192,7 @@ func (e *Edge) bookingHint(ctx AnswerContext, l i18n.Locale) string {
 	if e.cfg.Sandbox {
 		return say(l, msgHintSandbox, ref)
 	}
-	if ctx.Operation == "new-shipment" {
+	if lookedUp(ctx.Operation) {
 		return say(l, msgHintLookUp, ctx.ClientRef)
 	}
 	return say(l, msgHintCheckArea)
@@ -328,20 +339,21 @@ func (e *Edge) Booking(in BookingInput) *Step {
 		return &Step{Kind: KindRespond, Response: refuse(503, "booking_in_progress", say(l, msgBusy, t.RefField)).retry().
 			with("Retry-After", "2").Response(requestID)}
 	case BookUnknown:
-		if ctx.Operation != "new-shipment" {
+		if !lookedUp(ctx.Operation) {
 			return &Step{Kind: KindRespond, Response: e.collectionUnknown(t, requestID, l)}
 		}
 		secs := strconv.FormatInt(retryAfterSeconds(retryAfter.Milliseconds()), 10)
 		return &Step{Kind: KindRespond, Response: refuse(425, "booking_unconfirmed", say(l, msgBookingUnconfirmed, t.RefField, secs)).retry().
 			with("Retry-After", secs).Response(requestID)}
 	case BookLost:
-		if ctx.Operation != "new-shipment" {
+		p := catalog.PolicyOf(ctx.Operation)
+		if p == nil || p.Lookup == "" {
 			return &Step{Kind: KindRespond, Finish: &Finish{Outcome: OutcomeUnsent}, Response: e.collectionUnknown(t, requestID, l)}
 		}
 		q := &form.Request{}
-		q.Set("filter_shipping_client_ref", t.Ref)
+		q.Set(p.LookupBy, t.Ref)
 		q.Set("n_items", "50")
-		return &Step{Kind: KindLookup, Operation: "get-shipments", LookupBody: form.Encode(q)}
+		return &Step{Kind: KindLookup, Operation: p.Lookup, LookupBody: form.Encode(q)}
 	}
 	return &Step{Kind: KindForward}
 }

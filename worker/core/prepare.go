@@ -172,7 +172,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		if refusal := ScopeError(scope, op, req, resolve, r.AcceptLanguage); refusal != nil {
 			if peek {
 				return &Prepared{Kind: KindPeek, Caller: caller, RateLimit: rl,
-					BookingKey: e.BookingKey("new-shipment", scope.ShippingClientRef)}
+					BookingKey: e.BookingKey(catalog.BookedBy("shipping_client_ref").Name, scope.ShippingClientRef)}
 			}
 			return respond(caller, rl, refusal.Response(r.RequestID))
 		}
@@ -386,38 +386,34 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 		}
 		return nil
 	}
-	switch op.Name {
-	case "new-shipment":
-		return exact("shipping_client_ref", c.ShippingClientRef)
-	case "new-collection":
-		if e := exact("shipping_dlvr_ref", c.DlvrRef); e != nil {
+	p := catalog.PolicyOf(op.Name)
+	if p == nil {
+		return nil
+	}
+	// A booking: exactly the references the token binds (p.Binds).
+	for _, b := range p.Binds {
+		if e := exact(b.Request, c.Ref(b.Grant)); e != nil {
 			return e
 		}
-		return exact("collection_client_ref", c.CollectionClientRef)
-	case "get-shipment":
-		return bound("dlvr_ref", c.DlvrRef)
-	case "get-shipment-label":
-		if req.Get("shipping_carrier_ref") != "" {
-			return deny("shipping_carrier_ref", say(l, msgScopeUseDlvrRef))
-		}
-		return bound("dlvr_ref", c.DlvrRef)
-	case "get-shipment-tracking":
-		if req.Get("carrier_ref") != "" {
-			return deny("carrier_ref", say(l, msgScopeUseDlvrRef))
-		}
-		if req.Get("client_ref") != "" {
-			if c.ShippingClientRef == "" {
-				return deny("client_ref", say(l, msgScopeNotBoundTo, "shipping_client_ref"))
-			}
-			if e := bound("client_ref", c.ShippingClientRef); e != nil {
-				return e
-			}
-		}
-		if req.Get("dlvr_ref") != "" || req.Get("client_ref") == "" {
-			return bound("dlvr_ref", c.DlvrRef)
+	}
+	if p.Binding != catalog.BindShipment {
+		return nil
+	}
+	// A read of one shipment: by the reference the token is bound to.
+	for _, f := range p.NotWith {
+		if req.Get(f) != "" {
+			return deny(f, say(l, msgScopeUseDlvrRef))
 		}
 	}
-	return nil
+	if f := p.ByClientRef; f != "" && req.Get(f) != "" {
+		if c.ShippingClientRef == "" {
+			return deny(f, say(l, msgScopeNotBoundTo, "shipping_client_ref"))
+		}
+		if e := bound(f, c.ShippingClientRef); e != nil || req.Get(p.TokenRef) == "" {
+			return e
+		}
+	}
+	return bound(p.TokenRef, c.DlvrRef)
 }
 
 // isForm reports whether a Content-Type is application/x-www-form-urlencoded

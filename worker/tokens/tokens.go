@@ -268,16 +268,39 @@ func needsBinding(op string, g Grant) bool {
 }
 
 // bindingError is the missing binding of a booking operation, named by
-// the field that binds it: a booking token must name the one booking it
-// may make, or a page holding it could book any order.
+// the field that binds it (catalog.Policies' Binds): a booking token must
+// name the one booking it may make, or a page holding it could book any
+// order.
 func bindingError(op string, g Grant) *FieldError {
-	switch {
-	case op == "new-shipment" && g.ShippingClientRef == "":
-		return &FieldError{"shipping_client_ref", "required with new-shipment (the order's reference: the one shipment the token may book)"}
-	case op == "new-collection" && g.DlvrRef == "":
-		return &FieldError{"dlvr_ref", "required with new-collection (the shipment it collects)"}
-	case op == "new-collection" && g.CollectionClientRef == "":
-		return &FieldError{"collection_client_ref", "required with new-collection (the one pickup the token may book)"}
+	p := catalog.PolicyOf(op)
+	if p == nil {
+		return nil
+	}
+	for _, b := range p.Binds {
+		if g.Ref(b.Grant) == "" {
+			return &FieldError{b.Grant, "required with " + op + " (" + b.Why + ")"}
+		}
+	}
+	return nil
+}
+
+// Ref returns the grant's reference of a field name (dlvr_ref,
+// shipping_client_ref, collection_client_ref; "" for another name).
+func (g *Grant) Ref(field string) string {
+	if r := g.ref(field); r != nil {
+		return *r
+	}
+	return ""
+}
+
+func (g *Grant) ref(field string) *string {
+	switch field {
+	case "dlvr_ref":
+		return &g.DlvrRef
+	case "shipping_client_ref":
+		return &g.ShippingClientRef
+	case "collection_client_ref":
+		return &g.CollectionClientRef
 	}
 	return nil
 }
@@ -296,7 +319,7 @@ func Check(g Grant) (Grant, error) {
 		case !Grantable(op):
 			return g, &FieldError{"operations", op + " is never grantable (it lists every customer's shipments)"}
 		}
-		collects = collects || op == "new-collection"
+		collects = collects || catalog.PolicyOf(op).BindsGrant("collection_client_ref")
 	}
 	// Every name first, then what the known ones need.
 	for _, op := range g.Operations {
@@ -315,12 +338,38 @@ func Check(g Grant) (Grant, error) {
 		return g, &FieldError{"dlvr_ref", p}
 	}
 	if g.CollectionClientRef != "" && !collects {
-		return g, &FieldError{"collection_client_ref", "binds new-collection only: grant new-collection or leave it out"}
+		op := bindingOf("collection_client_ref")
+		return g, &FieldError{"collection_client_ref", "binds " + op + " only: grant " + op + " or leave it out"}
 	}
 	if p := refProblem(g.CollectionClientRef, MaxClientRefRunes); p != "" {
 		return g, &FieldError{"collection_client_ref", p}
 	}
 	return out, nil
+}
+
+// bookings names the operations that book, "a or b" (catalog.Policies'
+// BindBooking rows).
+func bookings() string {
+	s := ""
+	for i := range catalog.Policies {
+		if catalog.Policies[i].Binding == catalog.BindBooking {
+			if s != "" {
+				s += " or "
+			}
+			s += catalog.Policies[i].Name
+		}
+	}
+	return s
+}
+
+// bindingOf is the booking a grant field binds (catalog.Policies' Binds).
+func bindingOf(field string) string {
+	for i := range catalog.Policies {
+		if catalog.Policies[i].BindsGrant(field) {
+			return catalog.Policies[i].Name
+		}
+	}
+	return ""
 }
 
 func refProblem(v string, max int) string {
@@ -366,7 +415,7 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 		return "", time.Time{}, err
 	}
 	if g.Books() && ttl > MaxBookingTTL {
-		return "", time.Time{}, &FieldError{"ttl", "at most 7200 seconds (2 hours) for a grant of new-shipment or new-collection"}
+		return "", time.Time{}, &FieldError{"ttl", "at most 7200 seconds (2 hours) for a grant of " + bookings()}
 	}
 	exp := now.Truncate(time.Second).Add(ttl)
 	return encode(key, g, exp.Unix()), exp, nil
@@ -490,15 +539,8 @@ func parsePayload(p string) (int64, Grant, bool) {
 		case i == 1 && k == "ops":
 			g.Operations = strings.Split(v, ",")
 		case i > 1:
-			var ref *string
-			switch k {
-			case "dlvr_ref":
-				ref = &g.DlvrRef
-			case "shipping_client_ref":
-				ref = &g.ShippingClientRef
-			case "collection_client_ref":
-				ref = &g.CollectionClientRef
-			default:
+			ref := g.ref(k)
+			if ref == nil {
 				return 0, g, false
 			}
 			if *ref, ok = urlquery.Unescape(v); !ok {
