@@ -73,9 +73,12 @@ func operationsJS() []byte {
 }
 
 // bindsJS writes a policy's Binds as a frozen array of frozen objects.
-func bindsJS(binds []catalog.Bind) string {
+func bindsJS(binds [2]catalog.Bind) string {
 	var parts []string
 	for _, b := range binds {
+		if b.Grant == "" {
+			break
+		}
 		parts = append(parts, "Object.freeze({ grant: "+strconv.Quote(b.Grant)+", request: "+strconv.Quote(b.Request)+", why: "+strconv.Quote(b.Why)+" })")
 	}
 	return "Object.freeze([" + strings.Join(parts, ", ") + "])"

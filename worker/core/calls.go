@@ -177,7 +177,7 @@ func (c *Calls) configure(in *seam.ConfigureInput, out *seam.Configuration) {
 		out.AllowedOrigins = []string{}
 	}
 	out.Operations = make([]seam.RouteInfo, 0, len(catalog.Operations))
-	for i := range catalog.Operations {
+	for i := 0; i < len(catalog.Operations); i++ {
 		op := &catalog.Operations[i]
 		out.Operations = append(out.Operations, seam.RouteInfo{Name: op.Name, Methods: op.Methods(), Public: cfg.Public(op.Name), Books: op.Books})
 	}
@@ -410,7 +410,7 @@ func lastRunAt(report string) string {
 
 func operationNames() []string {
 	out := make([]string, len(catalog.Operations))
-	for i := range catalog.Operations {
+	for i := 0; i < len(catalog.Operations); i++ {
 		out[i] = catalog.Operations[i].Name
 	}
 	return out

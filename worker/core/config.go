@@ -88,7 +88,7 @@ const (
 // operation; 0 turns one off.
 var DefaultCacheTTL = func() map[string]time.Duration {
 	m := map[string]time.Duration{}
-	for i := range catalog.Policies {
+	for i := 0; i < len(catalog.Policies); i++ {
 		if p := &catalog.Policies[i]; p.CacheTTLSeconds > 0 {
 			m[p.Name] = time.Duration(p.CacheTTLSeconds) * time.Second
 		}
@@ -101,9 +101,9 @@ var DefaultCacheTTL = func() map[string]time.Duration {
 // and cut-off hours.
 var DefaultPublicOperations = func() []string {
 	var out []string
-	for i := range catalog.Policies {
-		if catalog.Policies[i].Public {
-			out = append(out, catalog.Policies[i].Name)
+	for i := 0; i < len(catalog.Policies); i++ {
+		if p := &catalog.Policies[i]; p.Public {
+			out = append(out, p.Name)
 		}
 	}
 	return out

@@ -19,9 +19,9 @@ const DemoTokenTTL = time.Hour
 // book the order, then read what was booked with it.
 var DemoOperations = func() []string {
 	var out []string
-	for i := range catalog.Policies {
-		if catalog.Policies[i].Demo {
-			out = append(out, catalog.Policies[i].Name)
+	for i := 0; i < len(catalog.Policies); i++ {
+		if p := &catalog.Policies[i]; p.Demo {
+			out = append(out, p.Name)
 		}
 	}
 	return out

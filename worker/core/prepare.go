@@ -392,6 +392,9 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 	}
 	// A booking: exactly the references the token binds (p.Binds).
 	for _, b := range p.Binds {
+		if b.Grant == "" {
+			break
+		}
 		if e := exact(b.Request, c.Ref(b.Grant)); e != nil {
 			return e
 		}
@@ -400,10 +403,8 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 		return nil
 	}
 	// A read of one shipment: by the reference the token is bound to.
-	for _, f := range p.NotWith {
-		if req.Get(f) != "" {
-			return deny(f, say(l, msgScopeUseDlvrRef))
-		}
+	if f := p.NotWith; f != "" && req.Get(f) != "" {
+		return deny(f, say(l, msgScopeUseDlvrRef))
 	}
 	if f := p.ByClientRef; f != "" && req.Get(f) != "" {
 		if c.ShippingClientRef == "" {
