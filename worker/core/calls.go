@@ -124,8 +124,13 @@ var methods = [...]func(c *Calls, e *Edge, a args, raw []byte){
 		}
 		c.response("", e.Failure(FailureInput{Kind: "not_found", RequestID: a.str("requestId")}))
 	},
-	MethodNormalize: func(c *Calls, _ *Edge, a args, raw []byte) {
-		out, normalized := Normalize(a.str("operation"), raw)
+	MethodNormalize: func(c *Calls, e *Edge, a args, raw []byte) {
+		out, normalized := raw, false
+		if !a.boolean("keep") {
+			out, normalized = Normalize(a.str("operation"), raw)
+		}
+		// The shop's prices (pricing.go), before offers sign them.
+		out = e.PriceAnswer(a.str("operation"), out, a.str("pricing"), normalized)
 		c.bool("normalized", normalized)
 		c.setRaw("body", out)
 	},
@@ -324,6 +329,7 @@ func (c *Calls) prepare(a args, raw []byte) {
 		w.Key("forward")
 		w.BeginObject()
 		c.str("operation", f.Operation)
+		c.str("pricing", f.Pricing)
 		c.bool("retryable", f.Retryable)
 		w.Key("cache")
 		if f.CacheKey == "" {
