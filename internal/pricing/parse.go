@@ -25,8 +25,8 @@ import (
 // Limits of the setting.
 const (
 	MaxRules      = 100
-	MaxMatch      = 50  // codes in one country, carrier or service list
-	MaxNameRunes  = 60  // a shop's name of a service
+	MaxMatch      = 50 // codes in one country, carrier or service list
+	MaxNameRunes  = 60 // a shop's name of a service
 	MaxPercent    = 1000
 	MinPercent    = -100
 	maxCodeLength = 64
