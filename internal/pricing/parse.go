@@ -154,11 +154,13 @@ func (p *parser) top() error {
 		return err
 	}
 	if cur != "" {
-		prec, ok := Precision(strings.ToUpper(strings.TrimSpace(cur)))
+		// country.Normalize: trimmed, ASCII upper case (strings.ToUpper links
+		// the unicode tables into the core).
+		prec, ok := Precision(country.Normalize(cur))
 		if !ok {
 			return p.fail("currency", "must be one of "+currencyList())
 		}
-		p.t.Currency, p.t.Precision = strings.ToUpper(strings.TrimSpace(cur)), prec
+		p.t.Currency, p.t.Precision = country.Normalize(cur), prec
 	}
 	p.s.Seek(start)
 	seen := false
