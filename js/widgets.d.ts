@@ -137,6 +137,8 @@ export declare class PgRateSelector extends PgElement {
   readonly services: RateService[];
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
   readonly shippingDate: string;
+  /** The cart's value (`order-value`), sent as order_value for the edge's pricing rules; '' for none. */
+  orderValue: string;
   refresh(): void;
 }
 export interface PgRateSelector extends PgChoiceControl {}
@@ -276,6 +278,8 @@ export interface PgRateSelectorAttributes extends PgCommonAttributes, PgChoiceAt
   'to-zip'?: string;
   /** YYYY-MM-DD. */
   'shipping-date'?: string;
+  /** The cart's value ("59.90"): the edge's pricing rules (free shipping from an order value) apply to it. */
+  'order-value'?: string;
   carrier?: string;
   filter?: 'home' | 'drop-point';
   value?: string;

@@ -178,6 +178,8 @@ var ui = [...][1 + Count]string{
 		"Cheapest", "Más barato", "Mais barato", "Le moins cher", "Am günstigsten", "Il più economico", "Goedkoopst"},
 	{"rates.fastest",
 		"Fastest", "Más rápido", "Mais rápido", "Le plus rapide", "Am schnellsten", "Il più veloce", "Snelst"},
+	{"rates.free",
+		"Free", "Gratis", "Grátis", "Gratuit", "Kostenlos", "Gratis", "Gratis"},
 	{"rates.dropPoint",
 		"Delivered to a drop point", "Entrega en punto de recogida", "Entrega num ponto de recolha", "Livraison en point relais",
 		"Zustellung an einen Paketshop", "Consegna in un punto di ritiro", "Bezorging bij een afhaalpunt"},
