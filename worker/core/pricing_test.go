@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/worker/core"
+	"github.com/parcelgate/parcelgate/worker/core/seam"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,7 +50,8 @@ func normalizeCall(t *testing.T, e *core.Edge, basis string, normalized bool, bo
 	t.Helper()
 	c := core.Calls{Edge: e}
 	in, _ := json.Marshal(map[string]any{"operation": "get-shipments-rates", "keep": !normalized, "pricing": basis})
-	head, raw := c.Call(core.MethodNormalize, in, []byte(body))
+	head, parts := c.Call(seam.MethodNormalize, in, []byte(body))
+	raw := bytes.Join(parts, nil) // the one raw part: the body
 	var h struct{ Normalized bool }
 	require.NoError(t, json.Unmarshal(head, &h))
 	return string(raw), h.Normalized
