@@ -390,6 +390,9 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Language of the field errors (a BCP 47 tag such as "es-ES"): the core's, and the edge's through Accept-Language. */
   locale?: string;
+  /** get-shipments-rates only: the cart's value (a decimal such as "59.90", at most the currency's decimals), sent as
+   *  `order_value` for the edge's pricing rules (PRICING_RULES: free shipping from an order value). Never forwarded upstream. */
+  orderValue?: string | number;
 }
 
 /** A label as PDF (Client.label()). */

@@ -19,6 +19,7 @@ import (
 var decisionFiles = []string{
 	"core/prepare.go",
 	"core/answer.go",
+	"core/pricing.go",
 	"tokens/tokens.go",
 	"../js/src/tokens.js",
 }

@@ -89,6 +89,10 @@ type Policy struct {
 	// Watched: an ok answer puts the booked shipment on the tracking
 	// watchlist (WEBHOOK_URL).
 	Watched bool
+	// Priced: the shop's PRICING_RULES (internal/pricing) price its ok
+	// answer, and its order_value is the edge's own parameter, taken off
+	// the request before validation and never forwarded.
+	Priced bool
 }
 
 // Policies has one row per operation, in the catalog's order. Loop over
@@ -98,7 +102,7 @@ type Policy struct {
 var Policies = [...]Policy{
 	{Name: "get-client-carriers", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-client-services", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
-	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true},
+	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true, Priced: true},
 	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true},
 	{Name: "get-service-info", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-drop-points", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 900},

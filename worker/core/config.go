@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/parcelgate/parcelgate/internal/pricing"
 	"strconv"
 	"strings"
 	"time"
@@ -162,6 +163,12 @@ type Config struct {
 	// Webhooks configures the tracking watcher; nil when WEBHOOK_URL is
 	// unset (no watching, no cost).
 	Webhooks *WebhookConfig
+	// Pricing is the shop's shipping prices (PRICING_RULES, pricing.go);
+	// nil: the carrier's prices as they come.
+	Pricing *pricing.Table
+	// ShowCarrierPrice: priced services keep the carrier's price as
+	// carrier_price (PRICING_SHOW_CARRIER_PRICE).
+	ShowCarrierPrice bool
 }
 
 // ConfigError is a configuration problem: the variable and what is wrong.
@@ -348,6 +355,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		}
 	}
 	c.Webhooks = loadWebhooks(getenv, whole, bad, &c)
+	c.Pricing, c.ShowCarrierPrice = loadPricing(getenv, boolean, bad) // pricing.go
 	return c, errs
 }
 

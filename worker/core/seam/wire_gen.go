@@ -465,75 +465,76 @@ var fields = [...]member{
 	member(uint16(unsafe.Offsetof(Forward{}.Operation))) | 0x9005d0000,      // operation
 	member(uint16(unsafe.Offsetof(Forward{}.UpstreamBody))) | 0xc0c02aa0000, // upstreamBody
 	member(uint16(unsafe.Offsetof(Forward{}.Retryable))) | 0x20902b60000,    // retryable
+	member(uint16(unsafe.Offsetof(Forward{}.Pricing))) | 0x702bf0000,        // pricing
 	member(uint16(unsafe.Offsetof(Forward{}.Cache))) | 0xe000705011a0000,    // cache
 	member(uint16(unsafe.Offsetof(Forward{}.Booking))) | 0xf000707000c0000,  // booking
-	member(uint16(unsafe.Offsetof(Forward{}.Context))) | 0x1000060702bf0000, // context
+	member(uint16(unsafe.Offsetof(Forward{}.Context))) | 0x1000060702c60000, // context
 	// CacheTicket
 	member(uint16(unsafe.Offsetof(CacheTicket{}.Key))) | 0x3027d0000,          // key
-	member(uint16(unsafe.Offsetof(CacheTicket{}.TTLSeconds))) | 0x30a02c60000, // ttlSeconds
+	member(uint16(unsafe.Offsetof(CacheTicket{}.TTLSeconds))) | 0x30a02cd0000, // ttlSeconds
 	// BookingTicket
 	member(uint16(unsafe.Offsetof(BookingTicket{}.Key))) | 0x3027d0000,           // key
-	member(uint16(unsafe.Offsetof(BookingTicket{}.Fingerprint))) | 0xb02d00000,   // fingerprint
-	member(uint16(unsafe.Offsetof(BookingTicket{}.RefField))) | 0x802db0000,      // refField
-	member(uint16(unsafe.Offsetof(BookingTicket{}.Ref))) | 0x302db0000,           // ref
-	member(uint16(unsafe.Offsetof(BookingTicket{}.WaitMs))) | 0x30602e30000,      // waitMs
-	member(uint16(unsafe.Offsetof(BookingTicket{}.HoldMs))) | 0x30602e90000,      // holdMs
-	member(uint16(unsafe.Offsetof(BookingTicket{}.RecordTTLMs))) | 0x30b02ef0000, // recordTtlMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Fingerprint))) | 0xb02d70000,   // fingerprint
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RefField))) | 0x802e20000,      // refField
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Ref))) | 0x302e20000,           // ref
+	member(uint16(unsafe.Offsetof(BookingTicket{}.WaitMs))) | 0x30602ea0000,      // waitMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.HoldMs))) | 0x30602f00000,      // holdMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RecordTTLMs))) | 0x30b02f60000, // recordTtlMs
 	// AnswerContext
 	member(uint16(unsafe.Offsetof(AnswerContext{}.Operation))) | 0x9005d0000, // operation
-	member(uint16(unsafe.Offsetof(AnswerContext{}.ClientRef))) | 0x902fa0000, // clientRef
-	member(uint16(unsafe.Offsetof(AnswerContext{}.Ledger))) | 0x20603030000,  // ledger
+	member(uint16(unsafe.Offsetof(AnswerContext{}.ClientRef))) | 0x903010000, // clientRef
+	member(uint16(unsafe.Offsetof(AnswerContext{}.Ledger))) | 0x206030a0000,  // ledger
 	// CoreResponse
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Status))) | 0x30603090000,  // status
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Headers))) | 0xb07030f0000, // headers
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Status))) | 0x30603100000,  // status
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Headers))) | 0xb0703160000, // headers
 	member(uint16(unsafe.Offsetof(CoreResponse{}.Body))) | 0xc0402350000,    // body
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Class))) | 0x503160000,     // class
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Detail))) | 0x1006031b0000, // detail
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Class))) | 0x5031d0000,     // class
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Detail))) | 0x100603220000, // detail
 	// UpstreamResult
-	member(uint16(unsafe.Offsetof(UpstreamResult{}.Status))) | 0x30603090000, // status
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Status))) | 0x30603100000, // status
 	member(uint16(unsafe.Offsetof(UpstreamResult{}.Body))) | 0x2c0402350000,  // body
-	member(uint16(unsafe.Offsetof(UpstreamResult{}.Failure))) | 0x703210000,  // failure
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Failure))) | 0x703280000,  // failure
 	// AnswerInput
-	member(uint16(unsafe.Offsetof(AnswerInput{}.Context))) | 0x1000060702bf0000,  // context
+	member(uint16(unsafe.Offsetof(AnswerInput{}.Context))) | 0x1000060702c60000,  // context
 	member(uint16(unsafe.Offsetof(AnswerInput{}.Upstream))) | 0x1200060800410000, // upstream
 	member(uint16(unsafe.Offsetof(AnswerInput{}.RequestID))) | 0x902660000,       // requestId
 	member(uint16(unsafe.Offsetof(AnswerInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
 	member(uint16(unsafe.Offsetof(AnswerInput{}.Now))) | 0x303026f0000,           // now
-	member(uint16(unsafe.Offsetof(AnswerInput{}.SentAt))) | 0x130603280000,       // sentAt
+	member(uint16(unsafe.Offsetof(AnswerInput{}.SentAt))) | 0x1306032f0000,       // sentAt
 	// Answered
 	member(uint16(unsafe.Offsetof(Answered{}.Response))) | 0x1100070802980000, // response
-	member(uint16(unsafe.Offsetof(Answered{}.Outcome))) | 0x7032e0000,         // outcome
-	member(uint16(unsafe.Offsetof(Answered{}.Cacheable))) | 0x20903350000,     // cacheable
+	member(uint16(unsafe.Offsetof(Answered{}.Outcome))) | 0x703350000,         // outcome
+	member(uint16(unsafe.Offsetof(Answered{}.Cacheable))) | 0x209033c0000,     // cacheable
 	member(uint16(unsafe.Offsetof(Answered{}.Retry))) | 0x20500f20000,         // retry
-	member(uint16(unsafe.Offsetof(Answered{}.Leak))) | 0x204033e0000,          // leak
+	member(uint16(unsafe.Offsetof(Answered{}.Leak))) | 0x20403450000,          // leak
 	member(uint16(unsafe.Offsetof(Answered{}.Watch))) | 0x1500070500140000,    // watch
-	member(uint16(unsafe.Offsetof(Answered{}.Note))) | 0x403420000,            // note
+	member(uint16(unsafe.Offsetof(Answered{}.Note))) | 0x403490000,            // note
 	// WatchAdd
-	member(uint16(unsafe.Offsetof(WatchAdd{}.DlvrRef))) | 0x703460000,   // dlvrRef
-	member(uint16(unsafe.Offsetof(WatchAdd{}.ClientRef))) | 0x902fa0000, // clientRef
+	member(uint16(unsafe.Offsetof(WatchAdd{}.DlvrRef))) | 0x7034d0000,   // dlvrRef
+	member(uint16(unsafe.Offsetof(WatchAdd{}.ClientRef))) | 0x903010000, // clientRef
 	// BookingInput
-	member(uint16(unsafe.Offsetof(BookingInput{}.Context))) | 0x1000060702bf0000,  // context
-	member(uint16(unsafe.Offsetof(BookingInput{}.Ticket))) | 0xf000606034d0000,    // ticket
+	member(uint16(unsafe.Offsetof(BookingInput{}.Context))) | 0x1000060702c60000,  // context
+	member(uint16(unsafe.Offsetof(BookingInput{}.Ticket))) | 0xf00060603540000,    // ticket
 	member(uint16(unsafe.Offsetof(BookingInput{}.State))) | 0x502780000,           // state
-	member(uint16(unsafe.Offsetof(BookingInput{}.Stored))) | 0x2c0603530000,       // stored
-	member(uint16(unsafe.Offsetof(BookingInput{}.RetryAfterMs))) | 0x130c03590000, // retryAfterMs
+	member(uint16(unsafe.Offsetof(BookingInput{}.Stored))) | 0x2c06035a0000,       // stored
+	member(uint16(unsafe.Offsetof(BookingInput{}.RetryAfterMs))) | 0x130c03600000, // retryAfterMs
 	member(uint16(unsafe.Offsetof(BookingInput{}.RequestID))) | 0x902660000,       // requestId
 	member(uint16(unsafe.Offsetof(BookingInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
 	member(uint16(unsafe.Offsetof(BookingInput{}.Now))) | 0x303026f0000,           // now
 	// Step
 	member(uint16(unsafe.Offsetof(Step{}.Kind))) | 0x4009c0000,            // kind
-	member(uint16(unsafe.Offsetof(Step{}.Sending))) | 0x10207036b0000,     // sending
+	member(uint16(unsafe.Offsetof(Step{}.Sending))) | 0x1020703720000,     // sending
 	member(uint16(unsafe.Offsetof(Step{}.Response))) | 0x1102070802980000, // response
-	member(uint16(unsafe.Offsetof(Step{}.Finish))) | 0x1802070603720000,   // finish
+	member(uint16(unsafe.Offsetof(Step{}.Finish))) | 0x1802070603790000,   // finish
 	member(uint16(unsafe.Offsetof(Step{}.Watch))) | 0x1502070500140000,    // watch
 	member(uint16(unsafe.Offsetof(Step{}.Operation))) | 0x40009005d0000,   // operation
-	member(uint16(unsafe.Offsetof(Step{}.LookupBody))) | 0x40c0a03780000,  // lookupBody
+	member(uint16(unsafe.Offsetof(Step{}.LookupBody))) | 0x40c0a037f0000,  // lookupBody
 	// LedgerFinish
-	member(uint16(unsafe.Offsetof(LedgerFinish{}.Outcome))) | 0x7032e0000, // outcome
+	member(uint16(unsafe.Offsetof(LedgerFinish{}.Outcome))) | 0x703350000, // outcome
 	member(uint16(unsafe.Offsetof(LedgerFinish{}.Body))) | 0x2c0402350000, // body
 	// LookedUpInput
-	member(uint16(unsafe.Offsetof(LookedUpInput{}.Context))) | 0x1000060702bf0000,  // context
-	member(uint16(unsafe.Offsetof(LookedUpInput{}.Ticket))) | 0xf000606034d0000,    // ticket
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Context))) | 0x1000060702c60000,  // context
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Ticket))) | 0xf00060603540000,    // ticket
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.UpstreamBody))) | 0xc02aa0000,    // upstreamBody
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.Upstream))) | 0x1200060800410000, // upstream
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.RequestID))) | 0x902660000,       // requestId
@@ -548,152 +549,154 @@ var fields = [...]member{
 	member(uint16(unsafe.Offsetof(HealthzInput{}.AcceptLanguage))) | 0xe02500000,    // acceptLanguage
 	member(uint16(unsafe.Offsetof(HealthzInput{}.RequestID))) | 0x902660000,         // requestId
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Now))) | 0x303026f0000,             // now
-	member(uint16(unsafe.Offsetof(HealthzInput{}.Instance))) | 0x1c00070803820000,   // instance
-	member(uint16(unsafe.Offsetof(HealthzInput{}.RateLimits))) | 0x1d00060a038a0000, // rateLimits
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Instance))) | 0x1c00070803890000,   // instance
+	member(uint16(unsafe.Offsetof(HealthzInput{}.RateLimits))) | 0x1d00060a03910000, // rateLimits
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Cache))) | 0x1e000605011a0000,      // cache
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Webhooks))) | 0x1f00070800870000,   // webhooks
 	// InstanceInfo
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.ID))) | 0x203940000,            // id
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.Requests))) | 0x30803960000,    // requests
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.MemoryBytes))) | 0x30b039e0000, // memoryBytes
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.ID))) | 0x2039b0000,            // id
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.Requests))) | 0x308039d0000,    // requests
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.MemoryBytes))) | 0x30b03a50000, // memoryBytes
 	// RateLimitsBound
 	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Public))) | 0x20601bb0000,     // public
-	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Anonymous))) | 0x120903a90000, // anonymous
-	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Tokens))) | 0x20603b20000,     // tokens
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Anonymous))) | 0x120903b00000, // anonymous
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Tokens))) | 0x20603b90000,     // tokens
 	// CacheSize
-	member(uint16(unsafe.Offsetof(CacheSize{}.Entries))) | 0x30703b80000, // entries
-	member(uint16(unsafe.Offsetof(CacheSize{}.Bytes))) | 0x30503bf0000,   // bytes
+	member(uint16(unsafe.Offsetof(CacheSize{}.Entries))) | 0x30703bf0000, // entries
+	member(uint16(unsafe.Offsetof(CacheSize{}.Bytes))) | 0x30503c60000,   // bytes
 	// WebhooksHealth
-	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Stats))) | 0x3100070503c40000, // stats
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Stats))) | 0x3100070503cb0000, // stats
 	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Error))) | 0x5003b0000,        // error
-	member(uint16(unsafe.Offsetof(WebhooksHealth{}.LastRunAt))) | 0x30903c90000,  // lastRunAt
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.LastRunAt))) | 0x30903d00000,  // lastRunAt
 	// FailureInput
 	member(uint16(unsafe.Offsetof(FailureInput{}.Kind))) | 0xe04009c0000,         // kind
 	member(uint16(unsafe.Offsetof(FailureInput{}.RequestID))) | 0x902660000,      // requestId
 	member(uint16(unsafe.Offsetof(FailureInput{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
 	member(uint16(unsafe.Offsetof(FailureInput{}.Operation))) | 0x9005d0000,      // operation
 	member(uint16(unsafe.Offsetof(FailureInput{}.Method))) | 0x601b40000,         // method
-	member(uint16(unsafe.Offsetof(FailureInput{}.Path))) | 0x403d20000,           // path
+	member(uint16(unsafe.Offsetof(FailureInput{}.Path))) | 0x403d90000,           // path
 	member(uint16(unsafe.Offsetof(FailureInput{}.Allow))) | 0x5004f0000,          // allow
-	member(uint16(unsafe.Offsetof(FailureInput{}.Origin))) | 0x603d60000,         // origin
+	member(uint16(unsafe.Offsetof(FailureInput{}.Origin))) | 0x603dd0000,         // origin
 	// IsMasterInput
 	member(uint16(unsafe.Offsetof(IsMasterInput{}.Authorization))) | 0xd00a70000, // authorization
 	// IsMasterResult
-	member(uint16(unsafe.Offsetof(IsMasterResult{}.Master))) | 0x20603dc0000, // master
+	member(uint16(unsafe.Offsetof(IsMasterResult{}.Master))) | 0x20603e30000, // master
 	// SignWebhookInput
 	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Body))) | 0xc0402350000, // body
 	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Now))) | 0x303026f0000,  // now
 	// SignWebhookResult
-	member(uint16(unsafe.Offsetof(SignWebhookResult{}.Signature))) | 0x903e20000, // signature
+	member(uint16(unsafe.Offsetof(SignWebhookResult{}.Signature))) | 0x903e90000, // signature
 	// VersionResult
-	member(uint16(unsafe.Offsetof(VersionResult{}.Version))) | 0x703eb0000, // version
+	member(uint16(unsafe.Offsetof(VersionResult{}.Version))) | 0x703f20000, // version
 	// FaultInput
 	member(uint16(unsafe.Offsetof(FaultInput{}.Kind))) | 0x4009c0000,      // kind
 	member(uint16(unsafe.Offsetof(FaultInput{}.RequestID))) | 0x902660000, // requestId
 	// NormalizeInput
-	member(uint16(unsafe.Offsetof(NormalizeInput{}.Operation))) | 0x9005d0000, // operation
-	member(uint16(unsafe.Offsetof(NormalizeInput{}.Body))) | 0xc0402350000,    // body
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Operation))) | 0x9005d0000,  // operation
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Body))) | 0xc0402350000,     // body
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Keep))) | 0x120403f90000,    // keep
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Pricing))) | 0x100702bf0000, // pricing
 	// NormalizeResult
 	member(uint16(unsafe.Offsetof(NormalizeResult{}.Body))) | 0xc0402350000,       // body
-	member(uint16(unsafe.Offsetof(NormalizeResult{}.Normalized))) | 0x20a03f20000, // normalized
+	member(uint16(unsafe.Offsetof(NormalizeResult{}.Normalized))) | 0x20a03fd0000, // normalized
 	// Grant
 	member(uint16(unsafe.Offsetof(Grant{}.Operations))) | 0x80a005d0000,         // operations
-	member(uint16(unsafe.Offsetof(Grant{}.ShippingClientRef))) | 0x1103fc0000,   // shippingClientRef
-	member(uint16(unsafe.Offsetof(Grant{}.DlvrRef))) | 0x703460000,              // dlvrRef
-	member(uint16(unsafe.Offsetof(Grant{}.CollectionClientRef))) | 0x13040d0000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.ShippingClientRef))) | 0x1104070000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.DlvrRef))) | 0x7034d0000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Grant{}.CollectionClientRef))) | 0x1304180000, // collectionClientRef
 	// MintInput
 	member(uint16(unsafe.Offsetof(MintInput{}.Key))) | 0x3027d0000,          // key
-	member(uint16(unsafe.Offsetof(MintInput{}.Grant))) | 0x2900060504200000, // grant
-	member(uint16(unsafe.Offsetof(MintInput{}.TTLSeconds))) | 0xd0a02c60000, // ttlSeconds
+	member(uint16(unsafe.Offsetof(MintInput{}.Grant))) | 0x29000605042b0000, // grant
+	member(uint16(unsafe.Offsetof(MintInput{}.TTLSeconds))) | 0xd0a02cd0000, // ttlSeconds
 	member(uint16(unsafe.Offsetof(MintInput{}.Now))) | 0x303026f0000,        // now
 	// FieldProblem
-	member(uint16(unsafe.Offsetof(FieldProblem{}.Field))) | 0x504250000,   // field
+	member(uint16(unsafe.Offsetof(FieldProblem{}.Field))) | 0x504300000,   // field
 	member(uint16(unsafe.Offsetof(FieldProblem{}.Problem))) | 0x700bc0000, // problem
 	// MintResult
-	member(uint16(unsafe.Offsetof(MintResult{}.Token))) | 0x10503b20000,      // token
-	member(uint16(unsafe.Offsetof(MintResult{}.ExpiresAt))) | 0x409042a0000,  // expiresAt
-	member(uint16(unsafe.Offsetof(MintResult{}.Grant))) | 0x2900070504200000, // grant
+	member(uint16(unsafe.Offsetof(MintResult{}.Token))) | 0x10503b90000,      // token
+	member(uint16(unsafe.Offsetof(MintResult{}.ExpiresAt))) | 0x40904350000,  // expiresAt
+	member(uint16(unsafe.Offsetof(MintResult{}.Grant))) | 0x29000705042b0000, // grant
 	member(uint16(unsafe.Offsetof(MintResult{}.Error))) | 0x2b000705003b0000, // error
 	// VerifyInput
 	member(uint16(unsafe.Offsetof(VerifyInput{}.Key))) | 0x3027d0000,   // key
-	member(uint16(unsafe.Offsetof(VerifyInput{}.Token))) | 0x503b20000, // token
+	member(uint16(unsafe.Offsetof(VerifyInput{}.Token))) | 0x503b90000, // token
 	member(uint16(unsafe.Offsetof(VerifyInput{}.Now))) | 0x303026f0000, // now
 	// Claims
 	member(uint16(unsafe.Offsetof(Claims{}.Operations))) | 0x80a005d0000,         // operations
-	member(uint16(unsafe.Offsetof(Claims{}.ShippingClientRef))) | 0x1103fc0000,   // shippingClientRef
-	member(uint16(unsafe.Offsetof(Claims{}.DlvrRef))) | 0x703460000,              // dlvrRef
-	member(uint16(unsafe.Offsetof(Claims{}.CollectionClientRef))) | 0x13040d0000, // collectionClientRef
-	member(uint16(unsafe.Offsetof(Claims{}.ExpiresAt))) | 0x309042a0000,          // expiresAt
+	member(uint16(unsafe.Offsetof(Claims{}.ShippingClientRef))) | 0x1104070000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.DlvrRef))) | 0x7034d0000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Claims{}.CollectionClientRef))) | 0x1304180000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.ExpiresAt))) | 0x30904350000,          // expiresAt
 	// VerifyResult
-	member(uint16(unsafe.Offsetof(VerifyResult{}.Claims))) | 0x2e00070604330000, // claims
+	member(uint16(unsafe.Offsetof(VerifyResult{}.Claims))) | 0x2e000706043e0000, // claims
 	member(uint16(unsafe.Offsetof(VerifyResult{}.Error))) | 0x105003b0000,       // error
 	// WatchRow
-	member(uint16(unsafe.Offsetof(WatchRow{}.Ref))) | 0x302db0000,       // ref
-	member(uint16(unsafe.Offsetof(WatchRow{}.ClientRef))) | 0xa04390000, // client_ref
-	member(uint16(unsafe.Offsetof(WatchRow{}.Added))) | 0x30504430000,   // added
-	member(uint16(unsafe.Offsetof(WatchRow{}.NextAt))) | 0x30704480000,  // next_at
-	member(uint16(unsafe.Offsetof(WatchRow{}.Pending))) | 0x307044f0000, // pending
+	member(uint16(unsafe.Offsetof(WatchRow{}.Ref))) | 0x302e20000,       // ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.ClientRef))) | 0xa04440000, // client_ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.Added))) | 0x305044e0000,   // added
+	member(uint16(unsafe.Offsetof(WatchRow{}.NextAt))) | 0x30704530000,  // next_at
+	member(uint16(unsafe.Offsetof(WatchRow{}.Pending))) | 0x307045a0000, // pending
 	member(uint16(unsafe.Offsetof(WatchRow{}.State))) | 0x502780000,     // state
 	// WatchStats
-	member(uint16(unsafe.Offsetof(WatchStats{}.Watched))) | 0x30704560000,   // watched
-	member(uint16(unsafe.Offsetof(WatchStats{}.Pending))) | 0x307044f0000,   // pending
-	member(uint16(unsafe.Offsetof(WatchStats{}.Delivered))) | 0x309045d0000, // delivered
-	member(uint16(unsafe.Offsetof(WatchStats{}.Dropped))) | 0x30704660000,   // dropped
-	member(uint16(unsafe.Offsetof(WatchStats{}.LastRun))) | 0xd08046d0000,   // last_run
+	member(uint16(unsafe.Offsetof(WatchStats{}.Watched))) | 0x30704610000,   // watched
+	member(uint16(unsafe.Offsetof(WatchStats{}.Pending))) | 0x307045a0000,   // pending
+	member(uint16(unsafe.Offsetof(WatchStats{}.Delivered))) | 0x30904680000, // delivered
+	member(uint16(unsafe.Offsetof(WatchStats{}.Dropped))) | 0x30704710000,   // dropped
+	member(uint16(unsafe.Offsetof(WatchStats{}.LastRun))) | 0xd0804780000,   // last_run
 	// WatchOpenInput
-	member(uint16(unsafe.Offsetof(WatchOpenInput{}.Row))) | 0x3000060304750000, // row
-	member(uint16(unsafe.Offsetof(WatchOpenInput{}.RunAt))) | 0x30504780000,    // runAt
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.Row))) | 0x3000060304800000, // row
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.RunAt))) | 0x30504830000,    // runAt
 	// WatchOpened
-	member(uint16(unsafe.Offsetof(WatchOpened{}.Record))) | 0x602ef0000,       // record
-	member(uint16(unsafe.Offsetof(WatchOpened{}.PollDue))) | 0x207047d0000,    // pollDue
-	member(uint16(unsafe.Offsetof(WatchOpened{}.PollBody))) | 0x804840000,     // pollBody
-	member(uint16(unsafe.Offsetof(WatchOpened{}.Unreadable))) | 0x20a048c0000, // unreadable
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Record))) | 0x602f60000,       // record
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollDue))) | 0x20704880000,    // pollDue
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollBody))) | 0x8048f0000,     // pollBody
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Unreadable))) | 0x20a04970000, // unreadable
 	// WatchNextInput
-	member(uint16(unsafe.Offsetof(WatchNextInput{}.Record))) | 0x602ef0000,  // record
-	member(uint16(unsafe.Offsetof(WatchNextInput{}.RunAt))) | 0x30504780000, // runAt
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.Record))) | 0x602f60000,  // record
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.RunAt))) | 0x30504830000, // runAt
 	member(uint16(unsafe.Offsetof(WatchNextInput{}.Now))) | 0x303026f0000,   // now
 	// WatchNextResult
-	member(uint16(unsafe.Offsetof(WatchNextResult{}.Event))) | 0x3600070504960000, // event
+	member(uint16(unsafe.Offsetof(WatchNextResult{}.Event))) | 0x3600070504a10000, // event
 	// WebhookDelivery
-	member(uint16(unsafe.Offsetof(WebhookDelivery{}.ID))) | 0x203940000,        // id
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.ID))) | 0x2039b0000,        // id
 	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Body))) | 0xc0402350000,    // body
-	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Signature))) | 0x903e20000, // signature
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Signature))) | 0x903e90000, // signature
 	// WatchSentInput
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.Record))) | 0x602ef0000,  // record
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.EventID))) | 0x7049b0000, // eventId
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.Record))) | 0x602f60000,  // record
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.EventID))) | 0x704a60000, // eventId
 	member(uint16(unsafe.Offsetof(WatchSentInput{}.OK))) | 0x202000e0000,    // ok
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.RunAt))) | 0x30504780000, // runAt
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.RunAt))) | 0x30504830000, // runAt
 	// WatchSentResult
-	member(uint16(unsafe.Offsetof(WatchSentResult{}.Record))) | 0x602ef0000,    // record
-	member(uint16(unsafe.Offsetof(WatchSentResult{}.Dropped))) | 0x20704660000, // dropped
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Record))) | 0x602f60000,    // record
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Dropped))) | 0x20704710000, // dropped
 	// WatchTrackedInput
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Record))) | 0x602ef0000,          // record
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Row))) | 0x3000060304750000,      // row
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Record))) | 0x602f60000,          // record
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Row))) | 0x3000060304800000,      // row
 	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Upstream))) | 0x1200060800410000, // upstream
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.RunAt))) | 0x30504780000,         // runAt
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.RunAt))) | 0x30504830000,         // runAt
 	// WatchTrackedResult
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Record))) | 0x602ef0000,    // record
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Changes))) | 0x30704a20000, // changes
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Dropped))) | 0x30704660000, // dropped
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Record))) | 0x602f60000,    // record
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Changes))) | 0x30704ad0000, // changes
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Dropped))) | 0x30704710000, // dropped
 	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Error))) | 0x105003b0000,   // error
 	// WatchCloseInput
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Record))) | 0x602ef0000,     // record
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Row))) | 0x3000060304750000, // row
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.RunAt))) | 0x30504780000,    // runAt
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Touched))) | 0x20704a90000,  // touched
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Deferred))) | 0x20804b00000, // deferred
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Record))) | 0x602f60000,     // record
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Row))) | 0x3000060304800000, // row
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.RunAt))) | 0x30504830000,    // runAt
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Touched))) | 0x20704b40000,  // touched
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Deferred))) | 0x20804bb0000, // deferred
 	// WatchClosed
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Row))) | 0x3000060304750000, // row
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Remove))) | 0x20604b80000,   // remove
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Finished))) | 0x20804be0000, // finished
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Expired))) | 0x20704c60000,  // expired
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Row))) | 0x3000060304800000, // row
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Remove))) | 0x20604c30000,   // remove
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Finished))) | 0x20804c90000, // finished
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Expired))) | 0x20704d10000,  // expired
 }
 
 // variants are the unions' values, as names (16-bit offset, 8-bit length).
-var variants = [...]uint32{0x70280, 0x40287, 0x7028b, 0x7028b, 0x70280, 0x60365}
+var variants = [...]uint32{0x70280, 0x40287, 0x7028b, 0x7028b, 0x70280, 0x6036c}
 
 // names are the members' JSON names and the unions' values.
-const names = "varsbindingsbookingswatchlistsandboxrateLimitAnonymouscheckerrorsupstreamlimitsallowedOriginsoperationsexactlyOncelogRequestsfaultsdemowebhookswatchlistNamekindbaseUrlauthorizationvariableproblemmaxBodyBytesupstreamTimeoutMsreadRetryBackoffMsretryShareretryBurstmaxUpstreamBodyBytescacheMaxBytescacheMaxEntriesrequestDeadlineMsbookingWaitMsbookingHoldMsbookingRecordTtlMsbookingGraceMsbookingsLegacyUntilMsrateLimitRetryAfterSecondsnamemethodspublicbooksurlbudgetcheckEveryMsretryForMsmaxAgeMsleaseMscommitEveryconcurrencydeliveryTimeoutMsrunTimeoutMsuserAgentquerybodybodyTooLargecontentTypeacceptLanguageclientIprequestIdnowbookedstatekeyrespondpeekforwardcallerresponsebookingKeyupstreamBodyretryablecontextttlSecondsfingerprintrefFieldwaitMsholdMsrecordTtlMsclientRefledgerstatusheadersclassdetailfailuresentAtoutcomecacheableleaknotedlvrRefticketstoredretryAfterMslookupsendingfinishlookupBodyinstancerateLimitsidrequestsmemoryBytesanonymoustokensentriesbytesstatslastRunAtpathoriginmastersignatureversionnormalizedshippingClientRefcollectionClientRefgrantfieldexpiresAtclaimsclient_refaddednext_atpendingwatcheddelivereddroppedlast_runrowrunAtpollDuepollBodyunreadableeventeventIdchangestoucheddeferredremovefinishedexpired"
+const names = "varsbindingsbookingswatchlistsandboxrateLimitAnonymouscheckerrorsupstreamlimitsallowedOriginsoperationsexactlyOncelogRequestsfaultsdemowebhookswatchlistNamekindbaseUrlauthorizationvariableproblemmaxBodyBytesupstreamTimeoutMsreadRetryBackoffMsretryShareretryBurstmaxUpstreamBodyBytescacheMaxBytescacheMaxEntriesrequestDeadlineMsbookingWaitMsbookingHoldMsbookingRecordTtlMsbookingGraceMsbookingsLegacyUntilMsrateLimitRetryAfterSecondsnamemethodspublicbooksurlbudgetcheckEveryMsretryForMsmaxAgeMsleaseMscommitEveryconcurrencydeliveryTimeoutMsrunTimeoutMsuserAgentquerybodybodyTooLargecontentTypeacceptLanguageclientIprequestIdnowbookedstatekeyrespondpeekforwardcallerresponsebookingKeyupstreamBodyretryablepricingcontextttlSecondsfingerprintrefFieldwaitMsholdMsrecordTtlMsclientRefledgerstatusheadersclassdetailfailuresentAtoutcomecacheableleaknotedlvrRefticketstoredretryAfterMslookupsendingfinishlookupBodyinstancerateLimitsidrequestsmemoryBytesanonymoustokensentriesbytesstatslastRunAtpathoriginmastersignatureversionkeepnormalizedshippingClientRefcollectionClientRefgrantfieldexpiresAtclaimsclient_refaddednext_atpendingwatcheddelivereddroppedlast_runrowrunAtpollDuepollBodyunreadableeventeventIdchangestoucheddeferredremovefinishedexpired"
 
 // types are the descriptors, by t<Name>.
 var types = [...]Type{
@@ -723,65 +726,65 @@ var types = [...]Type{
 	tRateLimit: {first: 77, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RateLimit)) }},
 	tPrepared: {first: 79, n: 6, union: 0, variants: 0, nvariants: 3, raw: true},
-	tForward: {first: 85, n: 6, union: -1, raw: true,
+	tForward: {first: 85, n: 7, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Forward)) }},
-	tCacheTicket: {first: 91, n: 2, union: -1,
+	tCacheTicket: {first: 92, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CacheTicket)) }},
-	tBookingTicket: {first: 93, n: 7, union: -1,
+	tBookingTicket: {first: 94, n: 7, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(BookingTicket)) }},
-	tAnswerContext: {first: 100, n: 3, union: -1},
-	tCoreResponse: {first: 103, n: 5, union: -1, raw: true,
+	tAnswerContext: {first: 101, n: 3, union: -1},
+	tCoreResponse: {first: 104, n: 5, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CoreResponse)) }},
-	tUpstreamResult: {first: 108, n: 3, union: -1, raw: true},
-	tAnswerInput:    {first: 111, n: 6, union: -1, raw: true},
-	tAnswered:       {first: 117, n: 7, union: -1, raw: true},
-	tWatchAdd: {first: 124, n: 2, union: -1,
+	tUpstreamResult: {first: 109, n: 3, union: -1, raw: true},
+	tAnswerInput:    {first: 112, n: 6, union: -1, raw: true},
+	tAnswered:       {first: 118, n: 7, union: -1, raw: true},
+	tWatchAdd: {first: 125, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchAdd)) }},
-	tBookingInput: {first: 126, n: 8, union: -1, raw: true},
-	tStep:         {first: 134, n: 7, union: 0, variants: 3, nvariants: 3, raw: true},
-	tLedgerFinish: {first: 141, n: 2, union: -1, raw: true,
+	tBookingInput: {first: 127, n: 8, union: -1, raw: true},
+	tStep:         {first: 135, n: 7, union: 0, variants: 3, nvariants: 3, raw: true},
+	tLedgerFinish: {first: 142, n: 2, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerFinish)) }},
-	tLookedUpInput:  {first: 143, n: 7, union: -1, raw: true},
-	tEndpointAnswer: {first: 150, n: 2, union: -1, raw: true},
-	tHealthzInput:   {first: 152, n: 9, union: -1},
-	tInstanceInfo: {first: 161, n: 3, union: -1,
+	tLookedUpInput:  {first: 144, n: 7, union: -1, raw: true},
+	tEndpointAnswer: {first: 151, n: 2, union: -1, raw: true},
+	tHealthzInput:   {first: 153, n: 9, union: -1},
+	tInstanceInfo: {first: 162, n: 3, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(InstanceInfo)) }},
-	tRateLimitsBound: {first: 164, n: 3, union: -1},
-	tCacheSize:       {first: 167, n: 2, union: -1},
-	tWebhooksHealth: {first: 169, n: 3, union: -1,
+	tRateLimitsBound: {first: 165, n: 3, union: -1},
+	tCacheSize:       {first: 168, n: 2, union: -1},
+	tWebhooksHealth: {first: 170, n: 3, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhooksHealth)) }},
-	tFailureInput:      {first: 172, n: 8, union: -1},
-	tIsMasterInput:     {first: 180, n: 1, union: -1},
-	tIsMasterResult:    {first: 181, n: 1, union: -1},
-	tSignWebhookInput:  {first: 182, n: 2, union: -1, raw: true},
-	tSignWebhookResult: {first: 184, n: 1, union: -1},
-	tVersionResult:     {first: 185, n: 1, union: -1},
-	tFaultInput:        {first: 186, n: 2, union: -1},
-	tNormalizeInput:    {first: 188, n: 2, union: -1, raw: true},
-	tNormalizeResult:   {first: 190, n: 2, union: -1, raw: true},
-	tGrant: {first: 192, n: 4, union: -1,
+	tFailureInput:      {first: 173, n: 8, union: -1},
+	tIsMasterInput:     {first: 181, n: 1, union: -1},
+	tIsMasterResult:    {first: 182, n: 1, union: -1},
+	tSignWebhookInput:  {first: 183, n: 2, union: -1, raw: true},
+	tSignWebhookResult: {first: 185, n: 1, union: -1},
+	tVersionResult:     {first: 186, n: 1, union: -1},
+	tFaultInput:        {first: 187, n: 2, union: -1},
+	tNormalizeInput:    {first: 189, n: 4, union: -1, raw: true},
+	tNormalizeResult:   {first: 193, n: 2, union: -1, raw: true},
+	tGrant: {first: 195, n: 4, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Grant)) }},
-	tMintInput: {first: 196, n: 4, union: -1},
-	tFieldProblem: {first: 200, n: 2, union: -1,
+	tMintInput: {first: 199, n: 4, union: -1},
+	tFieldProblem: {first: 203, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(FieldProblem)) }},
-	tMintResult:  {first: 202, n: 4, union: -1},
-	tVerifyInput: {first: 206, n: 3, union: -1},
-	tClaims: {first: 209, n: 5, union: -1,
+	tMintResult:  {first: 205, n: 4, union: -1},
+	tVerifyInput: {first: 209, n: 3, union: -1},
+	tClaims: {first: 212, n: 5, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Claims)) }},
-	tVerifyResult: {first: 214, n: 2, union: -1},
-	tWatchRow:     {first: 216, n: 6, union: -1},
-	tWatchStats: {first: 222, n: 5, union: -1,
+	tVerifyResult: {first: 217, n: 2, union: -1},
+	tWatchRow:     {first: 219, n: 6, union: -1},
+	tWatchStats: {first: 225, n: 5, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchStats)) }},
-	tWatchOpenInput:  {first: 227, n: 2, union: -1},
-	tWatchOpened:     {first: 229, n: 4, union: -1},
-	tWatchNextInput:  {first: 233, n: 3, union: -1},
-	tWatchNextResult: {first: 236, n: 1, union: -1, raw: true},
-	tWebhookDelivery: {first: 237, n: 3, union: -1, raw: true,
+	tWatchOpenInput:  {first: 230, n: 2, union: -1},
+	tWatchOpened:     {first: 232, n: 4, union: -1},
+	tWatchNextInput:  {first: 236, n: 3, union: -1},
+	tWatchNextResult: {first: 239, n: 1, union: -1, raw: true},
+	tWebhookDelivery: {first: 240, n: 3, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhookDelivery)) }},
-	tWatchSentInput:     {first: 240, n: 4, union: -1},
-	tWatchSentResult:    {first: 244, n: 2, union: -1},
-	tWatchTrackedInput:  {first: 246, n: 4, union: -1, raw: true},
-	tWatchTrackedResult: {first: 250, n: 4, union: -1},
-	tWatchCloseInput:    {first: 254, n: 5, union: -1},
-	tWatchClosed:        {first: 259, n: 4, union: -1},
+	tWatchSentInput:     {first: 243, n: 4, union: -1},
+	tWatchSentResult:    {first: 247, n: 2, union: -1},
+	tWatchTrackedInput:  {first: 249, n: 4, union: -1, raw: true},
+	tWatchTrackedResult: {first: 253, n: 4, union: -1},
+	tWatchCloseInput:    {first: 257, n: 5, union: -1},
+	tWatchClosed:        {first: 262, n: 4, union: -1},
 }
