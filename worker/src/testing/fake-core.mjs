@@ -3,6 +3,8 @@
 // and a record of every call, so a test sees what the JavaScript asked and
 // did with the answers.
 
+import { ledgerCore } from "./ledger.mjs";
+
 const enc = (o) => JSON.stringify(o);
 const resp = (status, body, cls, headers = {}) => ({ status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body, class: cls });
 const fail = (status, cls, msg, requestId, headers) =>
@@ -137,6 +139,13 @@ export class FakeCore {
   // Tokens with an explicit key are the shared vectors' (core.test.mjs, against the real module): the fake refuses.
   mint(i) { this.log("mint", i); return { token: null, expiresAt: null, grant: null, error: { field: "key", problem: "the fake core mints no tokens" } }; }
   verify(i) { this.log("verify", i); return { claims: null, error: "malformed" }; }
+  // The Bookings ledger's decisions are never faked: the real module's (testing/ledger.mjs).
+  ledgerBegin(i) { return ledgerCore.ledgerBegin(i); }
+  ledgerSending(i) { return ledgerCore.ledgerSending(i); }
+  ledgerFinish(i) { return ledgerCore.ledgerFinish(i); }
+  ledgerPeek(i) { return ledgerCore.ledgerPeek(i); }
+  ledgerTakeOver(i) { return ledgerCore.ledgerTakeOver(i); }
+  ledgerSweep(i) { return ledgerCore.ledgerSweep(i); }
 }
 
 /**
