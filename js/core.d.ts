@@ -331,6 +331,8 @@ export type WebhookErrorCode = 'malformed' | 'stale' | 'signature';
 
 /** A refused webhook delivery: code says why (log it; answer 400). */
 export class WebhookError extends Error {
+  /** The message is "parcelgate: webhook " + message (verifyWebhook makes these; a test may too). */
+  constructor(code: WebhookErrorCode, message: string);
   readonly name: 'WebhookError';
   readonly code: WebhookErrorCode;
 }

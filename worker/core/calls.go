@@ -149,7 +149,7 @@ func (c *Calls) configure(in *seam.ConfigureInput, out *seam.Configuration) {
 			}
 		}
 		return "", false
-	}, Bindings{Bookings: b.Bookings, Watchlist: b.Watchlist, Sandbox: b.Sandbox, AnonymousRateLimit: b.RateLimitAnonymous})
+	}, Bindings{Bookings: b.Bookings, Watchlist: b.Watchlist, Sandbox: b.Sandbox, AnonymousRateLimit: b.RateLimitAnonymous, Check: b.Check})
 	c.Edge = e
 	out.Errors = make([]seam.ConfigProblem, 0, len(e.errs))
 	for _, p := range e.errs {

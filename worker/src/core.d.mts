@@ -177,6 +177,12 @@ export interface Bindings {
   sandbox: boolean;
   /** RATE_LIMIT_ANONYMOUS is bound: requests without a client address are limited apart (absent: false). */
   rateLimitAnonymous?: boolean;
+  /**
+   * The configuration is being checked, not served (make check-config, make dev's check): the
+   * secrets /healthz would refuse (missing, weak, placeholders: worker/core/secrets.go) are
+   * among `errors` too, so the checks and the edge give one verdict. The edge never sets it.
+   */
+  check?: boolean;
 }
 
 /** Configuration is configure's answer. */

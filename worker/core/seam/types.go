@@ -20,6 +20,10 @@ type Bindings struct {
 	Sandbox bool `json:"sandbox"`
 	// RATE_LIMIT_ANONYMOUS is bound: requests without a client address are limited apart (absent: false).
 	RateLimitAnonymous bool `json:"rateLimitAnonymous,omitempty"`
+	// The configuration is being checked, not served (make check-config, make dev's check): the
+	// secrets /healthz would refuse (missing, weak, placeholders: worker/core/secrets.go) are
+	// among `errors` too, so the checks and the edge give one verdict. The edge never sets it.
+	Check bool `json:"check,omitempty"`
 }
 
 // Pairs are names and string values, a JSON object on the wire.

@@ -368,6 +368,7 @@ var typeBindings = Type{
 		{name: "watchlist", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Bindings{}.Watchlist), sub: nil},
 		{name: "sandbox", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Bindings{}.Sandbox), sub: nil},
 		{name: "rateLimitAnonymous", kind: kBool, flags: fOmit, mask: 0, off: unsafe.Offsetof(Bindings{}.RateLimitAnonymous), sub: nil},
+		{name: "check", kind: kBool, flags: fOmit, mask: 0, off: unsafe.Offsetof(Bindings{}.Check), sub: nil},
 	},
 	union: -1,
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func TestRoundTripConfigureInput(t *testing.T) {
-	want := ConfigureInput{Vars: Pairs{{Name: "a", Value: "b"}}, Bindings: Bindings{Bookings: true, Watchlist: true, Sandbox: true, RateLimitAnonymous: true}}
+	want := ConfigureInput{Vars: Pairs{{Name: "a", Value: "b"}}, Bindings: Bindings{Bookings: true, Watchlist: true, Sandbox: true, RateLimitAnonymous: true, Check: true}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typeConfigureInput, "")
 	var got ConfigureInput
@@ -24,7 +24,7 @@ func TestRoundTripConfigureInput(t *testing.T) {
 }
 
 func TestRoundTripBindings(t *testing.T) {
-	want := Bindings{Bookings: true, Watchlist: true, Sandbox: true, RateLimitAnonymous: true}
+	want := Bindings{Bookings: true, Watchlist: true, Sandbox: true, RateLimitAnonymous: true, Check: true}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typeBindings, "")
 	var got Bindings
