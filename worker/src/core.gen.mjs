@@ -24,6 +24,12 @@ export const METHODS = Object.freeze({
   'watch.delivered': 19,
   'watch.tracked': 20,
   'watch.close': 21,
+  ledgerBegin: 22,
+  ledgerSending: 23,
+  ledgerFinish: 24,
+  ledgerPeek: 25,
+  ledgerTakeOver: 26,
+  ledgerSweep: 27,
 });
 
 /**
@@ -187,6 +193,54 @@ export class Calls {
   normalize(input) {
     const { body: raw, ...head } = input;
     return this.call("normalize", head, raw);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerBeginInput} input
+   * @returns {import('./core.d.mts').LedgerBegun}
+   */
+  ledgerBegin(input) {
+    return this.call("ledgerBegin", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerTurnInput} input
+   * @returns {import('./core.d.mts').LedgerWritten}
+   */
+  ledgerSending(input) {
+    return this.call("ledgerSending", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerTurnInput} input
+   * @returns {import('./core.d.mts').LedgerWritten}
+   */
+  ledgerFinish(input) {
+    return this.call("ledgerFinish", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerPeekInput} input
+   * @returns {import('./core.d.mts').LedgerPeeked}
+   */
+  ledgerPeek(input) {
+    return this.call("ledgerPeek", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerTakeOverInput} input
+   * @returns {import('./core.d.mts').LedgerTakenOver}
+   */
+  ledgerTakeOver(input) {
+    return this.call("ledgerTakeOver", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerSweepInput} input
+   * @returns {import('./core.d.mts').LedgerSwept}
+   */
+  ledgerSweep(input) {
+    return this.call("ledgerSweep", input, null);
   }
 }
 

@@ -58,4 +58,24 @@ type Calls interface {
 	// Closes the shipment's record: the row to keep (or remove).
 	//seam:js watch.close
 	WatchClose(WatchCloseInput) WatchClosed
+	// The Bookings Durable Object's decisions (internal/booking): the object keeps the records, the live
+	// holders, the waits and the alarms, and asks these for every decision. A request to book (`begin`).
+	//seam:free
+	LedgerBegin(LedgerBeginInput) LedgerBegun
+	// A holder about to book after its lookup found nothing (`sending`).
+	//seam:free
+	LedgerSending(LedgerTurnInput) LedgerWritten
+	// A holder's outcome (`finish`).
+	//seam:free
+	//seam:js ledgerFinish
+	LedgerSettle(LedgerTurnInput) LedgerWritten
+	// A read of the record without taking it (`peek`).
+	//seam:free
+	LedgerPeek(LedgerPeekInput) LedgerPeeked
+	// A key with no record here within the earlier layout's window: read that record, then adopt it or not.
+	//seam:free
+	LedgerTakeOver(LedgerTakeOverInput) LedgerTakenOver
+	// The alarm: which records are past their expiry, and when to come back.
+	//seam:free
+	LedgerSweep(LedgerSweepInput) LedgerSwept
 }

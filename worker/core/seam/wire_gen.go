@@ -6,61 +6,78 @@ import "unsafe"
 
 // Method numbers, in the order of Calls.
 const (
-	MethodConfigure    = 1
-	MethodPrepare      = 2
-	MethodAnswer       = 3
-	MethodBooking      = 4
-	MethodLookedUp     = 5
-	MethodTokens       = 6
-	MethodDemoToken    = 7
-	MethodHealthz      = 8
-	MethodIsMaster     = 9
-	MethodFailure      = 10
-	MethodSignWebhook  = 11
-	MethodMint         = 12
-	MethodVerify       = 13
-	MethodVersion      = 14
-	MethodFault        = 15
-	MethodNormalize    = 16
-	MethodWatchOpen    = 17
-	MethodWatchNext    = 18
-	MethodWatchSent    = 19
-	MethodWatchTracked = 20
-	MethodWatchClose   = 21
+	MethodConfigure      = 1
+	MethodPrepare        = 2
+	MethodAnswer         = 3
+	MethodBooking        = 4
+	MethodLookedUp       = 5
+	MethodTokens         = 6
+	MethodDemoToken      = 7
+	MethodHealthz        = 8
+	MethodIsMaster       = 9
+	MethodFailure        = 10
+	MethodSignWebhook    = 11
+	MethodMint           = 12
+	MethodVerify         = 13
+	MethodVersion        = 14
+	MethodFault          = 15
+	MethodNormalize      = 16
+	MethodWatchOpen      = 17
+	MethodWatchNext      = 18
+	MethodWatchSent      = 19
+	MethodWatchTracked   = 20
+	MethodWatchClose     = 21
+	MethodLedgerBegin    = 22
+	MethodLedgerSending  = 23
+	MethodLedgerSettle   = 24
+	MethodLedgerPeek     = 25
+	MethodLedgerTakeOver = 26
+	MethodLedgerSweep    = 27
 )
 
 // Names are the calls' JavaScript names, by method number.
 var Names = [...]string{
-	MethodConfigure:    "configure",
-	MethodPrepare:      "prepare",
-	MethodAnswer:       "answer",
-	MethodBooking:      "booking",
-	MethodLookedUp:     "lookedUp",
-	MethodTokens:       "tokens",
-	MethodDemoToken:    "demoToken",
-	MethodHealthz:      "healthz",
-	MethodIsMaster:     "isMaster",
-	MethodFailure:      "failure",
-	MethodSignWebhook:  "signWebhook",
-	MethodMint:         "mint",
-	MethodVerify:       "verify",
-	MethodVersion:      "version",
-	MethodFault:        "fault",
-	MethodNormalize:    "normalize",
-	MethodWatchOpen:    "watch.open",
-	MethodWatchNext:    "watch.nextDelivery",
-	MethodWatchSent:    "watch.delivered",
-	MethodWatchTracked: "watch.tracked",
-	MethodWatchClose:   "watch.close",
+	MethodConfigure:      "configure",
+	MethodPrepare:        "prepare",
+	MethodAnswer:         "answer",
+	MethodBooking:        "booking",
+	MethodLookedUp:       "lookedUp",
+	MethodTokens:         "tokens",
+	MethodDemoToken:      "demoToken",
+	MethodHealthz:        "healthz",
+	MethodIsMaster:       "isMaster",
+	MethodFailure:        "failure",
+	MethodSignWebhook:    "signWebhook",
+	MethodMint:           "mint",
+	MethodVerify:         "verify",
+	MethodVersion:        "version",
+	MethodFault:          "fault",
+	MethodNormalize:      "normalize",
+	MethodWatchOpen:      "watch.open",
+	MethodWatchNext:      "watch.nextDelivery",
+	MethodWatchSent:      "watch.delivered",
+	MethodWatchTracked:   "watch.tracked",
+	MethodWatchClose:     "watch.close",
+	MethodLedgerBegin:    "ledgerBegin",
+	MethodLedgerSending:  "ledgerSending",
+	MethodLedgerSettle:   "ledgerFinish",
+	MethodLedgerPeek:     "ledgerPeek",
+	MethodLedgerTakeOver: "ledgerTakeOver",
+	MethodLedgerSweep:    "ledgerSweep",
 }
 
 // Free are the calls that run without configure.
 var Free = [...]bool{
-	MethodConfigure:  true,
-	MethodMint:       true,
-	MethodVerify:     true,
-	MethodVersion:    true,
-	MethodWatchClose: false,
+	MethodConfigure:      true,
+	MethodMint:           true,
+	MethodVerify:         true,
+	MethodVersion:        true,
+	MethodLedgerBegin:    true,
+	MethodLedgerSending:  true,
+	MethodLedgerSettle:   true,
+	MethodLedgerPeek:     true,
+	MethodLedgerTakeOver: true,
+	MethodLedgerSweep:    true,
 }
 
 // DecodeConfigure reads configure's input: its JSON and its raw part.
@@ -275,6 +292,66 @@ func DecodeWatchClose(in, raw []byte, v *WatchCloseInput) {
 // EncodeWatchClose writes watch.close's answer.
 func EncodeWatchClose(w *Writer, v *WatchClosed) {
 	encodeCall(w, unsafe.Pointer(v), &typeWatchClosed)
+}
+
+// DecodeLedgerBegin reads ledgerBegin's input: its JSON and its raw part.
+func DecodeLedgerBegin(in, raw []byte, v *LedgerBeginInput) {
+	decodeCall(in, unsafe.Pointer(v), &typeLedgerBeginInput)
+}
+
+// EncodeLedgerBegin writes ledgerBegin's answer.
+func EncodeLedgerBegin(w *Writer, v *LedgerBegun) {
+	encodeCall(w, unsafe.Pointer(v), &typeLedgerBegun)
+}
+
+// DecodeLedgerSending reads ledgerSending's input: its JSON and its raw part.
+func DecodeLedgerSending(in, raw []byte, v *LedgerTurnInput) {
+	decodeCall(in, unsafe.Pointer(v), &typeLedgerTurnInput)
+}
+
+// EncodeLedgerSending writes ledgerSending's answer.
+func EncodeLedgerSending(w *Writer, v *LedgerWritten) {
+	encodeCall(w, unsafe.Pointer(v), &typeLedgerWritten)
+}
+
+// DecodeLedgerSettle reads ledgerFinish's input: its JSON and its raw part.
+func DecodeLedgerSettle(in, raw []byte, v *LedgerTurnInput) {
+	decodeCall(in, unsafe.Pointer(v), &typeLedgerTurnInput)
+}
+
+// EncodeLedgerSettle writes ledgerFinish's answer.
+func EncodeLedgerSettle(w *Writer, v *LedgerWritten) {
+	encodeCall(w, unsafe.Pointer(v), &typeLedgerWritten)
+}
+
+// DecodeLedgerPeek reads ledgerPeek's input: its JSON and its raw part.
+func DecodeLedgerPeek(in, raw []byte, v *LedgerPeekInput) {
+	decodeCall(in, unsafe.Pointer(v), &typeLedgerPeekInput)
+}
+
+// EncodeLedgerPeek writes ledgerPeek's answer.
+func EncodeLedgerPeek(w *Writer, v *LedgerPeeked) {
+	encodeCall(w, unsafe.Pointer(v), &typeLedgerPeeked)
+}
+
+// DecodeLedgerTakeOver reads ledgerTakeOver's input: its JSON and its raw part.
+func DecodeLedgerTakeOver(in, raw []byte, v *LedgerTakeOverInput) {
+	decodeCall(in, unsafe.Pointer(v), &typeLedgerTakeOverInput)
+}
+
+// EncodeLedgerTakeOver writes ledgerTakeOver's answer.
+func EncodeLedgerTakeOver(w *Writer, v *LedgerTakenOver) {
+	encodeCall(w, unsafe.Pointer(v), &typeLedgerTakenOver)
+}
+
+// DecodeLedgerSweep reads ledgerSweep's input: its JSON and its raw part.
+func DecodeLedgerSweep(in, raw []byte, v *LedgerSweepInput) {
+	decodeCall(in, unsafe.Pointer(v), &typeLedgerSweepInput)
+}
+
+// EncodeLedgerSweep writes ledgerSweep's answer.
+func EncodeLedgerSweep(w *Writer, v *LedgerSwept) {
+	encodeCall(w, unsafe.Pointer(v), &typeLedgerSwept)
 }
 
 var typeConfigureInput = Type{
@@ -954,6 +1031,133 @@ var typeWatchClosed = Type{
 		{name: "remove", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchClosed{}.Remove), sub: nil},
 		{name: "finished", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchClosed{}.Finished), sub: nil},
 		{name: "expired", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(WatchClosed{}.Expired), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerRecord = Type{
+	fields: []member{
+		{name: "state", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerRecord{}.State), sub: nil},
+		{name: "fp", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerRecord{}.FP), sub: nil},
+		{name: "holder", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerRecord{}.Holder), sub: nil},
+		{name: "since", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerRecord{}.Since), sub: nil},
+		{name: "prev", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerRecord{}.Prev), sub: nil},
+		{name: "expires", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerRecord{}.Expires), sub: nil},
+	},
+	union: -1,
+	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerRecord)) },
+}
+
+var typeLedgerLive = Type{
+	fields: []member{
+		{name: "holder", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerLive{}.Holder), sub: nil},
+		{name: "until", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerLive{}.Until), sub: nil},
+	},
+	union: -1,
+	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerLive)) },
+}
+
+var typeLedgerBeginInput = Type{
+	fields: []member{
+		{name: "record", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.Record), sub: &typeLedgerRecord},
+		{name: "live", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.Live), sub: &typeLedgerLive},
+		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.Now), sub: nil},
+		{name: "fp", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.FP), sub: nil},
+		{name: "holder", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.Holder), sub: nil},
+		{name: "holdMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.HoldMs), sub: nil},
+		{name: "graceMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.GraceMs), sub: nil},
+		{name: "ttlMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.TTLMs), sub: nil},
+		{name: "waitUntil", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.WaitUntil), sub: nil},
+		{name: "legacyUntil", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.LegacyUntil), sub: nil},
+		{name: "earlierRead", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBeginInput{}.EarlierRead), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerBegun = Type{
+	fields: []member{
+		{name: "verdict", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBegun{}.Verdict), sub: nil},
+		{name: "record", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBegun{}.Record), sub: &typeLedgerRecord},
+		{name: "liveUntil", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBegun{}.LiveUntil), sub: nil},
+		{name: "retryAfterMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBegun{}.RetryAfterMs), sub: nil},
+		{name: "endLive", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBegun{}.EndLive), sub: nil},
+		{name: "forget", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerBegun{}.Forget), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerTurnInput = Type{
+	fields: []member{
+		{name: "record", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTurnInput{}.Record), sub: &typeLedgerRecord},
+		{name: "live", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTurnInput{}.Live), sub: &typeLedgerLive},
+		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTurnInput{}.Now), sub: nil},
+		{name: "holder", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTurnInput{}.Holder), sub: nil},
+		{name: "outcome", kind: kString, flags: fOmit, mask: 0, off: unsafe.Offsetof(LedgerTurnInput{}.Outcome), sub: nil},
+		{name: "ttlMs", kind: kInt, flags: fOmit, mask: 0, off: unsafe.Offsetof(LedgerTurnInput{}.TTLMs), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerWritten = Type{
+	fields: []member{
+		{name: "verdict", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerWritten{}.Verdict), sub: nil},
+		{name: "record", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerWritten{}.Record), sub: &typeLedgerRecord},
+		{name: "keepBody", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerWritten{}.KeepBody), sub: nil},
+		{name: "endLive", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerWritten{}.EndLive), sub: nil},
+		{name: "forget", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerWritten{}.Forget), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerPeekInput = Type{
+	fields: []member{
+		{name: "record", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerPeekInput{}.Record), sub: &typeLedgerRecord},
+		{name: "live", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerPeekInput{}.Live), sub: &typeLedgerLive},
+		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerPeekInput{}.Now), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerPeeked = Type{
+	fields: []member{
+		{name: "state", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerPeeked{}.State), sub: nil},
+		{name: "forget", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerPeeked{}.Forget), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerTakeOverInput = Type{
+	fields: []member{
+		{name: "record", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTakeOverInput{}.Record), sub: &typeLedgerRecord},
+		{name: "earlier", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTakeOverInput{}.Earlier), sub: &typeLedgerRecord},
+		{name: "marked", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTakeOverInput{}.Marked), sub: nil},
+		{name: "read", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTakeOverInput{}.Read), sub: nil},
+		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTakeOverInput{}.Now), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerTakenOver = Type{
+	fields: []member{
+		{name: "verdict", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTakenOver{}.Verdict), sub: nil},
+		{name: "markExpires", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerTakenOver{}.MarkExpires), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerSweepInput = Type{
+	fields: []member{
+		{name: "expires", kind: kInts, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerSweepInput{}.Expires), sub: nil},
+		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerSweepInput{}.Now), sub: nil},
+		{name: "everyMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerSweepInput{}.EveryMs), sub: nil},
+	},
+	union: -1,
+}
+
+var typeLedgerSwept = Type{
+	fields: []member{
+		{name: "expired", kind: kInts, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerSwept{}.Expired), sub: nil},
+		{name: "next", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(LedgerSwept{}.Next), sub: nil},
 	},
 	union: -1,
 }

@@ -855,6 +855,162 @@ func TestRoundTripWatchClosed(t *testing.T) {
 	}
 }
 
+func TestRoundTripLedgerRecord(t *testing.T) {
+	want := LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerRecord, "")
+	var got LedgerRecord
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerRecord); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerRecord: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerLive(t *testing.T) {
+	want := LedgerLive{Holder: "holder-1", Until: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerLive, "")
+	var got LedgerLive
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerLive); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerLive: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerBeginInput(t *testing.T) {
+	want := LedgerBeginInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Live: &LedgerLive{Holder: "holder-1", Until: 7}, Now: 7, FP: "fp-1", Holder: "holder-1", HoldMs: 7, GraceMs: 7, TTLMs: 7, WaitUntil: 7, LegacyUntil: 7, EarlierRead: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerBeginInput, "")
+	var got LedgerBeginInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerBeginInput); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerBeginInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerBegun(t *testing.T) {
+	want := LedgerBegun{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, LiveUntil: 7, RetryAfterMs: 7, EndLive: true, Forget: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerBegun, "")
+	var got LedgerBegun
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerBegun); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerBegun: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerTurnInput(t *testing.T) {
+	want := LedgerTurnInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Live: &LedgerLive{Holder: "holder-1", Until: 7}, Now: 7, Holder: "holder-1", Outcome: "outcome-1", TTLMs: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerTurnInput, "")
+	var got LedgerTurnInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerTurnInput); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerTurnInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerWritten(t *testing.T) {
+	want := LedgerWritten{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, KeepBody: true, EndLive: true, Forget: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerWritten, "")
+	var got LedgerWritten
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerWritten); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerWritten: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerPeekInput(t *testing.T) {
+	want := LedgerPeekInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Live: &LedgerLive{Holder: "holder-1", Until: 7}, Now: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerPeekInput, "")
+	var got LedgerPeekInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerPeekInput); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerPeekInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerPeeked(t *testing.T) {
+	want := LedgerPeeked{State: "state-1", Forget: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerPeeked, "")
+	var got LedgerPeeked
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerPeeked); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerPeeked: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerTakeOverInput(t *testing.T) {
+	want := LedgerTakeOverInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Earlier: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Marked: true, Read: true, Now: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerTakeOverInput, "")
+	var got LedgerTakeOverInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerTakeOverInput); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerTakeOverInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerTakenOver(t *testing.T) {
+	want := LedgerTakenOver{Verdict: "verdict-1", MarkExpires: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerTakenOver, "")
+	var got LedgerTakenOver
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerTakenOver); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerTakenOver: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerSweepInput(t *testing.T) {
+	want := LedgerSweepInput{Expires: []int64{1, 2}, Now: 7, EveryMs: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerSweepInput, "")
+	var got LedgerSweepInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerSweepInput); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerSweepInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerSwept(t *testing.T) {
+	want := LedgerSwept{Expired: []int64{1, 2}, Next: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeLedgerSwept, "")
+	var got LedgerSwept
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeLedgerSwept); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerSwept: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
 func TestRawPartsConfigure(t *testing.T) {
 	v := Configuration{Errors: []ConfigProblem{ConfigProblem{Variable: "variable-1", Problem: "problem-1"}}, Upstream: UpstreamSettings{Kind: "kind-1", BaseURL: "baseUrl-1", Authorization: "authorization-1"}, Limits: Limits{MaxBodyBytes: 7, UpstreamTimeoutMs: 7, ReadRetryBackoffMs: []int64{1, 2}, RetryShare: 0, RetryBurst: 7, MaxUpstreamBodyBytes: 7, CacheMaxBytes: 7, CacheMaxEntries: 7, RequestDeadlineMs: 7, BookingWaitMs: 7, BookingHoldMs: 7, BookingRecordTTLMs: 7, BookingGraceMs: 7, BookingsLegacyUntilMs: 7, RateLimitRetryAfterSeconds: 7}, AllowedOrigins: []string{"a", "b"}, Operations: []RouteInfo{RouteInfo{Name: "name-1", Methods: []string{"a", "b"}, Public: true, Books: true}}, ExactlyOnce: true, LogRequests: "logRequests-1", Faults: true, Demo: true, Webhooks: &WebhookSettings{URL: "url-1", Budget: 7, CheckEveryMs: 7, RetryForMs: 7, MaxAgeMs: 7, LeaseMs: 7, CommitEvery: 7, Concurrency: 7, DeliveryTimeoutMs: 7, RunTimeoutMs: 7, UserAgent: "userAgent-1"}, WatchlistName: "watchlistName-1"}
 	var w Writer
@@ -1199,6 +1355,108 @@ func TestRawPartsWatchClose(t *testing.T) {
 	v := WatchClosed{Row: WatchRow{Ref: "ref-1", ClientRef: "client_ref-1", Added: 7, NextAt: 7, Pending: 7, State: "state-1"}, Remove: true, Finished: true, Expired: true}
 	var w Writer
 	EncodeWatchClose(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerBegin(t *testing.T) {
+	v := LedgerBegun{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, LiveUntil: 7, RetryAfterMs: 7, EndLive: true, Forget: true}
+	var w Writer
+	EncodeLedgerBegin(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerSending(t *testing.T) {
+	v := LedgerWritten{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, KeepBody: true, EndLive: true, Forget: true}
+	var w Writer
+	EncodeLedgerSending(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerSettle(t *testing.T) {
+	v := LedgerWritten{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, KeepBody: true, EndLive: true, Forget: true}
+	var w Writer
+	EncodeLedgerSettle(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerPeek(t *testing.T) {
+	v := LedgerPeeked{State: "state-1", Forget: true}
+	var w Writer
+	EncodeLedgerPeek(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerTakeOver(t *testing.T) {
+	v := LedgerTakenOver{Verdict: "verdict-1", MarkExpires: 7}
+	var w Writer
+	EncodeLedgerTakeOver(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerSweep(t *testing.T) {
+	v := LedgerSwept{Expired: []int64{1, 2}, Next: 7}
+	var w Writer
+	EncodeLedgerSweep(&w, &v)
 	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
 		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
 	}

@@ -5,6 +5,23 @@
 // and a record of every call, so a test sees what the JavaScript asked and
 // did with the answers.
 
+/**
+ * The Bookings ledger's decisions are never faked: the real module's,
+ * which testing/ledger.mjs loads and hands here (useLedger).
+ * @type {import("../platform/bookings.mjs").LedgerCore | null}
+ */
+let ledger = null;
+
+/** @param {import("../platform/bookings.mjs").LedgerCore} core */
+export function useLedger(core) {
+  ledger = core;
+}
+
+function ledgerCore() {
+  if (ledger === null) throw new Error("fake core: the ledger's decisions are the real module's: import testing/ledger.mjs");
+  return ledger;
+}
+
 /** @param {unknown} o */
 const enc = (o) => JSON.stringify(o);
 /**
@@ -173,6 +190,19 @@ export class FakeCore {
   mint(i) { this.log("mint", i); return { token: null, expiresAt: null, grant: null, error: { field: "key", problem: "the fake core mints no tokens" } }; }
   /** @param {C.VerifyInput} i @returns {C.VerifyResult} */
   verify(i) { this.log("verify", i); return { claims: null, error: "malformed" }; }
+  // The Bookings ledger's decisions: the real module's (useLedger).
+  /** @param {C.LedgerBeginInput} i @returns {C.LedgerBegun} */
+  ledgerBegin(i) { return ledgerCore().ledgerBegin(i); }
+  /** @param {C.LedgerTurnInput} i @returns {C.LedgerWritten} */
+  ledgerSending(i) { return ledgerCore().ledgerSending(i); }
+  /** @param {C.LedgerTurnInput} i @returns {C.LedgerWritten} */
+  ledgerFinish(i) { return ledgerCore().ledgerFinish(i); }
+  /** @param {C.LedgerPeekInput} i @returns {C.LedgerPeeked} */
+  ledgerPeek(i) { return ledgerCore().ledgerPeek(i); }
+  /** @param {C.LedgerTakeOverInput} i @returns {C.LedgerTakenOver} */
+  ledgerTakeOver(i) { return ledgerCore().ledgerTakeOver(i); }
+  /** @param {C.LedgerSweepInput} i @returns {C.LedgerSwept} */
+  ledgerSweep(i) { return ledgerCore().ledgerSweep(i); }
 }
 
 /**
