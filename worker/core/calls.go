@@ -35,6 +35,7 @@ const (
 	MethodVersion      = 14
 	MethodFault        = 15
 	MethodNormalize    = 16
+	MethodRates        = 17
 	MethodWatchOpen    = 20
 	MethodWatchNext    = 21
 	MethodWatchSent    = 22
@@ -129,6 +130,7 @@ var methods = [...]func(c *Calls, e *Edge, a args, raw []byte){
 		c.bool("normalized", normalized)
 		c.setRaw("body", out)
 	},
+	MethodRates:        (*Calls).rates,
 	MethodWatchOpen:    watchMethod(MethodWatchOpen),
 	MethodWatchNext:    watchMethod(MethodWatchNext),
 	MethodWatchSent:    watchMethod(MethodWatchSent),
@@ -340,6 +342,7 @@ func (c *Calls) prepare(a args, raw []byte) {
 		} else {
 			c.ticket(f.Booking)
 		}
+		c.ratesPlan(f.Rates)
 		w.Key("context")
 		w.BeginObject()
 		c.str("operation", f.Context.Operation)

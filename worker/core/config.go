@@ -162,6 +162,16 @@ type Config struct {
 	// Webhooks configures the tracking watcher; nil when WEBHOOK_URL is
 	// unset (no watching, no cost).
 	Webhooks *WebhookConfig
+	// RatesDeadline (RATES_DEADLINE_MS): how long a rates request waits
+	// for the upstream before a stored or fallback answer (rates.go); 0:
+	// no deadline, failures only.
+	RatesDeadline time.Duration
+	// RatesStale (RATES_STALE_HOURS): the oldest stored rates answer used.
+	RatesStale time.Duration
+	// RatesFallback (RATES_FALLBACK) and RatesCurrency: the operator's
+	// flat prices per destination and service kind.
+	RatesFallback []fallbackRate
+	RatesCurrency string
 }
 
 // ConfigError is a configuration problem: the variable and what is wrong.
@@ -347,6 +357,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			c.Faults = true
 		}
 	}
+	loadRates(getenv, whole, bad, &c)
 	c.Webhooks = loadWebhooks(getenv, whole, bad, &c)
 	return c, errs
 }

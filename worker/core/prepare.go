@@ -76,6 +76,8 @@ type Forward struct {
 	CacheTTL time.Duration
 	// Booking is the ledger's ticket (nil: not through the ledger).
 	Booking *Ticket
+	// Rates: a rates request's deadline and store (nil for the others).
+	Rates   *RatesPlan
 	Context AnswerContext
 }
 
@@ -191,6 +193,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if ttl := e.cfg.CacheTTL[op.Name]; ttl > 0 {
 		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
 	}
+	f.Rates = e.ratesPlan(op.Name, body, req.Get("to_country_code"))
 	if op.Books {
 		refField := catalog.PolicyOf(op.Name).ClientRef
 		ref := req.Get(refField)
