@@ -1,7 +1,6 @@
 package core
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -229,9 +228,11 @@ func (e *Edge) fallbackService(w *jsonlite.Writer, r fallbackRate) {
 // cents is a validated price in hundredths.
 func cents(p string) int64 {
 	whole, frac, _ := strings.Cut(p, ".")
-	n, _ := strconv.ParseInt(whole, 10, 64)
-	f, _ := strconv.ParseInt((frac + "00")[:2], 10, 64)
-	return n*100 + f
+	var n int64
+	for _, c := range whole + (frac + "00")[:2] {
+		n = n*10 + int64(c-'0')
+	}
+	return n
 }
 
 // parseFallback reads RATES_FALLBACK: rows separated by ";", each a
@@ -291,13 +292,22 @@ func validPrice(p string) bool {
 	return true
 }
 
+func upperLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
 // loadRates reads the RATES_* settings into c.
 func loadRates(getenv func(string) string, whole func(string, int, int, int, string) int, bad func(string, string), c *Config) {
 	c.RatesDeadline = time.Duration(whole(EnvRatesDeadlineMS, int(DefaultRatesDeadline/time.Millisecond), 0, 300000, " of milliseconds (0: no deadline, only failures are answered from stored or fallback rates)")) * time.Millisecond
 	c.RatesStale = time.Duration(whole(EnvRatesStaleHours, int(DefaultRatesStale/time.Hour), 0, 720, " of hours (0: stored answers are never used)")) * time.Hour
 	c.RatesCurrency = "EUR"
 	if v := strings.TrimSpace(getenv(EnvRatesFallbackCurrency)); v != "" {
-		if len(v) != 3 || unitab.Upper(v) != v || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		if len(v) != 3 || !upperLetters(v) {
 			bad(EnvRatesFallbackCurrency, "must be an ISO 4217 currency code in capitals, e.g. EUR")
 		} else {
 			c.RatesCurrency = v

@@ -97,6 +97,12 @@ export interface EdgeCore {
    * (@parcelgate/js's Client). `normalized: false`: data of the wrong shape, the body as received.
    */
   normalize(input: NormalizeInput): NormalizeResult;
+  /**
+   * Rates with a deadline (issue 31; worker/src/routes/rates.mjs): class "live" marks a live ok answer
+   * (body: it) with its source; another class ("late": the plan's deadline passed, or the call's
+   * answer's class) asks for a rescue (body: the stored answer, storedAt when it was stored, 0 for none).
+   */
+  rates(input: RatesInput): RatesResult;
   /** The module's build (version of the wire format and of the Go sources). */
   version(): string;
   /** The current module instance's linear memory in bytes (/healthz's instance.memory_bytes; `make bench` reads it). */
@@ -113,6 +119,21 @@ export interface NormalizeResult {
   body: string;
   /** The answer then carries `Parcelgate-Data: normalized`. */
   normalized: boolean;
+}
+
+export interface RatesInput {
+  class: string;
+  plan: RatesPlan;
+  storedAt: number;
+  now: number;
+  body: string | Uint8Array | null;
+}
+
+export interface RatesResult {
+  /** Where the answer comes from; "" with response null: nothing to answer with (answer as before). */
+  source: 'live' | 'recent' | 'fallback' | '';
+  /** A 200 with an ok envelope whose data has `source`, and the header `Rates-Source`. */
+  response: CoreResponse | null;
 }
 
 // ---- configure ------------------------------------------------------------
@@ -308,8 +329,22 @@ export interface Forward {
   cache: { key: string; ttlSeconds: number } | null;
   /** Exactly-once: `begin(key, fingerprint, waitMs, holdMs)` on the Bookings object, then `booking()`. */
   booking: BookingTicket | null;
+  /** get-shipments-rates only: its deadline and store (routes/rates.mjs); null for every other operation. */
+  rates?: RatesPlan | null;
   /** What `answer` needs back about this request. */
   context: AnswerContext;
+}
+
+/** RATES_DEADLINE_MS, RATES_STALE_HOURS and the request's store key and destination. */
+export interface RatesPlan {
+  /** The store's key: the cache key of the normalized request (route and parcels). */
+  key: string;
+  /** The destination country (the fallback table's row). */
+  country: string;
+  /** 0: no deadline (failures only). */
+  deadlineMs: number;
+  /** How long a stored answer is kept and usable (0: never stored). */
+  staleMs: number;
 }
 
 export interface BookingTicket {

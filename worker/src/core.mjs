@@ -36,6 +36,7 @@ const METHODS = {
   version: 14,
   fault: 15,
   normalize: 16,
+  rates: 17,
   watchOpen: 20,
   watchNext: 21,
   watchSent: 22,
@@ -138,6 +139,9 @@ export function trapAnswer(name, input, internal) {
     case 'failure':
     case 'fault':
       return response();
+    case 'rates':
+      // Nothing to answer with: the request is answered as before.
+      return { source: '', response: null };
     case 'normalize':
       // The body goes out as received (normalize() puts it back): the Client decodes it itself.
       return { body: '', normalized: false };
@@ -324,6 +328,12 @@ class Core {
     const r = this.#call('normalize', { operation: input.operation }, input.body);
     if (r.normalized === true) return r;
     return { body: typeof input.body === 'string' ? input.body : decoder.decode(input.body), normalized: false };
+  }
+
+  /** @param {import('./core.d.mts').RatesInput} input */
+  rates(input) {
+    const { body, ...rest } = input;
+    return this.#call('rates', rest, body);
   }
 
   version() {

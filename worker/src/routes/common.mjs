@@ -86,7 +86,7 @@ export async function limited(x, edge, rl) {
 export async function callUpstream(x, edge, { operation, body }) {
   const t0 = Date.now();
   x.upstream.attempts++;
-  const a = await serviceCall(edge, operation, body, x.id, { warm: x.warm });
+  const a = await serviceCall(edge, operation, body, x.id, { warm: x.warm, fault: x.request.headers.get("sandbox-fault") });
   x.upstream.ms += Date.now() - t0;
   x.upstream.status = a.status;
   if (a.failure !== null) x.detail = a.detail;

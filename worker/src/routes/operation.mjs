@@ -14,6 +14,7 @@ import { sharedGet, sharedPut, defaultCache } from "../platform/cache.mjs";
 import { reply } from "../exchange.mjs";
 import { logLine } from "../middleware/log.mjs";
 import { BOOKINGS, WATCHLIST, serviceCall } from "../edge.mjs";
+import { rated } from "./rates.mjs";
 
 /**
  * @typedef {import("../exchange.mjs").Exchange} Exchange
@@ -76,6 +77,7 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
     // fills a cache: its answer is warmUpstream's stand-in.
     if (fwd.cache !== null && !x.warm) return cached(x, edge, fwd, fwd.cache, cache());
     if (fwd.booking !== null) return booked(x, edge, fwd, fwd.booking);
+    if (fwd.rates && !x.warm) return rated(x, edge, fwd, fwd.rates, { forward, settle, cache: cache() });
     return settle(x, edge, await forward(x, edge, fwd));
   };
 }

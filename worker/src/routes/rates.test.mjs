@@ -1,0 +1,126 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { rated } from "./rates.mjs";
+import { forgetRates, storedRates, storeRates, deadline, LATE } from "../platform/rates.mjs";
+import { exchangeFor } from "../testing/fakes.mjs";
+
+const LIVE = '{"status":"ok","data":{"services":[]}}';
+
+/** A Cache API in memory. */
+function memoryCache() {
+  const m = new Map();
+  return {
+    m,
+    async match(k) { const v = m.get(k); return v === undefined ? undefined : new Response(v.body, { headers: v.headers }); },
+    async put(k, res) { m.set(k, { body: new Uint8Array(await res.arrayBuffer()), headers: Object.fromEntries(res.headers) }); },
+  };
+}
+
+/** An edge whose core's rates call is recorded and answers as the real one would in shape. */
+function edgeWith(answer) {
+  const calls = [];
+  return {
+    calls,
+    core: {
+      rates(i) {
+        calls.push({ ...i, body: i.body === null ? null : typeof i.body === "string" ? i.body : new TextDecoder().decode(i.body) });
+        return answer(i);
+      },
+    },
+  };
+}
+
+const marked = (source) => ({ source, response: { status: 200, headers: { "Rates-Source": source }, class: "rates_" + source, body: `{"status":"ok","data":{"source":"${source}"}}` } });
+const failed = (cls) => ({ response: { status: 502, headers: {}, class: cls, body: '{"status":"err"}' }, outcome: "lost", cacheable: false, retry: false, leak: false, watch: null, note: "" });
+const okAnswer = () => ({ response: { status: 200, headers: {}, class: "forwarded", body: LIVE }, outcome: "ok", cacheable: true, retry: false, leak: false, watch: null, note: "" });
+const settle = (x, edge, a) => new Response(a.response.body, { status: a.response.status, headers: a.response.headers });
+const plan = { key: "k1", country: "ES", deadlineMs: 30, staleMs: 3600_000 };
+
+test("rated: a live answer in time is marked live and stored", async () => {
+  forgetRates();
+  const cache = memoryCache();
+  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const edge = edgeWith((i) => (i.class === "live" ? marked("live") : { source: "", response: null }));
+  const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: async () => okAnswer(), settle, cache });
+  assert.equal(res.headers.get("rates-source"), "live");
+  assert.deepEqual(edge.calls.map((c) => [c.class, c.body]), [["live", LIVE]]);
+  await Promise.all(x.waited);
+  const s = await storedRates({ cache, key: "k1" });
+  assert.equal(new TextDecoder().decode(s.body), LIVE);
+  forgetRates();
+  const again = await storedRates({ cache, key: "k1" });
+  assert.equal(new TextDecoder().decode(again.body), LIVE, "the Cache API outlives the isolate's map");
+  assert.equal(again.storedAt, s.storedAt);
+});
+
+test("rated: past the deadline, the core's rescue answers and the late call refreshes the store", async () => {
+  forgetRates();
+  const cache = memoryCache();
+  await storeRates({ cache, key: "k1", body: new TextEncoder().encode('{"old":1}'), storedAt: 5, keepMs: 1000 });
+  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const edge = edgeWith((i) => (i.class === "late" ? marked("recent") : { source: "", response: null }));
+  /** @type {(a: any) => void} */
+  let land = () => {};
+  const forward = () => new Promise((r) => { land = r; });
+  const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward, settle, cache });
+  assert.equal(res.headers.get("rates-source"), "recent");
+  assert.deepEqual(edge.calls.map((c) => [c.class, c.storedAt, c.body]), [["late", 5, '{"old":1}']]);
+  assert.match(x.note, /recent store after the upstream's late/);
+  land(okAnswer());
+  await Promise.all(x.waited);
+  await Promise.all(x.waited); // the store's write, queued by the late call
+  const s = await storedRates({ cache, key: "k1" });
+  assert.equal(new TextDecoder().decode(s.body), LIVE, "the late answer is the new stored one");
+});
+
+test("rated: a failure is rescued, or relayed when the core has nothing", async () => {
+  forgetRates();
+  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const edge = edgeWith((i) => (i.class === "upstream_error" ? marked("fallback") : { source: "", response: null }));
+  let res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: async () => failed("upstream_error"), settle, cache: undefined });
+  assert.equal(res.headers.get("rates-source"), "fallback");
+  assert.deepEqual(edge.calls.map((c) => [c.class, c.storedAt, c.body]), [["upstream_error", 0, null]]);
+  res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: async () => failed("upstream_refused"), settle, cache: undefined });
+  assert.equal(res.status, 502, "nothing to answer with: as before");
+  assert.equal(res.headers.get("rates-source"), null);
+});
+
+test("rated: past the deadline with nothing to answer with, the call's own answer", async () => {
+  forgetRates();
+  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const edge = edgeWith((i) => (i.class === "live" ? marked("live") : { source: "", response: null }));
+  const forward = () => new Promise((r) => setTimeout(() => r(okAnswer()), 60));
+  const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward, settle, cache: undefined });
+  assert.equal(res.headers.get("rates-source"), "live");
+  assert.deepEqual(edge.calls.map((c) => c.class), ["late", "live"]);
+});
+
+test("deadline: fires LATE, or never once cancelled", async () => {
+  assert.equal(await deadline(1).late, LATE);
+  const d = deadline(5);
+  d.cancel();
+  const r = await Promise.race([d.late, new Promise((r) => setTimeout(() => r("cancelled"), 20))]);
+  assert.equal(r, "cancelled");
+});
+
+test("storeRates: keepMs 0 stores nothing", async () => {
+  forgetRates();
+  const cache = memoryCache();
+  await storeRates({ cache, key: "k2", body: new Uint8Array([1]), storedAt: 1, keepMs: 0 });
+  assert.equal(await storedRates({ cache, key: "k2" }), null);
+  assert.equal(cache.m.size, 0);
+});
+
+test("serviceCall: a client's Sandbox-Fault reaches the sandbox only, never a real upstream", async () => {
+  const { serviceCall } = await import("../edge.mjs");
+  for (const kind of ["remote", "sandbox"]) {
+    let seen;
+    const edge = {
+      config: { upstream: { kind, baseUrl: "https://up.example/v1", authorization: "Basic x" }, limits: { upstreamTimeoutMs: 1000, maxUpstreamBodyBytes: 1000 } },
+      fetcher: async (url, init) => { seen = init.headers; return new Response('{"status":"ok","data":{}}'); },
+    };
+    await serviceCall(/** @type {any} */ (edge), "get-shipments-rates", "a=1", "r1", { fault: "drop" });
+    assert.equal(seen["sandbox-fault"], kind === "sandbox" ? "drop" : undefined, kind);
+    assert.deepEqual(Object.keys(seen).sort(), ["accept", "authorization", "content-type", "user-agent", "x-request-id", ...(kind === "sandbox" ? ["sandbox-fault"] : [])].sort());
+  }
+});
