@@ -87,10 +87,16 @@ func (sb *Sandbox) applyFault(w http.ResponseWriter, r *http.Request) bool {
 	}
 	switch {
 	case f.Drop:
-		// net/http closes the connection without an answer; under
-		// workerd the request ends in an exception: either way the
-		// caller's fetch fails as on a network error.
-		panic(http.ErrAbortHandler)
+		// The answer is cut short: headers promise more bytes than
+		// come. net/http then closes the connection mid-answer, and
+		// workerd errors the body stream; either way the caller's
+		// fetch fails as on a dropped connection.
+		h := w.Header()
+		h.Set("Content-Type", "application/json; charset=utf-8")
+		h.Set("Content-Length", "4096")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"status":"ok","data":{`))
+		return true
 	case f.Status != 0:
 		writeError(w, &apiError{HTTP: f.Status, Code: 999, Message: "sandbox fault: HTTP " + strconv.Itoa(f.Status) + " on request (" + HeaderFault + ")"})
 		return true

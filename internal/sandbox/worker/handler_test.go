@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -222,9 +223,10 @@ func TestFaults(t *testing.T) {
 	req.Header.Set(sandbox.HeaderFault, "drop")
 	res, err := srv.Client().Do(req)
 	if err == nil {
+		_, err = io.ReadAll(res.Body)
 		res.Body.Close()
 	}
-	require.Error(t, err, "a dropped connection is a network failure")
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "a dropped connection is a network failure")
 	req.Header.Del(sandbox.HeaderFault)
 	res, err = srv.Client().Do(req)
 	require.NoError(t, err)
