@@ -143,7 +143,10 @@ func writeParams(b *strings.Builder, ps []catalog.Param) {
 func dts() []byte {
 	var b strings.Builder
 	b.WriteString(header)
-	b.WriteString(`
+	// Client.shipments() returns an AsyncIterableIterator, which TypeScript's default lib (ES5)
+	// lacks: the declaration brings the lib it needs, so a bare tsc --strict compiles it.
+	b.WriteString(`/// <reference lib="es2018.asynciterable" />
+
 export * from './core.js';
 export * from './results.js';
 import type { CallOptions, ClientOptions, Label, TokenSource } from './core.js';

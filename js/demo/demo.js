@@ -28,12 +28,14 @@ function T(key, vars) {
 }
 
 // Messages on screen are kept as functions, so a language switch rewrites them.
-const shown = { routeHint: () => T('demo.routeHint'), modeNote: () => T('demo.sandbox'), orderError: null, labelError: null };
+// No route hint before the route is known: the rate selector already says what it needs (one hint, not two).
+const shown = { routeHint: null, modeNote: () => T('demo.sandbox'), orderError: null, labelError: null };
 
 function show(id, text) {
   shown[id] = text;
   const el = $({ routeHint: 'route-hint', modeNote: 'mode-note', orderError: 'order-error', labelError: 'label-error' }[id]);
   el.textContent = text ? text() : '';
+  if (id === 'routeHint') el.hidden = !text; // the others are live regions: kept in the page
 }
 
 // The shop: who ships, what is in the cart, how it is packed.

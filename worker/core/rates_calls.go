@@ -1,51 +1,42 @@
 package core
 
-import "time"
+import (
+	"time"
+
+	"github.com/parcelgate/parcelgate/worker/core/seam"
+)
 
 // The calls of rates with a deadline (rates.go): the plan a forward
 // carries, and the rates method the JavaScript asks when a rates answer
 // is live (to mark it) or must be rescued.
 
-// ratesPlan writes the forward's "rates" member: null, or
-// {key, country, deadlineMs, staleMs}.
-func (c *Calls) ratesPlan(p *RatesPlan) {
-	w := &c.w
-	w.Key("rates")
+// ratesPlan is the forward's plan on the seam (nil for every operation
+// but get-shipments-rates).
+func ratesPlan(p *RatesPlan) *seam.RatesPlan {
 	if p == nil {
-		w.Null()
-		return
+		return nil
 	}
-	w.BeginObject()
-	c.str("key", p.Key)
-	c.str("country", p.Country)
-	c.int("deadlineMs", p.Deadline.Milliseconds())
-	c.int("staleMs", p.Stale.Milliseconds())
-	w.EndObject()
+	return &seam.RatesPlan{Key: p.Key, Country: p.Country, DeadlineMs: p.Deadline.Milliseconds(), StaleMs: p.Stale.Milliseconds()}
 }
 
 // rates answers {source, response}: class "live" marks a live ok answer
-// (raw: its body); another class asks for a rescue (raw: the stored
-// answer, storedAt when it was stored, 0 for none). source "" and
-// response null: nothing to answer with.
-func (c *Calls) rates(e *Edge, a args, raw []byte) {
-	class := a.str("class")
+// (body: it); another class asks for a rescue (body: the stored answer,
+// storedAt when it was stored, 0 for none). Source "" and response nil:
+// nothing to answer with.
+func (c *Calls) rates(in *seam.RatesInput, out *seam.RatesResult) {
 	var r *Response
-	if class == SourceLive {
-		r = Live(raw)
+	if in.Class == SourceLive {
+		r = Live(in.Body)
 	} else {
-		p := a.obj("plan")
 		var at time.Time
-		if ms := a.num("storedAt"); ms > 0 {
-			at = millis(ms)
+		if in.StoredAt > 0 {
+			at = millis(in.StoredAt)
 		}
-		r = e.Rescue(class, &RatesPlan{Key: p.str("key"), Country: p.str("country")}, raw, at, millis(a.num("now")))
+		r = c.Edge.Rescue(in.Class, &RatesPlan{Key: in.Plan.Key, Country: in.Plan.Country}, in.Body, at, millis(in.Now))
 	}
 	if r == nil {
-		c.str("source", "")
-		c.w.Key("response")
-		c.w.Null()
 		return
 	}
-	c.str("source", r.Headers[len(r.Headers)-1].Value)
-	c.response("response", r)
+	out.Source = r.Headers[len(r.Headers)-1].Value
+	out.Response = response(r)
 }

@@ -2,10 +2,12 @@ package core
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/parcelgate/parcelgate/worker/core/seam"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -142,10 +144,10 @@ func TestRatesCalls(t *testing.T) {
 	var c Calls
 	env, _ := json.Marshal(map[string]any{"vars": map[string]string{EnvUpstreamBaseURL: "sandbox", EnvAPIUser: "u", EnvAPIKey: "k",
 		EnvRatesFallback: "ES:home=4.95", EnvRatesDeadlineMS: "1200"}, "bindings": map[string]bool{"sandbox": true}})
-	c.Call(MethodConfigure, env, nil)
+	call(&c, seam.MethodConfigure, env, nil)
 	prep := func(op, body string) map[string]any {
 		in, _ := json.Marshal(map[string]any{"operation": op, "method": "POST", "contentType": "application/x-www-form-urlencoded", "now": 1796040000000})
-		head, _ := c.Call(MethodPrepare, in, []byte(body))
+		head, _ := call(&c, seam.MethodPrepare, in, []byte(body))
 		var p map[string]any
 		require.NoError(t, json.Unmarshal(head, &p), string(head))
 		require.Equal(t, "forward", p["kind"], string(head))
@@ -161,13 +163,13 @@ func TestRatesCalls(t *testing.T) {
 	assert.Nil(t, prep("get-service-info", route+"&carrier_code=rayo&service_code=rayo-48")["rates"])
 
 	in, _ := json.Marshal(map[string]any{"class": "late", "plan": plan, "storedAt": 0, "now": 1796040000000})
-	head, raw := c.Call(MethodRates, in, nil)
-	assert.JSONEq(t, `{"source":"fallback","response":{"status":200,"headers":{"Content-Type":"application/json; charset=utf-8","Rates-Source":"fallback"},"class":"rates_fallback"},"$raw":"response.body"}`, string(head))
+	head, raw := call(&c, seam.MethodRates, in, nil)
+	assert.JSONEq(t, `{"source":"fallback","response":{"status":200,"headers":{"Content-Type":"application/json; charset=utf-8","Rates-Source":"fallback"},"class":"rates_fallback"},"$raw":[["response.body",`+strconv.Itoa(len(raw))+`]]}`, string(head))
 	assert.Contains(t, string(raw), `"source":"fallback"`)
 	in, _ = json.Marshal(map[string]any{"class": "upstream_refused", "plan": plan, "now": 1796040000000})
-	head, _ = c.Call(MethodRates, in, nil)
+	head, _ = call(&c, seam.MethodRates, in, nil)
 	assert.JSONEq(t, `{"source":"","response":null}`, string(head))
-	head, raw = c.Call(MethodRates, []byte(`{"class":"live"}`), []byte(liveRates))
+	head, raw = call(&c, seam.MethodRates, []byte(`{"class":"live"}`), []byte(liveRates))
 	assert.Contains(t, string(head), `"source":"live"`)
 	assert.Contains(t, string(raw), `"data":{"source":"live","best_price_service"`)
 }

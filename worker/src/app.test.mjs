@@ -240,7 +240,7 @@ const booked = '{"status":"ok","data":{"shipping_dlvr_ref":"D1","shipping_client
 
 test("bookings through the Bookings object: forwarded once, the resend replayed, other data a conflict; watched", async () => {
   const added = [];
-  const watchlist = namespace(() => ({ add: (ref, clientRef) => { added.push([ref, clientRef]); return ""; } }));
+  const watchlist = namespace(() => ({ add: ({ ref, clientRef }) => { added.push([ref, clientRef]); return ""; } }));
   const s = stack({ config: fakeConfig({ webhooks: {} }), env: { WATCHLIST: watchlist }, upstream: () => new Response(booked) });
   const a = await s.send("/v1/new-shipment", form(ship, master));
   assert.equal(a.status, 200);
@@ -468,7 +468,7 @@ test("bookings forwarded by the Bookings object: one call on it, the outcome rec
   const ref = {};
   const f = forwarding(ref);
   const added = [];
-  const watchlist = namespace(() => ({ add: (dlvr, clientRef) => { added.push([dlvr, clientRef]); return ""; } }));
+  const watchlist = namespace(() => ({ add: ({ ref, clientRef }) => { added.push([ref, clientRef]); return ""; } }));
   const s = stack({ config: fakeConfig({ webhooks: {} }), env: { BOOKINGS: f.ns, WATCHLIST: watchlist }, upstream: () => new Response(booked) });
   ref.edge = s.edge;
   const a = await s.send("/v1/new-shipment", form(ship, { ...master, "x-request-id": "shop-9" }));

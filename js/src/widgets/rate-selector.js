@@ -13,7 +13,7 @@
 // parallel (public operations, no token) and joins them by
 // carrier_code + service_code.
 
-import { SelectableList, adoptStyles, emit, esc, uid } from './base.js';
+import { SelectableList, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { formatList } from './i18n.js';
 
 const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
@@ -106,7 +106,17 @@ export class PgRateSelector extends SelectableList {
     return this._parcels;
   }
 
+  /** An array, or the `parcels` attribute's JSON (set as the attribute, as React and Vue pass a string). */
   set parcels(list) {
+    if (typeof list === 'string') {
+      // attributeChangedCallback parses it, unless the attribute already had this text.
+      if (this.getAttribute('parcels') !== list) {
+        this.setAttribute('parcels', list);
+        return;
+      }
+      this.attributeChangedCallback('parcels', null, list);
+      return;
+    }
     this._parcels = Array.isArray(list) ? list.map((p) => ({ ...p })) : null;
     this._schedule();
   }
@@ -324,6 +334,9 @@ export class PgRateSelector extends SelectableList {
     this._syncForm();
   }
 }
+
+// The attributes as properties too (React 19 and Vue set props as properties when the name exists).
+attributeProperties(PgRateSelector, [...INPUTS, 'carrier', 'filter']);
 
 function key(s) {
   return `${s.carrier_code}/${s.service_code}`;

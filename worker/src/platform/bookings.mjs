@@ -22,7 +22,8 @@
 // the pending record, until its hold ends. A pending record without it (the
 // object restarted, or the holder passed its hold) is a lost answer.
 //
-// begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send?) -> { state, holder?, body?, retryAfterMs?, sent? }
+// Each call takes one named request (stub.begin({key, fp, ...})):
+// begin({key, fp, waitMs, holdMs, graceMs, ttlMs, send?}) -> { state, holder?, body?, retryAfterMs?, sent? }
 //   none or expired -> write pending, then "new" with the holder token; with
 //                      send, and where the object can forward (forward()),
 //                      it books itself and finishes: "sent" (below)
@@ -43,14 +44,14 @@
 // like any other, then decides again. (Issue 29: the requests joined on
 // one read of the earlier layout each found no record after it, and each
 // take ended the turn before it: up to ten bookings.)
-// sending(key, holder) -> true, and since = now, prev = 0 (about to book
+// sending({key, holder}) -> true, and since = now, prev = 0 (about to book
 //   after a lookup found nothing); false when holder does not hold the
 //   pending record
-// finish(key, holder, outcome, body, ttlMs) -> false when holder does not
+// finish({key, holder, outcome, body, ttlMs}) -> false when holder does not
 //   hold the pending record (nothing is written; the caller logs it), else
 //   true and "ok" -> done; "lost" -> lost (since kept); "unsent" -> lost with
 //   since = prev, or deleted when prev is 0; "release" -> deleted
-// peek(key) -> { state: "done", body } | { state: "lost" } (lost, or pending
+// peek({key}) -> { state: "done", body } | { state: "lost" } (lost, or pending
 //   not live) | { state: "" }
 //
 // One round trip: a new booking costs the worker one call on its object
@@ -138,6 +139,11 @@ export const BOOKINGS_BINDING = "BOOKINGS";
  *   what forward(send) did: the ledger's outcome (null: nothing to record) and what the caller gets back
  * @typedef {{result: unknown, holding: boolean}} Sent
  * @typedef {"ok" | "lost" | "unsent" | "release"} Outcome
+ * @typedef {{key: string, fp: string, waitMs: number, holdMs: number, graceMs: number, ttlMs: number, send?: unknown}} BeginRequest
+ *   begin's request: the booking key, the fingerprint, the bounds; send, what the forwarder needs to book (see the
+ *   file's comment; absent: never forwarded here)
+ * @typedef {{key: string, holder: string, outcome: Outcome, body: string | Uint8Array | null, ttlMs: number}} FinishRequest
+ *   finish's request; body is the answer kept with "ok"
  * @typedef {{state: "pending", fp: string, holder: string, since: number, prev: number, expires: number}
  *   | {state: "done", fp: string, body: string | Uint8Array, expires: number}
  *   | {state: "lost", fp: string, since: number, expires: number}} BookingRecordValue
@@ -184,16 +190,10 @@ export class Bookings extends DurableObject {
   }
 
   /**
-   * @param {string} key the booking key
-   * @param {string} fp
-   * @param {number} waitMs
-   * @param {number} holdMs
-   * @param {number} graceMs
-   * @param {number} ttlMs
-   * @param {unknown} [send] what forward() needs to book (see the file's comment); absent: never forwarded here
+   * @param {BeginRequest} q
    * @returns {Promise<BeginAnswer>}
    */
-  async begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send) {
+  async begin({ key, fp, waitMs, holdMs, graceMs, ttlMs, send }) {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const now = Date.now();
@@ -240,11 +240,11 @@ export class Bookings extends DurableObject {
       f = await this.forward(send);
     } catch (e) {
       // It may have been sent: a lost answer (a resend looks it up).
-      await this.finish(key, holder, "lost", null, ttlMs);
+      await this.finish({ key, holder, outcome: "lost", body: null, ttlMs });
       throw e;
     }
     if (f === null) return taken;
-    const holding = f.finish === null ? true : await this.finish(key, holder, OUTCOMES[f.finish.outcome], f.finish.body, ttlMs);
+    const holding = f.finish === null ? true : await this.finish({ key, holder, outcome: OUTCOMES[f.finish.outcome], body: f.finish.body, ttlMs });
     return { state: "sent", holder, sent: { result: f.result, holding } };
   }
 
@@ -260,10 +260,9 @@ export class Bookings extends DurableObject {
 
   /**
    * sending: the holder is about to book after a lookup found nothing.
-   * @param {string} key
-   * @param {string} holder
+   * @param {{key: string, holder: string}} q
    */
-  async sending(key, holder) {
+  async sending({ key, holder }) {
     const rec = await this.current(key, Date.now());
     if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
     await this.state.storage.put(recordKey(key), { ...rec, since: Date.now(), prev: 0 });
@@ -272,13 +271,9 @@ export class Bookings extends DurableObject {
 
   /**
    * finish records the holder's outcome; false when it no longer holds the record.
-   * @param {string} key
-   * @param {string} holder
-   * @param {Outcome} outcome
-   * @param {string | Uint8Array | null} body the answer kept with "ok"
-   * @param {number} ttlMs
+   * @param {FinishRequest} q
    */
-  async finish(key, holder, outcome, body, ttlMs) {
+  async finish({ key, holder, outcome, body, ttlMs }) {
     const rec = await this.current(key, Date.now());
     if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
     const expires = Date.now() + ttlMs;
@@ -299,10 +294,10 @@ export class Bookings extends DurableObject {
   /**
    * peek reads the record without taking it: the edge resolves a token's
    * shipping_client_ref to the shipment booked with it.
-   * @param {string} key
+   * @param {{key: string}} q
    * @returns {Promise<{state: "" | "done" | "lost", body?: string | Uint8Array}>}
    */
-  async peek(key) {
+  async peek({ key }) {
     const rec = await this.current(key, Date.now());
     if (rec === undefined) return { state: "" };
     if (rec.state === "done") return { state: "done", body: rec.body };
@@ -488,8 +483,7 @@ export async function bookingBegin({ env, record, fingerprint, waitMs, holdMs, g
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    const a = send === undefined ? await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs)
-      : await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs, send);
+    const a = await stub.begin({ key: record.key, fp: fingerprint, waitMs, holdMs, graceMs, ttlMs, send });
     return { ok: true, state: a.state, holder: a.holder ?? "", body: a.body, retryAfterMs: a.retryAfterMs, sent: a.sent };
   } catch (e) {
     return failed(e);
@@ -506,7 +500,7 @@ export async function bookingSending({ env, record, holder }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.sending(record.key, holder) };
+    return { ok: true, holding: await stub.sending({ key: record.key, holder }) };
   } catch (e) {
     return failed(e);
   }
@@ -525,7 +519,7 @@ export async function bookingFinish({ env, record, holder, outcome, body, ttlMs 
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.finish(record.key, holder, OUTCOMES[outcome], body, ttlMs) };
+    return { ok: true, holding: await stub.finish({ key: record.key, holder, outcome: OUTCOMES[outcome], body, ttlMs }) };
   } catch (e) {
     return failed(e);
   }
@@ -541,7 +535,7 @@ export async function bookingPeek({ env, record }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return { state: "" };
   try {
-    return await stub.peek(record.key);
+    return await stub.peek({ key: record.key });
   } catch {
     return { state: "" };
   }

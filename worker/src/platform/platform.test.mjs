@@ -213,13 +213,13 @@ test("Bookings: records share BOOKING_SHARDS objects; one alarm per object, not 
   const set = storage.setAlarm.bind(storage);
   storage.setAlarm = async (at) => { alarms++; return set(at); };
   const obj = new Bookings({ storage }, {});
-  const a = await obj.begin("k1", "fp1", 100, 1000, 0, 60000);
-  const b = await obj.begin("k2", "fp2", 100, 1000, 0, 60000);
+  const a = await obj.begin({ key: "k1", fp: "fp1", waitMs: 100, holdMs: 1000, graceMs: 0, ttlMs: 60000 });
+  const b = await obj.begin({ key: "k2", fp: "fp2", waitMs: 100, holdMs: 1000, graceMs: 0, ttlMs: 60000 });
   assert.deepEqual([a.state, b.state], ["new", "new"], "two records in one object, each its own");
-  await obj.finish("k1", a.holder, "ok", "{}", 60000);
-  await obj.finish("k2", b.holder, "lost", null, 10);
+  await obj.finish({ key: "k1", holder: a.holder, outcome: "ok", body: "{}", ttlMs: 60000 });
+  await obj.finish({ key: "k2", holder: b.holder, outcome: "lost", body: null, ttlMs: 10 });
   assert.equal(alarms, 1, "the first record set the alarm; the others found it");
-  assert.equal((await obj.begin("k1", "fp1", 100, 1000, 0, 60000)).state, "done");
+  assert.equal((await obj.begin({ key: "k1", fp: "fp1", waitMs: 100, holdMs: 1000, graceMs: 0, ttlMs: 60000 })).state, "done");
   await new Promise((r) => setTimeout(r, 20));
   storage.map.set("rec", { state: "done", fp: "old", body: "{}", expires: Date.now() - 1 }); // an object-per-reference record
   await obj.alarm();
@@ -325,15 +325,15 @@ test("Bookings, earlier layout: concurrent identical bookings of a new reference
 
 test("Bookings: taking a key another request holds is refused, never a silent steal", async () => {
   const obj = new Bookings({ storage: new MemoryStorage() }, {});
-  const a = await obj.begin("k", "fp", 100, 60000, 0, 60000);
+  const a = await obj.begin({ key: "k", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 });
   assert.equal(a.state, "new");
   assert.equal(await obj.take("k", undefined, "fp", 60000, 60000, "new"), null, "held: refused");
   assert.equal(await obj.take("k", undefined, "other", 60000, 60000, "new"), null);
   assert.equal(obj.state.storage.map.get(recordKey("k")).holder, a.holder, "its record untouched");
-  assert.equal(await obj.finish("k", a.holder, "ok", "{}", 60000), true, "the holder keeps its turn");
+  assert.equal(await obj.finish({ key: "k", holder: a.holder, outcome: "ok", body: "{}", ttlMs: 60000 }), true, "the holder keeps its turn");
   // Once its turn is over the key can be taken again (here: a released reference).
-  const b = await obj.begin("k2", "fp", 100, 60000, 0, 60000);
-  await obj.finish("k2", b.holder, "release", null, 60000);
+  const b = await obj.begin({ key: "k2", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 });
+  await obj.finish({ key: "k2", holder: b.holder, outcome: "release", body: null, ttlMs: 60000 });
   assert.equal((await obj.take("k2", undefined, "fp", 60000, 60000, "new"))?.state, "new");
 });
 
@@ -383,7 +383,7 @@ test("watchlist calls: JSON in and out, failures as values", async () => {
   const fake = {
     add: (...a) => { calls.push(["add", ...a]); return ""; },
     lease: (...a) => { calls.push(["lease", ...a]); return '[{"ref":"D1","client_ref":"O1","added":1,"next_at":1,"pending":0,"state":""}]'; },
-    commit: (t) => { calls.push(["commit", JSON.parse(t)]); return ""; },
+    commit: ({ text }) => { calls.push(["commit", JSON.parse(text)]); return ""; },
     stats: () => '{"watched":1,"pending":0,"delivered":2,"dropped":0,"last_run":null}',
   };
   const env = { WATCHLIST: namespace(() => fake) };
@@ -394,7 +394,7 @@ test("watchlist calls: JSON in and out, failures as values", async () => {
   await watchCommit({ env, list, commit: { delivered: 1, dropped: 0, run: { at: "x" } } });
   assert.equal((await watchStats({ env, list })).value.delivered, 2);
   assert.deepEqual(calls.map((c) => c[0]), ["add", "lease", "commit"]);
-  assert.deepEqual(calls[1], ["lease", 10, 3, 600000]);
+  assert.deepEqual(calls[1], ["lease", { now: 10, n: 3, holdMs: 600000 }]);
   const none = await watchStats({ env: {}, list });
   assert.deepEqual([none.ok, none.failure], [false, "unbound"]);
   const broken = { WATCHLIST: namespace(() => ({ stats: () => { throw new Error("gone"); } })) };

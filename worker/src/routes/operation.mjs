@@ -274,7 +274,7 @@ async function booked(x, edge, fwd, t) {
     if (!r.ok) x.note = "booking ledger finish failed: " + r.detail;
     else if (!r.holding) heldNoLonger(x, outcome);
   };
-  /** @type {import("../core.mjs").BookingStep | import("../core.mjs").LookedUpStep} */
+  /** @type {import("../core.mjs").Step} */
   let step = edge.core.booking({ context: fwd.context, ticket: t, state: b.state, stored: text(b.body),
     retryAfterMs: b.retryAfterMs ?? 0, requestId: x.id, acceptLanguage: lang, now: Date.now() });
   let looked = false;

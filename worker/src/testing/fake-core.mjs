@@ -41,7 +41,7 @@ export class FakeCore {
   log(method, input) { this.calls.push([method, input]); }
   methods() { return this.calls.map((c) => c[0]); }
   configure(input) { this.log("configure", input); return this.config; }
-  isMaster(a) { return a === "Bearer master"; }
+  isMaster({ authorization }) { return { master: authorization === "Bearer master" }; }
   failure(i) {
     this.log("failure", i);
     const status = { not_found: 404, method_not_allowed: 405, origin_forbidden: 403, rate_limited: 429, timeout: 504, ledger_unavailable: 503, booking_taken_over: 503, encoded_path: 400, internal: 500 }[i.kind];
@@ -53,7 +53,7 @@ export class FakeCore {
     const op = this.config.operations.find((o) => o.name === i.operation);
     if (op === undefined) return { kind: "respond", caller: "unknown", rateLimit: null, response: fail(404, "unknown_operation", "unknown operation", i.requestId) };
     if (i.bodyTooLarge) return { kind: "respond", caller: "public", rateLimit: null, response: fail(413, "too_large", "too large", i.requestId) };
-    const master = this.isMaster(i.authorization);
+    const master = this.isMaster(i).master;
     if (!op.public && !master && i.authorization !== "Bearer scoped") return { kind: "respond", caller: "unknown", rateLimit: null, response: fail(401, "unauthorized", "token", i.requestId) };
     const rateLimit = master ? null : i.authorization === "Bearer scoped" ? { binding: "RATE_LIMIT_TOKENS", key: "token:abc" } : { binding: "RATE_LIMIT_PUBLIC", key: "ip:" + i.clientIp };
     if (i.authorization === "Bearer scoped" && i.booked === undefined && op.name === "get-shipment") return { kind: "peek", caller: "scoped", rateLimit, bookingKey: "u\nbase\nnew-shipment\nORDER-1" };
@@ -67,6 +67,7 @@ export class FakeCore {
         operation: op.name, upstreamBody: body, retryable: !op.books,
         cache: CACHEABLE.has(op.name) ? { key: op.name + "?" + body, ttlSeconds: 60 } : null,
         booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000 } : null,
+        rates: null,
         context: { operation: op.name, clientRef: ref, ledger: op.books && this.config.exactlyOnce },
       },
     };
@@ -111,7 +112,7 @@ export class FakeCore {
   }
   tokens(i) {
     this.log("tokens", i);
-    if (!this.isMaster(i.authorization)) return { rateLimit: { binding: "RATE_LIMIT_PUBLIC", key: "ip:" + i.clientIp }, response: fail(401, "unauthorized", "master", i.requestId) };
+    if (!this.isMaster(i).master) return { rateLimit: { binding: "RATE_LIMIT_PUBLIC", key: "ip:" + i.clientIp }, response: fail(401, "unauthorized", "master", i.requestId) };
     return { rateLimit: null, response: resp(200, enc({ status: "ok", data: { token: "pgt1.x" } }), "minted") };
   }
   demoToken(i) {
@@ -128,12 +129,17 @@ export class FakeCore {
     return fail(404, "not_found", "unknown fault", i.requestId);
   }
   memoryBytes() { return 131072; }
-  signWebhook({ body, now }) { return "t=" + Math.floor(now / 1000) + ",v1=" + body.length; }
+  signWebhook({ body, now }) { return { signature: "t=" + Math.floor(now / 1000) + ",v1=" + body.length }; }
   normalize(i) {
     this.log("normalize", i);
     return { body: typeof i.body === "string" ? i.body : new TextDecoder().decode(i.body), normalized: false };
   }
-  version() { return "fake"; }
+  // Rates with a deadline is routes/rates.test.mjs's: the fake's forwards carry no plan, and nothing is rescued.
+  rates(i) { this.log("rates", i); return { source: "", response: null }; }
+  version() { return { version: "fake" }; }
+  // Tokens with an explicit key are the shared vectors' (core.test.mjs, against the real module): the fake refuses.
+  mint(i) { this.log("mint", i); return { token: null, expiresAt: null, grant: null, error: { field: "key", problem: "the fake core mints no tokens" } }; }
+  verify(i) { this.log("verify", i); return { claims: null, error: "malformed" }; }
 }
 
 /**
