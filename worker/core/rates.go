@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/country"
+	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
@@ -67,6 +68,9 @@ type RatesPlan struct {
 	Country  string
 	Deadline time.Duration
 	Stale    time.Duration
+	// AcceptLanguage is the request's header (the rates call's): the
+	// fallback services are named in the shopper's language.
+	AcceptLanguage string
 }
 
 // ratesPlan is the plan of a forwarded operation, nil for all but
@@ -104,7 +108,7 @@ func (e *Edge) Rescue(class string, plan *RatesPlan, stored []byte, storedAt, no
 			return ratesResponse(b, SourceRecent)
 		}
 	}
-	if b := e.fallbackAnswer(plan.Country); b != nil {
+	if b := e.fallbackAnswer(plan.Country, i18n.FromAcceptLanguage(plan.AcceptLanguage)); b != nil {
 		return ratesResponse(b, SourceFallback)
 	}
 	return nil
@@ -149,7 +153,7 @@ func withSource(body []byte, source string) []byte {
 // fallbackAnswer builds the rates answer of the fallback table for a
 // destination (its own rows, else the * rows): the upstream's shape,
 // with best_price_service the cheapest. nil when no row applies.
-func (e *Edge) fallbackAnswer(to string) []byte {
+func (e *Edge) fallbackAnswer(to string, l i18n.Locale) []byte {
 	var rows []fallbackRate
 	for _, want := range [...]string{to, "*"} {
 		for _, r := range e.cfg.RatesFallback {
@@ -179,11 +183,11 @@ func (e *Edge) fallbackAnswer(to string) []byte {
 	w.Key("source")
 	w.String(SourceFallback)
 	w.Key("best_price_service")
-	e.fallbackService(w, rows[best])
+	e.fallbackService(w, rows[best], l)
 	w.Key("services")
 	w.BeginArray()
 	for _, r := range rows {
-		e.fallbackService(w, r)
+		e.fallbackService(w, r, l)
 	}
 	w.EndArray()
 	w.EndObject()
@@ -193,11 +197,13 @@ func (e *Edge) fallbackAnswer(to string) []byte {
 
 // fallbackService writes one fallback service in a rate entry's shape.
 // Its codes say it is no carrier's: the shop books its own default
-// service for it (worker/README.md, "When the carrier API is down").
-func (e *Edge) fallbackService(w *jsonlite.Writer, r fallbackRate) {
-	code, name := "fallback-home", "Home delivery"
+// service for it (worker/README.md, "When the carrier API is down"). Its
+// names are the shopper's to read: in the request's language (codes
+// never change).
+func (e *Edge) fallbackService(w *jsonlite.Writer, r fallbackRate, l i18n.Locale) {
+	code, name := "fallback-home", text(msgFallbackHome, l)
 	if r.drop {
-		code, name = "fallback-drop", "Drop point delivery"
+		code, name = "fallback-drop", text(msgFallbackDrop, l)
 	}
 	w.BeginObject()
 	w.Key("id_service")
@@ -211,7 +217,7 @@ func (e *Edge) fallbackService(w *jsonlite.Writer, r fallbackRate) {
 	w.Key("carrier_code")
 	w.String("fallback")
 	w.Key("carrier_name")
-	w.String("Standard rate")
+	w.String(text(msgFallbackCarrier, l))
 	w.Key("is_drop_point")
 	if r.drop {
 		w.Int(1)

@@ -32,7 +32,7 @@ func (c *Calls) rates(in *seam.RatesInput, out *seam.RatesResult) {
 		if in.StoredAt > 0 {
 			at = millis(in.StoredAt)
 		}
-		r = c.Edge.Rescue(in.Class, &RatesPlan{Key: in.Plan.Key, Country: in.Plan.Country}, in.Body, at, millis(in.Now))
+		r = c.Edge.Rescue(in.Class, &RatesPlan{Key: in.Plan.Key, Country: in.Plan.Country, AcceptLanguage: in.AcceptLanguage}, in.Body, at, millis(in.Now))
 	}
 	if r == nil {
 		return

@@ -122,6 +122,33 @@ func TestRescueDecisions(t *testing.T) {
 		{"id_service":0,"service_name":"Drop point delivery","service_code":"fallback-drop","service_type":"fallback","carrier_code":"fallback","carrier_name":"Standard rate","is_drop_point":true,"price":3.5,"currency":"EUR"}]}}`, string(norm))
 	fr := e.Rescue(Late, &RatesPlan{Country: "FR"}, nil, time.Time{}, now)
 	assert.Contains(t, string(fr.Body), `"services":[{"id_service":0,"service_name":"Home delivery","service_code":"fallback-home","service_type":"fallback","carrier_code":"fallback","carrier_name":"Standard rate","is_drop_point":0,"price":12,"currency":"EUR"}]`)
+	// The names are the shopper's: in the request's language, codes unchanged.
+	for lang, want := range map[string][3]string{
+		"es-ES,es;q=0.9": {"Entrega a domicilio", "Entrega en punto de recogida", "Tarifa estándar"},
+		"pt-PT":          {"Entrega ao domicílio", "Entrega em ponto de recolha", "Tarifa padrão"},
+		"fr":             {"Livraison à domicile", "Livraison en point relais", "Tarif standard"},
+		"de-DE":          {"Lieferung nach Hause", "Lieferung an einen Abholpunkt", "Standardtarif"},
+		"it":             {"Consegna a domicilio", "Consegna in un punto di ritiro", "Tariffa standard"},
+		"nl-BE":          {"Thuisbezorging", "Bezorging bij een afhaalpunt", "Standaardtarief"},
+		"ja, en;q=0.5":   {"Home delivery", "Drop point delivery", "Standard rate"},
+	} {
+		r := e.Rescue(Late, &RatesPlan{Country: "ES", AcceptLanguage: lang}, nil, time.Time{}, now)
+		require.NotNil(t, r, lang)
+		var got struct {
+			Data struct {
+				Services []struct {
+					Name    string `json:"service_name"`
+					Code    string `json:"service_code"`
+					Carrier string `json:"carrier_name"`
+				} `json:"services"`
+			} `json:"data"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &got), lang)
+		require.Len(t, got.Data.Services, 2, lang)
+		home, drop := got.Data.Services[0], got.Data.Services[1]
+		assert.Equal(t, [3]string{home.Name, drop.Name, home.Carrier}, want, lang)
+		assert.Equal(t, [2]string{"fallback-home", "fallback-drop"}, [2]string{home.Code, drop.Code}, lang)
+	}
 	none := ratesEdge(t, EnvRatesFallback, "ES:home=4.95")
 	assert.Nil(t, none.Rescue(Late, &RatesPlan{Country: "FR"}, nil, time.Time{}, now), "no row for FR and no *: as before")
 	off := ratesEdge(t, EnvRatesStaleHours, "0")

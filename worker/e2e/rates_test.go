@@ -144,6 +144,13 @@ func TestRatesWithADeadline(t *testing.T) {
 	assert.Equal(t, "fallback-drop", best["service_code"])
 	assert.Equal(t, 4.5, best["price"])
 	assert.Len(t, r.Data["services"], 2)
+	// In the shopper's language: the fallback services' names (codes unchanged).
+	r = call(t, B, "POST", "get-shipments-rates", rates("PT", "1000-001"), "Accept-Language", "pt-PT,pt;q=0.9")
+	require.Equal(t, 200, r.Code, r.Raw)
+	best = r.Data["best_price_service"].(map[string]any)
+	assert.Equal(t, "Entrega em ponto de recolha", best["service_name"])
+	assert.Equal(t, "Tarifa padrão", best["carrier_name"])
+	assert.Equal(t, "fallback-drop", best["service_code"])
 
 	// Neither: today's error.
 	r = call(t, B, "POST", "get-shipments-rates", rates("FR", "75001"))

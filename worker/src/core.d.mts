@@ -768,6 +768,8 @@ export interface RatesInput {
   class: string;
   /** The forward's plan. */
   plan: RatesPlan;
+  /** The request's Accept-Language: the fallback table's services are named in that language. */
+  acceptLanguage: string | null;
   /** When the stored answer was stored (0: none). */
   storedAt: number;
   /** Now. */

@@ -613,6 +613,8 @@ type RatesInput struct {
 	Class string `json:"class"`
 	// The forward's plan.
 	Plan RatesPlan `json:"plan"`
+	// The request's Accept-Language: the fallback table's services are named in that language.
+	AcceptLanguage string `json:"acceptLanguage" ts:"string | null"`
 	// When the stored answer was stored (0: none).
 	StoredAt int64 `json:"storedAt"`
 	// Now.

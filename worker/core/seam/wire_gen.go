@@ -785,6 +785,7 @@ var typeRatesInput = Type{
 	fields: []member{
 		{name: "class", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.Class), sub: nil},
 		{name: "plan", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.Plan), sub: &typeRatesPlan},
+		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.AcceptLanguage), sub: nil},
 		{name: "storedAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.StoredAt), sub: nil},
 		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.Now), sub: nil},
 		{name: "body", kind: kRaw, flags: fNullable, mask: 0, off: unsafe.Offsetof(RatesInput{}.Body), sub: nil},

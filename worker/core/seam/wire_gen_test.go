@@ -609,7 +609,7 @@ func TestRoundTripRatesPlan(t *testing.T) {
 }
 
 func TestRoundTripRatesInput(t *testing.T) {
-	want := RatesInput{Class: "class-1", Plan: RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, StoredAt: 7, Now: 7}
+	want := RatesInput{Class: "class-1", Plan: RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, AcceptLanguage: "acceptLanguage-1", StoredAt: 7, Now: 7}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typeRatesInput, "")
 	var got RatesInput

@@ -68,7 +68,7 @@ export async function rated(x, edge, fwd, plan, { forward, settle, cache }) {
     a = await live;
   }
   if (a.response.status === 200 && a.response.class === "forwarded") {
-    const m = edge.core.rates({ class: "live", plan, storedAt: 0, now: Date.now(), body: a.response.body });
+    const m = edge.core.rates({ class: "live", plan, acceptLanguage: null, storedAt: 0, now: Date.now(), body: a.response.body });
     return settle(x, edge, m.response === null ? a : { ...a, response: { ...m.response, class: "forwarded" } });
   }
   const r = await rescue(x, edge, plan, a.response.class, cache);
@@ -88,7 +88,8 @@ export async function rated(x, edge, fwd, plan, { forward, settle, cache }) {
  */
 async function rescue(x, edge, plan, cls, cache) {
   const s = plan.staleMs > 0 ? await storedRates({ cache, key: plan.key }) : null;
-  const r = edge.core.rates({ class: cls, plan, storedAt: s?.storedAt ?? 0, now: Date.now(), body: s?.body ?? null });
+  const r = edge.core.rates({ class: cls, plan, acceptLanguage: x.request.headers.get("accept-language"), storedAt: s?.storedAt ?? 0,
+    now: Date.now(), body: s?.body ?? null });
   if (r.response === null) return null;
   x.note = "rates answered from the " + r.source + " store after the upstream's " + cls;
   if (r.source === "fallback") x.note = "rates answered from RATES_FALLBACK after the upstream's " + cls;

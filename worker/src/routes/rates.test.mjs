@@ -75,11 +75,12 @@ test("rated: past the deadline, the core's rescue answers and the late call refr
 
 test("rated: a failure is rescued, or relayed when the core has nothing", async () => {
   forgetRates();
-  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST", headers: { "accept-language": "es-ES,es;q=0.9" } });
   const edge = edgeWith((i) => (i.class === "upstream_error" ? marked("fallback") : { source: "", response: null }));
   let res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: async () => failed("upstream_error"), settle, cache: undefined });
   assert.equal(res.headers.get("rates-source"), "fallback");
   assert.deepEqual(edge.calls.map((c) => [c.class, c.storedAt, c.body]), [["upstream_error", 0, null]]);
+  assert.equal(edge.calls[0].acceptLanguage, "es-ES,es;q=0.9", "the fallback services are named in the shopper's language");
   res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: async () => failed("upstream_refused"), settle, cache: undefined });
   assert.equal(res.status, 502, "nothing to answer with: as before");
   assert.equal(res.headers.get("rates-source"), null);
