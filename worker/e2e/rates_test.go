@@ -29,13 +29,21 @@ type modeUpstream struct {
 	mu    sync.Mutex
 	mode  string
 	calls int
-	srv   *httptest.Server
+	// aborted counts slow calls the edge gave up before their answer.
+	aborted int
+	srv     *httptest.Server
 }
 
 func (u *modeUpstream) set(m string) {
 	u.mu.Lock()
 	u.mode = m
 	u.mu.Unlock()
+}
+
+func (u *modeUpstream) abortedCalls() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.aborted
 }
 
 func (u *modeUpstream) count() int {
@@ -68,6 +76,9 @@ func newModeUpstream(t *testing.T) *modeUpstream {
 			select {
 			case <-time.After(9 * time.Second):
 			case <-r.Context().Done():
+				u.mu.Lock()
+				u.aborted++
+				u.mu.Unlock()
 				return
 			}
 		}
@@ -131,6 +142,12 @@ func TestRatesWithADeadline(t *testing.T) {
 			assert.Equal(t, "normalized", nr.Header.Get("Parcelgate-Data"))
 			assert.Equal(t, "recent", nr.Data["source"])
 			assert.Equal(t, true, nr.Data["services"].([]any)[0].(map[string]any)["is_drop_point"])
+			if mode == "slow" {
+				// Two late calls for one route: the first refreshes the
+				// store, the second is aborted (one refresh per route in an
+				// isolate), well before the 9 s answer would have come.
+				assert.Eventually(t, func() bool { return up.abortedCalls() == 1 }, 5*time.Second, 50*time.Millisecond, "the second late call aborted")
+			}
 		})
 	}
 

@@ -77,7 +77,35 @@ export async function storeRates({ cache, key, body, storedAt, keepMs }) {
   await cache.put(STORE_BASE + key, res).catch(() => {});
 }
 
-/** forgetRates empties the in-isolate map (tests). */
+/** Store keys whose late call is refreshing the store now (in this isolate). */
+const refreshing = new Set();
+
+/**
+ * claimRefresh makes a late call the one refreshing key's stored answer:
+ * true (and key is held until done settles) when no other late call for
+ * key is in flight in this isolate, else false (the caller aborts its
+ * call). With the upstream slow, every request of a route would otherwise
+ * leave its call running under waitUntil (up to UPSTREAM_TIMEOUT_MS): at
+ * n requests a second, about n x 10 calls in flight against a carrier API
+ * that is already struggling, each holding an outbound connection.
+ * @param {string} key
+ * @param {Promise<unknown>} done the late call
+ * @returns {boolean}
+ */
+export function claimRefresh(key, done) {
+  if (refreshing.has(key)) return false;
+  refreshing.add(key);
+  done.finally(() => refreshing.delete(key)).catch(() => {});
+  return true;
+}
+
+/** refreshesInFlight is the count of late calls refreshing the store (tests). */
+export function refreshesInFlight() {
+  return refreshing.size;
+}
+
+/** forgetRates empties the in-isolate map and the refreshes' keys (tests). */
 export function forgetRates() {
   memory.clear();
+  refreshing.clear();
 }

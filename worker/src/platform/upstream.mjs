@@ -25,6 +25,8 @@ export const MAX_UPSTREAM_BODY = 8 << 20;
  * @property {typeof fetch} [fetcher] the platform's fetch (or a service binding's)
  * @property {string | null} [fault] a Sandbox-Fault header value to send (the sandbox's only: serviceCall
  *   gives one only when the upstream is the SANDBOX binding)
+ * @property {AbortSignal} [signal] the caller's own abort (a rates call that missed its deadline and is
+ *   not the one refreshing the store): the call ends as a timeout
  */
 
 /**
@@ -38,7 +40,8 @@ export const MAX_UPSTREAM_BODY = 8 << 20;
  * @param {UpstreamCall} c
  * @returns {Promise<UpstreamAnswer>}
  */
-export async function upstreamCall({ url, body, authorization, requestId, timeoutMs, maxBytes = MAX_UPSTREAM_BODY, fetcher = fetch, fault = null }) {
+export async function upstreamCall({ url, body, authorization, requestId, timeoutMs, maxBytes = MAX_UPSTREAM_BODY, fetcher = fetch, fault = null, signal }) {
+  const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
   let status = 0;
   /** @type {Response} */
   let res;
@@ -55,7 +58,7 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
       },
       body: /** @type {BodyInit} */ (body),
       redirect: "manual",
-      signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
+      signal: signal === undefined ? timeout : timeout === undefined ? signal : AbortSignal.any([timeout, signal]),
     });
     status = res.status;
   } catch (e) {

@@ -103,15 +103,16 @@ function answerOf(x, edge, fwd, upstream, sentAt) {
  * @param {Edge} edge
  * @param {Forward} fwd
  * @param {number} [sentAt] when a booking is sent (its Retry-After after a lost answer counts from it)
+ * @param {AbortSignal} [signal] the caller's abort (routes/rates.mjs): the call in flight ends, no retry follows
  * @returns {Promise<Answered>}
  */
-async function forward(x, edge, fwd, sentAt = 0) {
+async function forward(x, edge, fwd, sentAt = 0, signal = undefined) {
   const backoff = edge.config.limits.readRetryBackoffMs;
   if (fwd.retryable) edge.retries.deposit();
   for (let i = 0; ; i++) {
-    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody });
+    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody, signal });
     const a = answerOf(x, edge, fwd, up, sentAt);
-    if (!(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
+    if (signal?.aborted || !(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
     await sleep(backoff[i]);
   }
 }

@@ -5,11 +5,12 @@
 // says what to answer instead (the last good answer for the same route and
 // parcels, else the operator's fallback table) or that there is nothing
 // (then the call's own answer, as before). A call that missed the deadline
-// goes on under waitUntil and refreshes the store. Every answer says its
-// source (data.source, Rates-Source). Only rates have a plan: bookings
-// never come from stored data.
+// goes on under waitUntil and refreshes the store, one per route and
+// parcels at a time in an isolate: the others are aborted (claimRefresh).
+// Every answer says its source (data.source, Rates-Source). Only rates
+// have a plan: bookings never come from stored data.
 
-import { deadline, LATE, storedRates, storeRates } from "../platform/rates.mjs";
+import { claimRefresh, deadline, LATE, storedRates, storeRates } from "../platform/rates.mjs";
 
 /**
  * @typedef {import("../exchange.mjs").Exchange} Exchange
@@ -25,7 +26,7 @@ const encoder = new TextEncoder();
  * What rated needs of the operation route: its forward (with retries) and
  * settle (normalization, the log's notes), and the Cache API.
  * @typedef {object} RatedDeps
- * @property {(x: Exchange, edge: Edge, fwd: Forward) => Promise<Answered>} forward
+ * @property {(x: Exchange, edge: Edge, fwd: Forward, sentAt: number, signal: AbortSignal) => Promise<Answered>} forward
  * @property {(x: Exchange, edge: Edge, a: Answered) => Response} settle
  * @property {import("../types").CacheLike | undefined} cache
  */
@@ -40,7 +41,8 @@ const encoder = new TextEncoder();
  * @returns {Promise<Response>}
  */
 export async function rated(x, edge, fwd, plan, { forward, settle, cache }) {
-  const live = forward(x, edge, fwd).then((a) => {
+  const abort = new AbortController();
+  const live = forward(x, edge, fwd, 0, abort.signal).then((a) => {
     if (a.cacheable) {
       const body = typeof a.response.body === "string" ? encoder.encode(a.response.body) : a.response.body;
       x.exec.waitUntil(storeRates({ cache, key: plan.key, body, storedAt: Date.now(), keepMs: plan.staleMs }));
@@ -56,8 +58,10 @@ export async function rated(x, edge, fwd, plan, { forward, settle, cache }) {
     if (first === LATE) {
       const r = await rescue(x, edge, plan, "late", cache);
       if (r !== null) {
-        // The call goes on: its answer refreshes the store.
-        x.exec.waitUntil(live);
+        // The call goes on and its answer refreshes the store, unless
+        // another late call for the same key already does: then it ends.
+        if (claimRefresh(plan.key, live)) x.exec.waitUntil(live);
+        else abort.abort();
         return settle(x, edge, r);
       }
       a = await live;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rated } from "./rates.mjs";
-import { forgetRates, storedRates, storeRates, deadline, LATE } from "../platform/rates.mjs";
+import { forgetRates, storedRates, storeRates, deadline, LATE, refreshesInFlight } from "../platform/rates.mjs";
 import { exchangeFor } from "../testing/fakes.mjs";
 
 const LIVE = '{"status":"ok","data":{"services":[]}}';
@@ -71,6 +71,60 @@ test("rated: past the deadline, the core's rescue answers and the late call refr
   await Promise.all(x.waited); // the store's write, queued by the late call
   const s = await storedRates({ cache, key: "k1" });
   assert.equal(new TextDecoder().decode(s.body), LIVE, "the late answer is the new stored one");
+});
+
+test("rated: one late call per route refreshes the store; the others past the deadline are aborted", async () => {
+  forgetRates();
+  const cache = memoryCache();
+  await storeRates({ cache, key: "k1", body: new TextEncoder().encode('{"old":1}'), storedAt: 5, keepMs: 1000 });
+  const edge = edgeWith((i) => (i.class === "late" ? marked("recent") : { source: "", response: null }));
+  /** A slow upstream: each call lands when told, or ends when its signal aborts (as fetch does). */
+  const calls = [];
+  const forward = (_x, _e, _f, _s, signal) => new Promise((resolve) => {
+    const c = { signal, land: () => resolve(okAnswer()) };
+    calls.push(c);
+    signal.addEventListener("abort", () => resolve(failed("upstream_timeout")));
+  });
+  const ask = async (p) => {
+    const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+    const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), p, { forward, settle, cache });
+    assert.equal(res.headers.get("rates-source"), "recent");
+    return x;
+  };
+  const first = await ask(plan);
+  const second = await ask(plan);
+  const third = await ask(plan);
+  const other = await ask({ ...plan, key: "k2" });
+  assert.deepEqual(calls.map((c) => c.signal.aborted), [false, true, true, false], "one per key keeps going");
+  assert.deepEqual([first, second, third, other].map((x) => x.waited.length), [1, 0, 0, 1], "only those are waited for");
+  assert.equal(refreshesInFlight(), 2);
+  calls[0].land();
+  await Promise.all(first.waited);
+  await Promise.all(first.waited);
+  assert.equal(new TextDecoder().decode((await storedRates({ cache, key: "k1" })).body), LIVE, "the refresh stored its answer");
+  assert.equal(refreshesInFlight(), 1, "k1 is free again");
+  const fourth = await ask(plan);
+  assert.equal(calls[4].signal.aborted, false, "the next late call of k1 refreshes");
+  assert.equal(fourth.waited.length, 1);
+  calls[3].land();
+  calls[4].land();
+  await Promise.all([...other.waited, ...fourth.waited]);
+  assert.equal(refreshesInFlight(), 0);
+});
+
+test("upstreamCall: the caller's abort ends the call as a timeout; the deadline still holds beside it", async () => {
+  const { upstreamCall } = await import("../platform/upstream.mjs");
+  /** A fetch that answers only when its signal aborts (as the platform's does). */
+  const hang = (_url, init) => new Promise((_r, reject) => init.signal.addEventListener("abort", () => reject(init.signal.reason)));
+  const call = { url: "https://up.example/v1/get-shipments-rates", body: "a=1", authorization: "Basic x", requestId: "r1", fetcher: /** @type {any} */ (hang) };
+  const ctl = new AbortController();
+  const p = upstreamCall({ ...call, timeoutMs: 60_000, signal: ctl.signal });
+  ctl.abort();
+  assert.deepEqual({ ...(await p), detail: "" }, { status: 0, body: null, failure: "timeout", detail: "" });
+  const alive = setTimeout(() => {}, 5000); // Node's AbortSignal.timeout does not keep the loop alive
+  const t = await upstreamCall({ ...call, timeoutMs: 5, signal: new AbortController().signal });
+  clearTimeout(alive);
+  assert.equal(t.failure, "timeout", "UPSTREAM_TIMEOUT_MS with a signal given");
 });
 
 test("rated: a failure is rescued, or relayed when the core has nothing", async () => {
