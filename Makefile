@@ -69,10 +69,13 @@ check-generated:
 
 ## test-types: the package's TypeScript declarations (js/*.d.ts, widgets.d.ts) checked
 ## by tsc against js/test/types.ts (typescript pinned in package-lock.json), and again
-## under TypeScript's defaults (a bare tsc --strict: js/test/types-default-lib.ts).
+## under TypeScript's defaults (a bare tsc --strict: js/test/types-default-lib.ts); js/src
+## checked against those declarations (js/tsconfig.check.json: strict JSDoc, and
+## js/test/impl-conforms.ts). (The worker's JavaScript and its test fakes: test-worker-js.)
 test-types: npm-tools
 	node node_modules/typescript/bin/tsc -p js/tsconfig.json
 	node node_modules/typescript/bin/tsc -p js/test/tsconfig.default-lib.json
+	node node_modules/typescript/bin/tsc -p js/tsconfig.check.json
 
 ## bench: every benchmark (see BENCH_STEPS).
 bench: $(BENCH_STEPS)

@@ -49,6 +49,8 @@ func typeName(op string) string {
 
 func operationsJS() []byte {
 	var b strings.Builder
+	// Checked by tsc (js/tsconfig.check.json) against the package's declarations.
+	b.WriteString("// @ts-check\n")
 	b.WriteString(header)
 	b.WriteString("\n/**\n * The operations of the shipping service, in the spec's order, with the\n" +
 		" * edge's policy of each (internal/catalog/policy.go): public by default,\n" +

@@ -168,6 +168,8 @@ export declare class PgRateSelector extends PgElement {
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
   /** The dispatch date: the `shipping-date` attribute (YYYY-MM-DD), else the next working day. */
   shippingDate: string;
+  /** The cart's value (`order-value`), sent as order_value for the edge's pricing rules; '' for none. */
+  orderValue: string;
   refresh(): void;
 }
 export interface PgRateSelector extends PgChoiceControl {}
@@ -330,6 +332,8 @@ export interface PgRateSelectorAttributes extends PgCommonAttributes, PgChoiceAt
   'to-zip'?: string;
   /** YYYY-MM-DD. */
   'shipping-date'?: string;
+  /** The cart's value ("59.90"): the edge's pricing rules (free shipping from an order value) apply to it. */
+  'order-value'?: string;
   carrier?: string;
   filter?: 'home' | 'drop-point';
   value?: string;

@@ -140,11 +140,11 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\nTOKEN_SIGNING_KEY_PREVIOUS=%s\n", apiKey, proxy, signing, "short-previous"))
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
-	assert.Contains(t, out, "secret TOKEN_SIGNING_KEY_PREVIOUS has 14 bytes; it needs at least 32")
+	assert.Contains(t, out, "TOKEN_SIGNING_KEY_PREVIOUS: must be at least 32 bytes")
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\nTOKEN_SIGNING_KEY_PREVIOUS=%s\n", apiKey, proxy, signing, signing))
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
-	assert.Contains(t, out, "secrets TOKEN_SIGNING_KEY_PREVIOUS and TOKEN_SIGNING_KEY are the same value")
+	assert.Contains(t, out, "TOKEN_SIGNING_KEY_PREVIOUS: must differ from PROXY_TOKEN, API_KEY and TOKEN_SIGNING_KEY")
 
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\n", apiKey, proxy, signing))
 

@@ -52,6 +52,9 @@ const CART = [
   { name: () => T('demo.item.mug'), qty: 2, price: 18.5, weight: 0.45 },
   { name: () => T('demo.item.bowl', { size: formatUnit(24, 'centimeter', locale()) }), qty: 1, price: 42, weight: 1.1 },
 ];
+// The shop's rule (PRICING_RULES in wrangler.toml's [env.dev.vars]): the
+// edge prices the services, the page only says so.
+const FREE_DROP_POINT_FROM = 60;
 const BOX = { parcel_width: 30, parcel_height: 20, parcel_length: 40, packing: 0.35 };
 
 const state = {
@@ -134,6 +137,7 @@ function renderCart() {
     size: `${n(p.parcel_length)} × ${n(p.parcel_width)} × ${formatUnit(p.parcel_height, 'centimeter', locale())}`,
     weight: kg(p.parcel_weight),
   });
+  $('free-note').textContent = T('demo.freeDropPoint', { amount: formatMoney(FREE_DROP_POINT_FROM, 'EUR', locale()) });
   renderTotals();
 }
 
@@ -152,6 +156,9 @@ const shippingDate = nextWorkingDay();
 
 function setupWidgets() {
   rates.parcels = [parcel()];
+  // The cart's value: the edge's pricing rules (make dev: drop points
+  // free from 60 €, wrangler.toml's [env.dev.vars] PRICING_RULES).
+  rates.orderValue = subtotal().toFixed(2);
   rates.setAttribute('shipping-date', shippingDate);
   for (const [k, v] of Object.entries({ 'from-country': SHOP.from_country_code, 'from-zip': SHOP.from_zip_code })) {
     rates.setAttribute(k, v);

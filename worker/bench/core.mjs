@@ -137,6 +137,31 @@ const invalidUs = perCall(N, () => core.prepare({ ...booking, body: shipment.rep
 const failureUs = perCall(N, () =>
   core.failure({ kind: 'rate_limited', requestId: 'r', acceptLanguage: 'de', operation: '', method: '', path: '', allow: '', origin: '' }),
 );
+// A healthy rates request as the edge serves it to @parcelgate/js
+// (prepare, answer, normalize: worker/src/routes/operation.mjs's data())
+// without and with the shop's prices (PRICING_RULES, issue 31).
+const ratesQuery = 'from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001' +
+  '&parcels%5B0%5D%5Bparcel_weight%5D=2&parcels%5B0%5D%5Bparcel_width%5D=20&parcels%5B0%5D%5Bparcel_height%5D=10' +
+  '&parcels%5B0%5D%5Bparcel_length%5D=30&parcels%5B0%5D%5Bparcel_volume%5D=6000';
+const rate = (id, code, carrier, dp, price) => ({ id_service: id, service_name: code, service_code: code, service_type: '24',
+  carrier_code: carrier, carrier_name: carrier, is_drop_point: dp, price, currency: 'EUR' });
+const rateList = [rate(1, 'acme-24', 'acme', 0, '5.10'), rate(2, 'acme-48', 'acme', 0, '4.60'), rate(3, 'swift-shop', 'swift', 1, '3.90'),
+  rate(4, 'swift-home', 'swift', 0, '4.95'), rate(5, 'tortuga-point', 'tortuga', 1, '4.01'), rate(6, 'rayo-24', 'rayo', 0, '6.20')];
+const okRates = JSON.stringify({ status: 'ok', data: { best_price_service: rateList[2], services: rateList } });
+const priced = await createCore(module);
+priced.configure({ vars: { ...vars, PRICING_RULES: JSON.stringify([
+  { carrier: 'rayo', hide: true },
+  { kind: 'drop_point', markup_fixed: '0.50', free_from: '60', name: { en: 'Pick-up point', es: 'Punto de recogida' } },
+  { markup_percent: 10, round_end: '.95', min: '4.95' },
+]) }, bindings });
+const ratesRequest = (c, query) => {
+  const p = c.prepare({ ...facts({ method: 'GET', query, contentType: null }), operation: 'get-shipments-rates' });
+  const a = c.answer({ context: p.forward.context, upstream: { status: 200, body: okRates, failure: null }, requestId: 'r', acceptLanguage: null, now });
+  return c.normalize({ operation: 'get-shipments-rates', body: a.response.body, pricing: p.forward.pricing });
+};
+if (!ratesRequest(priced, ratesQuery + '&order_value=45').body.includes('Punto de recogida')) throw new Error('rules not applied');
+const ratesUs = perCall(N, () => ratesRequest(core, ratesQuery));
+const ratesPricedUs = perCall(N, () => ratesRequest(priced, ratesQuery + '&order_value=45.00'));
 // Baseline: the same JSON round trips with no module at all.
 const baselineUs = perCall(N, () => {
   const p = JSON.parse(JSON.stringify({ kind: 'forward', forward: { upstreamBody: read.query, context: { operation: read.operation } } }));
@@ -157,6 +182,8 @@ console.log(`| first booking (prepare + answer) | ${f(firstMs, 2)} ms |`);
 console.log(`| code a configured instance compiles for its first forwarded read | ${compiled.functions} functions, ${compiled.bytes} B |`);
 console.log(`| read: prepare + answer | ${f(readUs)} µs/request |`);
 console.log(`| booking: prepare + booking + answer | ${f(bookingUs)} µs/request |`);
+console.log(`| rates (6 services), normalized: prepare + answer + normalize | ${f(ratesUs)} µs/request |`);
+console.log(`| the same with PRICING_RULES (3 rules) and order_value | ${f(ratesPricedUs)} µs/request (${f(ratesPricedUs / ratesUs, 2)}x) |`);
 console.log(`| invalid booking: prepare (400 in Spanish) | ${f(invalidUs)} µs/request |`);
 console.log(`| failure (429 in German) | ${f(failureUs)} µs/call |`);
 console.log(`| baseline: the JSON round trips alone | ${f(baselineUs)} µs/request |`);

@@ -64,7 +64,7 @@ func (c *Calls) prepare(in *seam.PrepareInput, out *seam.Prepared) {
 		out.BookingKey = p.BookingKey
 	case KindForward:
 		f := p.Forward
-		fw := &seam.Forward{Operation: f.Operation, UpstreamBody: f.UpstreamBody, Retryable: f.Retryable,
+		fw := &seam.Forward{Operation: f.Operation, UpstreamBody: f.UpstreamBody, Retryable: f.Retryable, Pricing: f.Pricing,
 			Context: seam.AnswerContext{Operation: f.Context.Operation, ClientRef: f.Context.ClientRef, Ledger: f.Context.Ledger}}
 		if f.CacheKey != "" {
 			fw.Cache = &seam.CacheTicket{Key: f.CacheKey, TTLSeconds: int64(f.CacheTTL / time.Second)}
@@ -137,7 +137,12 @@ func (c *Calls) fault(in *seam.FaultInput, out *seam.CoreResponse) {
 }
 
 func (c *Calls) normalize(in *seam.NormalizeInput, out *seam.NormalizeResult) {
-	out.Body, out.Normalized = Normalize(in.Operation, in.Body)
+	out.Body, out.Normalized = in.Body, false
+	if !in.Keep {
+		out.Body, out.Normalized = Normalize(in.Operation, in.Body)
+	}
+	// The shop's prices (pricing.go), before offers sign them.
+	out.Body = c.Edge.PriceAnswer(in.Operation, out.Body, in.Pricing, out.Normalized)
 }
 
 func (c *Calls) configure(in *seam.ConfigureInput, out *seam.Configuration) {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/parcelgate/parcelgate/internal/pricing"
 	"strconv"
 	"strings"
 	"time"
@@ -172,6 +173,12 @@ type Config struct {
 	// flat prices per destination and service kind.
 	RatesFallback []fallbackRate
 	RatesCurrency string
+	// Pricing is the shop's shipping prices (PRICING_RULES, pricing.go);
+	// nil: the carrier's prices as they come.
+	Pricing *pricing.Table
+	// ShowCarrierPrice: priced services keep the carrier's price as
+	// carrier_price (PRICING_SHOW_CARRIER_PRICE).
+	ShowCarrierPrice bool
 }
 
 // ConfigError is a configuration problem: the variable and what is wrong.
@@ -359,6 +366,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	}
 	loadRates(getenv, whole, bad, &c)
 	c.Webhooks = loadWebhooks(getenv, whole, bad, &c)
+	c.Pricing, c.ShowCarrierPrice = loadPricing(getenv, boolean, bad) // pricing.go
 	return c, errs
 }
 

@@ -388,6 +388,11 @@ export interface Forward {
   upstreamBody: string;
   /** A read: `Answered.retry` may be honoured. Bookings are never resent. */
   retryable: boolean;
+  /**
+   * The basis of the shop's prices of a get-shipments-rates answer (PRICING_RULES): pass it to
+   * `normalize` with the client's body; "" without rules or for other operations.
+   */
+  pricing: string;
   /** A cacheable read: look up `key` (in-isolate, then Cache API); store an answer that is `cacheable`. */
   cache: CacheTicket | null;
   /** Exactly-once: `begin` on the Bookings object, then `booking()`. */
@@ -737,6 +742,13 @@ export interface NormalizeInput {
   operation: string;
   /** The ok envelope as the upstream sent it. */
   body: string | Uint8Array;
+  /** Leave the data as received (only price it): a client that did not ask for normalized data. */
+  keep?: boolean;
+  /**
+   * Forward.pricing of the request: the shop's prices (PRICING_RULES) applied to a
+   * get-shipments-rates answer for its destination, order value and language. "" applies none.
+   */
+  pricing?: string;
 }
 
 /** NormalizeResult is normalize's answer. */

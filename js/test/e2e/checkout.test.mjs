@@ -159,6 +159,13 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   await radios.first().check();
   const chosenService = await dpService;
   assert.equal(chosenService.is_drop_point, true);
+  // make dev's rule (PRICING_RULES: drop points free from 60 €) on a cart
+  // of 79 €: the edge priced every drop-point service 0, shown "Gratis";
+  // the summary charges 0 €. (Changed for issue 31: the demo has a rule.)
+  assert.equal(chosenService.price, 0);
+  assert.match(await shadowText(rates), /Gratis/);
+  assert.match(await page.locator('#free-note').textContent(), /gratis.*60/i);
+  assert.equal((await page.locator('#shipping-cost').textContent()).replace(/[^\d,.]/g, ''), '0,00');
 
   const picker = page.locator('pg-drop-point-picker');
   const points = picker.locator('input[type=radio]');

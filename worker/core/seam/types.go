@@ -233,6 +233,9 @@ type Forward struct {
 	UpstreamBody []byte `json:"upstreamBody" seam:"raw"`
 	// A read: `Answered.retry` may be honoured. Bookings are never resent.
 	Retryable bool `json:"retryable"`
+	// The basis of the shop's prices of a get-shipments-rates answer (PRICING_RULES): pass it to
+	// `normalize` with the client's body; "" without rules or for other operations.
+	Pricing string `json:"pricing"`
 	// A cacheable read: look up `key` (in-isolate, then Cache API); store an answer that is `cacheable`.
 	Cache *CacheTicket `json:"cache"`
 	// Exactly-once: `begin` on the Bookings object, then `booking()`.
@@ -584,6 +587,11 @@ type NormalizeInput struct {
 	Operation string `json:"operation"`
 	// The ok envelope as the upstream sent it.
 	Body []byte `json:"body" seam:"raw" ts:"string | Uint8Array"`
+	// Leave the data as received (only price it): a client that did not ask for normalized data.
+	Keep bool `json:"keep,omitempty"`
+	// Forward.pricing of the request: the shop's prices (PRICING_RULES) applied to a
+	// get-shipments-rates answer for its destination, order value and language. "" applies none.
+	Pricing string `json:"pricing,omitempty"`
 }
 
 // NormalizeResult is normalize's answer.

@@ -477,6 +477,7 @@ var typeForward = Type{
 		{name: "operation", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Operation), sub: nil},
 		{name: "upstreamBody", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.UpstreamBody), sub: nil},
 		{name: "retryable", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Retryable), sub: nil},
+		{name: "pricing", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Pricing), sub: nil},
 		{name: "cache", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Cache), sub: &typeCacheTicket},
 		{name: "booking", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Booking), sub: &typeBookingTicket},
 		{name: "rates", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Rates), sub: &typeRatesPlan},
@@ -756,6 +757,8 @@ var typeNormalizeInput = Type{
 	fields: []member{
 		{name: "operation", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeInput{}.Operation), sub: nil},
 		{name: "body", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeInput{}.Body), sub: nil},
+		{name: "keep", kind: kBool, flags: fOmit, mask: 0, off: unsafe.Offsetof(NormalizeInput{}.Keep), sub: nil},
+		{name: "pricing", kind: kString, flags: fOmit, mask: 0, off: unsafe.Offsetof(NormalizeInput{}.Pricing), sub: nil},
 	},
 	union: -1,
 	raw:   true,

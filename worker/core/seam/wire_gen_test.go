@@ -193,7 +193,7 @@ func TestRoundTripPreparedpeek(t *testing.T) {
 }
 
 func TestRoundTripPreparedforward(t *testing.T) {
-	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
+	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typePrepared, "")
 	var got Prepared
@@ -206,7 +206,7 @@ func TestRoundTripPreparedforward(t *testing.T) {
 }
 
 func TestRoundTripForward(t *testing.T) {
-	want := Forward{Operation: "operation-1", Retryable: true, Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
+	want := Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typeForward, "")
 	var got Forward
@@ -570,7 +570,7 @@ func TestRoundTripFaultInput(t *testing.T) {
 }
 
 func TestRoundTripNormalizeInput(t *testing.T) {
-	want := NormalizeInput{Operation: "operation-1"}
+	want := NormalizeInput{Operation: "operation-1", Keep: true, Pricing: "pricing-1"}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typeNormalizeInput, "")
 	var got NormalizeInput

@@ -73,6 +73,7 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
     if (p.kind === "respond") return send(x, p.response);
     if (p.kind !== "forward") return failure(x, edge, "internal");
     const fwd = p.forward;
+    x.pricing = fwd.pricing || "";
     // A made-up request of the isolate's start (warm.mjs) never reads or
     // fills a cache: its answer is warmUpstream's stand-in.
     if (fwd.cache !== null && !x.warm) return cached(x, edge, fwd, fwd.cache, cache());
@@ -151,9 +152,12 @@ function settle(x, edge, a, headers) {
  */
 function data(x, edge, body, headers) {
   /** @type {Record<string, string>} */
-  const h = { ...headers, vary: "Accept" };
-  if (!wantsNormalized(x.request.headers.get("accept"))) return { body, headers: h };
-  const n = edge.core.normalize({ operation: x.op, body });
+  // The shop's prices (x.pricing) name services in the shopper's language.
+  const h = { ...headers, vary: x.pricing === "" ? "Accept" : "Accept, Accept-Language" };
+  const wants = wantsNormalized(x.request.headers.get("accept"));
+  // Rates with the shop's prices go through the core raw or normalized.
+  if (!wants && x.pricing === "") return { body, headers: h };
+  const n = edge.core.normalize({ operation: x.op, body, keep: !wants, pricing: x.pricing });
   if (n.normalized) h["parcelgate-data"] = "normalized";
   return { body: n.body, headers: h };
 }
