@@ -122,6 +122,13 @@ var methods = [...]func(c *Calls, in, raw []byte){
 		c.normalize(&a, &out)
 		seam.EncodeNormalize(&c.w, &out)
 	},
+	seam.MethodRates: func(c *Calls, in, raw []byte) {
+		var a seam.RatesInput
+		seam.DecodeRates(in, raw, &a)
+		var out seam.RatesResult
+		c.rates(&a, &out)
+		seam.EncodeRates(&c.w, &out)
+	},
 	seam.MethodWatchOpen: func(c *Calls, in, raw []byte) {
 		var a seam.WatchOpenInput
 		seam.DecodeWatchOpen(in, raw, &a)

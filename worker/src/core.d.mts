@@ -42,6 +42,7 @@
 //   {kind: "respond", response, finish: {outcome: "unsent"}, watch: null};
 //   tokens and demoToken {rateLimit: null, response}; healthz, failure and
 //   fault the response; normalize {body: the input body, normalized: false};
+//   rates {source: "", response: null} (the request is answered as before);
 //   configure, isMaster, signWebhook, mint, verify, version and the watch
 //   calls rethrow the RuntimeError (no request to answer).
 
@@ -108,6 +109,12 @@ export interface CoreCalls {
    * (@parcelgate/js's Client). `normalized: false`: data of the wrong shape, the body as received.
    */
   normalize(input: NormalizeInput): NormalizeResult;
+  /**
+   * Rates with a deadline (issue 31; worker/src/routes/rates.mjs): class "live" marks a live ok answer
+   * (body: it) with its source; another class ("late": the plan's deadline passed, or the call's
+   * answer's class) asks for a rescue (body: the stored answer, storedAt when it was stored, 0 for none).
+   */
+  rates(input: RatesInput): RatesResult;
   /** The tracking watcher, one leased shipment at a time (see WatchRow). */
   watch: WatchCore;
   /**
@@ -405,6 +412,8 @@ export interface Forward {
   cache: CacheTicket | null;
   /** Exactly-once: `begin` on the Bookings object, then `booking()`. */
   booking: BookingTicket | null;
+  /** get-shipments-rates only: its deadline and store (routes/rates.mjs); null for every other operation. */
+  rates: RatesPlan | null;
   /** What `answer` needs back about this request. */
   context: AnswerContext;
 }
@@ -763,6 +772,45 @@ export interface NormalizeResult {
   body: string;
   /** The answer then carries `Parcelgate-Data: normalized`. */
   normalized: boolean;
+}
+
+/**
+ * RatesPlan is a rates forward's deadline and store: RATES_DEADLINE_MS,
+ * RATES_STALE_HOURS and the request's store key and destination.
+ */
+export interface RatesPlan {
+  /** The store's key: the cache key of the normalized request (route and parcels). */
+  key: string;
+  /** The destination country (the fallback table's row). */
+  country: string;
+  /** 0: no deadline (failures only). */
+  deadlineMs: number;
+  /** How long a stored answer is kept and usable (0: never stored). */
+  staleMs: number;
+}
+
+/** RatesInput is rates' input. */
+export interface RatesInput {
+  /** "live" (mark a live ok answer), "late" (the plan's deadline passed) or the failed call's answer class. */
+  class: string;
+  /** The forward's plan. */
+  plan: RatesPlan;
+  /** The request's Accept-Language: the fallback table's services are named in that language. */
+  acceptLanguage: string | null;
+  /** When the stored answer was stored (0: none). */
+  storedAt: number;
+  /** Now. */
+  now: number;
+  /** The live answer (class "live"), else the stored answer (null: none). */
+  body: string | Uint8Array | null;
+}
+
+/** RatesResult is rates' answer. */
+export interface RatesResult {
+  /** Where the answer comes from; "" with response null: nothing to answer with (answer as before). */
+  source: 'live' | 'recent' | 'fallback' | '';
+  /** A 200 with an ok envelope whose data has `source`, and the header `Rates-Source`. */
+  response: CoreResponse | null;
 }
 
 /** Grant is what a scoped token allows. */

@@ -19,17 +19,18 @@ export const METHODS = Object.freeze({
   version: 14,
   fault: 15,
   normalize: 16,
-  'watch.open': 17,
-  'watch.nextDelivery': 18,
-  'watch.delivered': 19,
-  'watch.tracked': 20,
-  'watch.close': 21,
-  ledgerBegin: 22,
-  ledgerSending: 23,
-  ledgerFinish: 24,
-  ledgerPeek: 25,
-  ledgerTakeOver: 26,
-  ledgerSweep: 27,
+  rates: 17,
+  'watch.open': 18,
+  'watch.nextDelivery': 19,
+  'watch.delivered': 20,
+  'watch.tracked': 21,
+  'watch.close': 22,
+  ledgerBegin: 23,
+  ledgerSending: 24,
+  ledgerFinish: 25,
+  ledgerPeek: 26,
+  ledgerTakeOver: 27,
+  ledgerSweep: 28,
 });
 
 /**
@@ -193,6 +194,15 @@ export class Calls {
   normalize(input) {
     const { body: raw, ...head } = input;
     return this.call("normalize", head, raw);
+  }
+
+  /**
+   * @param {import('./core.d.mts').RatesInput} input
+   * @returns {import('./core.d.mts').RatesResult}
+   */
+  rates(input) {
+    const { body: raw, ...head } = input;
+    return this.call("rates", head, raw);
   }
 
   /**

@@ -43,6 +43,10 @@ type Calls interface {
 	// the core's decoder normalizes it, for a client that sent `Accept: ...; parcelgate=normalized`
 	// (@parcelgate/js's Client). `normalized: false`: data of the wrong shape, the body as received.
 	Normalize(NormalizeInput) NormalizeResult
+	// Rates with a deadline (issue 31; worker/src/routes/rates.mjs): class "live" marks a live ok answer
+	// (body: it) with its source; another class ("late": the plan's deadline passed, or the call's
+	// answer's class) asks for a rescue (body: the stored answer, storedAt when it was stored, 0 for none).
+	Rates(RatesInput) RatesResult
 	// The tracking watcher, one leased shipment at a time (see WatchRow): opens its record.
 	//seam:js watch.open
 	WatchOpen(WatchOpenInput) WatchOpened

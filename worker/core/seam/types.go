@@ -240,6 +240,8 @@ type Forward struct {
 	Cache *CacheTicket `json:"cache"`
 	// Exactly-once: `begin` on the Bookings object, then `booking()`.
 	Booking *BookingTicket `json:"booking"`
+	// get-shipments-rates only: its deadline and store (routes/rates.mjs); null for every other operation.
+	Rates *RatesPlan `json:"rates"`
 	// What `answer` needs back about this request.
 	Context AnswerContext `json:"context"`
 }
@@ -598,6 +600,43 @@ type NormalizeResult struct {
 	Body []byte `json:"body" seam:"raw"`
 	// The answer then carries `Parcelgate-Data: normalized`.
 	Normalized bool `json:"normalized"`
+}
+
+// RatesPlan is a rates forward's deadline and store: RATES_DEADLINE_MS,
+// RATES_STALE_HOURS and the request's store key and destination.
+type RatesPlan struct {
+	// The store's key: the cache key of the normalized request (route and parcels).
+	Key string `json:"key"`
+	// The destination country (the fallback table's row).
+	Country string `json:"country"`
+	// 0: no deadline (failures only).
+	DeadlineMs int64 `json:"deadlineMs"`
+	// How long a stored answer is kept and usable (0: never stored).
+	StaleMs int64 `json:"staleMs"`
+}
+
+// RatesInput is rates' input.
+type RatesInput struct {
+	// "live" (mark a live ok answer), "late" (the plan's deadline passed) or the failed call's answer class.
+	Class string `json:"class"`
+	// The forward's plan.
+	Plan RatesPlan `json:"plan"`
+	// The request's Accept-Language: the fallback table's services are named in that language.
+	AcceptLanguage string `json:"acceptLanguage" ts:"string | null"`
+	// When the stored answer was stored (0: none).
+	StoredAt int64 `json:"storedAt"`
+	// Now.
+	Now int64 `json:"now"`
+	// The live answer (class "live"), else the stored answer (null: none).
+	Body []byte `json:"body" seam:"raw" ts:"string | Uint8Array | null"`
+}
+
+// RatesResult is rates' answer.
+type RatesResult struct {
+	// Where the answer comes from; "" with response null: nothing to answer with (answer as before).
+	Source string `json:"source" ts:"'live' | 'recent' | 'fallback' | ''"`
+	// A 200 with an ok envelope whose data has `source`, and the header `Rates-Source`.
+	Response *CoreResponse `json:"response"`
 }
 
 // ---- tokens (explicit key: the shared vectors and Go's worker/tokens) --------------

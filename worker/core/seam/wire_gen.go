@@ -22,17 +22,18 @@ const (
 	MethodVersion        = 14
 	MethodFault          = 15
 	MethodNormalize      = 16
-	MethodWatchOpen      = 17
-	MethodWatchNext      = 18
-	MethodWatchSent      = 19
-	MethodWatchTracked   = 20
-	MethodWatchClose     = 21
-	MethodLedgerBegin    = 22
-	MethodLedgerSending  = 23
-	MethodLedgerSettle   = 24
-	MethodLedgerPeek     = 25
-	MethodLedgerTakeOver = 26
-	MethodLedgerSweep    = 27
+	MethodRates          = 17
+	MethodWatchOpen      = 18
+	MethodWatchNext      = 19
+	MethodWatchSent      = 20
+	MethodWatchTracked   = 21
+	MethodWatchClose     = 22
+	MethodLedgerBegin    = 23
+	MethodLedgerSending  = 24
+	MethodLedgerSettle   = 25
+	MethodLedgerPeek     = 26
+	MethodLedgerTakeOver = 27
+	MethodLedgerSweep    = 28
 )
 
 // Names are the calls' JavaScript names, by method number.
@@ -53,6 +54,7 @@ var Names = [...]string{
 	MethodVersion:        "version",
 	MethodFault:          "fault",
 	MethodNormalize:      "normalize",
+	MethodRates:          "rates",
 	MethodWatchOpen:      "watch.open",
 	MethodWatchNext:      "watch.nextDelivery",
 	MethodWatchSent:      "watch.delivered",
@@ -241,6 +243,17 @@ func DecodeNormalize(in, raw []byte, v *NormalizeInput) {
 // EncodeNormalize writes normalize's answer.
 func EncodeNormalize(w *Writer, v *NormalizeResult) {
 	encodeCall(w, unsafe.Pointer(v), &typeNormalizeResult)
+}
+
+// DecodeRates reads rates's input: its JSON and its raw part.
+func DecodeRates(in, raw []byte, v *RatesInput) {
+	decodeCall(in, unsafe.Pointer(v), &typeRatesInput)
+	v.Body = raw
+}
+
+// EncodeRates writes rates's answer.
+func EncodeRates(w *Writer, v *RatesResult) {
+	encodeCall(w, unsafe.Pointer(v), &typeRatesResult)
 }
 
 // DecodeWatchOpen reads watch.open's input: its JSON and its raw part.
@@ -544,6 +557,7 @@ var typeForward = Type{
 		{name: "pricing", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Pricing), sub: nil},
 		{name: "cache", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Cache), sub: &typeCacheTicket},
 		{name: "booking", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Booking), sub: &typeBookingTicket},
+		{name: "rates", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Rates), sub: &typeRatesPlan},
 		{name: "context", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(Forward{}.Context), sub: &typeAnswerContext},
 	},
 	union: -1,
@@ -831,6 +845,39 @@ var typeNormalizeResult = Type{
 	fields: []member{
 		{name: "body", kind: kRaw, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeResult{}.Body), sub: nil},
 		{name: "normalized", kind: kBool, flags: 0, mask: 0, off: unsafe.Offsetof(NormalizeResult{}.Normalized), sub: nil},
+	},
+	union: -1,
+	raw:   true,
+}
+
+var typeRatesPlan = Type{
+	fields: []member{
+		{name: "key", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RatesPlan{}.Key), sub: nil},
+		{name: "country", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RatesPlan{}.Country), sub: nil},
+		{name: "deadlineMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(RatesPlan{}.DeadlineMs), sub: nil},
+		{name: "staleMs", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(RatesPlan{}.StaleMs), sub: nil},
+	},
+	union: -1,
+	alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RatesPlan)) },
+}
+
+var typeRatesInput = Type{
+	fields: []member{
+		{name: "class", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.Class), sub: nil},
+		{name: "plan", kind: kStruct, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.Plan), sub: &typeRatesPlan},
+		{name: "acceptLanguage", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.AcceptLanguage), sub: nil},
+		{name: "storedAt", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.StoredAt), sub: nil},
+		{name: "now", kind: kInt, flags: 0, mask: 0, off: unsafe.Offsetof(RatesInput{}.Now), sub: nil},
+		{name: "body", kind: kRaw, flags: fNullable, mask: 0, off: unsafe.Offsetof(RatesInput{}.Body), sub: nil},
+	},
+	union: -1,
+	raw:   true,
+}
+
+var typeRatesResult = Type{
+	fields: []member{
+		{name: "source", kind: kString, flags: 0, mask: 0, off: unsafe.Offsetof(RatesResult{}.Source), sub: nil},
+		{name: "response", kind: kStructPtr, flags: 0, mask: 0, off: unsafe.Offsetof(RatesResult{}.Response), sub: &typeCoreResponse},
 	},
 	union: -1,
 	raw:   true,

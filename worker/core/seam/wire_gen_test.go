@@ -193,7 +193,7 @@ func TestRoundTripPreparedpeek(t *testing.T) {
 }
 
 func TestRoundTripPreparedforward(t *testing.T) {
-	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
+	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typePrepared, "")
 	var got Prepared
@@ -206,7 +206,7 @@ func TestRoundTripPreparedforward(t *testing.T) {
 }
 
 func TestRoundTripForward(t *testing.T) {
-	want := Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
+	want := Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &typeForward, "")
 	var got Forward
@@ -592,6 +592,45 @@ func TestRoundTripNormalizeResult(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("NormalizeResult: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripRatesPlan(t *testing.T) {
+	want := RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeRatesPlan, "")
+	var got RatesPlan
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeRatesPlan); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("RatesPlan: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripRatesInput(t *testing.T) {
+	want := RatesInput{Class: "class-1", Plan: RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, AcceptLanguage: "acceptLanguage-1", StoredAt: 7, Now: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeRatesInput, "")
+	var got RatesInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeRatesInput); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("RatesInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripRatesResult(t *testing.T) {
+	want := RatesResult{Source: "source-1", Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Class: "class-1", Detail: "detail-1"}}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &typeRatesResult, "")
+	var got RatesResult
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &typeRatesResult); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("RatesResult: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
 	}
 }
 
@@ -1271,6 +1310,23 @@ func TestRawPartsNormalize(t *testing.T) {
 	var w Writer
 	EncodeNormalize(&w, &v)
 	if want := []string{"body"}; !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsRates(t *testing.T) {
+	v := RatesResult{Source: "source-1", Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Body: []byte("raw:response.body"), Class: "class-1", Detail: "detail-1"}}
+	var w Writer
+	EncodeRates(&w, &v)
+	if want := []string{"response.body"}; !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
 		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
 	}
 	for i, at := range w.PartAt {

@@ -14,6 +14,7 @@ import { sharedGet, sharedPut, defaultCache } from "../platform/cache.mjs";
 import { reply } from "../exchange.mjs";
 import { logLine } from "../middleware/log.mjs";
 import { BOOKINGS, WATCHLIST, serviceCall } from "../edge.mjs";
+import { rated } from "./rates.mjs";
 
 /**
  * @typedef {import("../exchange.mjs").Exchange} Exchange
@@ -77,6 +78,7 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
     // fills a cache: its answer is warmUpstream's stand-in.
     if (fwd.cache !== null && !x.warm) return cached(x, edge, fwd, fwd.cache, cache());
     if (fwd.booking !== null) return booked(x, edge, fwd, fwd.booking);
+    if (fwd.rates && !x.warm) return rated(x, edge, fwd, fwd.rates, { forward, settle, cache: cache() });
     return settle(x, edge, await forward(x, edge, fwd));
   };
 }
@@ -102,15 +104,16 @@ function answerOf(x, edge, fwd, upstream, sentAt) {
  * @param {Edge} edge
  * @param {Forward} fwd
  * @param {number} [sentAt] when a booking is sent (its Retry-After after a lost answer counts from it)
+ * @param {AbortSignal} [signal] the caller's abort (routes/rates.mjs): the call in flight ends, no retry follows
  * @returns {Promise<Answered>}
  */
-async function forward(x, edge, fwd, sentAt = 0) {
+async function forward(x, edge, fwd, sentAt = 0, signal = undefined) {
   const backoff = edge.config.limits.readRetryBackoffMs;
   if (fwd.retryable) edge.retries.deposit();
   for (let i = 0; ; i++) {
-    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody });
+    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody, signal });
     const a = answerOf(x, edge, fwd, up, sentAt);
-    if (!(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
+    if (signal?.aborted || !(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
     await sleep(backoff[i]);
   }
 }

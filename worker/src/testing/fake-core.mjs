@@ -106,9 +106,11 @@ export class FakeCore {
     return {
       kind: "forward", caller: master ? "master" : "public", rateLimit,
       forward: {
-        operation: op.name, upstreamBody: body, retryable: !op.books, pricing: "",
+        operation: op.name, upstreamBody: body, retryable: !op.books,
         cache: CACHEABLE.has(op.name) ? { key: op.name + "?" + body, ttlSeconds: 60 } : null,
         booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000 } : null,
+        pricing: "",
+        rates: null,
         context: { operation: op.name, clientRef: ref, ledger: op.books && this.config.exactlyOnce },
       },
     };
@@ -184,6 +186,9 @@ export class FakeCore {
     this.log("normalize", i);
     return { body: typeof i.body === "string" ? i.body : new TextDecoder().decode(i.body), normalized: false };
   }
+  // Rates with a deadline is routes/rates.test.mjs's: the fake's forwards carry no plan, and nothing is rescued.
+  /** @param {C.RatesInput} i @returns {C.RatesResult} */
+  rates(i) { this.log("rates", i); return { source: "", response: null }; }
   version() { return { version: "fake" }; }
   // Tokens with an explicit key are the shared vectors' (core.test.mjs, against the real module): the fake refuses.
   /** @param {C.MintInput} i @returns {C.MintResult} */
