@@ -8,7 +8,7 @@
 # what to do about each. With a third argument it
 # writes the sandbox worker's .dev.vars there: the credentials the sandbox accepts are the
 # edge's API_USER and API_KEY (dev placeholders when the upstream is not the sandbox: a real
-# account's key is never copied), and SANDBOX_TIME_SCALE and RULES_FEATURE follow .dev.vars.
+# account's key is never copied), and SANDBOX_TIME_SCALE, RULES_FEATURE and SANDBOX_FAULT follow .dev.vars.
 #
 #   bash worker/devvars.sh [DEV_VARS] [EXAMPLE] [SANDBOX_DEV_VARS]
 set -euo pipefail
@@ -128,7 +128,7 @@ if [ -n "$sandbox_out" ]; then
 			echo "# Written by make dev (worker/devvars.sh) from $dv: edit that file, not this one."
 			line SANDBOX_USER "$user"
 			line SANDBOX_KEY "$key"
-			for k in SANDBOX_TIME_SCALE RULES_FEATURE; do
+			for k in SANDBOX_TIME_SCALE RULES_FEATURE SANDBOX_FAULT; do
 				if has "$k"; then line "$k" "$(val "$k" "$dv")"; fi
 			done
 		} >"$sandbox_out"

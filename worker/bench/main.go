@@ -19,6 +19,8 @@
 //     a workerd of its own, without wrangler (bare.go);
 //   - tracking webhooks: a booking with and without WEBHOOK_URL, and the
 //     cost of a watcher run (webhooks.go);
+//   - rates with a deadline: get-shipments-rates p50/p99 with the upstream
+//     healthy, 9 s slow, 503 and dropping connections (rates.go);
 //   - size: the core module raw and gzip, and `wrangler deploy --dry-run`;
 //
 // and checks the edge-on-the-core issue's targets against the proxy.
@@ -204,7 +206,8 @@ func main() {
 	flag.IntVar(&coldRuns, "cold", 7, "fresh isolates per worker in the cold-start part (alternating)")
 	flag.IntVar(&bareN, "bare-n", 3000, "measured requests per cell in the bare part's warm runs")
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
-	parts := flag.String("parts", "latency,memory,cold,bare,webhooks,size", "parts to run (latency includes throughput)")
+	parts := flag.String("parts", "latency,memory,cold,bare,webhooks,rates,size", "parts to run (latency includes throughput)")
+	flag.IntVar(&ratesN, "rates-n", ratesN, "measured requests per cell of the rates part")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
 	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency and bare parts: label=path/to/worker.mjs, comma-separated")
 	flag.Parse()
@@ -314,6 +317,11 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	}
 	if want["webhooks"] {
 		if err := webhooksPart(root); err != nil {
+			return err
+		}
+	}
+	if want["rates"] {
+		if err := ratesPart(root); err != nil {
 			return err
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // pass through JSON escaping either way.
 
 // Version is the module's build, reported by version().
-const Version = "edge-core/2"
+const Version = "edge-core/3"
 
 // Calls holds the configured edge between calls (the module's only
 // state) and the writer reused by every answer.
@@ -73,6 +73,7 @@ func (c *Calls) prepare(in *seam.PrepareInput, out *seam.Prepared) {
 			fw.Booking = &seam.BookingTicket{Key: t.Key, Fingerprint: t.Fingerprint, RefField: t.RefField, Ref: t.Ref,
 				WaitMs: t.Wait.Milliseconds(), HoldMs: t.Hold.Milliseconds(), RecordTTLMs: t.RecordTTL.Milliseconds()}
 		}
+		fw.Rates = ratesPlan(f.Rates)
 		out.Forward = fw
 	}
 }

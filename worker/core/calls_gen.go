@@ -122,6 +122,13 @@ var methods = [...]func(c *Calls, in, raw []byte){
 		c.normalize(&a, &out)
 		seam.EncodeNormalize(&c.w, &out)
 	},
+	seam.MethodRates: func(c *Calls, in, raw []byte) {
+		var a seam.RatesInput
+		seam.DecodeRates(in, raw, &a)
+		var out seam.RatesResult
+		c.rates(&a, &out)
+		seam.EncodeRates(&c.w, &out)
+	},
 	seam.MethodWatchOpen: func(c *Calls, in, raw []byte) {
 		var a seam.WatchOpenInput
 		seam.DecodeWatchOpen(in, raw, &a)
@@ -156,5 +163,47 @@ var methods = [...]func(c *Calls, in, raw []byte){
 		var out seam.WatchClosed
 		c.watchClose(&a, &out)
 		seam.EncodeWatchClose(&c.w, &out)
+	},
+	seam.MethodLedgerBegin: func(c *Calls, in, raw []byte) {
+		var a seam.LedgerBeginInput
+		seam.DecodeLedgerBegin(in, raw, &a)
+		var out seam.LedgerBegun
+		c.ledgerBegin(&a, &out)
+		seam.EncodeLedgerBegin(&c.w, &out)
+	},
+	seam.MethodLedgerSending: func(c *Calls, in, raw []byte) {
+		var a seam.LedgerTurnInput
+		seam.DecodeLedgerSending(in, raw, &a)
+		var out seam.LedgerWritten
+		c.ledgerSending(&a, &out)
+		seam.EncodeLedgerSending(&c.w, &out)
+	},
+	seam.MethodLedgerSettle: func(c *Calls, in, raw []byte) {
+		var a seam.LedgerTurnInput
+		seam.DecodeLedgerSettle(in, raw, &a)
+		var out seam.LedgerWritten
+		c.ledgerSettle(&a, &out)
+		seam.EncodeLedgerSettle(&c.w, &out)
+	},
+	seam.MethodLedgerPeek: func(c *Calls, in, raw []byte) {
+		var a seam.LedgerPeekInput
+		seam.DecodeLedgerPeek(in, raw, &a)
+		var out seam.LedgerPeeked
+		c.ledgerPeek(&a, &out)
+		seam.EncodeLedgerPeek(&c.w, &out)
+	},
+	seam.MethodLedgerTakeOver: func(c *Calls, in, raw []byte) {
+		var a seam.LedgerTakeOverInput
+		seam.DecodeLedgerTakeOver(in, raw, &a)
+		var out seam.LedgerTakenOver
+		c.ledgerTakeOver(&a, &out)
+		seam.EncodeLedgerTakeOver(&c.w, &out)
+	},
+	seam.MethodLedgerSweep: func(c *Calls, in, raw []byte) {
+		var a seam.LedgerSweepInput
+		seam.DecodeLedgerSweep(in, raw, &a)
+		var out seam.LedgerSwept
+		c.ledgerSweep(&a, &out)
+		seam.EncodeLedgerSweep(&c.w, &out)
 	},
 }

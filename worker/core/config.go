@@ -163,6 +163,16 @@ type Config struct {
 	// Webhooks configures the tracking watcher; nil when WEBHOOK_URL is
 	// unset (no watching, no cost).
 	Webhooks *WebhookConfig
+	// RatesDeadline (RATES_DEADLINE_MS): how long a rates request waits
+	// for the upstream before a stored or fallback answer (rates.go); 0:
+	// no deadline, failures only.
+	RatesDeadline time.Duration
+	// RatesStale (RATES_STALE_HOURS): the oldest stored rates answer used.
+	RatesStale time.Duration
+	// RatesFallback (RATES_FALLBACK) and RatesCurrency: the operator's
+	// flat prices per destination and service kind.
+	RatesFallback []fallbackRate
+	RatesCurrency string
 	// Pricing is the shop's shipping prices (PRICING_RULES, pricing.go);
 	// nil: the carrier's prices as they come.
 	Pricing *pricing.Table
@@ -354,6 +364,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			c.Faults = true
 		}
 	}
+	loadRates(getenv, whole, bad, &c)
 	c.Webhooks = loadWebhooks(getenv, whole, bad, &c)
 	c.Pricing, c.ShowCarrierPrice = loadPricing(getenv, boolean, bad) // pricing.go
 	return c, errs

@@ -352,6 +352,29 @@ var messages = [...]string{
 		"die Antwort auf einen früheren Versuch ging verloren, und der Versanddienst konnte nicht gefragt werden, ob gebucht wurde; es wurde nichts gesendet. Senden Sie dieselbe Anfrage gleich erneut: der Edge-Worker fragt noch einmal und bucht nie doppelt" + next +
 		"la risposta a un tentativo precedente è andata persa e non è stato possibile chiedere al servizio di spedizione se ha prenotato; non è stato inviato nulla. Invia di nuovo la stessa richiesta tra poco: il worker perimetrale chiederà di nuovo e non prenota mai due volte" + next +
 		"het antwoord op een eerdere poging is verloren gegaan en de verzenddienst kon niet worden gevraagd of er geboekt is; er is niets verzonden. Verstuur hetzelfde verzoek zo opnieuw: de edge-worker vraagt het opnieuw en boekt nooit dubbel",
+
+	// --- the fallback table's services (rates.go), shown in the rate selector ---
+	msgFallbackHome: "Home delivery" + next +
+		"Entrega a domicilio" + next +
+		"Entrega ao domicílio" + next +
+		"Livraison à domicile" + next +
+		"Lieferung nach Hause" + next +
+		"Consegna a domicilio" + next +
+		"Thuisbezorging",
+	msgFallbackDrop: "Drop point delivery" + next +
+		"Entrega en punto de recogida" + next +
+		"Entrega em ponto de recolha" + next +
+		"Livraison en point relais" + next +
+		"Lieferung an einen Abholpunkt" + next +
+		"Consegna in un punto di ritiro" + next +
+		"Bezorging bij een afhaalpunt",
+	msgFallbackCarrier: "Standard rate" + next +
+		"Tarifa estándar" + next +
+		"Tarifa padrão" + next +
+		"Tarif standard" + next +
+		"Standardtarif" + next +
+		"Tariffa standard" + next +
+		"Standaardtarief",
 }
 
 // Rows of messages.
@@ -404,6 +427,9 @@ const (
 	msgDifferStatusFields
 	msgDifferFields
 	msgLookupFailed
+	msgFallbackHome
+	msgFallbackDrop
+	msgFallbackCarrier
 	messageCount
 )
 

@@ -79,6 +79,8 @@ type Forward struct {
 	Pricing string
 	// Booking is the ledger's ticket (nil: not through the ledger).
 	Booking *Ticket
+	// Rates: a rates request's deadline and store (nil for the others).
+	Rates   *RatesPlan
 	Context AnswerContext
 }
 
@@ -200,6 +202,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if ttl := e.cfg.CacheTTL[op.Name]; ttl > 0 {
 		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
 	}
+	f.Rates = e.ratesPlan(op.Name, body, req.Get("to_country_code"))
 	f.Pricing = e.pricingBasis(op.Name, req.Get("to_country_code"), orderValue, l)
 	if op.Books {
 		refField := catalog.PolicyOf(op.Name).ClientRef

@@ -42,6 +42,7 @@
 //   {kind: "respond", response, finish: {outcome: "unsent"}, watch: null};
 //   tokens and demoToken {rateLimit: null, response}; healthz, failure and
 //   fault the response; normalize {body: the input body, normalized: false};
+//   rates {source: "", response: null} (the request is answered as before);
 //   configure, isMaster, signWebhook, mint, verify, version and the watch
 //   calls rethrow the RuntimeError (no request to answer).
 
@@ -108,8 +109,29 @@ export interface CoreCalls {
    * (@parcelgate/js's Client). `normalized: false`: data of the wrong shape, the body as received.
    */
   normalize(input: NormalizeInput): NormalizeResult;
+  /**
+   * Rates with a deadline (issue 31; worker/src/routes/rates.mjs): class "live" marks a live ok answer
+   * (body: it) with its source; another class ("late": the plan's deadline passed, or the call's
+   * answer's class) asks for a rescue (body: the stored answer, storedAt when it was stored, 0 for none).
+   */
+  rates(input: RatesInput): RatesResult;
   /** The tracking watcher, one leased shipment at a time (see WatchRow). */
   watch: WatchCore;
+  /**
+   * The Bookings Durable Object's decisions (internal/booking): the object keeps the records, the live
+   * holders, the waits and the alarms, and asks these for every decision. A request to book (`begin`).
+   */
+  ledgerBegin(input: LedgerBeginInput): LedgerBegun;
+  /** A holder about to book after its lookup found nothing (`sending`). */
+  ledgerSending(input: LedgerTurnInput): LedgerWritten;
+  /** A holder's outcome (`finish`). */
+  ledgerFinish(input: LedgerTurnInput): LedgerWritten;
+  /** A read of the record without taking it (`peek`). */
+  ledgerPeek(input: LedgerPeekInput): LedgerPeeked;
+  /** A key with no record here within the earlier layout's window: read that record, then adopt it or not. */
+  ledgerTakeOver(input: LedgerTakeOverInput): LedgerTakenOver;
+  /** The alarm: which records are past their expiry, and when to come back. */
+  ledgerSweep(input: LedgerSweepInput): LedgerSwept;
 }
 
 /**
@@ -390,6 +412,8 @@ export interface Forward {
   cache: CacheTicket | null;
   /** Exactly-once: `begin` on the Bookings object, then `booking()`. */
   booking: BookingTicket | null;
+  /** get-shipments-rates only: its deadline and store (routes/rates.mjs); null for every other operation. */
+  rates: RatesPlan | null;
   /** What `answer` needs back about this request. */
   context: AnswerContext;
 }
@@ -750,6 +774,45 @@ export interface NormalizeResult {
   normalized: boolean;
 }
 
+/**
+ * RatesPlan is a rates forward's deadline and store: RATES_DEADLINE_MS,
+ * RATES_STALE_HOURS and the request's store key and destination.
+ */
+export interface RatesPlan {
+  /** The store's key: the cache key of the normalized request (route and parcels). */
+  key: string;
+  /** The destination country (the fallback table's row). */
+  country: string;
+  /** 0: no deadline (failures only). */
+  deadlineMs: number;
+  /** How long a stored answer is kept and usable (0: never stored). */
+  staleMs: number;
+}
+
+/** RatesInput is rates' input. */
+export interface RatesInput {
+  /** "live" (mark a live ok answer), "late" (the plan's deadline passed) or the failed call's answer class. */
+  class: string;
+  /** The forward's plan. */
+  plan: RatesPlan;
+  /** The request's Accept-Language: the fallback table's services are named in that language. */
+  acceptLanguage: string | null;
+  /** When the stored answer was stored (0: none). */
+  storedAt: number;
+  /** Now. */
+  now: number;
+  /** The live answer (class "live"), else the stored answer (null: none). */
+  body: string | Uint8Array | null;
+}
+
+/** RatesResult is rates' answer. */
+export interface RatesResult {
+  /** Where the answer comes from; "" with response null: nothing to answer with (answer as before). */
+  source: 'live' | 'recent' | 'fallback' | '';
+  /** A 200 with an ok envelope whose data has `source`, and the header `Rates-Source`. */
+  response: CoreResponse | null;
+}
+
 /** Grant is what a scoped token allows. */
 export interface Grant {
   /** The operations. */
@@ -962,4 +1025,184 @@ export interface WatchClosed {
   finished: boolean;
   /** It expired. */
   expired: boolean;
+}
+
+/**
+ * LedgerRecord is a booking record as the Bookings object stores it, without
+ * the stored answer of a done record (`body`, kept beside it: no decision
+ * reads it).
+ */
+export interface LedgerRecord {
+  /** What the record says. */
+  state: 'pending' | 'done' | 'lost';
+  /** The fingerprint of the booking's data. */
+  fp: string;
+  /** pending: the token of the holder's turn ("" otherwise). */
+  holder: string;
+  /** pending, lost: when the booking was (last) sent upstream (Unix ms; 0 otherwise). */
+  since: number;
+  /** pending, taken to look a lost booking up: that record's since (0 otherwise). */
+  prev: number;
+  /** When the record is forgotten (Unix ms). */
+  expires: number;
+}
+
+/**
+ * LedgerLive is the holder the object saw take a key's record (in this
+ * incarnation) and the end of its hold.
+ */
+export interface LedgerLive {
+  /** Its token. */
+  holder: string;
+  /** Its hold ends then (Unix ms). */
+  until: number;
+}
+
+/** LedgerBeginInput is ledgerBegin's input: Bookings `begin`, one pass. */
+export interface LedgerBeginInput {
+  /** The key's record as stored, null when none. */
+  record: LedgerRecord | null;
+  /** The key's live holder, null when none. */
+  live: LedgerLive | null;
+  /** When (Unix ms). */
+  now: number;
+  /** The fingerprint of the request's data. */
+  fp: string;
+  /** The token a take gives this request's turn (unique). */
+  holder: string;
+  /** How long a new holder holds the key. */
+  holdMs: number;
+  /** How long after a lost answer nothing may be sent. */
+  graceMs: number;
+  /** A record's lifetime. */
+  ttlMs: number;
+  /** When the request stops waiting for a live holder (Unix ms). */
+  waitUntil: number;
+  /** Until when (Unix ms, exclusive) the earlier layout is read; 0: never. */
+  legacyUntil: number;
+  /** This begin has read the earlier layout already. */
+  earlierRead: boolean;
+}
+
+/**
+ * LedgerBegun is ledgerBegin's answer. take and lookup: write `record` and
+ * make its holder the key's live holder until `liveUntil` before anything
+ * else waits, then answer "new" / "lost"; replay: "done" with the stored
+ * answer; conflict, busy: so; unknown: with `retryAfterMs`; wait: wait for
+ * the live holder (its finish, the end of its hold, or waitUntil), then ask
+ * again; readEarlier: take over the earlier layout's record
+ * (ledgerTakeOver), then ask again with earlierRead.
+ */
+export interface LedgerBegun {
+  /** What to do. */
+  verdict: 'take' | 'lookup' | 'replay' | 'conflict' | 'wait' | 'busy' | 'unknown' | 'readEarlier';
+  /** take, lookup: the record to write; null otherwise. */
+  record: LedgerRecord | null;
+  /** take, lookup: the new holder's hold ends then. */
+  liveUntil: number;
+  /** unknown: the rest of the grace (ms, at least 1). */
+  retryAfterMs: number;
+  /** The live holder is past its hold: forget it and wake its waiters first. */
+  endLive: boolean;
+  /** The stored record is past its expiry: delete it. */
+  forget: boolean;
+}
+
+/** LedgerTurnInput is the input of ledgerSending and ledgerFinish: a holder's call. */
+export interface LedgerTurnInput {
+  /** The key's record as stored, null when none. */
+  record: LedgerRecord | null;
+  /** The key's live holder, null when none. */
+  live: LedgerLive | null;
+  /** When (Unix ms). */
+  now: number;
+  /** The caller's turn. */
+  holder: string;
+  /** finish: ok, lost, unsent, release (or the answer's name for it, refused). */
+  outcome?: 'ok' | 'lost' | 'unsent' | 'release' | 'refused';
+  /** finish: the record's lifetime from now. */
+  ttlMs?: number;
+}
+
+/**
+ * LedgerWritten is the answer of ledgerSending and ledgerFinish: write
+ * `record` (a done one with the finish's body: `keepBody`), delete the
+ * record, or refuse (the caller does not hold it: nothing is written).
+ */
+export interface LedgerWritten {
+  /** What to do. */
+  verdict: 'write' | 'delete' | 'refuse';
+  /** write: the record. */
+  record: LedgerRecord | null;
+  /** write: keep the finish's body as the stored answer. */
+  keepBody: boolean;
+  /** The turn is over: forget the live holder and wake its waiters. */
+  endLive: boolean;
+  /** refuse: the stored record is past its expiry: delete it. */
+  forget: boolean;
+}
+
+/** LedgerPeekInput is ledgerPeek's input. */
+export interface LedgerPeekInput {
+  /** The key's record as stored, null when none. */
+  record: LedgerRecord | null;
+  /** The key's live holder, null when none. */
+  live: LedgerLive | null;
+  /** When (Unix ms). */
+  now: number;
+}
+
+/** LedgerPeeked is ledgerPeek's answer. */
+export interface LedgerPeeked {
+  /** done (with the stored answer), lost (the booking may exist), "" (none, or held by a live request). */
+  state: 'done' | 'lost' | '';
+  /** The stored record is past its expiry: delete it. */
+  forget: boolean;
+}
+
+/**
+ * LedgerTakeOverInput is ledgerTakeOver's input: first before the read
+ * (`read` false), then with the earlier layout's record.
+ */
+export interface LedgerTakeOverInput {
+  /** The key's record here as stored now, null when none. */
+  record: LedgerRecord | null;
+  /** The earlier layout's record of the key, null when none. */
+  earlier: LedgerRecord | null;
+  /** The mark that this key's earlier record was taken over once is here. */
+  marked: boolean;
+  /** The earlier layout was read (earlier is its answer). */
+  read: boolean;
+  /** When (Unix ms). */
+  now: number;
+}
+
+/**
+ * LedgerTakenOver is ledgerTakeOver's answer: read (the earlier layout,
+ * then ask again), adopt (write the earlier record as read and its mark,
+ * expiring at markExpires, in one write) or none.
+ */
+export interface LedgerTakenOver {
+  /** What to do. */
+  verdict: 'read' | 'adopt' | 'none';
+  /** adopt: the mark's expiry. */
+  markExpires: number;
+}
+
+/** LedgerSweepInput is ledgerSweep's input: the expiries of every stored entry. */
+export interface LedgerSweepInput {
+  /** Each entry's expiry (0: none, i.e. expired). */
+  expires: number[];
+  /** When (Unix ms). */
+  now: number;
+  /** The least time between two sweeps (ms). */
+  everyMs: number;
+}
+
+/** LedgerSwept is ledgerSweep's answer. */
+export interface LedgerSwept {
+  /** The indexes (into expires) of the entries to delete. */
+  expired: number[];
+  /** When to come back (Unix ms); 0: nothing left, no alarm. */
+  next: number;
 }

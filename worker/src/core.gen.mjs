@@ -19,11 +19,18 @@ export const METHODS = Object.freeze({
   version: 14,
   fault: 15,
   normalize: 16,
-  'watch.open': 17,
-  'watch.nextDelivery': 18,
-  'watch.delivered': 19,
-  'watch.tracked': 20,
-  'watch.close': 21,
+  rates: 17,
+  'watch.open': 18,
+  'watch.nextDelivery': 19,
+  'watch.delivered': 20,
+  'watch.tracked': 21,
+  'watch.close': 22,
+  ledgerBegin: 23,
+  ledgerSending: 24,
+  ledgerFinish: 25,
+  ledgerPeek: 26,
+  ledgerTakeOver: 27,
+  ledgerSweep: 28,
 });
 
 /**
@@ -187,6 +194,63 @@ export class Calls {
   normalize(input) {
     const { body: raw, ...head } = input;
     return this.call("normalize", head, raw);
+  }
+
+  /**
+   * @param {import('./core.d.mts').RatesInput} input
+   * @returns {import('./core.d.mts').RatesResult}
+   */
+  rates(input) {
+    const { body: raw, ...head } = input;
+    return this.call("rates", head, raw);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerBeginInput} input
+   * @returns {import('./core.d.mts').LedgerBegun}
+   */
+  ledgerBegin(input) {
+    return this.call("ledgerBegin", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerTurnInput} input
+   * @returns {import('./core.d.mts').LedgerWritten}
+   */
+  ledgerSending(input) {
+    return this.call("ledgerSending", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerTurnInput} input
+   * @returns {import('./core.d.mts').LedgerWritten}
+   */
+  ledgerFinish(input) {
+    return this.call("ledgerFinish", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerPeekInput} input
+   * @returns {import('./core.d.mts').LedgerPeeked}
+   */
+  ledgerPeek(input) {
+    return this.call("ledgerPeek", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerTakeOverInput} input
+   * @returns {import('./core.d.mts').LedgerTakenOver}
+   */
+  ledgerTakeOver(input) {
+    return this.call("ledgerTakeOver", input, null);
+  }
+
+  /**
+   * @param {import('./core.d.mts').LedgerSweepInput} input
+   * @returns {import('./core.d.mts').LedgerSwept}
+   */
+  ledgerSweep(input) {
+    return this.call("ledgerSweep", input, null);
   }
 }
 

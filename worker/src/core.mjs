@@ -120,6 +120,9 @@ export function trapAnswer(name, input, internal) {
     case 'failure':
     case 'fault':
       return response();
+    case 'rates':
+      // Nothing to answer with: the request is answered as before.
+      return { source: '', response: null };
     case 'normalize':
       // The body goes out as received: the Client decodes it itself.
       return { body: typeof input.body === 'string' ? input.body : decoder.decode(input.body), normalized: false };

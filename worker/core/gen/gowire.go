@@ -26,7 +26,11 @@ func goWire(m *model) string {
 			p("\tMethod%s: true,\n", c.GoName)
 		}
 	}
-	p("\tMethod%s: false,\n}\n", m.Calls[len(m.Calls)-1].GoName)
+	// Sized to every method (an entry for the last one, unless it is free already).
+	if last := m.Calls[len(m.Calls)-1]; !last.Free {
+		p("\tMethod%s: false,\n", last.GoName)
+	}
+	p("}\n")
 	for _, c := range m.Calls {
 		if c.In != "" {
 			in := m.resolve(c.In)

@@ -43,6 +43,10 @@ type Calls interface {
 	// the core's decoder normalizes it, for a client that sent `Accept: ...; parcelgate=normalized`
 	// (@parcelgate/js's Client). `normalized: false`: data of the wrong shape, the body as received.
 	Normalize(NormalizeInput) NormalizeResult
+	// Rates with a deadline (issue 31; worker/src/routes/rates.mjs): class "live" marks a live ok answer
+	// (body: it) with its source; another class ("late": the plan's deadline passed, or the call's
+	// answer's class) asks for a rescue (body: the stored answer, storedAt when it was stored, 0 for none).
+	Rates(RatesInput) RatesResult
 	// The tracking watcher, one leased shipment at a time (see WatchRow): opens its record.
 	//seam:js watch.open
 	WatchOpen(WatchOpenInput) WatchOpened
@@ -58,4 +62,24 @@ type Calls interface {
 	// Closes the shipment's record: the row to keep (or remove).
 	//seam:js watch.close
 	WatchClose(WatchCloseInput) WatchClosed
+	// The Bookings Durable Object's decisions (internal/booking): the object keeps the records, the live
+	// holders, the waits and the alarms, and asks these for every decision. A request to book (`begin`).
+	//seam:free
+	LedgerBegin(LedgerBeginInput) LedgerBegun
+	// A holder about to book after its lookup found nothing (`sending`).
+	//seam:free
+	LedgerSending(LedgerTurnInput) LedgerWritten
+	// A holder's outcome (`finish`).
+	//seam:free
+	//seam:js ledgerFinish
+	LedgerSettle(LedgerTurnInput) LedgerWritten
+	// A read of the record without taking it (`peek`).
+	//seam:free
+	LedgerPeek(LedgerPeekInput) LedgerPeeked
+	// A key with no record here within the earlier layout's window: read that record, then adopt it or not.
+	//seam:free
+	LedgerTakeOver(LedgerTakeOverInput) LedgerTakenOver
+	// The alarm: which records are past their expiry, and when to come back.
+	//seam:free
+	LedgerSweep(LedgerSweepInput) LedgerSwept
 }

@@ -67,6 +67,7 @@ package seam
 //   {kind: "respond", response, finish: {outcome: "unsent"}, watch: null};
 //   tokens and demoToken {rateLimit: null, response}; healthz, failure and
 //   fault the response; normalize {body: the input body, normalized: false};
+//   rates {source: "", response: null} (the request is answered as before);
 //   configure, isMaster, signWebhook, mint, verify, version and the watch
 //   calls rethrow the RuntimeError (no request to answer).
 //seam:end

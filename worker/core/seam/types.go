@@ -240,6 +240,8 @@ type Forward struct {
 	Cache *CacheTicket `json:"cache"`
 	// Exactly-once: `begin` on the Bookings object, then `booking()`.
 	Booking *BookingTicket `json:"booking"`
+	// get-shipments-rates only: its deadline and store (routes/rates.mjs); null for every other operation.
+	Rates *RatesPlan `json:"rates"`
 	// What `answer` needs back about this request.
 	Context AnswerContext `json:"context"`
 }
@@ -600,6 +602,43 @@ type NormalizeResult struct {
 	Normalized bool `json:"normalized"`
 }
 
+// RatesPlan is a rates forward's deadline and store: RATES_DEADLINE_MS,
+// RATES_STALE_HOURS and the request's store key and destination.
+type RatesPlan struct {
+	// The store's key: the cache key of the normalized request (route and parcels).
+	Key string `json:"key"`
+	// The destination country (the fallback table's row).
+	Country string `json:"country"`
+	// 0: no deadline (failures only).
+	DeadlineMs int64 `json:"deadlineMs"`
+	// How long a stored answer is kept and usable (0: never stored).
+	StaleMs int64 `json:"staleMs"`
+}
+
+// RatesInput is rates' input.
+type RatesInput struct {
+	// "live" (mark a live ok answer), "late" (the plan's deadline passed) or the failed call's answer class.
+	Class string `json:"class"`
+	// The forward's plan.
+	Plan RatesPlan `json:"plan"`
+	// The request's Accept-Language: the fallback table's services are named in that language.
+	AcceptLanguage string `json:"acceptLanguage" ts:"string | null"`
+	// When the stored answer was stored (0: none).
+	StoredAt int64 `json:"storedAt"`
+	// Now.
+	Now int64 `json:"now"`
+	// The live answer (class "live"), else the stored answer (null: none).
+	Body []byte `json:"body" seam:"raw" ts:"string | Uint8Array | null"`
+}
+
+// RatesResult is rates' answer.
+type RatesResult struct {
+	// Where the answer comes from; "" with response null: nothing to answer with (answer as before).
+	Source string `json:"source" ts:"'live' | 'recent' | 'fallback' | ''"`
+	// A 200 with an ok envelope whose data has `source`, and the header `Rates-Source`.
+	Response *CoreResponse `json:"response"`
+}
+
 // ---- tokens (explicit key: the shared vectors and Go's worker/tokens) --------------
 
 // Grant is what a scoped token allows.
@@ -823,4 +862,174 @@ type WatchClosed struct {
 	Finished bool `json:"finished"`
 	// It expired.
 	Expired bool `json:"expired"`
+}
+
+// ---- the Bookings ledger ------------------------------------------------------
+
+// LedgerRecord is a booking record as the Bookings object stores it, without
+// the stored answer of a done record (`body`, kept beside it: no decision
+// reads it).
+type LedgerRecord struct {
+	// What the record says.
+	State string `json:"state" ts:"'pending' | 'done' | 'lost'"`
+	// The fingerprint of the booking's data.
+	FP string `json:"fp"`
+	// pending: the token of the holder's turn ("" otherwise).
+	Holder string `json:"holder"`
+	// pending, lost: when the booking was (last) sent upstream (Unix ms; 0 otherwise).
+	Since int64 `json:"since"`
+	// pending, taken to look a lost booking up: that record's since (0 otherwise).
+	Prev int64 `json:"prev"`
+	// When the record is forgotten (Unix ms).
+	Expires int64 `json:"expires"`
+}
+
+// LedgerLive is the holder the object saw take a key's record (in this
+// incarnation) and the end of its hold.
+type LedgerLive struct {
+	// Its token.
+	Holder string `json:"holder"`
+	// Its hold ends then (Unix ms).
+	Until int64 `json:"until"`
+}
+
+// LedgerBeginInput is ledgerBegin's input: Bookings `begin`, one pass.
+type LedgerBeginInput struct {
+	// The key's record as stored, null when none.
+	Record *LedgerRecord `json:"record"`
+	// The key's live holder, null when none.
+	Live *LedgerLive `json:"live"`
+	// When (Unix ms).
+	Now int64 `json:"now"`
+	// The fingerprint of the request's data.
+	FP string `json:"fp"`
+	// The token a take gives this request's turn (unique).
+	Holder string `json:"holder"`
+	// How long a new holder holds the key.
+	HoldMs int64 `json:"holdMs"`
+	// How long after a lost answer nothing may be sent.
+	GraceMs int64 `json:"graceMs"`
+	// A record's lifetime.
+	TTLMs int64 `json:"ttlMs"`
+	// When the request stops waiting for a live holder (Unix ms).
+	WaitUntil int64 `json:"waitUntil"`
+	// Until when (Unix ms, exclusive) the earlier layout is read; 0: never.
+	LegacyUntil int64 `json:"legacyUntil"`
+	// This begin has read the earlier layout already.
+	EarlierRead bool `json:"earlierRead"`
+}
+
+// LedgerBegun is ledgerBegin's answer. take and lookup: write `record` and
+// make its holder the key's live holder until `liveUntil` before anything
+// else waits, then answer "new" / "lost"; replay: "done" with the stored
+// answer; conflict, busy: so; unknown: with `retryAfterMs`; wait: wait for
+// the live holder (its finish, the end of its hold, or waitUntil), then ask
+// again; readEarlier: take over the earlier layout's record
+// (ledgerTakeOver), then ask again with earlierRead.
+type LedgerBegun struct {
+	// What to do.
+	Verdict string `json:"verdict" ts:"'take' | 'lookup' | 'replay' | 'conflict' | 'wait' | 'busy' | 'unknown' | 'readEarlier'"`
+	// take, lookup: the record to write; null otherwise.
+	Record *LedgerRecord `json:"record" ts:"LedgerRecord | null"`
+	// take, lookup: the new holder's hold ends then.
+	LiveUntil int64 `json:"liveUntil"`
+	// unknown: the rest of the grace (ms, at least 1).
+	RetryAfterMs int64 `json:"retryAfterMs"`
+	// The live holder is past its hold: forget it and wake its waiters first.
+	EndLive bool `json:"endLive"`
+	// The stored record is past its expiry: delete it.
+	Forget bool `json:"forget"`
+}
+
+// LedgerTurnInput is the input of ledgerSending and ledgerFinish: a holder's call.
+type LedgerTurnInput struct {
+	// The key's record as stored, null when none.
+	Record *LedgerRecord `json:"record"`
+	// The key's live holder, null when none.
+	Live *LedgerLive `json:"live"`
+	// When (Unix ms).
+	Now int64 `json:"now"`
+	// The caller's turn.
+	Holder string `json:"holder"`
+	// finish: ok, lost, unsent, release (or the answer's name for it, refused).
+	Outcome string `json:"outcome,omitempty" ts:"'ok' | 'lost' | 'unsent' | 'release' | 'refused'"`
+	// finish: the record's lifetime from now.
+	TTLMs int64 `json:"ttlMs,omitempty"`
+}
+
+// LedgerWritten is the answer of ledgerSending and ledgerFinish: write
+// `record` (a done one with the finish's body: `keepBody`), delete the
+// record, or refuse (the caller does not hold it: nothing is written).
+type LedgerWritten struct {
+	// What to do.
+	Verdict string `json:"verdict" ts:"'write' | 'delete' | 'refuse'"`
+	// write: the record.
+	Record *LedgerRecord `json:"record" ts:"LedgerRecord | null"`
+	// write: keep the finish's body as the stored answer.
+	KeepBody bool `json:"keepBody"`
+	// The turn is over: forget the live holder and wake its waiters.
+	EndLive bool `json:"endLive"`
+	// refuse: the stored record is past its expiry: delete it.
+	Forget bool `json:"forget"`
+}
+
+// LedgerPeekInput is ledgerPeek's input.
+type LedgerPeekInput struct {
+	// The key's record as stored, null when none.
+	Record *LedgerRecord `json:"record"`
+	// The key's live holder, null when none.
+	Live *LedgerLive `json:"live"`
+	// When (Unix ms).
+	Now int64 `json:"now"`
+}
+
+// LedgerPeeked is ledgerPeek's answer.
+type LedgerPeeked struct {
+	// done (with the stored answer), lost (the booking may exist), "" (none, or held by a live request).
+	State string `json:"state" ts:"'done' | 'lost' | ''"`
+	// The stored record is past its expiry: delete it.
+	Forget bool `json:"forget"`
+}
+
+// LedgerTakeOverInput is ledgerTakeOver's input: first before the read
+// (`read` false), then with the earlier layout's record.
+type LedgerTakeOverInput struct {
+	// The key's record here as stored now, null when none.
+	Record *LedgerRecord `json:"record"`
+	// The earlier layout's record of the key, null when none.
+	Earlier *LedgerRecord `json:"earlier"`
+	// The mark that this key's earlier record was taken over once is here.
+	Marked bool `json:"marked"`
+	// The earlier layout was read (earlier is its answer).
+	Read bool `json:"read"`
+	// When (Unix ms).
+	Now int64 `json:"now"`
+}
+
+// LedgerTakenOver is ledgerTakeOver's answer: read (the earlier layout,
+// then ask again), adopt (write the earlier record as read and its mark,
+// expiring at markExpires, in one write) or none.
+type LedgerTakenOver struct {
+	// What to do.
+	Verdict string `json:"verdict" ts:"'read' | 'adopt' | 'none'"`
+	// adopt: the mark's expiry.
+	MarkExpires int64 `json:"markExpires"`
+}
+
+// LedgerSweepInput is ledgerSweep's input: the expiries of every stored entry.
+type LedgerSweepInput struct {
+	// Each entry's expiry (0: none, i.e. expired).
+	Expires []int64 `json:"expires"`
+	// When (Unix ms).
+	Now int64 `json:"now"`
+	// The least time between two sweeps (ms).
+	EveryMs int64 `json:"everyMs"`
+}
+
+// LedgerSwept is ledgerSweep's answer.
+type LedgerSwept struct {
+	// The indexes (into expires) of the entries to delete.
+	Expired []int64 `json:"expired"`
+	// When to come back (Unix ms); 0: nothing left, no alarm.
+	Next int64 `json:"next"`
 }

@@ -6,61 +6,80 @@ import "unsafe"
 
 // Method numbers, in the order of Calls.
 const (
-	MethodConfigure    = 1
-	MethodPrepare      = 2
-	MethodAnswer       = 3
-	MethodBooking      = 4
-	MethodLookedUp     = 5
-	MethodTokens       = 6
-	MethodDemoToken    = 7
-	MethodHealthz      = 8
-	MethodIsMaster     = 9
-	MethodFailure      = 10
-	MethodSignWebhook  = 11
-	MethodMint         = 12
-	MethodVerify       = 13
-	MethodVersion      = 14
-	MethodFault        = 15
-	MethodNormalize    = 16
-	MethodWatchOpen    = 17
-	MethodWatchNext    = 18
-	MethodWatchSent    = 19
-	MethodWatchTracked = 20
-	MethodWatchClose   = 21
+	MethodConfigure      = 1
+	MethodPrepare        = 2
+	MethodAnswer         = 3
+	MethodBooking        = 4
+	MethodLookedUp       = 5
+	MethodTokens         = 6
+	MethodDemoToken      = 7
+	MethodHealthz        = 8
+	MethodIsMaster       = 9
+	MethodFailure        = 10
+	MethodSignWebhook    = 11
+	MethodMint           = 12
+	MethodVerify         = 13
+	MethodVersion        = 14
+	MethodFault          = 15
+	MethodNormalize      = 16
+	MethodRates          = 17
+	MethodWatchOpen      = 18
+	MethodWatchNext      = 19
+	MethodWatchSent      = 20
+	MethodWatchTracked   = 21
+	MethodWatchClose     = 22
+	MethodLedgerBegin    = 23
+	MethodLedgerSending  = 24
+	MethodLedgerSettle   = 25
+	MethodLedgerPeek     = 26
+	MethodLedgerTakeOver = 27
+	MethodLedgerSweep    = 28
 )
 
 // Names are the calls' JavaScript names, by method number.
 var Names = [...]string{
-	MethodConfigure:    "configure",
-	MethodPrepare:      "prepare",
-	MethodAnswer:       "answer",
-	MethodBooking:      "booking",
-	MethodLookedUp:     "lookedUp",
-	MethodTokens:       "tokens",
-	MethodDemoToken:    "demoToken",
-	MethodHealthz:      "healthz",
-	MethodIsMaster:     "isMaster",
-	MethodFailure:      "failure",
-	MethodSignWebhook:  "signWebhook",
-	MethodMint:         "mint",
-	MethodVerify:       "verify",
-	MethodVersion:      "version",
-	MethodFault:        "fault",
-	MethodNormalize:    "normalize",
-	MethodWatchOpen:    "watch.open",
-	MethodWatchNext:    "watch.nextDelivery",
-	MethodWatchSent:    "watch.delivered",
-	MethodWatchTracked: "watch.tracked",
-	MethodWatchClose:   "watch.close",
+	MethodConfigure:      "configure",
+	MethodPrepare:        "prepare",
+	MethodAnswer:         "answer",
+	MethodBooking:        "booking",
+	MethodLookedUp:       "lookedUp",
+	MethodTokens:         "tokens",
+	MethodDemoToken:      "demoToken",
+	MethodHealthz:        "healthz",
+	MethodIsMaster:       "isMaster",
+	MethodFailure:        "failure",
+	MethodSignWebhook:    "signWebhook",
+	MethodMint:           "mint",
+	MethodVerify:         "verify",
+	MethodVersion:        "version",
+	MethodFault:          "fault",
+	MethodNormalize:      "normalize",
+	MethodRates:          "rates",
+	MethodWatchOpen:      "watch.open",
+	MethodWatchNext:      "watch.nextDelivery",
+	MethodWatchSent:      "watch.delivered",
+	MethodWatchTracked:   "watch.tracked",
+	MethodWatchClose:     "watch.close",
+	MethodLedgerBegin:    "ledgerBegin",
+	MethodLedgerSending:  "ledgerSending",
+	MethodLedgerSettle:   "ledgerFinish",
+	MethodLedgerPeek:     "ledgerPeek",
+	MethodLedgerTakeOver: "ledgerTakeOver",
+	MethodLedgerSweep:    "ledgerSweep",
 }
 
 // Free are the calls that run without configure.
 var Free = [...]bool{
-	MethodConfigure:  true,
-	MethodMint:       true,
-	MethodVerify:     true,
-	MethodVersion:    true,
-	MethodWatchClose: false,
+	MethodConfigure:      true,
+	MethodMint:           true,
+	MethodVerify:         true,
+	MethodVersion:        true,
+	MethodLedgerBegin:    true,
+	MethodLedgerSending:  true,
+	MethodLedgerSettle:   true,
+	MethodLedgerPeek:     true,
+	MethodLedgerTakeOver: true,
+	MethodLedgerSweep:    true,
 }
 
 // DecodeConfigure reads configure's input: its JSON and its raw part.
@@ -226,6 +245,17 @@ func EncodeNormalize(w *Writer, v *NormalizeResult) {
 	encodeCall(w, unsafe.Pointer(v), &types[tNormalizeResult])
 }
 
+// DecodeRates reads rates's input: its JSON and its raw part.
+func DecodeRates(in, raw []byte, v *RatesInput) {
+	decodeCall(in, unsafe.Pointer(v), &types[tRatesInput])
+	v.Body = raw
+}
+
+// EncodeRates writes rates's answer.
+func EncodeRates(w *Writer, v *RatesResult) {
+	encodeCall(w, unsafe.Pointer(v), &types[tRatesResult])
+}
+
 // DecodeWatchOpen reads watch.open's input: its JSON and its raw part.
 func DecodeWatchOpen(in, raw []byte, v *WatchOpenInput) {
 	decodeCall(in, unsafe.Pointer(v), &types[tWatchOpenInput])
@@ -277,6 +307,66 @@ func EncodeWatchClose(w *Writer, v *WatchClosed) {
 	encodeCall(w, unsafe.Pointer(v), &types[tWatchClosed])
 }
 
+// DecodeLedgerBegin reads ledgerBegin's input: its JSON and its raw part.
+func DecodeLedgerBegin(in, raw []byte, v *LedgerBeginInput) {
+	decodeCall(in, unsafe.Pointer(v), &types[tLedgerBeginInput])
+}
+
+// EncodeLedgerBegin writes ledgerBegin's answer.
+func EncodeLedgerBegin(w *Writer, v *LedgerBegun) {
+	encodeCall(w, unsafe.Pointer(v), &types[tLedgerBegun])
+}
+
+// DecodeLedgerSending reads ledgerSending's input: its JSON and its raw part.
+func DecodeLedgerSending(in, raw []byte, v *LedgerTurnInput) {
+	decodeCall(in, unsafe.Pointer(v), &types[tLedgerTurnInput])
+}
+
+// EncodeLedgerSending writes ledgerSending's answer.
+func EncodeLedgerSending(w *Writer, v *LedgerWritten) {
+	encodeCall(w, unsafe.Pointer(v), &types[tLedgerWritten])
+}
+
+// DecodeLedgerSettle reads ledgerFinish's input: its JSON and its raw part.
+func DecodeLedgerSettle(in, raw []byte, v *LedgerTurnInput) {
+	decodeCall(in, unsafe.Pointer(v), &types[tLedgerTurnInput])
+}
+
+// EncodeLedgerSettle writes ledgerFinish's answer.
+func EncodeLedgerSettle(w *Writer, v *LedgerWritten) {
+	encodeCall(w, unsafe.Pointer(v), &types[tLedgerWritten])
+}
+
+// DecodeLedgerPeek reads ledgerPeek's input: its JSON and its raw part.
+func DecodeLedgerPeek(in, raw []byte, v *LedgerPeekInput) {
+	decodeCall(in, unsafe.Pointer(v), &types[tLedgerPeekInput])
+}
+
+// EncodeLedgerPeek writes ledgerPeek's answer.
+func EncodeLedgerPeek(w *Writer, v *LedgerPeeked) {
+	encodeCall(w, unsafe.Pointer(v), &types[tLedgerPeeked])
+}
+
+// DecodeLedgerTakeOver reads ledgerTakeOver's input: its JSON and its raw part.
+func DecodeLedgerTakeOver(in, raw []byte, v *LedgerTakeOverInput) {
+	decodeCall(in, unsafe.Pointer(v), &types[tLedgerTakeOverInput])
+}
+
+// EncodeLedgerTakeOver writes ledgerTakeOver's answer.
+func EncodeLedgerTakeOver(w *Writer, v *LedgerTakenOver) {
+	encodeCall(w, unsafe.Pointer(v), &types[tLedgerTakenOver])
+}
+
+// DecodeLedgerSweep reads ledgerSweep's input: its JSON and its raw part.
+func DecodeLedgerSweep(in, raw []byte, v *LedgerSweepInput) {
+	decodeCall(in, unsafe.Pointer(v), &types[tLedgerSweepInput])
+}
+
+// EncodeLedgerSweep writes ledgerSweep's answer.
+func EncodeLedgerSweep(w *Writer, v *LedgerSwept) {
+	encodeCall(w, unsafe.Pointer(v), &types[tLedgerSwept])
+}
+
 // Kinds of members (worker/core/gen's, in the same order).
 const (
 	kString    = 0
@@ -298,67 +388,82 @@ const (
 
 // The descriptors' indexes in types.
 const (
-	tConfigureInput     = 0
-	tBindings           = 1
-	tConfiguration      = 2
-	tUpstreamSettings   = 3
-	tConfigProblem      = 4
-	tLimits             = 5
-	tRouteInfo          = 6
-	tWebhookSettings    = 7
-	tRequestFacts       = 8
-	tPrepareInput       = 9
-	tPeekedRecord       = 10
-	tRateLimit          = 11
-	tPrepared           = 12
-	tForward            = 13
-	tCacheTicket        = 14
-	tBookingTicket      = 15
-	tAnswerContext      = 16
-	tCoreResponse       = 17
-	tUpstreamResult     = 18
-	tAnswerInput        = 19
-	tAnswered           = 20
-	tWatchAdd           = 21
-	tBookingInput       = 22
-	tStep               = 23
-	tLedgerFinish       = 24
-	tLookedUpInput      = 25
-	tEndpointAnswer     = 26
-	tHealthzInput       = 27
-	tInstanceInfo       = 28
-	tRateLimitsBound    = 29
-	tCacheSize          = 30
-	tWebhooksHealth     = 31
-	tFailureInput       = 32
-	tIsMasterInput      = 33
-	tIsMasterResult     = 34
-	tSignWebhookInput   = 35
-	tSignWebhookResult  = 36
-	tVersionResult      = 37
-	tFaultInput         = 38
-	tNormalizeInput     = 39
-	tNormalizeResult    = 40
-	tGrant              = 41
-	tMintInput          = 42
-	tFieldProblem       = 43
-	tMintResult         = 44
-	tVerifyInput        = 45
-	tClaims             = 46
-	tVerifyResult       = 47
-	tWatchRow           = 48
-	tWatchStats         = 49
-	tWatchOpenInput     = 50
-	tWatchOpened        = 51
-	tWatchNextInput     = 52
-	tWatchNextResult    = 53
-	tWebhookDelivery    = 54
-	tWatchSentInput     = 55
-	tWatchSentResult    = 56
-	tWatchTrackedInput  = 57
-	tWatchTrackedResult = 58
-	tWatchCloseInput    = 59
-	tWatchClosed        = 60
+	tConfigureInput      = 0
+	tBindings            = 1
+	tConfiguration       = 2
+	tUpstreamSettings    = 3
+	tConfigProblem       = 4
+	tLimits              = 5
+	tRouteInfo           = 6
+	tWebhookSettings     = 7
+	tRequestFacts        = 8
+	tPrepareInput        = 9
+	tPeekedRecord        = 10
+	tRateLimit           = 11
+	tPrepared            = 12
+	tForward             = 13
+	tCacheTicket         = 14
+	tBookingTicket       = 15
+	tAnswerContext       = 16
+	tCoreResponse        = 17
+	tUpstreamResult      = 18
+	tAnswerInput         = 19
+	tAnswered            = 20
+	tWatchAdd            = 21
+	tBookingInput        = 22
+	tStep                = 23
+	tLedgerFinish        = 24
+	tLookedUpInput       = 25
+	tEndpointAnswer      = 26
+	tHealthzInput        = 27
+	tInstanceInfo        = 28
+	tRateLimitsBound     = 29
+	tCacheSize           = 30
+	tWebhooksHealth      = 31
+	tFailureInput        = 32
+	tIsMasterInput       = 33
+	tIsMasterResult      = 34
+	tSignWebhookInput    = 35
+	tSignWebhookResult   = 36
+	tVersionResult       = 37
+	tFaultInput          = 38
+	tNormalizeInput      = 39
+	tNormalizeResult     = 40
+	tRatesPlan           = 41
+	tRatesInput          = 42
+	tRatesResult         = 43
+	tGrant               = 44
+	tMintInput           = 45
+	tFieldProblem        = 46
+	tMintResult          = 47
+	tVerifyInput         = 48
+	tClaims              = 49
+	tVerifyResult        = 50
+	tWatchRow            = 51
+	tWatchStats          = 52
+	tWatchOpenInput      = 53
+	tWatchOpened         = 54
+	tWatchNextInput      = 55
+	tWatchNextResult     = 56
+	tWebhookDelivery     = 57
+	tWatchSentInput      = 58
+	tWatchSentResult     = 59
+	tWatchTrackedInput   = 60
+	tWatchTrackedResult  = 61
+	tWatchCloseInput     = 62
+	tWatchClosed         = 63
+	tLedgerRecord        = 64
+	tLedgerLive          = 65
+	tLedgerBeginInput    = 66
+	tLedgerBegun         = 67
+	tLedgerTurnInput     = 68
+	tLedgerWritten       = 69
+	tLedgerPeekInput     = 70
+	tLedgerPeeked        = 71
+	tLedgerTakeOverInput = 72
+	tLedgerTakenOver     = 73
+	tLedgerSweepInput    = 74
+	tLedgerSwept         = 75
 )
 
 // fields are the members of every type, packed (member).
@@ -468,73 +573,74 @@ var fields = [...]member{
 	member(uint16(unsafe.Offsetof(Forward{}.Pricing))) | 0x702bf0000,        // pricing
 	member(uint16(unsafe.Offsetof(Forward{}.Cache))) | 0xe000705011a0000,    // cache
 	member(uint16(unsafe.Offsetof(Forward{}.Booking))) | 0xf000707000c0000,  // booking
-	member(uint16(unsafe.Offsetof(Forward{}.Context))) | 0x1000060702c60000, // context
+	member(uint16(unsafe.Offsetof(Forward{}.Rates))) | 0x2900070502c60000,   // rates
+	member(uint16(unsafe.Offsetof(Forward{}.Context))) | 0x1000060702cb0000, // context
 	// CacheTicket
 	member(uint16(unsafe.Offsetof(CacheTicket{}.Key))) | 0x3027d0000,          // key
-	member(uint16(unsafe.Offsetof(CacheTicket{}.TTLSeconds))) | 0x30a02cd0000, // ttlSeconds
+	member(uint16(unsafe.Offsetof(CacheTicket{}.TTLSeconds))) | 0x30a02d20000, // ttlSeconds
 	// BookingTicket
 	member(uint16(unsafe.Offsetof(BookingTicket{}.Key))) | 0x3027d0000,           // key
-	member(uint16(unsafe.Offsetof(BookingTicket{}.Fingerprint))) | 0xb02d70000,   // fingerprint
-	member(uint16(unsafe.Offsetof(BookingTicket{}.RefField))) | 0x802e20000,      // refField
-	member(uint16(unsafe.Offsetof(BookingTicket{}.Ref))) | 0x302e20000,           // ref
-	member(uint16(unsafe.Offsetof(BookingTicket{}.WaitMs))) | 0x30602ea0000,      // waitMs
-	member(uint16(unsafe.Offsetof(BookingTicket{}.HoldMs))) | 0x30602f00000,      // holdMs
-	member(uint16(unsafe.Offsetof(BookingTicket{}.RecordTTLMs))) | 0x30b02f60000, // recordTtlMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Fingerprint))) | 0xb02dc0000,   // fingerprint
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RefField))) | 0x802e70000,      // refField
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Ref))) | 0x302e70000,           // ref
+	member(uint16(unsafe.Offsetof(BookingTicket{}.WaitMs))) | 0x30602ef0000,      // waitMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.HoldMs))) | 0x30602f50000,      // holdMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RecordTTLMs))) | 0x30b02fb0000, // recordTtlMs
 	// AnswerContext
 	member(uint16(unsafe.Offsetof(AnswerContext{}.Operation))) | 0x9005d0000, // operation
-	member(uint16(unsafe.Offsetof(AnswerContext{}.ClientRef))) | 0x903010000, // clientRef
-	member(uint16(unsafe.Offsetof(AnswerContext{}.Ledger))) | 0x206030a0000,  // ledger
+	member(uint16(unsafe.Offsetof(AnswerContext{}.ClientRef))) | 0x903060000, // clientRef
+	member(uint16(unsafe.Offsetof(AnswerContext{}.Ledger))) | 0x206030f0000,  // ledger
 	// CoreResponse
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Status))) | 0x30603100000,  // status
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Headers))) | 0xb0703160000, // headers
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Status))) | 0x30603150000,  // status
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Headers))) | 0xb07031b0000, // headers
 	member(uint16(unsafe.Offsetof(CoreResponse{}.Body))) | 0xc0402350000,    // body
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Class))) | 0x5031d0000,     // class
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Detail))) | 0x100603220000, // detail
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Class))) | 0x503220000,     // class
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Detail))) | 0x100603270000, // detail
 	// UpstreamResult
-	member(uint16(unsafe.Offsetof(UpstreamResult{}.Status))) | 0x30603100000, // status
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Status))) | 0x30603150000, // status
 	member(uint16(unsafe.Offsetof(UpstreamResult{}.Body))) | 0x2c0402350000,  // body
-	member(uint16(unsafe.Offsetof(UpstreamResult{}.Failure))) | 0x703280000,  // failure
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Failure))) | 0x7032d0000,  // failure
 	// AnswerInput
-	member(uint16(unsafe.Offsetof(AnswerInput{}.Context))) | 0x1000060702c60000,  // context
+	member(uint16(unsafe.Offsetof(AnswerInput{}.Context))) | 0x1000060702cb0000,  // context
 	member(uint16(unsafe.Offsetof(AnswerInput{}.Upstream))) | 0x1200060800410000, // upstream
 	member(uint16(unsafe.Offsetof(AnswerInput{}.RequestID))) | 0x902660000,       // requestId
 	member(uint16(unsafe.Offsetof(AnswerInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
 	member(uint16(unsafe.Offsetof(AnswerInput{}.Now))) | 0x303026f0000,           // now
-	member(uint16(unsafe.Offsetof(AnswerInput{}.SentAt))) | 0x1306032f0000,       // sentAt
+	member(uint16(unsafe.Offsetof(AnswerInput{}.SentAt))) | 0x130603340000,       // sentAt
 	// Answered
 	member(uint16(unsafe.Offsetof(Answered{}.Response))) | 0x1100070802980000, // response
-	member(uint16(unsafe.Offsetof(Answered{}.Outcome))) | 0x703350000,         // outcome
-	member(uint16(unsafe.Offsetof(Answered{}.Cacheable))) | 0x209033c0000,     // cacheable
+	member(uint16(unsafe.Offsetof(Answered{}.Outcome))) | 0x7033a0000,         // outcome
+	member(uint16(unsafe.Offsetof(Answered{}.Cacheable))) | 0x20903410000,     // cacheable
 	member(uint16(unsafe.Offsetof(Answered{}.Retry))) | 0x20500f20000,         // retry
-	member(uint16(unsafe.Offsetof(Answered{}.Leak))) | 0x20403450000,          // leak
+	member(uint16(unsafe.Offsetof(Answered{}.Leak))) | 0x204034a0000,          // leak
 	member(uint16(unsafe.Offsetof(Answered{}.Watch))) | 0x1500070500140000,    // watch
-	member(uint16(unsafe.Offsetof(Answered{}.Note))) | 0x403490000,            // note
+	member(uint16(unsafe.Offsetof(Answered{}.Note))) | 0x4034e0000,            // note
 	// WatchAdd
-	member(uint16(unsafe.Offsetof(WatchAdd{}.DlvrRef))) | 0x7034d0000,   // dlvrRef
-	member(uint16(unsafe.Offsetof(WatchAdd{}.ClientRef))) | 0x903010000, // clientRef
+	member(uint16(unsafe.Offsetof(WatchAdd{}.DlvrRef))) | 0x703520000,   // dlvrRef
+	member(uint16(unsafe.Offsetof(WatchAdd{}.ClientRef))) | 0x903060000, // clientRef
 	// BookingInput
-	member(uint16(unsafe.Offsetof(BookingInput{}.Context))) | 0x1000060702c60000,  // context
-	member(uint16(unsafe.Offsetof(BookingInput{}.Ticket))) | 0xf00060603540000,    // ticket
+	member(uint16(unsafe.Offsetof(BookingInput{}.Context))) | 0x1000060702cb0000,  // context
+	member(uint16(unsafe.Offsetof(BookingInput{}.Ticket))) | 0xf00060603590000,    // ticket
 	member(uint16(unsafe.Offsetof(BookingInput{}.State))) | 0x502780000,           // state
-	member(uint16(unsafe.Offsetof(BookingInput{}.Stored))) | 0x2c06035a0000,       // stored
-	member(uint16(unsafe.Offsetof(BookingInput{}.RetryAfterMs))) | 0x130c03600000, // retryAfterMs
+	member(uint16(unsafe.Offsetof(BookingInput{}.Stored))) | 0x2c06035f0000,       // stored
+	member(uint16(unsafe.Offsetof(BookingInput{}.RetryAfterMs))) | 0x130c03650000, // retryAfterMs
 	member(uint16(unsafe.Offsetof(BookingInput{}.RequestID))) | 0x902660000,       // requestId
 	member(uint16(unsafe.Offsetof(BookingInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
 	member(uint16(unsafe.Offsetof(BookingInput{}.Now))) | 0x303026f0000,           // now
 	// Step
 	member(uint16(unsafe.Offsetof(Step{}.Kind))) | 0x4009c0000,            // kind
-	member(uint16(unsafe.Offsetof(Step{}.Sending))) | 0x1020703720000,     // sending
+	member(uint16(unsafe.Offsetof(Step{}.Sending))) | 0x1020703770000,     // sending
 	member(uint16(unsafe.Offsetof(Step{}.Response))) | 0x1102070802980000, // response
-	member(uint16(unsafe.Offsetof(Step{}.Finish))) | 0x1802070603790000,   // finish
+	member(uint16(unsafe.Offsetof(Step{}.Finish))) | 0x18020706037e0000,   // finish
 	member(uint16(unsafe.Offsetof(Step{}.Watch))) | 0x1502070500140000,    // watch
 	member(uint16(unsafe.Offsetof(Step{}.Operation))) | 0x40009005d0000,   // operation
-	member(uint16(unsafe.Offsetof(Step{}.LookupBody))) | 0x40c0a037f0000,  // lookupBody
+	member(uint16(unsafe.Offsetof(Step{}.LookupBody))) | 0x40c0a03840000,  // lookupBody
 	// LedgerFinish
-	member(uint16(unsafe.Offsetof(LedgerFinish{}.Outcome))) | 0x703350000, // outcome
+	member(uint16(unsafe.Offsetof(LedgerFinish{}.Outcome))) | 0x7033a0000, // outcome
 	member(uint16(unsafe.Offsetof(LedgerFinish{}.Body))) | 0x2c0402350000, // body
 	// LookedUpInput
-	member(uint16(unsafe.Offsetof(LookedUpInput{}.Context))) | 0x1000060702c60000,  // context
-	member(uint16(unsafe.Offsetof(LookedUpInput{}.Ticket))) | 0xf00060603540000,    // ticket
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Context))) | 0x1000060702cb0000,  // context
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Ticket))) | 0xf00060603590000,    // ticket
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.UpstreamBody))) | 0xc02aa0000,    // upstreamBody
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.Upstream))) | 0x1200060800410000, // upstream
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.RequestID))) | 0x902660000,       // requestId
@@ -549,154 +655,234 @@ var fields = [...]member{
 	member(uint16(unsafe.Offsetof(HealthzInput{}.AcceptLanguage))) | 0xe02500000,    // acceptLanguage
 	member(uint16(unsafe.Offsetof(HealthzInput{}.RequestID))) | 0x902660000,         // requestId
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Now))) | 0x303026f0000,             // now
-	member(uint16(unsafe.Offsetof(HealthzInput{}.Instance))) | 0x1c00070803890000,   // instance
-	member(uint16(unsafe.Offsetof(HealthzInput{}.RateLimits))) | 0x1d00060a03910000, // rateLimits
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Instance))) | 0x1c000708038e0000,   // instance
+	member(uint16(unsafe.Offsetof(HealthzInput{}.RateLimits))) | 0x1d00060a03960000, // rateLimits
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Cache))) | 0x1e000605011a0000,      // cache
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Webhooks))) | 0x1f00070800870000,   // webhooks
 	// InstanceInfo
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.ID))) | 0x2039b0000,            // id
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.Requests))) | 0x308039d0000,    // requests
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.MemoryBytes))) | 0x30b03a50000, // memoryBytes
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.ID))) | 0x203a00000,            // id
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.Requests))) | 0x30803a20000,    // requests
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.MemoryBytes))) | 0x30b03aa0000, // memoryBytes
 	// RateLimitsBound
 	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Public))) | 0x20601bb0000,     // public
-	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Anonymous))) | 0x120903b00000, // anonymous
-	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Tokens))) | 0x20603b90000,     // tokens
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Anonymous))) | 0x120903b50000, // anonymous
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Tokens))) | 0x20603be0000,     // tokens
 	// CacheSize
-	member(uint16(unsafe.Offsetof(CacheSize{}.Entries))) | 0x30703bf0000, // entries
-	member(uint16(unsafe.Offsetof(CacheSize{}.Bytes))) | 0x30503c60000,   // bytes
+	member(uint16(unsafe.Offsetof(CacheSize{}.Entries))) | 0x30703c40000, // entries
+	member(uint16(unsafe.Offsetof(CacheSize{}.Bytes))) | 0x30503cb0000,   // bytes
 	// WebhooksHealth
-	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Stats))) | 0x3100070503cb0000, // stats
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Stats))) | 0x3400070503d00000, // stats
 	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Error))) | 0x5003b0000,        // error
-	member(uint16(unsafe.Offsetof(WebhooksHealth{}.LastRunAt))) | 0x30903d00000,  // lastRunAt
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.LastRunAt))) | 0x30903d50000,  // lastRunAt
 	// FailureInput
 	member(uint16(unsafe.Offsetof(FailureInput{}.Kind))) | 0xe04009c0000,         // kind
 	member(uint16(unsafe.Offsetof(FailureInput{}.RequestID))) | 0x902660000,      // requestId
 	member(uint16(unsafe.Offsetof(FailureInput{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
 	member(uint16(unsafe.Offsetof(FailureInput{}.Operation))) | 0x9005d0000,      // operation
 	member(uint16(unsafe.Offsetof(FailureInput{}.Method))) | 0x601b40000,         // method
-	member(uint16(unsafe.Offsetof(FailureInput{}.Path))) | 0x403d90000,           // path
+	member(uint16(unsafe.Offsetof(FailureInput{}.Path))) | 0x403de0000,           // path
 	member(uint16(unsafe.Offsetof(FailureInput{}.Allow))) | 0x5004f0000,          // allow
-	member(uint16(unsafe.Offsetof(FailureInput{}.Origin))) | 0x603dd0000,         // origin
+	member(uint16(unsafe.Offsetof(FailureInput{}.Origin))) | 0x603e20000,         // origin
 	// IsMasterInput
 	member(uint16(unsafe.Offsetof(IsMasterInput{}.Authorization))) | 0xd00a70000, // authorization
 	// IsMasterResult
-	member(uint16(unsafe.Offsetof(IsMasterResult{}.Master))) | 0x20603e30000, // master
+	member(uint16(unsafe.Offsetof(IsMasterResult{}.Master))) | 0x20603e80000, // master
 	// SignWebhookInput
 	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Body))) | 0xc0402350000, // body
 	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Now))) | 0x303026f0000,  // now
 	// SignWebhookResult
-	member(uint16(unsafe.Offsetof(SignWebhookResult{}.Signature))) | 0x903e90000, // signature
+	member(uint16(unsafe.Offsetof(SignWebhookResult{}.Signature))) | 0x903ee0000, // signature
 	// VersionResult
-	member(uint16(unsafe.Offsetof(VersionResult{}.Version))) | 0x703f20000, // version
+	member(uint16(unsafe.Offsetof(VersionResult{}.Version))) | 0x703f70000, // version
 	// FaultInput
 	member(uint16(unsafe.Offsetof(FaultInput{}.Kind))) | 0x4009c0000,      // kind
 	member(uint16(unsafe.Offsetof(FaultInput{}.RequestID))) | 0x902660000, // requestId
 	// NormalizeInput
 	member(uint16(unsafe.Offsetof(NormalizeInput{}.Operation))) | 0x9005d0000,  // operation
 	member(uint16(unsafe.Offsetof(NormalizeInput{}.Body))) | 0xc0402350000,     // body
-	member(uint16(unsafe.Offsetof(NormalizeInput{}.Keep))) | 0x120403f90000,    // keep
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Keep))) | 0x120403fe0000,    // keep
 	member(uint16(unsafe.Offsetof(NormalizeInput{}.Pricing))) | 0x100702bf0000, // pricing
 	// NormalizeResult
 	member(uint16(unsafe.Offsetof(NormalizeResult{}.Body))) | 0xc0402350000,       // body
-	member(uint16(unsafe.Offsetof(NormalizeResult{}.Normalized))) | 0x20a03fd0000, // normalized
+	member(uint16(unsafe.Offsetof(NormalizeResult{}.Normalized))) | 0x20a04020000, // normalized
+	// RatesPlan
+	member(uint16(unsafe.Offsetof(RatesPlan{}.Key))) | 0x3027d0000,          // key
+	member(uint16(unsafe.Offsetof(RatesPlan{}.Country))) | 0x7040c0000,      // country
+	member(uint16(unsafe.Offsetof(RatesPlan{}.DeadlineMs))) | 0x30a04130000, // deadlineMs
+	member(uint16(unsafe.Offsetof(RatesPlan{}.StaleMs))) | 0x307041d0000,    // staleMs
+	// RatesInput
+	member(uint16(unsafe.Offsetof(RatesInput{}.Class))) | 0x503220000,          // class
+	member(uint16(unsafe.Offsetof(RatesInput{}.Plan))) | 0x2900060404240000,    // plan
+	member(uint16(unsafe.Offsetof(RatesInput{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
+	member(uint16(unsafe.Offsetof(RatesInput{}.StoredAt))) | 0x30804280000,     // storedAt
+	member(uint16(unsafe.Offsetof(RatesInput{}.Now))) | 0x303026f0000,          // now
+	member(uint16(unsafe.Offsetof(RatesInput{}.Body))) | 0x2c0402350000,        // body
+	// RatesResult
+	member(uint16(unsafe.Offsetof(RatesResult{}.Source))) | 0x604300000,          // source
+	member(uint16(unsafe.Offsetof(RatesResult{}.Response))) | 0x1100070802980000, // response
 	// Grant
 	member(uint16(unsafe.Offsetof(Grant{}.Operations))) | 0x80a005d0000,         // operations
-	member(uint16(unsafe.Offsetof(Grant{}.ShippingClientRef))) | 0x1104070000,   // shippingClientRef
-	member(uint16(unsafe.Offsetof(Grant{}.DlvrRef))) | 0x7034d0000,              // dlvrRef
-	member(uint16(unsafe.Offsetof(Grant{}.CollectionClientRef))) | 0x1304180000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.ShippingClientRef))) | 0x1104360000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.DlvrRef))) | 0x703520000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Grant{}.CollectionClientRef))) | 0x1304470000, // collectionClientRef
 	// MintInput
 	member(uint16(unsafe.Offsetof(MintInput{}.Key))) | 0x3027d0000,          // key
-	member(uint16(unsafe.Offsetof(MintInput{}.Grant))) | 0x29000605042b0000, // grant
-	member(uint16(unsafe.Offsetof(MintInput{}.TTLSeconds))) | 0xd0a02cd0000, // ttlSeconds
+	member(uint16(unsafe.Offsetof(MintInput{}.Grant))) | 0x2c000605045a0000, // grant
+	member(uint16(unsafe.Offsetof(MintInput{}.TTLSeconds))) | 0xd0a02d20000, // ttlSeconds
 	member(uint16(unsafe.Offsetof(MintInput{}.Now))) | 0x303026f0000,        // now
 	// FieldProblem
-	member(uint16(unsafe.Offsetof(FieldProblem{}.Field))) | 0x504300000,   // field
+	member(uint16(unsafe.Offsetof(FieldProblem{}.Field))) | 0x5045f0000,   // field
 	member(uint16(unsafe.Offsetof(FieldProblem{}.Problem))) | 0x700bc0000, // problem
 	// MintResult
-	member(uint16(unsafe.Offsetof(MintResult{}.Token))) | 0x10503b90000,      // token
-	member(uint16(unsafe.Offsetof(MintResult{}.ExpiresAt))) | 0x40904350000,  // expiresAt
-	member(uint16(unsafe.Offsetof(MintResult{}.Grant))) | 0x29000705042b0000, // grant
-	member(uint16(unsafe.Offsetof(MintResult{}.Error))) | 0x2b000705003b0000, // error
+	member(uint16(unsafe.Offsetof(MintResult{}.Token))) | 0x10503be0000,      // token
+	member(uint16(unsafe.Offsetof(MintResult{}.ExpiresAt))) | 0x40904640000,  // expiresAt
+	member(uint16(unsafe.Offsetof(MintResult{}.Grant))) | 0x2c000705045a0000, // grant
+	member(uint16(unsafe.Offsetof(MintResult{}.Error))) | 0x2e000705003b0000, // error
 	// VerifyInput
 	member(uint16(unsafe.Offsetof(VerifyInput{}.Key))) | 0x3027d0000,   // key
-	member(uint16(unsafe.Offsetof(VerifyInput{}.Token))) | 0x503b90000, // token
+	member(uint16(unsafe.Offsetof(VerifyInput{}.Token))) | 0x503be0000, // token
 	member(uint16(unsafe.Offsetof(VerifyInput{}.Now))) | 0x303026f0000, // now
 	// Claims
 	member(uint16(unsafe.Offsetof(Claims{}.Operations))) | 0x80a005d0000,         // operations
-	member(uint16(unsafe.Offsetof(Claims{}.ShippingClientRef))) | 0x1104070000,   // shippingClientRef
-	member(uint16(unsafe.Offsetof(Claims{}.DlvrRef))) | 0x7034d0000,              // dlvrRef
-	member(uint16(unsafe.Offsetof(Claims{}.CollectionClientRef))) | 0x1304180000, // collectionClientRef
-	member(uint16(unsafe.Offsetof(Claims{}.ExpiresAt))) | 0x30904350000,          // expiresAt
+	member(uint16(unsafe.Offsetof(Claims{}.ShippingClientRef))) | 0x1104360000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.DlvrRef))) | 0x703520000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Claims{}.CollectionClientRef))) | 0x1304470000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.ExpiresAt))) | 0x30904640000,          // expiresAt
 	// VerifyResult
-	member(uint16(unsafe.Offsetof(VerifyResult{}.Claims))) | 0x2e000706043e0000, // claims
+	member(uint16(unsafe.Offsetof(VerifyResult{}.Claims))) | 0x31000706046d0000, // claims
 	member(uint16(unsafe.Offsetof(VerifyResult{}.Error))) | 0x105003b0000,       // error
 	// WatchRow
-	member(uint16(unsafe.Offsetof(WatchRow{}.Ref))) | 0x302e20000,       // ref
-	member(uint16(unsafe.Offsetof(WatchRow{}.ClientRef))) | 0xa04440000, // client_ref
-	member(uint16(unsafe.Offsetof(WatchRow{}.Added))) | 0x305044e0000,   // added
-	member(uint16(unsafe.Offsetof(WatchRow{}.NextAt))) | 0x30704530000,  // next_at
-	member(uint16(unsafe.Offsetof(WatchRow{}.Pending))) | 0x307045a0000, // pending
+	member(uint16(unsafe.Offsetof(WatchRow{}.Ref))) | 0x302e70000,       // ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.ClientRef))) | 0xa04730000, // client_ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.Added))) | 0x305047d0000,   // added
+	member(uint16(unsafe.Offsetof(WatchRow{}.NextAt))) | 0x30704820000,  // next_at
+	member(uint16(unsafe.Offsetof(WatchRow{}.Pending))) | 0x30704890000, // pending
 	member(uint16(unsafe.Offsetof(WatchRow{}.State))) | 0x502780000,     // state
 	// WatchStats
-	member(uint16(unsafe.Offsetof(WatchStats{}.Watched))) | 0x30704610000,   // watched
-	member(uint16(unsafe.Offsetof(WatchStats{}.Pending))) | 0x307045a0000,   // pending
-	member(uint16(unsafe.Offsetof(WatchStats{}.Delivered))) | 0x30904680000, // delivered
-	member(uint16(unsafe.Offsetof(WatchStats{}.Dropped))) | 0x30704710000,   // dropped
-	member(uint16(unsafe.Offsetof(WatchStats{}.LastRun))) | 0xd0804780000,   // last_run
+	member(uint16(unsafe.Offsetof(WatchStats{}.Watched))) | 0x30704900000,   // watched
+	member(uint16(unsafe.Offsetof(WatchStats{}.Pending))) | 0x30704890000,   // pending
+	member(uint16(unsafe.Offsetof(WatchStats{}.Delivered))) | 0x30904970000, // delivered
+	member(uint16(unsafe.Offsetof(WatchStats{}.Dropped))) | 0x30704a00000,   // dropped
+	member(uint16(unsafe.Offsetof(WatchStats{}.LastRun))) | 0xd0804a70000,   // last_run
 	// WatchOpenInput
-	member(uint16(unsafe.Offsetof(WatchOpenInput{}.Row))) | 0x3000060304800000, // row
-	member(uint16(unsafe.Offsetof(WatchOpenInput{}.RunAt))) | 0x30504830000,    // runAt
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.Row))) | 0x3300060304af0000, // row
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.RunAt))) | 0x30504b20000,    // runAt
 	// WatchOpened
-	member(uint16(unsafe.Offsetof(WatchOpened{}.Record))) | 0x602f60000,       // record
-	member(uint16(unsafe.Offsetof(WatchOpened{}.PollDue))) | 0x20704880000,    // pollDue
-	member(uint16(unsafe.Offsetof(WatchOpened{}.PollBody))) | 0x8048f0000,     // pollBody
-	member(uint16(unsafe.Offsetof(WatchOpened{}.Unreadable))) | 0x20a04970000, // unreadable
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Record))) | 0x602fb0000,       // record
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollDue))) | 0x20704b70000,    // pollDue
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollBody))) | 0x804be0000,     // pollBody
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Unreadable))) | 0x20a04c60000, // unreadable
 	// WatchNextInput
-	member(uint16(unsafe.Offsetof(WatchNextInput{}.Record))) | 0x602f60000,  // record
-	member(uint16(unsafe.Offsetof(WatchNextInput{}.RunAt))) | 0x30504830000, // runAt
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.Record))) | 0x602fb0000,  // record
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.RunAt))) | 0x30504b20000, // runAt
 	member(uint16(unsafe.Offsetof(WatchNextInput{}.Now))) | 0x303026f0000,   // now
 	// WatchNextResult
-	member(uint16(unsafe.Offsetof(WatchNextResult{}.Event))) | 0x3600070504a10000, // event
+	member(uint16(unsafe.Offsetof(WatchNextResult{}.Event))) | 0x3900070504d00000, // event
 	// WebhookDelivery
-	member(uint16(unsafe.Offsetof(WebhookDelivery{}.ID))) | 0x2039b0000,        // id
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.ID))) | 0x203a00000,        // id
 	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Body))) | 0xc0402350000,    // body
-	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Signature))) | 0x903e90000, // signature
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Signature))) | 0x903ee0000, // signature
 	// WatchSentInput
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.Record))) | 0x602f60000,  // record
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.EventID))) | 0x704a60000, // eventId
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.Record))) | 0x602fb0000,  // record
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.EventID))) | 0x704d50000, // eventId
 	member(uint16(unsafe.Offsetof(WatchSentInput{}.OK))) | 0x202000e0000,    // ok
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.RunAt))) | 0x30504830000, // runAt
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.RunAt))) | 0x30504b20000, // runAt
 	// WatchSentResult
-	member(uint16(unsafe.Offsetof(WatchSentResult{}.Record))) | 0x602f60000,    // record
-	member(uint16(unsafe.Offsetof(WatchSentResult{}.Dropped))) | 0x20704710000, // dropped
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Record))) | 0x602fb0000,    // record
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Dropped))) | 0x20704a00000, // dropped
 	// WatchTrackedInput
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Record))) | 0x602f60000,          // record
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Row))) | 0x3000060304800000,      // row
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Record))) | 0x602fb0000,          // record
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Row))) | 0x3300060304af0000,      // row
 	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Upstream))) | 0x1200060800410000, // upstream
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.RunAt))) | 0x30504830000,         // runAt
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.RunAt))) | 0x30504b20000,         // runAt
 	// WatchTrackedResult
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Record))) | 0x602f60000,    // record
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Changes))) | 0x30704ad0000, // changes
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Dropped))) | 0x30704710000, // dropped
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Record))) | 0x602fb0000,    // record
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Changes))) | 0x30704dc0000, // changes
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Dropped))) | 0x30704a00000, // dropped
 	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Error))) | 0x105003b0000,   // error
 	// WatchCloseInput
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Record))) | 0x602f60000,     // record
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Row))) | 0x3000060304800000, // row
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.RunAt))) | 0x30504830000,    // runAt
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Touched))) | 0x20704b40000,  // touched
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Deferred))) | 0x20804bb0000, // deferred
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Record))) | 0x602fb0000,     // record
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Row))) | 0x3300060304af0000, // row
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.RunAt))) | 0x30504b20000,    // runAt
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Touched))) | 0x20704e30000,  // touched
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Deferred))) | 0x20804ea0000, // deferred
 	// WatchClosed
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Row))) | 0x3000060304800000, // row
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Remove))) | 0x20604c30000,   // remove
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Finished))) | 0x20804c90000, // finished
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Expired))) | 0x20704d10000,  // expired
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Row))) | 0x3300060304af0000, // row
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Remove))) | 0x20604f20000,   // remove
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Finished))) | 0x20804f80000, // finished
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Expired))) | 0x20705000000,  // expired
+	// LedgerRecord
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.State))) | 0x502780000,     // state
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.FP))) | 0x205070000,        // fp
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Holder))) | 0x605090000,    // holder
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Since))) | 0x305050f0000,   // since
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Prev))) | 0x30405140000,    // prev
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Expires))) | 0x30704640000, // expires
+	// LedgerLive
+	member(uint16(unsafe.Offsetof(LedgerLive{}.Holder))) | 0x605090000,  // holder
+	member(uint16(unsafe.Offsetof(LedgerLive{}.Until))) | 0x30505180000, // until
+	// LedgerBeginInput
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Record))) | 0x4000070602fb0000, // record
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Live))) | 0x41000704020c0000,   // live
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Now))) | 0x303026f0000,         // now
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.FP))) | 0x205070000,            // fp
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Holder))) | 0x605090000,        // holder
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.HoldMs))) | 0x30602f50000,      // holdMs
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.GraceMs))) | 0x307051d0000,     // graceMs
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.TTLMs))) | 0x30505240000,       // ttlMs
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.WaitUntil))) | 0x30905290000,   // waitUntil
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.LegacyUntil))) | 0x30b05320000, // legacyUntil
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.EarlierRead))) | 0x20b053d0000, // earlierRead
+	// LedgerBegun
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.Verdict))) | 0x705480000,        // verdict
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.Record))) | 0x4000070602fb0000,  // record
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.LiveUntil))) | 0x309054f0000,    // liveUntil
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.RetryAfterMs))) | 0x30c03650000, // retryAfterMs
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.EndLive))) | 0x20705580000,      // endLive
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.Forget))) | 0x206055f0000,       // forget
+	// LedgerTurnInput
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Record))) | 0x4000070602fb0000, // record
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Live))) | 0x41000704020c0000,   // live
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Now))) | 0x303026f0000,         // now
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Holder))) | 0x605090000,        // holder
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Outcome))) | 0x1007033a0000,    // outcome
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.TTLMs))) | 0x130505240000,      // ttlMs
+	// LedgerWritten
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.Verdict))) | 0x705480000,       // verdict
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.Record))) | 0x4000070602fb0000, // record
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.KeepBody))) | 0x20805650000,    // keepBody
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.EndLive))) | 0x20705580000,     // endLive
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.Forget))) | 0x206055f0000,      // forget
+	// LedgerPeekInput
+	member(uint16(unsafe.Offsetof(LedgerPeekInput{}.Record))) | 0x4000070602fb0000, // record
+	member(uint16(unsafe.Offsetof(LedgerPeekInput{}.Live))) | 0x41000704020c0000,   // live
+	member(uint16(unsafe.Offsetof(LedgerPeekInput{}.Now))) | 0x303026f0000,         // now
+	// LedgerPeeked
+	member(uint16(unsafe.Offsetof(LedgerPeeked{}.State))) | 0x502780000,    // state
+	member(uint16(unsafe.Offsetof(LedgerPeeked{}.Forget))) | 0x206055f0000, // forget
+	// LedgerTakeOverInput
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Record))) | 0x4000070602fb0000,  // record
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Earlier))) | 0x40000707053d0000, // earlier
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Marked))) | 0x206056d0000,       // marked
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Read))) | 0x20400e00000,         // read
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Now))) | 0x303026f0000,          // now
+	// LedgerTakenOver
+	member(uint16(unsafe.Offsetof(LedgerTakenOver{}.Verdict))) | 0x705480000,       // verdict
+	member(uint16(unsafe.Offsetof(LedgerTakenOver{}.MarkExpires))) | 0x30b05730000, // markExpires
+	// LedgerSweepInput
+	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.Expires))) | 0x90704640000, // expires
+	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.Now))) | 0x303026f0000,     // now
+	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.EveryMs))) | 0x307057e0000, // everyMs
+	// LedgerSwept
+	member(uint16(unsafe.Offsetof(LedgerSwept{}.Expired))) | 0x90705000000, // expired
+	member(uint16(unsafe.Offsetof(LedgerSwept{}.Next))) | 0x30404820000,    // next
 }
 
 // variants are the unions' values, as names (16-bit offset, 8-bit length).
-var variants = [...]uint32{0x70280, 0x40287, 0x7028b, 0x7028b, 0x70280, 0x6036c}
+var variants = [...]uint32{0x70280, 0x40287, 0x7028b, 0x7028b, 0x70280, 0x60371}
 
 // names are the members' JSON names and the unions' values.
-const names = "varsbindingsbookingswatchlistsandboxrateLimitAnonymouscheckerrorsupstreamlimitsallowedOriginsoperationsexactlyOncelogRequestsfaultsdemowebhookswatchlistNamekindbaseUrlauthorizationvariableproblemmaxBodyBytesupstreamTimeoutMsreadRetryBackoffMsretryShareretryBurstmaxUpstreamBodyBytescacheMaxBytescacheMaxEntriesrequestDeadlineMsbookingWaitMsbookingHoldMsbookingRecordTtlMsbookingGraceMsbookingsLegacyUntilMsrateLimitRetryAfterSecondsnamemethodspublicbooksurlbudgetcheckEveryMsretryForMsmaxAgeMsleaseMscommitEveryconcurrencydeliveryTimeoutMsrunTimeoutMsuserAgentquerybodybodyTooLargecontentTypeacceptLanguageclientIprequestIdnowbookedstatekeyrespondpeekforwardcallerresponsebookingKeyupstreamBodyretryablepricingcontextttlSecondsfingerprintrefFieldwaitMsholdMsrecordTtlMsclientRefledgerstatusheadersclassdetailfailuresentAtoutcomecacheableleaknotedlvrRefticketstoredretryAfterMslookupsendingfinishlookupBodyinstancerateLimitsidrequestsmemoryBytesanonymoustokensentriesbytesstatslastRunAtpathoriginmastersignatureversionkeepnormalizedshippingClientRefcollectionClientRefgrantfieldexpiresAtclaimsclient_refaddednext_atpendingwatcheddelivereddroppedlast_runrowrunAtpollDuepollBodyunreadableeventeventIdchangestoucheddeferredremovefinishedexpired"
+const names = "varsbindingsbookingswatchlistsandboxrateLimitAnonymouscheckerrorsupstreamlimitsallowedOriginsoperationsexactlyOncelogRequestsfaultsdemowebhookswatchlistNamekindbaseUrlauthorizationvariableproblemmaxBodyBytesupstreamTimeoutMsreadRetryBackoffMsretryShareretryBurstmaxUpstreamBodyBytescacheMaxBytescacheMaxEntriesrequestDeadlineMsbookingWaitMsbookingHoldMsbookingRecordTtlMsbookingGraceMsbookingsLegacyUntilMsrateLimitRetryAfterSecondsnamemethodspublicbooksurlbudgetcheckEveryMsretryForMsmaxAgeMsleaseMscommitEveryconcurrencydeliveryTimeoutMsrunTimeoutMsuserAgentquerybodybodyTooLargecontentTypeacceptLanguageclientIprequestIdnowbookedstatekeyrespondpeekforwardcallerresponsebookingKeyupstreamBodyretryablepricingratescontextttlSecondsfingerprintrefFieldwaitMsholdMsrecordTtlMsclientRefledgerstatusheadersclassdetailfailuresentAtoutcomecacheableleaknotedlvrRefticketstoredretryAfterMslookupsendingfinishlookupBodyinstancerateLimitsidrequestsmemoryBytesanonymoustokensentriesbytesstatslastRunAtpathoriginmastersignatureversionkeepnormalizedcountrydeadlineMsstaleMsplanstoredAtsourceshippingClientRefcollectionClientRefgrantfieldexpiresAtclaimsclient_refaddednext_atpendingwatcheddelivereddroppedlast_runrowrunAtpollDuepollBodyunreadableeventeventIdchangestoucheddeferredremovefinishedexpiredfpholdersinceprevuntilgraceMsttlMswaitUntillegacyUntilearlierReadverdictliveUntilendLiveforgetkeepBodymarkedmarkExpireseveryMs"
 
 // types are the descriptors, by t<Name>.
 var types = [...]Type{
@@ -726,65 +912,83 @@ var types = [...]Type{
 	tRateLimit: {first: 77, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RateLimit)) }},
 	tPrepared: {first: 79, n: 6, union: 0, variants: 0, nvariants: 3, raw: true},
-	tForward: {first: 85, n: 7, union: -1, raw: true,
+	tForward: {first: 85, n: 8, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Forward)) }},
-	tCacheTicket: {first: 92, n: 2, union: -1,
+	tCacheTicket: {first: 93, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CacheTicket)) }},
-	tBookingTicket: {first: 94, n: 7, union: -1,
+	tBookingTicket: {first: 95, n: 7, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(BookingTicket)) }},
-	tAnswerContext: {first: 101, n: 3, union: -1},
-	tCoreResponse: {first: 104, n: 5, union: -1, raw: true,
+	tAnswerContext: {first: 102, n: 3, union: -1},
+	tCoreResponse: {first: 105, n: 5, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CoreResponse)) }},
-	tUpstreamResult: {first: 109, n: 3, union: -1, raw: true},
-	tAnswerInput:    {first: 112, n: 6, union: -1, raw: true},
-	tAnswered:       {first: 118, n: 7, union: -1, raw: true},
-	tWatchAdd: {first: 125, n: 2, union: -1,
+	tUpstreamResult: {first: 110, n: 3, union: -1, raw: true},
+	tAnswerInput:    {first: 113, n: 6, union: -1, raw: true},
+	tAnswered:       {first: 119, n: 7, union: -1, raw: true},
+	tWatchAdd: {first: 126, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchAdd)) }},
-	tBookingInput: {first: 127, n: 8, union: -1, raw: true},
-	tStep:         {first: 135, n: 7, union: 0, variants: 3, nvariants: 3, raw: true},
-	tLedgerFinish: {first: 142, n: 2, union: -1, raw: true,
+	tBookingInput: {first: 128, n: 8, union: -1, raw: true},
+	tStep:         {first: 136, n: 7, union: 0, variants: 3, nvariants: 3, raw: true},
+	tLedgerFinish: {first: 143, n: 2, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerFinish)) }},
-	tLookedUpInput:  {first: 144, n: 7, union: -1, raw: true},
-	tEndpointAnswer: {first: 151, n: 2, union: -1, raw: true},
-	tHealthzInput:   {first: 153, n: 9, union: -1},
-	tInstanceInfo: {first: 162, n: 3, union: -1,
+	tLookedUpInput:  {first: 145, n: 7, union: -1, raw: true},
+	tEndpointAnswer: {first: 152, n: 2, union: -1, raw: true},
+	tHealthzInput:   {first: 154, n: 9, union: -1},
+	tInstanceInfo: {first: 163, n: 3, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(InstanceInfo)) }},
-	tRateLimitsBound: {first: 165, n: 3, union: -1},
-	tCacheSize:       {first: 168, n: 2, union: -1},
-	tWebhooksHealth: {first: 170, n: 3, union: -1,
+	tRateLimitsBound: {first: 166, n: 3, union: -1},
+	tCacheSize:       {first: 169, n: 2, union: -1},
+	tWebhooksHealth: {first: 171, n: 3, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhooksHealth)) }},
-	tFailureInput:      {first: 173, n: 8, union: -1},
-	tIsMasterInput:     {first: 181, n: 1, union: -1},
-	tIsMasterResult:    {first: 182, n: 1, union: -1},
-	tSignWebhookInput:  {first: 183, n: 2, union: -1, raw: true},
-	tSignWebhookResult: {first: 185, n: 1, union: -1},
-	tVersionResult:     {first: 186, n: 1, union: -1},
-	tFaultInput:        {first: 187, n: 2, union: -1},
-	tNormalizeInput:    {first: 189, n: 4, union: -1, raw: true},
-	tNormalizeResult:   {first: 193, n: 2, union: -1, raw: true},
-	tGrant: {first: 195, n: 4, union: -1,
+	tFailureInput:      {first: 174, n: 8, union: -1},
+	tIsMasterInput:     {first: 182, n: 1, union: -1},
+	tIsMasterResult:    {first: 183, n: 1, union: -1},
+	tSignWebhookInput:  {first: 184, n: 2, union: -1, raw: true},
+	tSignWebhookResult: {first: 186, n: 1, union: -1},
+	tVersionResult:     {first: 187, n: 1, union: -1},
+	tFaultInput:        {first: 188, n: 2, union: -1},
+	tNormalizeInput:    {first: 190, n: 4, union: -1, raw: true},
+	tNormalizeResult:   {first: 194, n: 2, union: -1, raw: true},
+	tRatesPlan: {first: 196, n: 4, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RatesPlan)) }},
+	tRatesInput:  {first: 200, n: 6, union: -1, raw: true},
+	tRatesResult: {first: 206, n: 2, union: -1, raw: true},
+	tGrant: {first: 208, n: 4, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Grant)) }},
-	tMintInput: {first: 199, n: 4, union: -1},
-	tFieldProblem: {first: 203, n: 2, union: -1,
+	tMintInput: {first: 212, n: 4, union: -1},
+	tFieldProblem: {first: 216, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(FieldProblem)) }},
-	tMintResult:  {first: 205, n: 4, union: -1},
-	tVerifyInput: {first: 209, n: 3, union: -1},
-	tClaims: {first: 212, n: 5, union: -1,
+	tMintResult:  {first: 218, n: 4, union: -1},
+	tVerifyInput: {first: 222, n: 3, union: -1},
+	tClaims: {first: 225, n: 5, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Claims)) }},
-	tVerifyResult: {first: 217, n: 2, union: -1},
-	tWatchRow:     {first: 219, n: 6, union: -1},
-	tWatchStats: {first: 225, n: 5, union: -1,
+	tVerifyResult: {first: 230, n: 2, union: -1},
+	tWatchRow:     {first: 232, n: 6, union: -1},
+	tWatchStats: {first: 238, n: 5, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchStats)) }},
-	tWatchOpenInput:  {first: 230, n: 2, union: -1},
-	tWatchOpened:     {first: 232, n: 4, union: -1},
-	tWatchNextInput:  {first: 236, n: 3, union: -1},
-	tWatchNextResult: {first: 239, n: 1, union: -1, raw: true},
-	tWebhookDelivery: {first: 240, n: 3, union: -1, raw: true,
+	tWatchOpenInput:  {first: 243, n: 2, union: -1},
+	tWatchOpened:     {first: 245, n: 4, union: -1},
+	tWatchNextInput:  {first: 249, n: 3, union: -1},
+	tWatchNextResult: {first: 252, n: 1, union: -1, raw: true},
+	tWebhookDelivery: {first: 253, n: 3, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhookDelivery)) }},
-	tWatchSentInput:     {first: 243, n: 4, union: -1},
-	tWatchSentResult:    {first: 247, n: 2, union: -1},
-	tWatchTrackedInput:  {first: 249, n: 4, union: -1, raw: true},
-	tWatchTrackedResult: {first: 253, n: 4, union: -1},
-	tWatchCloseInput:    {first: 257, n: 5, union: -1},
-	tWatchClosed:        {first: 262, n: 4, union: -1},
+	tWatchSentInput:     {first: 256, n: 4, union: -1},
+	tWatchSentResult:    {first: 260, n: 2, union: -1},
+	tWatchTrackedInput:  {first: 262, n: 4, union: -1, raw: true},
+	tWatchTrackedResult: {first: 266, n: 4, union: -1},
+	tWatchCloseInput:    {first: 270, n: 5, union: -1},
+	tWatchClosed:        {first: 275, n: 4, union: -1},
+	tLedgerRecord: {first: 279, n: 6, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerRecord)) }},
+	tLedgerLive: {first: 285, n: 2, union: -1,
+		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerLive)) }},
+	tLedgerBeginInput:    {first: 287, n: 11, union: -1},
+	tLedgerBegun:         {first: 298, n: 6, union: -1},
+	tLedgerTurnInput:     {first: 304, n: 6, union: -1},
+	tLedgerWritten:       {first: 310, n: 5, union: -1},
+	tLedgerPeekInput:     {first: 315, n: 3, union: -1},
+	tLedgerPeeked:        {first: 318, n: 2, union: -1},
+	tLedgerTakeOverInput: {first: 320, n: 5, union: -1},
+	tLedgerTakenOver:     {first: 325, n: 2, union: -1},
+	tLedgerSweepInput:    {first: 327, n: 3, union: -1},
+	tLedgerSwept:         {first: 330, n: 2, union: -1},
 }

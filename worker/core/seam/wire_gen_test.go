@@ -193,7 +193,7 @@ func TestRoundTripPreparedpeek(t *testing.T) {
 }
 
 func TestRoundTripPreparedforward(t *testing.T) {
-	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
+	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tPrepared], "")
 	var got Prepared
@@ -206,7 +206,7 @@ func TestRoundTripPreparedforward(t *testing.T) {
 }
 
 func TestRoundTripForward(t *testing.T) {
-	want := Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
+	want := Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tForward], "")
 	var got Forward
@@ -595,6 +595,45 @@ func TestRoundTripNormalizeResult(t *testing.T) {
 	}
 }
 
+func TestRoundTripRatesPlan(t *testing.T) {
+	want := RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tRatesPlan], "")
+	var got RatesPlan
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tRatesPlan]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("RatesPlan: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripRatesInput(t *testing.T) {
+	want := RatesInput{Class: "class-1", Plan: RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, AcceptLanguage: "acceptLanguage-1", StoredAt: 7, Now: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tRatesInput], "")
+	var got RatesInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tRatesInput]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("RatesInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripRatesResult(t *testing.T) {
+	want := RatesResult{Source: "source-1", Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Class: "class-1", Detail: "detail-1"}}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tRatesResult], "")
+	var got RatesResult
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tRatesResult]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("RatesResult: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
 func TestRoundTripGrant(t *testing.T) {
 	want := Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}
 	var w Writer
@@ -852,6 +891,162 @@ func TestRoundTripWatchClosed(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("WatchClosed: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerRecord(t *testing.T) {
+	want := LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerRecord], "")
+	var got LedgerRecord
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerRecord]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerRecord: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerLive(t *testing.T) {
+	want := LedgerLive{Holder: "holder-1", Until: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerLive], "")
+	var got LedgerLive
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerLive]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerLive: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerBeginInput(t *testing.T) {
+	want := LedgerBeginInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Live: &LedgerLive{Holder: "holder-1", Until: 7}, Now: 7, FP: "fp-1", Holder: "holder-1", HoldMs: 7, GraceMs: 7, TTLMs: 7, WaitUntil: 7, LegacyUntil: 7, EarlierRead: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerBeginInput], "")
+	var got LedgerBeginInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerBeginInput]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerBeginInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerBegun(t *testing.T) {
+	want := LedgerBegun{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, LiveUntil: 7, RetryAfterMs: 7, EndLive: true, Forget: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerBegun], "")
+	var got LedgerBegun
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerBegun]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerBegun: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerTurnInput(t *testing.T) {
+	want := LedgerTurnInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Live: &LedgerLive{Holder: "holder-1", Until: 7}, Now: 7, Holder: "holder-1", Outcome: "outcome-1", TTLMs: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerTurnInput], "")
+	var got LedgerTurnInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerTurnInput]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerTurnInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerWritten(t *testing.T) {
+	want := LedgerWritten{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, KeepBody: true, EndLive: true, Forget: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerWritten], "")
+	var got LedgerWritten
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerWritten]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerWritten: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerPeekInput(t *testing.T) {
+	want := LedgerPeekInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Live: &LedgerLive{Holder: "holder-1", Until: 7}, Now: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerPeekInput], "")
+	var got LedgerPeekInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerPeekInput]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerPeekInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerPeeked(t *testing.T) {
+	want := LedgerPeeked{State: "state-1", Forget: true}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerPeeked], "")
+	var got LedgerPeeked
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerPeeked]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerPeeked: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerTakeOverInput(t *testing.T) {
+	want := LedgerTakeOverInput{Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Earlier: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, Marked: true, Read: true, Now: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerTakeOverInput], "")
+	var got LedgerTakeOverInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerTakeOverInput]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerTakeOverInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerTakenOver(t *testing.T) {
+	want := LedgerTakenOver{Verdict: "verdict-1", MarkExpires: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerTakenOver], "")
+	var got LedgerTakenOver
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerTakenOver]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerTakenOver: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerSweepInput(t *testing.T) {
+	want := LedgerSweepInput{Expires: []int64{1, 2}, Now: 7, EveryMs: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerSweepInput], "")
+	var got LedgerSweepInput
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerSweepInput]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerSweepInput: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
+	}
+}
+
+func TestRoundTripLedgerSwept(t *testing.T) {
+	want := LedgerSwept{Expired: []int64{1, 2}, Next: 7}
+	var w Writer
+	encode(&w, unsafe.Pointer(&want), &types[tLedgerSwept], "")
+	var got LedgerSwept
+	if err := decode(jsonlite.NewScanner(w.Bytes()), unsafe.Pointer(&got), &types[tLedgerSwept]); err != nil {
+		t.Fatalf("decode %s: %v", w.Bytes(), err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("LedgerSwept: %s\ndecoded as %+v\nwant %+v", w.Bytes(), got, want)
 	}
 }
 
@@ -1127,6 +1322,23 @@ func TestRawPartsNormalize(t *testing.T) {
 	}
 }
 
+func TestRawPartsRates(t *testing.T) {
+	v := RatesResult{Source: "source-1", Response: &CoreResponse{Status: 7, Headers: Pairs{{Name: "a", Value: "b"}}, Body: []byte("raw:response.body"), Class: "class-1", Detail: "detail-1"}}
+	var w Writer
+	EncodeRates(&w, &v)
+	if want := []string{"response.body"}; !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
 func TestRawPartsWatchOpen(t *testing.T) {
 	v := WatchOpened{Record: "record-1", PollDue: true, PollBody: "pollBody-1", Unreadable: true}
 	var w Writer
@@ -1199,6 +1411,108 @@ func TestRawPartsWatchClose(t *testing.T) {
 	v := WatchClosed{Row: WatchRow{Ref: "ref-1", ClientRef: "client_ref-1", Added: 7, NextAt: 7, Pending: 7, State: "state-1"}, Remove: true, Finished: true, Expired: true}
 	var w Writer
 	EncodeWatchClose(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerBegin(t *testing.T) {
+	v := LedgerBegun{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, LiveUntil: 7, RetryAfterMs: 7, EndLive: true, Forget: true}
+	var w Writer
+	EncodeLedgerBegin(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerSending(t *testing.T) {
+	v := LedgerWritten{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, KeepBody: true, EndLive: true, Forget: true}
+	var w Writer
+	EncodeLedgerSending(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerSettle(t *testing.T) {
+	v := LedgerWritten{Verdict: "verdict-1", Record: &LedgerRecord{State: "state-1", FP: "fp-1", Holder: "holder-1", Since: 7, Prev: 7, Expires: 7}, KeepBody: true, EndLive: true, Forget: true}
+	var w Writer
+	EncodeLedgerSettle(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerPeek(t *testing.T) {
+	v := LedgerPeeked{State: "state-1", Forget: true}
+	var w Writer
+	EncodeLedgerPeek(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerTakeOver(t *testing.T) {
+	v := LedgerTakenOver{Verdict: "verdict-1", MarkExpires: 7}
+	var w Writer
+	EncodeLedgerTakeOver(&w, &v)
+	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
+		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
+	}
+	for i, at := range w.PartAt {
+		if string(w.Parts[i]) != "raw:"+at {
+			t.Fatalf("raw part at %s is %q", at, w.Parts[i])
+		}
+	}
+	if err := jsonlite.NewScanner(w.Bytes()).Skip(); err != nil {
+		t.Fatalf("%s: %v", w.Bytes(), err)
+	}
+}
+
+func TestRawPartsLedgerSweep(t *testing.T) {
+	v := LedgerSwept{Expired: []int64{1, 2}, Next: 7}
+	var w Writer
+	EncodeLedgerSweep(&w, &v)
 	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
 		t.Fatalf("raw parts at %q, want %q", w.PartAt, want)
 	}

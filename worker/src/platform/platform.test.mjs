@@ -3,9 +3,14 @@ import assert from "node:assert/strict";
 import { upstreamCall, webhookPost } from "./upstream.mjs";
 import { IsolateCache, sharedGet, sharedPut } from "./cache.mjs";
 import { rateLimit, bound } from "./ratelimit.mjs";
-import { Bookings, BOOKING_SHARDS, SWEEP_MS, LEGACY_KEY, bookingObjectName, recordKey, takenOverKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
+import { BOOKING_SHARDS, SWEEP_MS, LEGACY_KEY, bookingObjectName, recordKey, takenOverKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
 import { watchAdd, watchLease, watchCommit, watchStats, watchlistBound } from "./watchlist.mjs";
 import { MemoryStorage, namespace } from "../testing/fakes.mjs";
+import { bookingsClass, ledgerCore } from "../testing/ledger.mjs";
+import fs from "node:fs";
+
+// The Bookings objects decide through the real core module (testing/ledger.mjs).
+const Bookings = bookingsClass();
 
 test("upstreamCall: POST with Basic auth and only its own headers, body as bytes, manual redirects", async () => {
   let seen;
@@ -241,14 +246,16 @@ function legacyEnv(until, seeds = {}) {
   const env = {};
   /** forwards counts the bookings the objects forward themselves (begin with send); each answers its own reference. */
   const forwards = { n: 0 };
-  class Windowed extends Bookings {
-    async legacyUntil() { return until; }
-    async legacyRecord() { reads.n++; await new Promise((r) => setTimeout(r, 5)); return super.legacyRecord(); }
-    async forward(send) {
+  const Base = bookingsClass({
+    legacyUntilMs: until,
+    async forward() {
       const body = '{"status":"ok","data":{"shipping_dlvr_ref":"D' + ++forwards.n + '"}}';
       await new Promise((r) => setTimeout(r, 5));
       return { finish: { outcome: "ok", body }, result: body };
-    }
+    },
+  });
+  class Windowed extends Base {
+    async legacyRecord() { reads.n++; await new Promise((r) => setTimeout(r, 5)); return super.legacyRecord(); }
   }
   env.BOOKINGS = namespace((name) => {
     const storage = new MemoryStorage();
@@ -323,18 +330,19 @@ test("Bookings, earlier layout: concurrent identical bookings of a new reference
   assert.deepEqual(rest.map((a) => a.state + " " + a.body), Array(9).fill("done B"));
 });
 
-test("Bookings: taking a key another request holds is refused, never a silent steal", async () => {
+test("Bookings: a key another request holds is never taken: its duplicates wait, its record stays, its holder keeps its turn", async () => {
   const obj = new Bookings({ storage: new MemoryStorage() }, {});
-  const a = await obj.begin({ key: "k", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 });
+  const q = { key: "k", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 };
+  const a = await obj.begin(q);
   assert.equal(a.state, "new");
-  assert.equal(await obj.take("k", undefined, "fp", 60000, 60000, "new"), null, "held: refused");
-  assert.equal(await obj.take("k", undefined, "other", 60000, 60000, "new"), null);
-  assert.equal(obj.state.storage.map.get(recordKey("k")).holder, a.holder, "its record untouched");
+  // The record gone under a live holder (here: deleted behind its back): still its turn.
+  obj.state.storage.map.delete(recordKey("k"));
+  assert.equal((await obj.begin({ ...q, waitMs: 10 })).state, "busy", "held: wait, never a second holder");
+  assert.equal((await obj.begin({ ...q, fp: "other", waitMs: 10 })).state, "busy");
+  assert.equal(obj.live.get("k").holder, a.holder);
+  obj.state.storage.map.set(recordKey("k"), { state: "pending", fp: "fp", holder: a.holder, since: 1, prev: 0, expires: Date.now() + 60000 });
   assert.equal(await obj.finish({ key: "k", holder: a.holder, outcome: "ok", body: "{}", ttlMs: 60000 }), true, "the holder keeps its turn");
-  // Once its turn is over the key can be taken again (here: a released reference).
-  const b = await obj.begin({ key: "k2", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 });
-  await obj.finish({ key: "k2", holder: b.holder, outcome: "release", body: null, ttlMs: 60000 });
-  assert.equal((await obj.take("k2", undefined, "fp", 60000, 60000, "new"))?.state, "new");
+  assert.equal((await obj.begin(q)).state, "done");
 });
 
 test("Bookings, earlier layout: not read outside the window, expired records and absent ones; a failed read books nothing", async () => {
@@ -401,4 +409,67 @@ test("watchlist calls: JSON in and out, failures as values", async () => {
   const b = await watchStats({ env: broken, list });
   assert.deepEqual([b.ok, b.failure], [false, "unreachable"]);
   assert.equal(watchlistBound({ env, binding: "WATCHLIST" }), true);
+});
+
+/**
+ * The shared vectors (testdata/bookings.json, which internal/booking runs
+ * in Go) against the object itself: its clock and holder tokens are the
+ * steps', its decisions the real core's, recorded through a spy.
+ */
+test("Bookings: the shared vectors (testdata/bookings.json) through the object and the real core", async () => {
+  const file = JSON.parse(fs.readFileSync(new URL("../../../testdata/bookings.json", import.meta.url), "utf8"));
+  const d = file.defaults;
+  assert.ok(file.vectors.length >= 10);
+  for (const v of file.vectors) {
+    const clock = { now: 0, token: "" };
+    /** @type {string[]} */
+    let decisions = [];
+    const spy = (/** @type {string} */ name, /** @type {string} */ call, /** @type {(a: any) => string} */ verdict) => (/** @type {any} */ input) => {
+      const a = ledgerCore[name](input);
+      decisions.push(call + ":" + verdict(a));
+      return a;
+    };
+    const core = {
+      ledgerBegin: spy("ledgerBegin", "begin", (a) => a.verdict),
+      ledgerSending: spy("ledgerSending", "sending", (a) => a.verdict),
+      ledgerFinish: spy("ledgerFinish", "finish", (a) => a.verdict),
+      ledgerPeek: spy("ledgerPeek", "peek", (a) => a.state),
+      ledgerTakeOver: spy("ledgerTakeOver", "takeOver", (a) => a.verdict),
+      ledgerSweep: ledgerCore.ledgerSweep,
+    };
+    const key = "u\nbase\nnew-shipment\nVECTOR";
+    const B = bookingsClass({ core, legacyUntilMs: v.legacyUntil ?? 0, now: () => clock.now, newHolder: () => clock.token });
+    const env = {};
+    const ns = namespace((name) => {
+      const storage = new MemoryStorage();
+      if (name === key && v.earlier) storage.map.set(LEGACY_KEY, v.earlier);
+      return new B({ storage }, env);
+    });
+    Object.assign(env, { BOOKINGS: ns });
+    let obj = ns.get(bookingObjectName(key));
+    for (const [i, s] of v.steps.entries()) {
+      const at = v.name + ", step " + i + " (" + s.call + ")";
+      decisions = [];
+      clock.now = s.now;
+      clock.token = s.token ?? "";
+      let got;
+      if (s.call === "restart") {
+        obj = new B(obj.state, env);
+        ns.objects.set(bookingObjectName(key), obj);
+        continue;
+      } else if (s.call === "begin") {
+        got = await obj.begin({ key, fp: s.fp, waitMs: s.waitMs ?? d.waitMs, holdMs: s.holdMs ?? d.holdMs, graceMs: s.graceMs ?? d.graceMs, ttlMs: s.ttlMs ?? d.ttlMs });
+      } else if (s.call === "finish") {
+        got = await obj.finish({ key, holder: s.holder, outcome: s.outcome, body: s.body, ttlMs: s.ttlMs ?? d.ttlMs });
+      } else if (s.call === "sending") {
+        got = await obj.sending({ key, holder: s.holder });
+      } else if (s.call === "peek") {
+        got = await obj.peek({ key });
+      } else assert.fail(at + ": unknown call");
+      assert.deepEqual(decisions, s.decisions, at + ": decisions");
+      assert.deepEqual(JSON.parse(JSON.stringify(got)), s.answer, at + ": answer");
+      assert.deepEqual(obj.state.storage.map.get(recordKey(key)) ?? null, s.stored, at + ": stored");
+      if ("marked" in s) assert.deepEqual(obj.state.storage.map.get(takenOverKey(key)) ?? null, s.marked === null ? null : { expires: s.marked }, at + ": mark");
+    }
+  }
 });

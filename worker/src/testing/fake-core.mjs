@@ -5,6 +5,23 @@
 // and a record of every call, so a test sees what the JavaScript asked and
 // did with the answers.
 
+/**
+ * The Bookings ledger's decisions are never faked: the real module's,
+ * which testing/ledger.mjs loads and hands here (useLedger).
+ * @type {import("../platform/bookings.mjs").LedgerCore | null}
+ */
+let ledger = null;
+
+/** @param {import("../platform/bookings.mjs").LedgerCore} core */
+export function useLedger(core) {
+  ledger = core;
+}
+
+function ledgerCore() {
+  if (ledger === null) throw new Error("fake core: the ledger's decisions are the real module's: import testing/ledger.mjs");
+  return ledger;
+}
+
 /** @param {unknown} o */
 const enc = (o) => JSON.stringify(o);
 /**
@@ -92,6 +109,8 @@ export class FakeCore {
         operation: op.name, upstreamBody: body, retryable: !op.books, pricing: "",
         cache: CACHEABLE.has(op.name) ? { key: op.name + "?" + body, ttlSeconds: 60 } : null,
         booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000 } : null,
+        pricing: "",
+        rates: null,
         context: { operation: op.name, clientRef: ref, ledger: op.books && this.config.exactlyOnce },
       },
     };
@@ -167,12 +186,28 @@ export class FakeCore {
     this.log("normalize", i);
     return { body: typeof i.body === "string" ? i.body : new TextDecoder().decode(i.body), normalized: false };
   }
+  // Rates with a deadline is routes/rates.test.mjs's: the fake's forwards carry no plan, and nothing is rescued.
+  /** @param {C.RatesInput} i @returns {C.RatesResult} */
+  rates(i) { this.log("rates", i); return { source: "", response: null }; }
   version() { return { version: "fake" }; }
   // Tokens with an explicit key are the shared vectors' (core.test.mjs, against the real module): the fake refuses.
   /** @param {C.MintInput} i @returns {C.MintResult} */
   mint(i) { this.log("mint", i); return { token: null, expiresAt: null, grant: null, error: { field: "key", problem: "the fake core mints no tokens" } }; }
   /** @param {C.VerifyInput} i @returns {C.VerifyResult} */
   verify(i) { this.log("verify", i); return { claims: null, error: "malformed" }; }
+  // The Bookings ledger's decisions: the real module's (useLedger).
+  /** @param {C.LedgerBeginInput} i @returns {C.LedgerBegun} */
+  ledgerBegin(i) { return ledgerCore().ledgerBegin(i); }
+  /** @param {C.LedgerTurnInput} i @returns {C.LedgerWritten} */
+  ledgerSending(i) { return ledgerCore().ledgerSending(i); }
+  /** @param {C.LedgerTurnInput} i @returns {C.LedgerWritten} */
+  ledgerFinish(i) { return ledgerCore().ledgerFinish(i); }
+  /** @param {C.LedgerPeekInput} i @returns {C.LedgerPeeked} */
+  ledgerPeek(i) { return ledgerCore().ledgerPeek(i); }
+  /** @param {C.LedgerTakeOverInput} i @returns {C.LedgerTakenOver} */
+  ledgerTakeOver(i) { return ledgerCore().ledgerTakeOver(i); }
+  /** @param {C.LedgerSweepInput} i @returns {C.LedgerSwept} */
+  ledgerSweep(i) { return ledgerCore().ledgerSweep(i); }
 }
 
 /**
