@@ -106,7 +106,7 @@ export class FakeCore {
     return {
       kind: "forward", caller: master ? "master" : "public", rateLimit,
       forward: {
-        operation: op.name, upstreamBody: body, retryable: !op.books, pricing: "",
+        operation: op.name, upstreamBody: body, retryable: !op.books,
         cache: CACHEABLE.has(op.name) ? { key: op.name + "?" + body, ttlSeconds: 60 } : null,
         booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000 } : null,
         pricing: "",
