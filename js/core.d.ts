@@ -353,7 +353,7 @@ export function verifyWebhook(
 ): Promise<true>;
 
 /**
- * The JSON body of a tracking webhook (worker/README.md, "Tracking webhooks"): parse it only after
+ * The JSON body of a tracking webhook (worker/webhooks/README.md, "Tracking webhooks"): parse it only after
  * verifyWebhook accepted the raw bytes. One event per change of tracking_code, at least once and in
  * order per shipment.
  */

@@ -1,5 +1,5 @@
 // check-config: what a production deploy of the edge worker lacks, before
-// `wrangler deploy` (make check-config; worker/README.md, "Deploy with
+// `wrangler deploy` (make check-config; worker/DEPLOY.md, "Deploy with
 // wrangler"). It reads the config with the pinned wrangler's own parser
 // (the top level, or --env NAME) and the secrets from the file the
 // operator uploads with `wrangler secret bulk`, or the JSON of `wrangler

@@ -49,10 +49,11 @@ func checkConfig(t *testing.T, args ...string) (string, error) {
 	return string(out), err
 }
 
-// deploySection is the worker README's "Deploy with wrangler" code block.
+// deploySection is worker/DEPLOY.md's "Deploy with wrangler" code block
+// (worker/README.md links there).
 func deploySection(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("DEPLOY.md")
 	require.NoError(t, err)
 	s := string(b)
 	i := strings.Index(s, "## Deploy with wrangler")
@@ -71,7 +72,7 @@ func randomSecret(t *testing.T) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// TestDeployAsTheREADMESays follows worker/README.md's deploy section
+// TestDeployAsTheREADMESays follows worker/DEPLOY.md's deploy section
 // step by step, with a dry run for the upload: the production config
 // (wrangler.toml's top level) as it is refused by check-config, then
 // edited as the README says and passing it with the secrets file, then

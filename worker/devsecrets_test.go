@@ -14,16 +14,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// worker/README's real-upstream recipe, as written: .dev.vars.example with
+// worker/DEPLOY.md's real-upstream recipe ("A real upstream under make dev"), as written: .dev.vars.example with
 // the upstream's URL and the account's credentials is refused by make dev's
 // check (the example's tokens are placeholders), make dev-secrets replaces
 // them with random ones, and then the check passes; a second make
 // dev-secrets keeps them, and a value of one's own is never overwritten.
 func TestDevVarsRealUpstreamRecipe(t *testing.T) {
 	skipUnlessDeployTest(t)
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("DEPLOY.md")
 	require.NoError(t, err)
-	require.Contains(t, string(b), "make dev-secrets\nmake dev\n", "the README's recipe")
+	require.Contains(t, string(b), "make dev-secrets\nmake dev\n", "DEPLOY.md's recipe")
 	example, err := os.ReadFile("../.dev.vars.example")
 	require.NoError(t, err)
 	require.Contains(t, string(example), "make dev-secrets")

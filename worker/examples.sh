@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's curl examples, runnable: every operation of the edge worker,
+# worker/HTTP.md's curl examples, runnable: every operation of the edge worker,
 # rates -> booking -> label -> tracking -> collection, against `make dev`
 # (the embedded sandbox). Usage: worker/examples.sh [base-url] [proxy-token]
 set -euo pipefail

@@ -126,7 +126,7 @@ dev: npm-tools worker worker-assets sandbox-worker .dev.vars
 	@echo ""
 	@echo "  demo shop:   http://$(DEV_HOST):$(DEV_PORT)/demo/"
 	@echo "  edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"
-	@echo "  webhooks:    curl http://$(DEV_HOST):$(DEV_PORT)/__scheduled runs the watcher (js/README.md, Demo shop)"
+	@echo "  webhooks:    curl http://$(DEV_HOST):$(DEV_PORT)/__scheduled runs the watcher (js/demo/README.md)"
 	@echo ""
 	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --env dev -c wrangler.toml -c $(SANDBOX_TOML) \
 	  --local --ip $(DEV_HOST) --port $(DEV_PORT) --inspector-ip $(DEV_HOST) --inspector-port $(DEV_INSPECTOR_PORT) \
@@ -140,7 +140,7 @@ dev: npm-tools worker worker-assets sandbox-worker .dev.vars
 check-config: npm-tools worker-core
 	@node worker/checkconfig.mjs --config wrangler.toml $(if $(SECRETS_FILE),--secrets "$(SECRETS_FILE)")
 
-## test-deploy: the worker README's deploy section followed step by step as a dry run
+## test-deploy: worker/DEPLOY.md's deploy section followed step by step as a dry run
 ## (worker/deploy_test.go): check-config, `wrangler deploy --dry-run` of the production
 ## config with no sandbox, demo shop or sandbox KV in it, and [env.dev] keeping every binding;
 ## make dev's check of .dev.vars (worker/devvars.sh) and check-config held to the verdicts of

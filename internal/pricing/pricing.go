@@ -8,7 +8,7 @@
 // at or above an order value; or it hides the service. It may also give
 // the service the shop's own name per language.
 //
-// Decisions (documented in worker/README.md, "Shipping prices"):
+// Decisions (documented in README.md in this folder):
 //
 //   - The first matching rule wins, per service; rules do not compose. A
 //     shop reads its list top to bottom as peers' plugins do (Sendcloud's

@@ -9,7 +9,7 @@ import { loaded } from './core.js';
 
 const BY_NAME = new Map(OPERATIONS.map((op) => [op.name, op]));
 
-/** The Accept the Client sends: JSON, with the operation's data normalized by the edge (worker/README.md). */
+/** The Accept the Client sends: JSON, with the operation's data normalized by the edge (worker/HTTP.md). */
 export const NORMALIZED_ACCEPT = 'application/json; parcelgate=normalized';
 
 function parseEnvelope(text) {
@@ -143,7 +143,7 @@ export class Client {
     }
     let token = await this.#currentToken(operation);
     if (token) headers.Authorization = `Bearer ${token}`;
-    // The cart's value for the edge's pricing rules (worker/README.md,
+    // The cart's value for the edge's pricing rules (internal/pricing/README.md,
     // "Shipping prices"): the edge's own parameter, never the upstream's,
     // so the core's validation of the operation's fields does not see it.
     if (options.orderValue !== undefined && options.orderValue !== null && options.orderValue !== '') {
@@ -360,7 +360,7 @@ function decodeResponse(core, operation, status, text) {
 function categoryOf(status, cls, fieldErrors, edgeClass) {
   // The edge's 425 (code 1425): an earlier booking's answer was lost and
   // it may exist; nothing was sent. Retryable after Retry-After, with the
-  // same request (worker/README.md, "Exactly-once bookings").
+  // same request (worker/src/platform/BOOKINGS.md, "Exactly-once bookings").
   if (status === 425) return 'booking_unconfirmed';
   if (fieldErrors.length > 0) return 'validation';
   if (status === 429 || edgeClass === 'rate_limited') return 'rate_limited';

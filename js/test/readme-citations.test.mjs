@@ -1,8 +1,10 @@
 // Every README section the package's sources cite (runtime messages and comments in js/src, and
 // the declarations) exists, so a developer sent there by an error finds it. A citation is
-// `README, "Section"` or `README ("Section")`, optionally with a path (`worker/README.md, "..."`);
-// without a path it is js/README.md. A heading matches when it is the name, or the name followed
-// by ':' (`## Checkout widgets: ...`).
+// `README, "Section"` or `README ("Section")`, optionally with a path (`worker/README.md, "..."`),
+// or a reference page with its path (`src/widgets/drop-point-picker.md ("...")`); without a path
+// it is js/README.md. A path is the repository's (`worker/tokens/README.md`), else the package's
+// (`src/widgets/...`). A heading matches when it is the name, or the name followed by ':'
+// (`## Checkout widgets: ...`).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +12,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './helpers.mjs';
 
-const CITATION = /(?:([\w./-]+\/))?README(?:\.md)?(?:, | \()\\?"([^"\\]+)\\?"/g;
+const CITATION = /(?:([\w./-]+\/))?(README(?:\.md)?|[\w-]+\.md)(?:, | \()\\?"([^"\\]+)\\?"/g;
+
+// The file a citation names: js/README.md without a path; a path is the repository's, else the package's.
+function citedFile(dir, file) {
+  const name = file.startsWith('README') ? 'README.md' : file;
+  if (!dir) return path.join(ROOT, 'js', name);
+  const fromRoot = path.join(ROOT, dir, name);
+  return fs.existsSync(fromRoot) ? fromRoot : path.join(ROOT, 'js', dir, name);
+}
 
 function files(dir, ext) {
   const out = [];
@@ -39,8 +49,7 @@ test('every README section cited in js/src and the declarations exists', () => {
   for (const file of sources) {
     const text = fs.readFileSync(file, 'utf8');
     for (const m of text.matchAll(CITATION)) {
-      const readme = m[1] ? path.join(ROOT, m[1], 'README.md') : path.join(ROOT, 'js', 'README.md');
-      cited.push({ where: path.relative(ROOT, file), readme, section: m[2] });
+      cited.push({ where: path.relative(ROOT, file), readme: citedFile(m[1], m[2]), section: m[3] });
     }
   }
   // The messages that send developers to a section (the loader's, the widgets') are among them.

@@ -111,14 +111,14 @@ test('the Client, the core and the widgets do not import webhooks.js', async () 
   assert.ok(![...seen].some((f) => f.endsWith('webhooks.js')), [...seen].join(' '));
 });
 
-// The Node receiver of worker/README.md ("Tracking webhooks", "Verifying a
-// delivery"), taken from the README itself so the example cannot rot: it
+// The Node receiver of worker/webhooks/README.md ("Tracking webhooks", "Verifying a
+// delivery"), taken from that page itself so the example cannot rot: it
 // accepts the worker's deliveries and answers 400 to the refused ones.
-test("worker/README.md's Node receiver accepts signed events and refuses the rest", async (t) => {
+test("worker/webhooks/README.md's Node receiver accepts signed events and refuses the rest", async (t) => {
   const os = await import('node:os');
   const { pathToFileURL } = await import('node:url');
-  const readme = await fs.readFile(path.join(ROOT, 'worker/README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Verifying a delivery'));
+  const readme = await fs.readFile(path.join(ROOT, 'worker/webhooks/README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Verifying a delivery'));
   const code = section.match(/```js\n([\s\S]*?)```/)[1];
   assert.match(code, /http\.createServer\(/);
   assert.match(code, /\.listen\(8080\);/);

@@ -581,8 +581,7 @@ func (c *Config) OriginAllowed(origin string) bool {
 	return false
 }
 
-// Defaults and bounds of the tracking watcher (worker/README.md,
-// "Tracking webhooks"; the run itself is worker/src/scheduled.mjs).
+// Defaults and bounds of the tracking watcher (worker/webhooks/README.md; the run itself is worker/src/scheduled.mjs).
 const (
 	DefaultBudget     = 40
 	DefaultCheckEvery = 10 * time.Minute

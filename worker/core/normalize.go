@@ -13,8 +13,8 @@ const NormalizedAccept = "parcelgate=normalized"
 // internal/envelope's decoder normalizes it (numbers sent as strings,
 // PHP's [] for {}, flags, spellings): the decoder the browser's decoder
 // module is compiled from, so a browser talking to its own edge gets what
-// core.decode would give without fetching that module (js/README.md,
-// "Size"). It is called for relayed and cached answers alike, so the
+// core.decode would give without fetching that module (js/bench/README.md,
+// "Sizes"). It is called for relayed and cached answers alike, so the
 // caches keep the upstream's bytes. Data the decoder refuses (the wrong
 // shape) goes out as received and unmarked: the client then decodes it
 // itself and reports the shape error with its path.

@@ -197,7 +197,7 @@ func (e *Edge) fallbackAnswer(to string, l i18n.Locale) []byte {
 
 // fallbackService writes one fallback service in a rate entry's shape.
 // Its codes say it is no carrier's: the shop books its own default
-// service for it (worker/README.md, "When the carrier API is down"). Its
+// service for it (worker/core/RATES.md). Its
 // names are the shopper's to read: in the request's language (codes
 // never change).
 func (e *Edge) fallbackService(w *jsonlite.Writer, r fallbackRate, l i18n.Locale) {

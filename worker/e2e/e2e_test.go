@@ -313,7 +313,7 @@ func TestSandboxFlow(t *testing.T) {
 	assert.NotContains(t, logs, "Barcelona")
 	assert.Contains(t, logs, `"op":"new-collection"`)
 
-	// The README's curl examples (worker/examples.sh) all succeed.
+	// worker/HTTP.md's curl examples (worker/examples.sh) all succeed.
 	cmd := exec.Command("bash", "../examples.sh", B, token)
 	cmd.Env = append(os.Environ(), "DAY="+day)
 	out, err := cmd.CombinedOutput()

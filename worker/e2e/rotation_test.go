@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
-// worker/README's "Rotating the token key", step by step under workerd: a
+// worker/tokens/README.md's "Rotating the token key", step by step under workerd: a
 // checkout's token minted before the rotation keeps working while
 // TOKEN_SIGNING_KEY_PREVIOUS holds the old key, and is refused once that
 // is removed; tokens minted after it work throughout.

@@ -318,7 +318,7 @@ func TestDemoReceiverUnderWorkerd(t *testing.T) {
 		"WEBHOOK_URL": hookURL, "WEBHOOK_SECRET": hookSecret, "WEBHOOK_CHECK_MINUTES": "1",
 		"SANDBOX_TIME_SCALE": "50000"}})
 	bookFor(t, s, "DEMO-HOOK-1", "deliver")
-	// The dev flow of js/README.md: wrangler's own /__scheduled (of
+	// The dev flow of js/demo/README.md: wrangler's own /__scheduled (of
 	// --test-scheduled) fires a run at the current time.
 	res, err := client.Get(s.URL + "/__scheduled")
 	require.NoError(t, err)

@@ -6,12 +6,12 @@
 //
 // A Client holds the edge's URL, an *http.Client of the caller's choosing
 // and a bearer token (the master PROXY_TOKEN, which never leaves the
-// shop's server, or a scoped token; see worker/README.md). Every call
+// shop's server, or a scoped token; see worker/tokens/README.md). Every call
 // takes a context. Failures are *Error (errors.As), with the edge's code,
 // class, field errors, request id and whether sending again is safe.
 //
 // Bookings (new-shipment, new-collection) follow the edge's resend rules
-// (worker/README.md, "Exactly-once bookings"): the body is encoded once;
+// (worker/src/platform/BOOKINGS.md): the body is encoded once;
 // while the edge answers that the booking may be resent (retryable: a lost
 // upstream answer, 425 booking_unconfirmed within the grace, 503
 // booking_in_progress, 429) the identical body is sent again after the

@@ -12,7 +12,7 @@ import (
 
 // Classes of an Error besides the edge's own errorClass values
 // (invalid_request, unauthorized, rate_limited, booking_unconfirmed,
-// booking_conflict, upstream_timeout, ...; worker/README.md's table) and
+// booking_conflict, upstream_timeout, ...; worker/HTTP.md's table) and
 // the service's (carrier_rejected, carrier_communication, unexpected,
 // unknown).
 const (

@@ -33,7 +33,7 @@ func bookOrder(ctx context.Context, edgeURL, proxyToken string, order edgeclient
 
 // README snippet ends
 
-// TestREADMESnippet: worker/README.md shows bookOrder character for
+// TestREADMESnippet: worker/edgeclient/README.md shows bookOrder character for
 // character, and it books and reports a field error against a stand-in edge.
 func TestREADMESnippet(t *testing.T) {
 	src, err := os.ReadFile("readme_test.go")
@@ -42,12 +42,12 @@ func TestREADMESnippet(t *testing.T) {
 	}
 	_, rest, _ := strings.Cut(string(src), "// README snippet begins\n")
 	snippet, _, _ := strings.Cut(rest, "\n// README snippet ends")
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "```go\n"+snippet+"```\n") {
-		t.Fatalf("worker/README.md does not show this function:\n%s", snippet)
+		t.Fatalf("worker/edgeclient/README.md does not show this function:\n%s", snippet)
 	}
 
 	edge := fakeEdge()

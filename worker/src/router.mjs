@@ -1,7 +1,7 @@
 // @ts-check
 // The worker's router: an exact path table plus prefixes, and the
 // composition of middleware around the route that serves a request. Chosen
-// over Hono by measurement (worker/README.md, "The worker's JavaScript"):
+// over Hono by measurement (worker/src/README.md, "The worker's JavaScript"):
 // five routes need no pattern matching, and the table is 0.4 KiB against
 // hono/tiny's 6 KiB gzip and costs less CPU per request.
 

@@ -14,7 +14,7 @@ import (
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
 
-// webhookHandler is the Go receiver of worker/README.md ("Tracking
+// webhookHandler is the Go receiver of worker/webhooks/README.md ("Tracking
 // webhooks", "Verifying a delivery"), as printed there.
 func webhookHandler(secret []byte) http.HandlerFunc {
 	keys := webhooks.Keys{secret} // during a rotation: {new, old}
@@ -86,7 +86,7 @@ func TestReadmeShowsThisHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +97,6 @@ func TestReadmeShowsThisHandler(t *testing.T) {
 		t.Fatal("no webhookHandler in receiver_test.go")
 	}
 	if handler := s[start : start+end+3]; !strings.Contains(string(readme), handler) {
-		t.Fatalf("worker/README.md does not show this handler:\n%s", handler)
+		t.Fatalf("worker/webhooks/README.md does not show this handler:\n%s", handler)
 	}
 }

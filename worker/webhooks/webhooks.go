@@ -13,7 +13,7 @@
 // the body: Verify checks it before parsing anything.
 //
 // A Go receiver calls VerifyRequest (or Verify with a body and header it
-// read itself) and gets the Event; worker/README.md ("Webhooks") and the
+// read itself) and gets the Event; README.md in this folder and the
 // package's examples show a handler. The edge signs with Sign/SignAll of
 // worker/webhooks/wire, the JSON-free core of this package (the names here
 // alias it). testdata/webhooks.json pins the exact header strings for the

@@ -1,5 +1,5 @@
 // The demo shop's webhook receiver: what a shop's server does with the
-// edge's tracking webhooks (worker/README.md, "Tracking webhooks").
+// edge's tracking webhooks (worker/webhooks/README.md).
 //
 //   WEBHOOK_SECRET=... node js/demo/server/webhook-receiver.mjs    # http://127.0.0.1:8788/webhooks
 //

@@ -178,7 +178,7 @@ export class PgDropPointPicker extends SelectableList {
     if (!tiles || !/\{z\}/.test(tiles) || !/\{x\}/.test(tiles) || !/\{y\}/.test(tiles)) problem = 'map-tiles must be a tile URL template with {z}, {x} and {y}';
     else if (!attribution) problem = "map-attribution is required (the tile provider's attribution)";
     if (problem) {
-      if (this._mapWarned !== problem) console.error(`pg-drop-point-picker: no map: ${problem}; see the README ("A map beside the list").`);
+      if (this._mapWarned !== problem) console.error(`pg-drop-point-picker: no map: ${problem}; see src/widgets/drop-point-picker.md ("A map beside the list").`);
       this._mapWarned = problem;
       return null;
     }

@@ -10,7 +10,7 @@
 //   </script>
 //
 // With `order-value` (the cart's value) the edge applies the shop's prices
-// (PRICING_RULES: worker/README.md, "Shipping prices"): a free service
+// (PRICING_RULES: internal/pricing/README.md, "Shipping prices"): a free service
 // shows "Free" in the shopper's language, a renamed one the shop's name.
 //
 // It calls get-shipments-rates and get-shipment-time-arrival-estimation in
