@@ -436,7 +436,8 @@ func mac(key []byte, s string) []byte {
 }
 
 // Verify returns the claims of a token signed with one of keys that has
-// not expired at now. Any other string, including another spelling of a
+// not expired at now. Its arguments read as worker/webhooks.Verify's: the
+// keys, the signed thing, the time. Any other string, including another spelling of a
 // valid token, is refused with one of the sentinels.
 //
 // The MAC is checked first, over the exact bytes, with an OR of XORed
