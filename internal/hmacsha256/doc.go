@@ -5,13 +5,19 @@
 // crypto/internal/fips140 and what it drags along (AES, SHA-3, SHA-512,
 // a DRBG, godebug): ~40 KB of the core module for two 64-byte-block hashes.
 // Under TinyGo this package is a small SHA-256 of its own (sha256.go);
-// natively it is crypto/sha256 and crypto/hmac, so the Go servers that
-// import worker/tokens and worker/webhooks keep the standard library's
-// (assembly, validated) code. The tests cross-check the two on many inputs.
+// natively it is crypto/sha256 (MAC: the RFC 2104 construction over
+// crypto/sha256.Sum256, allocation-free; NewMAC: crypto/hmac), so the Go
+// servers that import worker/tokens and worker/webhooks keep the standard
+// library's (assembly, validated) SHA-256. The tests cross-check the two on many inputs.
 //
 // Pure and TinyGo-compatible: no cgo, reflection, fmt or tables built at
 // run time.
 package hmacsha256
+
+// stackMsg is the longest message the native MAC hashes from a buffer on the
+// stack: a scoped token's signed part (under 1 KB) and a webhook event
+// (about 500 bytes) fit, so their verification allocates nothing here.
+const stackMsg = 1024
 
 // Size is the length of a SHA-256 digest and of an HMAC-SHA256 in bytes.
 const Size = 32

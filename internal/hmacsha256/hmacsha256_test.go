@@ -102,7 +102,7 @@ func TestKnownAnswers(t *testing.T) {
 // around the boundaries, whole and in pieces, Sum then more writes, Reset.
 func TestMACMatchesCryptoHMAC(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
-	msgLens := []int{0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000}
+	msgLens := []int{0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, stackMsg - 1, stackMsg, stackMsg + 1, 3000}
 	for kl := 0; kl <= 150; kl++ {
 		key := make([]byte, kl)
 		r.Read(key)
@@ -124,6 +124,13 @@ func TestMACMatchesCryptoHMAC(t *testing.T) {
 			}
 			if got := mac256(key, msg); !bytes.Equal(got[:], want) {
 				t.Fatalf("mac256, key %d bytes, message %d bytes: %x, want %x", kl, n, got, want)
+			}
+			// The exported MAC and MACString (the build's own code).
+			if got := MAC(key, msg); !bytes.Equal(got[:], want) {
+				t.Fatalf("MAC, key %d bytes, message %d bytes: %x, want %x", kl, n, got, want)
+			}
+			if got := MACString(key, string(msg)); !bytes.Equal(got[:], want) {
+				t.Fatalf("MACString, key %d bytes, message %d bytes: %x, want %x", kl, n, got, want)
 			}
 			// Sum did not disturb it: more writes MAC the whole.
 			m.Write([]byte("more"))

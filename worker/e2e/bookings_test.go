@@ -70,6 +70,7 @@ func exactlyOnce(t *testing.T, base string, up *upstream) {
 	// books a shipment per request): one reaches the upstream, all get
 	// its answer. Three rounds, each a new reference: the race it guards
 	// against does not show in every round.
+	c := edge(t, base)
 	for round := 1; round <= 3; round++ {
 		ref := "SAME-" + strconv.Itoa(round)
 		var wg sync.WaitGroup
@@ -78,7 +79,7 @@ func exactlyOnce(t *testing.T, base string, up *upstream) {
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()
-				rs[i] = call(t, base, http.MethodPost, "new-shipment", shipment(ref, "delay-book"), bearer()...)
+				rs[i] = book(t, c, shipment(ref, "delay-book"))
 			}(i)
 		}
 		wg.Wait()
@@ -103,20 +104,20 @@ func exactlyOnce(t *testing.T, base string, up *upstream) {
 	}
 
 	// Later: the same data is replayed, other data is a conflict.
-	r := call(t, base, http.MethodPost, "new-shipment", shipment("SAME-1", "delay-book"), bearer()...)
+	r := book(t, c, shipment("SAME-1", "delay-book"))
 	assert.Equal(t, "true", r.Header.Get("Idempotent-Replayed"))
 	assert.Regexp(t, `^PG-\d+$`, str(r.Data, "shipping_dlvr_ref"))
 	other := shipment("SAME-1", "delay-book")
 	other.Set("to_name", "Someone Else")
-	r = call(t, base, http.MethodPost, "new-shipment", other, bearer()...)
+	r = book(t, c, other)
 	assert.Equal(t, 409, r.Code, r.Raw)
 	assert.EqualValues(t, 421, r.Data["errorCode"])
 	assert.Equal(t, 3, up.bookings())
 
 	// A refusal releases the reference.
-	r = call(t, base, http.MethodPost, "new-shipment", shipment("REJ-1", "reject-108"), bearer()...)
+	r = book(t, c, shipment("REJ-1", "reject-108"))
 	assert.EqualValues(t, 108, r.Data["errorCode"])
-	r = call(t, base, http.MethodPost, "new-shipment", shipment("REJ-1", "rayo"), bearer()...)
+	r = book(t, c, shipment("REJ-1", "rayo"))
 	assert.Equal(t, 200, r.Code, r.Raw)
 	assert.Empty(t, r.Header.Get("Idempotent-Replayed"))
 	assert.Equal(t, 5, up.bookings())

@@ -90,6 +90,15 @@ func book(t *testing.T, c *edgeclient.Client, v url.Values) *result {
 	return asResult(t, res, err)
 }
 
+// do calls the operation of p through the client (the resend rules
+// included for a booking) and answers with what came last, as call does
+// for raw requests.
+func do(t *testing.T, c *edgeclient.Client, p edgeclient.Params) *result {
+	t.Helper()
+	res, err := c.Call(context.Background(), p)
+	return asResult(t, res, err)
+}
+
 // bookingParams are the typed parameters of a booking the tests hold as a
 // form (the fake services read and seed the same form): each wire name is
 // the field of its name in CamelCase.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/worker/edgeclient"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
@@ -36,22 +37,22 @@ func TestTokenKeyRotationUnderWorkerd(t *testing.T) {
 		}()
 		f(s.URL)
 	}
-	mint := func(base, ref string) []string {
+	mint := func(base, ref string) string {
 		m := call(t, base, http.MethodPost, "../tokens", url.Values{
 			"operations": {"new-shipment,get-shipment-tracking"}, "shipping_client_ref": {ref}}, bearer()...)
 		require.Equal(t, 200, m.Code, m.Raw)
-		return []string{"Authorization", "Bearer " + str(m.Data, "token")}
+		return str(m.Data, "token")
 	}
-	track := func(base, ref string, auth []string) *result {
-		return call(t, base, http.MethodGet, "get-shipment-tracking", url.Values{"client_ref": {ref}}, auth...)
+	track := func(base, ref string, scoped string) *result {
+		return do(t, edge(t, base, edgeclient.WithToken(scoped)), edgeclient.GetShipmentTrackingParams{ClientRef: ref})
 	}
-	var before, after []string
+	var before, after string
 	// Before: the old key; a checkout books with its token.
 	run(map[string]string{"TOKEN_SIGNING_KEY": oldKey}, func(base string) {
 		before = mint(base, "ROT-1")
 		v := shipment("ROT-1", "rayo")
 		v.Set("service_code", "rayo-48")
-		r := call(t, base, http.MethodPost, "new-shipment", v, before...)
+		r := book(t, edge(t, base, edgeclient.WithToken(before)), v)
 		require.Equal(t, 200, r.Code, r.Raw)
 	})
 	// During: the new key mints, the old one still verifies.

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/worker/edgeclient"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
@@ -38,7 +39,7 @@ func TestPercentEncodedBookingPathUnderWorkerd(t *testing.T) {
 		assert.Contains(t, str(r.Data, "errorMessage"), "/v1/"+op, op)
 	}
 	assert.Equal(t, 0, up.count(), "nothing reached the upstream")
-	r := call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+	r := book(t, edge(t, s.URL), v)
 	assert.Equal(t, 200, r.Code, r.Raw)
 }
 
@@ -70,6 +71,6 @@ func TestHealthNamesMissingSecretsUnderWorkerd(t *testing.T) {
 		assert.NotContains(t, string(b)+anon.Raw+s.Logs(), secret)
 	}
 	// Public reads still work: the probe is what tells the operator.
-	r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+	r := do(t, edge(t, s.URL, edgeclient.WithToken("")), edgeclient.GetClientCarriersParams{})
 	assert.Equal(t, 200, r.Code, r.Raw)
 }

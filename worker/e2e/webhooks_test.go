@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/worker/edgeclient"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 	"github.com/parcelgate/parcelgate/worker/webhooks"
 )
@@ -119,7 +119,7 @@ func bookFor(t *testing.T, s *wranglerdev.Server, ref, outcome string) string {
 	v := shipment(ref, "rayo")
 	v.Set("service_code", "rayo-48")
 	v.Set("to_observations", "sandbox:"+outcome)
-	r := call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+	r := book(t, edge(t, s.URL), v)
 	require.Equal(t, 200, r.Code, r.Raw)
 	return str(r.Data, "shipping_dlvr_ref")
 }
@@ -184,7 +184,7 @@ func TestWebhooksUnderWorkerd(t *testing.T) {
 
 	got := rc.delivered()
 	for ref := range outcomes {
-		tr := call(t, s.URL, http.MethodGet, "get-shipment-tracking", url.Values{"dlvr_ref": {dlvr[ref]}}, bearer()...)
+		tr := do(t, edge(t, s.URL), edgeclient.GetShipmentTrackingParams{DlvrRef: dlvr[ref]})
 		require.Equal(t, 200, tr.Code, tr.Raw)
 		hist, _ := tr.Data["tracking_history"].([]any)
 		var want []string
@@ -378,7 +378,7 @@ func TestWebhooksWithoutTheWatchlistUnderWorkerd(t *testing.T) {
 		"WEBHOOK_URL": "http://127.0.0.1:9/webhooks", "WEBHOOK_SECRET": hookSecret}})
 	v := shipment("NOWATCH-1", "rayo")
 	v.Set("service_code", "rayo-48")
-	r := call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+	r := book(t, edge(t, s.URL), v)
 	assert.Equal(t, 500, r.Code, r.Raw)
 	assert.Contains(t, str(r.Data, "errorMessage"), "WATCHLIST")
 	err := s.Scheduled(time.Now())

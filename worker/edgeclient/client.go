@@ -20,6 +20,11 @@
 // with the first booking (Response.Replayed) or books once. Reads are not
 // resent: the edge already retries them upstream.
 //
+// A reference longer than the edge accepts (MaxClientRefRunes for the
+// shop's own, MaxRefRunes for the others, counted in characters after
+// trimming as the edge counts them) is refused before sending: an *Error
+// with Source SourceClient naming the field, with the edge's code.
+//
 // The package imports internal/ (the form codec and the envelope) and
 // re-exports the types a caller needs as aliases, so a shop never imports
 // internal/.
@@ -162,6 +167,9 @@ func add(r *form.Request, name, value string) {
 // call sends op (GET with a query for reads, POST with a form otherwise),
 // decodes the answer and applies the resend rules to bookings.
 func call[T any](ctx context.Context, c *Client, op Operation, req *form.Request, decode func(int, []byte) (T, error)) (*Response[T], error) {
+	if e := checkRefs(op, req, c.header); e != nil {
+		return nil, e
+	}
 	body := form.Encode(req) // once: a resend is these bytes
 	for attempt := 1; ; attempt++ {
 		res, err := send(ctx, c, op, body, attempt, decode)

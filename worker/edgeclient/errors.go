@@ -6,8 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
+	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/i18n"
 )
 
 // Classes of an Error besides the edge's own errorClass values
@@ -33,6 +36,10 @@ const (
 // or nothing more was sent to the service).
 const SourceEdge = "edge"
 
+// SourceClient is Error.Source for a request the Client refused without
+// sending it (a reference longer than the edge accepts): Attempts is 0.
+const SourceClient = "client"
+
 // Error is every failure of a call. Use errors.As(err, &e) with
 // e *edgeclient.Error.
 type Error struct {
@@ -49,7 +56,8 @@ type Error struct {
 	Class string
 	// Message is data.errorMessage (in the Accept-Language the Client sends).
 	Message string
-	// Source is SourceEdge for the edge's own refusals, "" for the service's.
+	// Source is SourceEdge for the edge's own refusals, SourceClient for
+	// the Client's (nothing sent), "" for the service's.
 	Source string
 	// Retryable is the edge's word that the identical request may be sent
 	// again (data.retryable); for a read that did not reach the edge, true.
@@ -156,4 +164,31 @@ func errorOf(status int, h http.Header, body, data []byte, rid string, retryAfte
 		e.Class = envelope.ClassOf(e.Code)
 	}
 	return e
+}
+
+// refLimit is one reference of an operation: its wire name, its limit in
+// characters and the code the edge refuses a longer one with.
+type refLimit struct {
+	name string
+	max  int
+	code int
+}
+
+// checkRefs refuses, before anything is sent, a reference the edge would
+// refuse for its length: counted as the edge counts it (runes, after
+// trimming), with the edge's code and message in the language of the
+// Client's Accept-Language. A value the edge would refuse for another
+// reason (invalid UTF-8) is left to the edge, which names the reason.
+func checkRefs(op Operation, req *form.Request, h http.Header) *Error {
+	for _, ref := range op.refs() {
+		v := strings.TrimSpace(req.Get(ref.name))
+		if !utf8.ValidString(v) || utf8.RuneCountInString(v) <= ref.max {
+			continue
+		}
+		msg := i18n.Format(i18n.FromAcceptLanguage(h.Get("Accept-Language")), "Use at most {0} characters.", strconv.Itoa(ref.max))
+		return &Error{Operation: op, Code: ref.code, Class: "invalid_request", Source: SourceClient,
+			Message:     ref.name + ": " + msg + " (not sent: the edge refuses a longer " + ref.name + ")",
+			FieldErrors: []FieldError{{Field: ref.name, Code: ref.code, Message: msg}}}
+	}
+	return nil
 }

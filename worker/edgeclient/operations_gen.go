@@ -40,6 +40,37 @@ const (
 	OpGetShipmentTracking Operation = "get-shipment-tracking"
 )
 
+// The limits of references, in characters (runes) after trimming, as
+// the edge counts them (internal/catalog). The Client refuses a longer
+// reference before sending (an *Error with Source SourceClient naming
+// the field): the edge would refuse it with the same code.
+const (
+	// MaxClientRefRunes bounds the shop's own references: shipping_client_ref, collection_client_ref, filter_shipping_client_ref, client_ref.
+	MaxClientRefRunes = 15
+	// MaxRefRunes bounds every other reference (dlvr_ref, carrier references).
+	MaxRefRunes = 64
+)
+
+// refs lists the references of op with their limit and the code the
+// edge refuses a longer one with.
+func (op Operation) refs() []refLimit {
+	switch op {
+	case OpNewShipment:
+		return []refLimit{{"shipping_client_ref", MaxClientRefRunes, 421}, {"drop_point_key", MaxRefRunes, 400}}
+	case OpNewCollection:
+		return []refLimit{{"shipping_dlvr_ref", MaxRefRunes, 400}, {"collection_client_ref", MaxClientRefRunes, 421}}
+	case OpGetShipmentLabel:
+		return []refLimit{{"dlvr_ref", MaxRefRunes, 400}, {"shipping_carrier_ref", MaxRefRunes, 400}}
+	case OpGetShipment:
+		return []refLimit{{"dlvr_ref", MaxRefRunes, 400}}
+	case OpGetShipments:
+		return []refLimit{{"filter_shipping_dlvr_ref", MaxRefRunes, 400}, {"filter_shipping_client_ref", MaxClientRefRunes, 400}, {"filter_shipping_carrier_ref", MaxRefRunes, 400}, {"filter_shipping_carrier_guid", MaxRefRunes, 400}}
+	case OpGetShipmentTracking:
+		return []refLimit{{"dlvr_ref", MaxRefRunes, 400}, {"carrier_ref", MaxRefRunes, 400}, {"client_ref", MaxClientRefRunes, 400}}
+	}
+	return nil
+}
+
 // Operations lists every operation in the catalog's (the spec's) order.
 var Operations = [...]Operation{
 	OpGetClientCarriers,

@@ -308,43 +308,51 @@ func (g *Grant) ref(field string) *string {
 // Check validates a grant and returns it with its operations in catalog
 // order (duplicates removed), or the first problem.
 func Check(g Grant) (Grant, error) {
+	if err := check(g); err != nil {
+		return g, err
+	}
+	return canonical(g), nil // every operation is known here
+}
+
+// check is Check without building the canonical grant: Verify's grant is
+// canonical already.
+func check(g Grant) error {
 	if len(g.Operations) == 0 {
-		return g, &FieldError{"operations", "name at least one operation"}
+		return &FieldError{"operations", "name at least one operation"}
 	}
 	collects := false
 	for _, op := range g.Operations {
 		switch {
 		case catalog.Lookup(op) == nil:
-			return g, &FieldError{"operations", "unknown operation " + string(jsonlite.AppendString(nil, clip(op, 64)))}
+			return &FieldError{"operations", "unknown operation " + string(jsonlite.AppendString(nil, clip(op, 64)))}
 		case !Grantable(op):
-			return g, &FieldError{"operations", op + " is never grantable (it lists every customer's shipments)"}
+			return &FieldError{"operations", op + " is never grantable (it lists every customer's shipments)"}
 		}
 		collects = collects || catalog.PolicyOf(op).BindsGrant("collection_client_ref")
 	}
 	// Every name first, then what the known ones need.
 	for _, op := range g.Operations {
 		if fe := bindingError(op, g); fe != nil {
-			return g, fe
+			return fe
 		}
 		if needsBinding(op, g) {
-			return g, &FieldError{"operations", op + " needs dlvr_ref or shipping_client_ref (the shipment it may read)"}
+			return &FieldError{"operations", op + " needs dlvr_ref or shipping_client_ref (the shipment it may read)"}
 		}
 	}
-	out := canonical(g) // every operation is known here
 	if p := refProblem(g.ShippingClientRef, MaxClientRefRunes); p != "" {
-		return g, &FieldError{"shipping_client_ref", p}
+		return &FieldError{"shipping_client_ref", p}
 	}
 	if p := refProblem(g.DlvrRef, maxRefRunes); p != "" {
-		return g, &FieldError{"dlvr_ref", p}
+		return &FieldError{"dlvr_ref", p}
 	}
 	if g.CollectionClientRef != "" && !collects {
 		op := bindingOf("collection_client_ref")
-		return g, &FieldError{"collection_client_ref", "binds " + op + " only: grant " + op + " or leave it out"}
+		return &FieldError{"collection_client_ref", "binds " + op + " only: grant " + op + " or leave it out"}
 	}
 	if p := refProblem(g.CollectionClientRef, MaxClientRefRunes); p != "" {
-		return g, &FieldError{"collection_client_ref", p}
+		return &FieldError{"collection_client_ref", p}
 	}
-	return out, nil
+	return nil
 }
 
 // bookings names the operations that book, "a or b" (catalog.Policies'
@@ -435,17 +443,33 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 
 // payload is the base64url of a grant's canonical payload.
 func payload(g Grant, exp int64) string {
-	p := "exp=" + strconv.FormatInt(exp, 10) + "&ops=" + strings.Join(g.Operations, ",")
+	var buf [MaxLen]byte
+	return string(appendPayload(buf[:0], g, exp))
+}
+
+// appendPayload appends the base64url of a grant's canonical payload to
+// dst. Verify builds it in a buffer on the stack to compare it with the
+// token's: no allocation unless a reference needs escaping.
+func appendPayload(dst []byte, g Grant, exp int64) []byte {
+	var buf [MaxLen]byte
+	p := strconv.AppendInt(append(buf[:0], "exp="...), exp, 10)
+	p = append(p, "&ops="...)
+	for i, op := range g.Operations {
+		if i > 0 {
+			p = append(p, ',')
+		}
+		p = append(p, op...)
+	}
 	if g.DlvrRef != "" {
-		p += "&dlvr_ref=" + urlquery.Escape(g.DlvrRef)
+		p = append(append(p, "&dlvr_ref="...), urlquery.Escape(g.DlvrRef)...)
 	}
 	if g.ShippingClientRef != "" {
-		p += "&shipping_client_ref=" + urlquery.Escape(g.ShippingClientRef)
+		p = append(append(p, "&shipping_client_ref="...), urlquery.Escape(g.ShippingClientRef)...)
 	}
 	if g.CollectionClientRef != "" {
-		p += "&collection_client_ref=" + urlquery.Escape(g.CollectionClientRef)
+		p = append(append(p, "&collection_client_ref="...), urlquery.Escape(g.CollectionClientRef)...)
 	}
-	return base64lite.Encode([]byte(p), base64lite.URL|base64lite.Raw)
+	return base64lite.AppendEncode(dst, p, base64lite.URL|base64lite.Raw)
 }
 
 func encode(key []byte, g Grant, exp int64) string {
@@ -454,17 +478,18 @@ func encode(key []byte, g Grant, exp int64) string {
 }
 
 func mac(key []byte, s string) []byte {
-	sum := hmacsha256.MAC(key, []byte(s))
+	sum := hmacsha256.MACString(key, s)
 	return sum[:]
 }
 
 // Verify returns the claims of a token signed with one of keys that has
-// not expired at now. Any other string, including another spelling of a
+// not expired at now. Its arguments read as worker/webhooks.Verify's: the
+// keys, the signed thing, the time. Any other string, including another spelling of a
 // valid token, is refused with one of the sentinels.
 //
-// The MAC is checked first, over the exact bytes, with hmacsha256.Equal
-// (an OR of XORed bytes: constant time for a given length, as
-// crypto/hmac.Equal); nothing of an unsigned payload is parsed. A token
+// The MAC is checked first, over the exact bytes, with an OR of XORed
+// bytes (equalString, hmacsha256.Equal on the token's string: constant
+// time for a given length, as crypto/hmac.Equal); nothing of an unsigned payload is parsed. A token
 // with a key id is tried with the key of that id only; one minted before
 // key ids with each key.
 func Verify(keys Keys, token string, now time.Time) (Claims, error) {
@@ -497,8 +522,8 @@ func Verify(keys Keys, token string, now time.Time) (Claims, error) {
 		if kid != "" && string(keyID(&idBuf, k)) != kid {
 			continue
 		}
-		sum := hmacsha256.MAC(k, []byte(signed))
-		if hmacsha256.Equal([]byte(sig), base64lite.AppendEncode(want[:0], sum[:], base64lite.URL|base64lite.Raw)) && key == nil {
+		sum := hmacsha256.MACString(k, signed)
+		if equalString(sig, base64lite.AppendEncode(want[:0], sum[:], base64lite.URL|base64lite.Raw)) && key == nil {
 			key = k
 		}
 	}
@@ -510,7 +535,8 @@ func Verify(keys Keys, token string, now time.Time) (Claims, error) {
 		return c, ErrMalformed
 	}
 	exp, g, ok := parsePayload(string(raw))
-	if !ok || payload(g, exp) != body {
+	var again [MaxLen]byte
+	if !ok || string(appendPayload(again[:0], g, exp)) != body {
 		return c, ErrMalformed
 	}
 	if now.Unix() >= exp {
@@ -518,15 +544,27 @@ func Verify(keys Keys, token string, now time.Time) (Claims, error) {
 	}
 	// Today's rules, for tokens signed before them: bound bookings, and
 	// no booking grant with more than MaxBookingTTL left.
-	checked, err := Check(g)
-	if err != nil {
+	if check(g) != nil {
 		return c, ErrGrant
 	}
-	if checked.Books() && exp-now.Unix() > int64(MaxBookingTTL/time.Second) {
+	if g.Books() && exp-now.Unix() > int64(MaxBookingTTL/time.Second) {
 		return c, ErrGrant
 	}
 	c.Grant, c.Expires = g, time.Unix(exp, 0).UTC()
 	return c, nil
+}
+
+// equalString is hmacsha256.Equal of a string and bytes: the token's MAC
+// is compared where it lies, without a copy.
+func equalString(a string, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var v byte
+	for i := range len(a) {
+		v |= a[i] ^ b[i]
+	}
+	return v == 0
 }
 
 func parsePayload(p string) (int64, Grant, bool) {

@@ -63,7 +63,51 @@ func BenchmarkHMACBaseline(b *testing.B) {
 	}
 }
 
+// BenchmarkParse is the parse alone, what Verify adds to the signature
+// check: the same body read into an Event. The budget for Verify
+// is BenchmarkHMACBaseline's allocations plus these.
+func BenchmarkParse(b *testing.B) {
+	_, body, _ := benchDelivery(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		var ev Event
+		if err := ev.UnmarshalJSON(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // verifyOnly is the signature check alone.
 func verifyOnly(keys [][]byte, body []byte, h string) error {
 	return wire.Verify(keys, body, h, time.Unix(baseT, 0), 0)
+}
+
+// Verify allocates at most what crypto/hmac's check alone allocates plus
+// the event's parse (the budget; the benchmarks above show the
+// figures). Allocation counts, not times: they do not depend on the
+// machine.
+func TestVerifyAllocationBudget(t *testing.T) {
+	secret := []byte(vectorSecret)
+	ev := event("evt_SBX0000000042_05", "05", "01", false)
+	body, err := ev.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Sign(secret, body, time.Unix(baseT, 0))
+	keys := Keys{secret}
+	verify := testing.AllocsPerRun(100, func() { _, _ = Verify(keys, body, h, time.Unix(baseT, 0), 0) })
+	baseline := testing.AllocsPerRun(100, func() {
+		m := hmac.New(sha256.New, secret)
+		m.Write([]byte(strconv.FormatInt(baseT, 10) + "."))
+		m.Write(body)
+		got, _ := hex.DecodeString(h[len(h)-64:])
+		_ = hmac.Equal(m.Sum(nil), got)
+	})
+	parse := testing.AllocsPerRun(100, func() {
+		var e Event
+		_ = e.UnmarshalJSON(body)
+	})
+	if verify > baseline+parse {
+		t.Errorf("Verify allocates %v per call, more than crypto/hmac's %v plus the parse's %v", verify, baseline, parse)
+	}
 }

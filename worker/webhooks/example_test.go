@@ -38,7 +38,7 @@ func ExampleVerify() {
 func ExampleVerifyRequest() {
 	secret := []byte("whsec-the-shop-WEBHOOK_SECRET-0123456789")
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ev, err := webhooks.VerifyRequest(webhooks.Keys{secret}, r, 64<<10, time.Now(), 0)
+		ev, err := webhooks.VerifyRequest(webhooks.Keys{secret}, r, time.Now(), 0, 64<<10)
 		switch {
 		case errors.Is(err, webhooks.ErrTooLarge):
 			http.Error(w, "too large", http.StatusRequestEntityTooLarge)

@@ -19,8 +19,8 @@ import (
 func webhookHandler(secret []byte) http.HandlerFunc {
 	keys := webhooks.Keys{secret} // during a rotation: {new, old}
 	return func(w http.ResponseWriter, r *http.Request) {
-		// 64 KiB at most of the body; 0: the default tolerance, 5 minutes.
-		ev, err := webhooks.VerifyRequest(keys, r, 64<<10, time.Now(), 0)
+		// 0: the default tolerance, 5 minutes; 64 KiB at most of the body.
+		ev, err := webhooks.VerifyRequest(keys, r, time.Now(), 0, 64<<10)
 		if errors.Is(err, webhooks.ErrTooLarge) {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 			return

@@ -20,7 +20,10 @@
 // JavaScript verifyWebhook too.
 //
 // Verify, like worker/tokens.Verify, takes the keys first, then the
-// signed thing, then the time: Verify(keys, body, header, now, tolerance).
+// signed thing, then the time, then the options:
+// Verify(keys, body, header, now, tolerance) and
+// VerifyRequest(keys, r, now, tolerance, maxBody), as
+// tokens.Verify(keys, token, now).
 package webhooks
 
 import (
@@ -155,8 +158,10 @@ func Verify(keys Keys, body []byte, header string, now time.Time, tolerance time
 
 // VerifyRequest is Verify on a request: it reads at most maxBody bytes
 // of r's body (DefaultMaxBody when 0; longer is ErrTooLarge, unread past
-// the limit) and its Parcelgate-Signature header.
-func VerifyRequest(keys Keys, r *http.Request, maxBody int64, now time.Time, tolerance time.Duration) (Event, error) {
+// the limit) and its Parcelgate-Signature header. Its arguments are
+// Verify's, the request for the body and header, and the body limit last
+// (an option, after tolerance).
+func VerifyRequest(keys Keys, r *http.Request, now time.Time, tolerance time.Duration, maxBody int64) (Event, error) {
 	if maxBody <= 0 {
 		maxBody = DefaultMaxBody
 	}

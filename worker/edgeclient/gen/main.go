@@ -16,6 +16,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -134,6 +135,31 @@ func paramFacts(p *catalog.Param) string {
 	return facts + "; error code " + strconv.Itoa(p.Code)
 }
 
+// refLimits checks that the catalog's references have two limits, the
+// shop's own (shipping_client_ref's) and catalog.MaxRefRunes, and returns
+// the names of the shop's own references: two constants then describe
+// every reference.
+func refLimits() ([]string, error) {
+	client := catalog.Lookup("new-shipment").Param("shipping_client_ref").MaxLen
+	var names []string
+	for i := range catalog.Operations {
+		op := &catalog.Operations[i]
+		for j := range op.Params {
+			p := &op.Params[j]
+			switch {
+			case p.Kind != catalog.Ref || p.MaxLen == catalog.MaxRefRunes:
+			case p.MaxLen == client:
+				if !slices.Contains(names, p.Name) {
+					names = append(names, p.Name)
+				}
+			default:
+				return nil, fmt.Errorf("%s.%s: a reference of %d characters, neither MaxClientRefRunes (%d) nor MaxRefRunes (%d)", op.Name, p.Name, p.MaxLen, client, catalog.MaxRefRunes)
+			}
+		}
+	}
+	return names, nil
+}
+
 func generate(results map[string]string) ([]byte, error) {
 	var b bytes.Buffer
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
@@ -157,6 +183,48 @@ func generate(results map[string]string) ([]byte, error) {
 		w("\tOp%s Operation = %q", camel(op.Name), op.Name)
 	}
 	w(")")
+	w("")
+	clientRef, err := refLimits()
+	if err != nil {
+		return nil, err
+	}
+	w("// The limits of references, in characters (runes) after trimming, as")
+	w("// the edge counts them (internal/catalog). The Client refuses a longer")
+	w("// reference before sending (an *Error with Source SourceClient naming")
+	w("// the field): the edge would refuse it with the same code.")
+	w("const (")
+	w("	// MaxClientRefRunes bounds the shop's own references: %s.", strings.Join(clientRef, ", "))
+	w("	MaxClientRefRunes = %d", catalog.Lookup("new-shipment").Param("shipping_client_ref").MaxLen)
+	w("	// MaxRefRunes bounds every other reference (dlvr_ref, carrier references).")
+	w("	MaxRefRunes = %d", catalog.MaxRefRunes)
+	w(")")
+	w("")
+	w("// refs lists the references of op with their limit and the code the")
+	w("// edge refuses a longer one with.")
+	w("func (op Operation) refs() []refLimit {")
+	w("	switch op {")
+	for i := range catalog.Operations {
+		op := &catalog.Operations[i]
+		var items []string
+		for j := range op.Params {
+			p := &op.Params[j]
+			if p.Kind != catalog.Ref {
+				continue
+			}
+			max := "MaxRefRunes"
+			if p.MaxLen != catalog.MaxRefRunes {
+				max = "MaxClientRefRunes"
+			}
+			items = append(items, fmt.Sprintf("{%q, %s, %d}", p.Name, max, p.Code))
+		}
+		if len(items) > 0 {
+			w("	case Op%s:", camel(op.Name))
+			w("		return []refLimit{%s}", strings.Join(items, ", "))
+		}
+	}
+	w("	}")
+	w("	return nil")
+	w("}")
 	w("")
 	w("// Operations lists every operation in the catalog's (the spec's) order.")
 	w("var Operations = [...]Operation{")
