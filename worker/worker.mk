@@ -149,7 +149,7 @@ check-config: npm-tools worker-core
 ## another DEV_PORT (no shared port), and `make sandbox` with internal/sandbox/README's curl walk
 ## (worker/makedev_test.go, in a mirror of the checkout: your .dev.vars files are not touched).
 test-deploy: npm-tools worker worker-assets sandbox-worker
-	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -run 'Deploy|DevVars|SecretVectors|MakeSandbox' ./worker/
+	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -timeout 900s -run 'Deploy|DevVars|SecretVectors|MakeSandbox' ./worker/
 
 ## worker-core: build/worker/core.wasm, the edge core (worker/core) as a TinyGo module for the
 ## worker's JavaScript (worker/src/core.mjs). -gc=conservative: -target wasm-unknown defaults to
