@@ -144,9 +144,12 @@ check-config: npm-tools worker-core
 ## (worker/deploy_test.go): check-config, `wrangler deploy --dry-run` of the production
 ## config with no sandbox, demo shop or sandbox KV in it, and [env.dev] keeping every binding;
 ## make dev's check of .dev.vars (worker/devvars.sh) and check-config held to the verdicts of
-## testdata/secrets.json, the core's one rule for secrets (worker/core/secrets.go).
+## testdata/secrets.json, the core's one rule for secrets (worker/core/secrets.go); DEPLOY.md's
+## real-upstream recipe run to `make dev` against a fake service, beside a second make dev on
+## another DEV_PORT (no shared port), and `make sandbox` with internal/sandbox/README's curl walk
+## (worker/makedev_test.go, in a mirror of the checkout: your .dev.vars files are not touched).
 test-deploy: npm-tools worker worker-assets sandbox-worker
-	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -run 'Deploy|DevVars|SecretVectors' ./worker/
+	PARCELGATE_DEPLOY_TEST=1 $(GO) test -count=1 -timeout 900s -run 'Deploy|DevVars|SecretVectors|MakeSandbox' ./worker/
 
 ## worker-core: build/worker/core.wasm, the edge core (worker/core) as a TinyGo module for the
 ## worker's JavaScript (worker/src/core.mjs). -gc=conservative: -target wasm-unknown defaults to
