@@ -21,13 +21,16 @@ import (
 // holds the edge to it).
 type secretVectors struct {
 	Base  map[string]string `json:"base"`
-	Cases []struct {
-		Name     string            `json:"name"`
-		Upstream string            `json:"upstream"`
-		Vars     map[string]string `json:"vars"`
-		Set      map[string]string `json:"set"`
-		Refused  []string          `json:"refused"`
-	} `json:"cases"`
+	Cases []secretCase      `json:"cases"`
+}
+
+// secretCase is one case of testdata/secrets.json.
+type secretCase struct {
+	Name     string            `json:"name"`
+	Upstream string            `json:"upstream"`
+	Vars     map[string]string `json:"vars"`
+	Set      map[string]string `json:"set"`
+	Refused  []string          `json:"refused"`
 }
 
 // The secrets the edge reads: what a verdict is about.
@@ -78,9 +81,21 @@ func TestSecretVectorsCheckConfigAndDevVars(t *testing.T) {
 	prod = strings.Replace(prod, "ALLOWED_ORIGINS = \"\"", "ALLOWED_ORIGINS = \"https://shop.example\"", 1)
 	dir := t.TempDir()
 
+	// Each case runs two node processes (wrangler's config reader is slow
+	// to load): the cases run side by side.
 	for i, c := range v.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			secretVectorCase(t, i, c, v.Base, prod, dir)
+		})
+	}
+}
+
+// secretVectorCase is one case of TestSecretVectorsCheckConfigAndDevVars.
+func secretVectorCase(t *testing.T, i int, c secretCase, base map[string]string, prod, dir string) {
+	{
 		secrets := map[string]string{}
-		for k, x := range v.Base {
+		for k, x := range base {
 			secrets[k] = x
 		}
 		for k, x := range c.Set {
@@ -115,14 +130,14 @@ func TestSecretVectorsCheckConfigAndDevVars(t *testing.T) {
 		}
 		dvPath := filepath.Join(dir, fmt.Sprintf("case%d.dev.vars", i))
 		require.NoError(t, os.WriteFile(dvPath, []byte(dv.String()), 0o600))
-		out, err := devVarsCheck(t, dvPath, filepath.Join(dir, "sandbox.dev.vars"))
+		out, err := devVarsCheck(t, dvPath, filepath.Join(dir, fmt.Sprintf("case%d.sandbox.dev.vars", i)))
 		assert.Equal(t, want, refusedIn(out), "%s: make dev's check: %s", c.Name, out)
 		assert.Equal(t, len(want) == 0, err == nil, "%s: make dev's check exits 0 exactly when nothing is refused: %s", c.Name, out)
 		noValue("make dev's check", out)
 
 		// make check-config: a deploy never has the sandbox upstream.
 		if c.Upstream != "remote" {
-			continue
+			return
 		}
 		cfg := prod
 		for k, x := range c.Vars {
