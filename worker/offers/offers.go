@@ -73,7 +73,7 @@ const (
 	// refused unread.
 	MaxLen = 4096
 	// TagLen is the length of an offer's Tag.
-	TagLen = 22
+	TagLen   = 22
 	macBytes = 16
 )
 
