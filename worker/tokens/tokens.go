@@ -39,6 +39,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
+	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
 // Prefix starts every scoped token.
@@ -85,6 +86,16 @@ type Grant struct {
 	// one token books at most one pickup. Required with new-collection,
 	// refused without it.
 	CollectionClientRef string
+	// Offer is the offer (worker/offers) the grant's new-shipment must
+	// book: Mint verifies it with the key's offer key and binds the grant
+	// to its Tag. The token carries the tag, not the offer; the booking
+	// carries the offer itself (its `offer` field, which the edge checks
+	// and strips).
+	Offer string
+	// OfferTag is the bound offer's offers.Tag: what Verify returns, and
+	// what Mint binds when Offer is empty (a caller that verified the
+	// offer itself, as the edge's /demo/token does with the worker's key).
+	OfferTag string
 }
 
 // Claims are a verified token's grant and expiry.
@@ -223,6 +234,12 @@ func Check(g Grant) (Grant, error) {
 	if p := refProblem(g.CollectionClientRef, 15); p != "" {
 		return g, &FieldError{"collection_client_ref", p}
 	}
+	if g.OfferTag != "" && !validTag(g.OfferTag) {
+		return g, &FieldError{"offer", "not an offer's tag"}
+	}
+	if (g.Offer != "" || g.OfferTag != "") && !grants(g, "new-shipment") {
+		return g, &FieldError{"offer", "binds new-shipment only: grant new-shipment or leave it out"}
+	}
 	return out, nil
 }
 
@@ -264,6 +281,15 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 	if ttl < time.Second || ttl > MaxTTL || ttl%time.Second != 0 {
 		return "", time.Time{}, &FieldError{"ttl", "must be a whole number of seconds from 1 to 2592000"}
 	}
+	if g.Offer != "" {
+		// The offer is the worker's: signed with this key's offer key and
+		// still quotable. Its facts are the booking's business (the edge
+		// compares them); the token only names it.
+		if _, err := offers.Verify(offers.Keys{Current: key}, g.Offer, now); err != nil {
+			return "", time.Time{}, &FieldError{"offer", offerProblem(err)}
+		}
+		g.OfferTag = offers.Tag(g.Offer)
+	}
 	g, err := Check(g)
 	if err != nil {
 		return "", time.Time{}, err
@@ -285,6 +311,9 @@ func encode(key []byte, g Grant, exp int64) string {
 	}
 	if g.CollectionClientRef != "" {
 		p += "&collection_client_ref=" + urlquery.Escape(g.CollectionClientRef)
+	}
+	if g.OfferTag != "" {
+		p += "&offer=" + g.OfferTag
 	}
 	signed := Prefix + base64lite.Encode([]byte(p), base64lite.URL|base64lite.Raw)
 	return signed + "." + base64lite.Encode(mac(key, signed), base64lite.URL|base64lite.Raw)
@@ -349,7 +378,7 @@ func parsePayload(p string) (int64, Grant, bool) {
 	var g Grant
 	var exp int64
 	parts := strings.Split(p, "&")
-	if len(parts) < 2 || len(parts) > 5 {
+	if len(parts) < 2 || len(parts) > 6 {
 		return 0, g, false
 	}
 	for i, part := range parts {
@@ -375,6 +404,8 @@ func parsePayload(p string) (int64, Grant, bool) {
 				ref = &g.ShippingClientRef
 			case "collection_client_ref":
 				ref = &g.CollectionClientRef
+			case "offer":
+				ref = &g.OfferTag
 			default:
 				return 0, g, false
 			}
@@ -421,4 +452,40 @@ func clip(s string, n int) string {
 		return s[:n] + "..."
 	}
 	return s
+}
+
+// validTag: an offers.Tag's shape (22 base64url characters).
+func validTag(t string) bool {
+	if len(t) != offers.TagLen {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func grants(g Grant, op string) bool {
+	for _, o := range g.Operations {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// offerProblem says why Mint refused a grant's offer.
+func offerProblem(err error) string {
+	switch offers.Reason(err) {
+	case "expired":
+		return "the offer has expired: quote again (get-shipments-rates) and bind the new offer"
+	case "foreign":
+		return "not an offer of this worker (signed with another TOKEN_SIGNING_KEY)"
+	case "tampered":
+		return "the offer's signature does not match: it was changed after the worker signed it"
+	}
+	return "not an offer (the `offer` of a service in a get-shipments-rates answer)"
 }
