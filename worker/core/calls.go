@@ -124,8 +124,13 @@ var methods = [...]func(c *Calls, e *Edge, a args, raw []byte){
 		}
 		c.response("", e.Failure(FailureInput{Kind: "not_found", RequestID: a.str("requestId")}))
 	},
-	MethodNormalize: func(c *Calls, _ *Edge, a args, raw []byte) {
-		out, normalized := Normalize(a.str("operation"), raw)
+	MethodNormalize: func(c *Calls, e *Edge, a args, raw []byte) {
+		out, normalized := raw, false
+		if !a.boolean("keep") {
+			out, normalized = Normalize(a.str("operation"), raw)
+		}
+		// Offers and points signed into the client's body (offers.go).
+		out = e.SignAnswer(a.str("operation"), out, a.str("sign"), millis(a.num("now")))
 		c.bool("normalized", normalized)
 		c.setRaw("body", out)
 	},
@@ -325,6 +330,7 @@ func (c *Calls) prepare(a args, raw []byte) {
 		w.BeginObject()
 		c.str("operation", f.Operation)
 		c.bool("retryable", f.Retryable)
+		c.str("sign", f.Sign)
 		w.Key("cache")
 		if f.CacheKey == "" {
 			w.Null()

@@ -53,6 +53,7 @@ type Edge struct {
 	leaks    leak.Filter
 	master   [32]byte // SHA-256 of PROXY_TOKEN
 	demoKey  []byte
+	offers   offerConfig
 }
 
 // Configure reads the environment through lookup (a variable set to ""
@@ -73,6 +74,7 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 		k := hmacsha256.MAC(e.cfg.SigningKey, []byte("parcelgate sandbox demo tokens v2"))
 		e.demoKey = k[:]
 	}
+	e.configureOffers(getenv)
 	return e
 }
 

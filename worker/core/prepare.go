@@ -77,6 +77,9 @@ type Forward struct {
 	// Booking is the ledger's ticket (nil: not through the ledger).
 	Booking *Ticket
 	Context AnswerContext
+	// Sign is the basis of the answer's offers or points (offers.go):
+	// normalize signs the client's body with it; "" for none.
+	Sign string
 }
 
 // Ticket is what the Bookings object's begin needs.
@@ -149,6 +152,10 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if refusal != nil {
 		return respond(caller, rl, refusal.Response(r.RequestID))
 	}
+	var offer, point string
+	if op.Name == "new-shipment" {
+		offer, point = takeOffer(req)
+	}
 	// "Today" is the date at UTC-12: never refuses a date still valid
 	// somewhere; the upstream has the last word.
 	today := isoDate(r.Now.Unix() - 12*3600)
@@ -185,12 +192,18 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 			return respond(caller, rl, refuse(403, "forbidden", say(r.locale(), msgScopedNeedsLedger, EnvExactlyOnce)).Response(r.RequestID))
 		}
 	}
+	if op.Name == "new-shipment" {
+		if refusal := e.checkOffer(scope, req, offer, point, r); refusal != nil {
+			return respond(caller, rl, refusal.Response(r.RequestID))
+		}
+	}
 	body := form.Encode(req)
 	f := &Forward{Operation: op.Name, UpstreamBody: body, Retryable: !op.Books,
 		Context: AnswerContext{Operation: op.Name, Ledger: op.Books && e.ledger()}}
 	if ttl := e.cfg.CacheTTL[op.Name]; ttl > 0 {
 		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
 	}
+	f.Sign = e.offerBasis(op.Name, req)
 	if op.Books {
 		refField := catalog.PolicyOf(op.Name).ClientRef
 		ref := req.Get(refField)

@@ -133,7 +133,7 @@ func vectorInputs() vectorFile {
 	r("bidi override", grantJSON{Operations: []string{"new-collection"}, DlvrRef: "D", CollectionClientRef: "C\u202e1"}, 0)
 	r("offer expired", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: vectorOffer(baseMs / 1000)}, 0)
 	r("offer of another key", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: otherOffer(baseMs/1000 + 60)}, 0)
-	r("offer tampered", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: vectorOffer(baseMs/1000+1800)[:40] + "A" + vectorOffer(baseMs/1000+1800)[41:]}, 0)
+	r("offer tampered", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: vectorOffer(baseMs/1000 + 1800)[:40] + "A" + vectorOffer(baseMs/1000 + 1800)[41:]}, 0)
 	r("offer without new-shipment", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D", Offer: vectorOffer(baseMs/1000 + 1800)}, 0)
 	r("not an offer", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: "acme-express/acme-24"}, 0)
 	r("soft hyphen", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D\u00ad1"}, 0)
