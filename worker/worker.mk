@@ -130,7 +130,7 @@ test-deploy: npm-tools worker worker-assets
 CORE_OUT := $(WORKER_OUT)/core.wasm
 CORE_TINYGO_FLAGS := -target worker/core/wasm/target.json -tags nodocs -gc=conservative -no-debug -panic=trap -opt=z -stack-size=64KB
 CORE_WASM_OPT := -O2 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
-CORE_GO_SRC := go.mod worker/core/wasm/target.json $(shell find worker/core worker/tokens worker/webhooks internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
+CORE_GO_SRC := go.mod worker/core/wasm/target.json $(shell find worker/core worker/tokens worker/offers worker/webhooks internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
 
 .PHONY: worker-core
 worker-core: $(CORE_OUT)

@@ -8,6 +8,7 @@
 
 import { OPERATIONS } from './operations.js';
 import { ParcelgateError } from './errors.js';
+import { verifyOffer, offerTag } from './offers.js';
 
 const PREFIX = 'pgt1.';
 const MIN_KEY_BYTES = 32;
@@ -131,8 +132,12 @@ function checkGrant(grant) {
   }
   p = refProblem(collectionClientRef, MAX_CLIENT_REF);
   if (p) throw fieldError('collection_client_ref', p);
+  const offer = grant.offer === undefined || grant.offer === null ? '' : grant.offer;
+  if (offer !== '' && !seen.has('new-shipment')) {
+    throw fieldError('offer', 'binds new-shipment only: grant new-shipment or leave it out');
+  }
   const operations = [...seen].sort((a, b) => ORDER.get(a) - ORDER.get(b));
-  return { operations, shippingClientRef, dlvrRef, collectionClientRef };
+  return { operations, shippingClientRef, dlvrRef, collectionClientRef, offer };
 }
 
 function keyBytes(key) {
@@ -158,7 +163,8 @@ function base64url(bytes) {
  * one of new-collection must bind dlvrRef (the shipment) and
  * collectionClientRef (the pickup); either lives at most 7200 seconds.
  *
- * @param {{operations: string[] | string, shippingClientRef?: string, dlvrRef?: string, collectionClientRef?: string}} grant
+ * @param {{operations: string[] | string, shippingClientRef?: string, dlvrRef?: string, collectionClientRef?: string, offer?: string}} grant
+ *   offer: the offer the shopper chose (check it with verifyOffer first): the grant's new-shipment books exactly it
  * @param {{ttl?: number, now?: number | Date}} [options] ttl in seconds (1..2592000, at most 7200 for a booking grant; default 900); now in ms or a Date
  * @returns {Promise<{token: string, expiresAt: string, expiresIn: number, operations: string[]}>}
  */
@@ -169,6 +175,24 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   }
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL) {
     throw fieldError('ttl', `must be a whole number of seconds from 1 to ${MAX_TTL}`);
+  }
+  const nowMs0 = now instanceof Date ? now.getTime() : now;
+  if (grant && grant.offer !== undefined && grant.offer !== null && grant.offer !== '') {
+    // The worker's offer, still quotable (tokens.Mint's words).
+    if (typeof grant.offer !== 'string') throw fieldError('offer', 'must be a string');
+    try {
+      await verifyOffer(key, grant.offer, { now: nowMs0 });
+    } catch (e) {
+      const problems = {
+        expired: 'the offer has expired: quote again (get-shipments-rates) and bind the new offer',
+        foreign: 'not an offer of this worker (signed with another TOKEN_SIGNING_KEY)',
+        tampered: "the offer's signature does not match: it was changed after the worker signed it",
+      };
+      if (e && e.name === 'OfferError') {
+        throw fieldError('offer', problems[e.reason] || 'not an offer (the `offer` of a service in a get-shipments-rates answer)');
+      }
+      throw e;
+    }
   }
   const g = checkGrant(grant || {});
   if (ttl > MAX_BOOKING_TTL && (g.operations.includes('new-shipment') || g.operations.includes('new-collection'))) {
@@ -182,6 +206,7 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   if (g.dlvrRef) payload += `&dlvr_ref=${queryEscape(g.dlvrRef)}`;
   if (g.shippingClientRef) payload += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
   if (g.collectionClientRef) payload += `&collection_client_ref=${queryEscape(g.collectionClientRef)}`;
+  if (g.offer) payload += `&offer=${offerTag(g.offer)}`;
   const signed = PREFIX + base64url(new TextEncoder().encode(payload));
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
   if (!subtle) throw new TypeError('parcelgate: mintToken needs WebCrypto (globalThis.crypto.subtle; Node 20+)');

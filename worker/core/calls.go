@@ -582,7 +582,7 @@ func upstream(a args, raw []byte) *Upstream {
 }
 
 func grant(a args) tokens.Grant {
-	g := tokens.Grant{ShippingClientRef: a.str("shippingClientRef"), DlvrRef: a.str("dlvrRef"), CollectionClientRef: a.str("collectionClientRef")}
+	g := tokens.Grant{ShippingClientRef: a.str("shippingClientRef"), DlvrRef: a.str("dlvrRef"), CollectionClientRef: a.str("collectionClientRef"), Offer: a.str("offer")}
 	g.Operations = a.strs("operations")
 	return g
 }

@@ -107,6 +107,13 @@ export interface NormalizeInput {
   operation: string;
   /** The ok envelope as the upstream sent it. */
   body: string | Uint8Array;
+  /** Leave the data as received (only sign it): a client that did not ask for normalized data. */
+  keep?: boolean;
+  /** Forward.sign of the request: every service gets a signed `offer` (get-shipments-rates), every drop
+   *  point a signed `point` (get-drop-points), expiring OFFER_TTL_SECONDS after `now`. "" signs nothing. */
+  sign?: string;
+  /** Date.now() (ms): the offers' expiry counts from it. */
+  now?: number;
 }
 
 export interface NormalizeResult {
@@ -310,6 +317,9 @@ export interface Forward {
   booking: BookingTicket | null;
   /** What `answer` needs back about this request. */
   context: AnswerContext;
+  /** The basis of the answer's offers (get-shipments-rates) or points (get-drop-points): pass it to
+   *  `normalize` with the client's body; "" for other operations or without TOKEN_SIGNING_KEY. */
+  sign: string;
 }
 
 export interface BookingTicket {
@@ -510,6 +520,8 @@ export interface Grant {
   operations: string[];
   shippingClientRef: string;
   dlvrRef: string;
+  /** The offer a new-shipment grant books (mint only; the token carries its tag). */
+  offer?: string;
 }
 
 export interface MintInput {

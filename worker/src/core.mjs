@@ -321,8 +321,11 @@ class Core {
 
   /** @param {import('./core.d.mts').NormalizeInput} input */
   normalize(input) {
-    const r = this.#call('normalize', { operation: input.operation }, input.body);
-    if (r.normalized === true) return r;
+    const sign = input.sign ?? '';
+    const r = this.#call('normalize', { operation: input.operation, keep: input.keep === true, sign, now: input.now ?? 0 }, input.body);
+    // Signed (offers, points) or normalized: the core's body. A trap's
+    // answer is empty: the body as received.
+    if (r.normalized === true || (sign !== '' && r.body !== '')) return r;
     return { body: typeof input.body === 'string' ? input.body : decoder.decode(input.body), normalized: false };
   }
 

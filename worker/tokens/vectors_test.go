@@ -61,6 +61,8 @@ type refuseCase struct {
 	TTL     float64 `json:"ttl,omitempty"`
 	Field   string  `json:"field"`
 	Problem string  `json:"problem"`
+	// NowMs is the mint time where it matters (an offer's expiry); absent: 0.
+	NowMs int64 `json:"now_ms,omitempty"`
 }
 
 type tamperCase struct {
@@ -159,7 +161,10 @@ func build(t *testing.T) vectorFile {
 	}
 	for i := range f.Refuse {
 		v := &f.Refuse[i]
-		_, _, err := Mint(key, grantOf(v.Grant), ttlOf(v.TTL), time.UnixMilli(baseMs))
+		if v.Grant.Offer != "" {
+			v.NowMs = baseMs
+		}
+		_, _, err := Mint(key, grantOf(v.Grant), ttlOf(v.TTL), time.UnixMilli(v.NowMs))
 		var fe *FieldError
 		if !errors.As(err, &fe) {
 			t.Fatalf("%s: want a field error, got %v", v.Name, err)

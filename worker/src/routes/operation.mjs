@@ -72,6 +72,7 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
     if (p.kind === "respond") return send(x, p.response);
     if (p.kind !== "forward") return failure(x, edge, "internal");
     const fwd = p.forward;
+    x.sign = fwd.sign || "";
     // A made-up request of the isolate's start (warm.mjs) never reads or
     // fills a cache: its answer is warmUpstream's stand-in.
     if (fwd.cache !== null && !x.warm) return cached(x, edge, fwd, fwd.cache, cache());
@@ -149,8 +150,11 @@ function settle(x, edge, a, headers) {
 function data(x, edge, body, headers) {
   /** @type {Record<string, string>} */
   const h = { ...headers, vary: "Accept" };
-  if (!wantsNormalized(x.request.headers.get("accept"))) return { body, headers: h };
-  const n = edge.core.normalize({ operation: x.op, body });
+  const wants = wantsNormalized(x.request.headers.get("accept"));
+  // Rates and drop points carry offers and points signed now, for this
+  // request (x.sign): raw answers go through the core too.
+  if (!wants && x.sign === "") return { body, headers: h };
+  const n = edge.core.normalize({ operation: x.op, body, keep: !wants, sign: x.sign, now: Date.now() });
   if (n.normalized) h["parcelgate-data"] = "normalized";
   return { body: n.body, headers: h };
 }

@@ -1,0 +1,236 @@
+// Offers and drop points verified on the shop's server (Node 20+, Deno,
+// Bun, Workers: any runtime with WebCrypto), offline: the strings the edge
+// signs into get-shipments-rates (`offer` per service) and get-drop-points
+// (`point` per drop point) answers, checked with TOKEN_SIGNING_KEY as Go's
+// worker/offers.Verify checks them. Parity is pinned by testdata/offers.json.
+//
+// Not imported by the Client or the widgets: a page never holds the key.
+
+const OFFER = 'pgo1.';
+const POINT = 'pgp1.';
+const MIN_KEY_BYTES = 32;
+const MAX_LEN = 4096;
+const TAG_LEN = 22;
+const MAC_BYTES = 16;
+const OFFER_NAMES = ['k', 'e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
+const POINT_NAMES = ['k', 'e', 'c', 'key', 'cc', 'z'];
+const B64URL = /^[A-Za-z0-9_-]*$/;
+const enc = new TextEncoder();
+
+/** An offer or point refused: `reason` is malformed, tampered, foreign, expired or key (Go's offers.Reason). */
+export class OfferError extends Error {
+  /** @param {string} reason @param {string} message */
+  constructor(reason, message) {
+    super(message);
+    this.name = 'OfferError';
+    this.reason = reason;
+  }
+}
+
+const MESSAGES = {
+  malformed: 'not an offer',
+  tampered: 'offer signature does not match',
+  foreign: 'offer signed with another key',
+  expired: 'offer expired: quote again',
+  key: 'signing key shorter than 32 bytes',
+};
+const fail = (reason) => new OfferError(reason, `parcelgate: ${MESSAGES[reason]}`);
+
+function keyBytes(key) {
+  if (typeof key === 'string') return enc.encode(key);
+  if (key instanceof ArrayBuffer) return new Uint8Array(key);
+  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  throw new TypeError('parcelgate: verifyOffer: a signing key must be a string, an ArrayBuffer or a Uint8Array');
+}
+
+function subtle() {
+  const s = globalThis.crypto && globalThis.crypto.subtle;
+  if (!s) throw new TypeError('parcelgate: verifyOffer needs WebCrypto (globalThis.crypto.subtle; Node 20+)');
+  return s;
+}
+
+async function hmac(key, msg) {
+  const k = await subtle().importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await subtle().sign('HMAC', k, typeof msg === 'string' ? enc.encode(msg) : msg));
+}
+
+function base64url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function unbase64url(s) {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+// Go's url.QueryEscape and QueryUnescape.
+function queryEscape(s) {
+  return encodeURIComponent(s)
+    .replace(/%20/g, '+')
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function queryUnescape(s) {
+  return decodeURIComponent(s.replace(/\+/g, ' '));
+}
+
+/** The key id offers signed with signingKey carry (Go's offers.KeyID). */
+async function keyId(signingKey) {
+  return base64url((await hmac(signingKey, 'parcelgate key id v1')).subarray(0, 3));
+}
+
+/**
+ * A canonical decimal ("1.5", "12"), as offers.Canonical writes them.
+ * @param {string} s
+ */
+function canonical(s) {
+  return /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/.test(s);
+}
+
+function keySet(keys) {
+  if (keys === null || typeof keys !== 'object' || ArrayBuffer.isView(keys) || keys instanceof ArrayBuffer) {
+    return [keyBytes(keys)];
+  }
+  const out = [keyBytes(keys.current)];
+  if (keys.previous !== undefined && keys.previous !== null && keys.previous !== '') out.push(keyBytes(keys.previous));
+  return out;
+}
+
+/**
+ * open checks a string's shape and MAC with the key its key id names and
+ * returns its fields (unescaped) in names' order.
+ */
+async function open(keys, prefix, s, names) {
+  const set = keySet(keys);
+  if (set.some((k) => k.byteLength < MIN_KEY_BYTES)) throw fail('key');
+  if (typeof s !== 'string' || s.length > MAX_LEN || !s.startsWith(prefix)) throw fail('malformed');
+  const rest = s.slice(prefix.length);
+  const dot = rest.indexOf('.');
+  if (dot <= 0 || rest.length - dot - 1 !== TAG_LEN) throw fail('malformed');
+  const b64 = rest.slice(0, dot);
+  if (!B64URL.test(b64) || b64.length % 4 === 1) throw fail('malformed');
+  const raw = unbase64url(b64);
+  if (base64url(raw) !== b64) throw fail('malformed');
+  let payload;
+  try {
+    payload = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw fail('malformed');
+  }
+  if (!payload.startsWith('k=')) throw fail('malformed');
+  const id = payload.slice(2).split('&')[0];
+  let key = null;
+  for (const k of set) {
+    if ((await keyId(k)) === id) {
+      key = k;
+      break;
+    }
+  }
+  if (key === null) throw fail('foreign');
+  const derived = await hmac(key, 'parcelgate offer v1');
+  const mac = base64url((await hmac(derived, s.slice(0, prefix.length + dot))).subarray(0, MAC_BYTES));
+  // Constant time over the tag's characters.
+  const got = rest.slice(dot + 1);
+  let diff = 0;
+  for (let i = 0; i < TAG_LEN; i++) diff |= got.charCodeAt(i) ^ mac.charCodeAt(i);
+  if (diff !== 0) throw fail('tampered');
+  const parts = payload.split('&');
+  if (parts.length !== names.length) throw fail('malformed');
+  const vals = [];
+  for (let i = 0; i < names.length; i++) {
+    const eq = parts[i].indexOf('=');
+    if (eq < 0 || parts[i].slice(0, eq) !== names[i]) throw fail('malformed');
+    const v = parts[i].slice(eq + 1);
+    if (names[i] === 'pc') {
+      vals.push(v);
+      continue;
+    }
+    let u;
+    try {
+      u = queryUnescape(v);
+    } catch {
+      throw fail('malformed');
+    }
+    // One spelling per value (Go re-encodes and compares).
+    if (queryEscape(u) !== v) throw fail('malformed');
+    vals.push(u);
+  }
+  if (!/^[1-9][0-9]*$/.test(vals[1])) throw fail('malformed');
+  return vals;
+}
+
+function parcels(s) {
+  if (s === '') throw fail('malformed');
+  return s.split(',').map((one) => {
+    const v = one.split('*');
+    if (v.length !== 5 || v.some((x) => x !== '' && !canonical(x))) throw fail('malformed');
+    return { weight: v[0], width: v[1], height: v[2], length: v[3], volume: v[4] };
+  });
+}
+
+function when(now) {
+  const ms = now instanceof Date ? now.getTime() : now;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError('parcelgate: verifyOffer: now must be a time in ms or a Date');
+  return Math.floor(ms / 1000);
+}
+
+function iso(s) {
+  return new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Verifies an offer (a service's `offer` in a get-shipments-rates answer
+ * through the edge) with the worker's TOKEN_SIGNING_KEY, offline, and
+ * returns what the shopper was shown. Compare it with the cart, charge
+ * `price` (a decimal string: never parse it to a float for money), then
+ * mint the booking grant bound to it (mintToken's `offer`).
+ *
+ * @param {string | ArrayBuffer | ArrayBufferView | {current: string | ArrayBuffer | ArrayBufferView, previous?: string | ArrayBuffer | ArrayBufferView}} keys
+ *   TOKEN_SIGNING_KEY, or it and TOKEN_SIGNING_KEY_PREVIOUS during a rotation
+ * @param {string} offer
+ * @param {{now?: number | Date}} [options]
+ * @returns {Promise<import('../types/offers').OfferFacts>}
+ * @throws {OfferError} reason malformed, tampered, foreign, expired or key
+ */
+export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
+  const nowS = when(now);
+  const v = await open(keys, OFFER, offer, OFFER_NAMES);
+  if (v[6] !== '0' && v[6] !== '1') throw fail('malformed');
+  const facts = {
+    carrier: v[2], service: v[3], price: v[4], currency: v[5], dropPoint: v[6] === '1',
+    from: { country: v[7], postal: v[8] }, to: { country: v[9], postal: v[10] }, parcels: parcels(v[11]),
+    expiresAt: iso(Number(v[1])), tag: offer.slice(offer.length - TAG_LEN),
+  };
+  if (nowS >= Number(v[1])) throw fail('expired');
+  return facts;
+}
+
+/**
+ * Verifies a drop point (a drop point's `point` in a get-drop-points
+ * answer through the edge): its carrier, key, and the place it was listed
+ * near.
+ *
+ * @param {Parameters<typeof verifyOffer>[0]} keys
+ * @param {string} point
+ * @param {{now?: number | Date}} [options]
+ * @returns {Promise<import('../types/offers').PointFacts>}
+ */
+export async function verifyPoint(keys, point, { now = Date.now() } = {}) {
+  const nowS = when(now);
+  const v = await open(keys, POINT, point, POINT_NAMES);
+  const facts = { carrier: v[2], key: v[3], near: { country: v[4], postal: v[5] }, expiresAt: iso(Number(v[1])) };
+  if (nowS >= Number(v[1])) throw fail('expired');
+  return facts;
+}
+
+/** An offer's tag: what a booking grant binds ("" for a string that is not an offer). */
+export function offerTag(offer) {
+  if (typeof offer !== 'string' || !offer.startsWith(OFFER)) return '';
+  const i = offer.lastIndexOf('.');
+  if (i < OFFER.length || offer.length - i - 1 !== TAG_LEN) return '';
+  return offer.slice(i + 1);
+}

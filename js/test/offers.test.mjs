@@ -1,0 +1,49 @@
+// verifyOffer / verifyPoint against testdata/offers.json (written by Go's
+// worker/offers): the same facts for every offer, the same reason for
+// every refusal.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { verifyOffer, verifyPoint, offerTag, OfferError } from '../src/index.js';
+
+const vectors = JSON.parse(readFileSync(new URL('../../testdata/offers.json', import.meta.url), 'utf8'));
+const keys = { current: vectors.key, previous: vectors.previousKey };
+const now = vectors.now_s * 1000;
+
+const iso = (s) => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+for (const v of vectors.offers) {
+  test(`verifies like Go: ${v.name}`, async () => {
+    const f = await verifyOffer(keys, v.offer, { now });
+    const { expiresAt, ...facts } = v.facts;
+    assert.deepEqual({ ...f, expiresAt: undefined, tag: undefined }, { ...facts, expiresAt: undefined, tag: undefined });
+    assert.equal(f.expiresAt, iso(expiresAt));
+    assert.equal(f.tag, v.tag);
+    assert.equal(offerTag(v.offer), v.tag);
+    assert.equal(v.offer.length, v.bytes);
+    if (v.previous) {
+      await assert.rejects(verifyOffer(vectors.key, v.offer, { now }), (e) => e instanceof OfferError && e.reason === 'foreign');
+    }
+  });
+}
+
+for (const v of vectors.points) {
+  test(`verifies a point like Go: ${v.name}`, async () => {
+    const p = await verifyPoint(keys, v.point, { now: new Date(now) });
+    assert.deepEqual(p, { carrier: v.facts.carrier, key: v.facts.key, near: v.facts.near, expiresAt: iso(v.facts.expiresAt) });
+  });
+}
+
+for (const v of vectors.refused) {
+  test(`refuses like Go: ${v.name}`, async () => {
+    await assert.rejects(verifyOffer(keys, v.offer, { now: v.now_s * 1000 }), (e) => {
+      assert.ok(e instanceof OfferError, String(e));
+      assert.equal(e.reason, v.reason);
+      return true;
+    });
+  });
+}
+
+test('a short key is refused', async () => {
+  await assert.rejects(verifyOffer('short', vectors.offers[0].offer, { now }), (e) => e.reason === 'key');
+});
