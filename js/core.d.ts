@@ -362,6 +362,31 @@ export function verifyPoint(keys: OfferKeys, point: string, options?: { now?: nu
 /** The offer's tag, which a bound grant names ("" for a string that is not an offer). */
 export function offerTag(offer: string): string;
 
+/** The claims of a verified token (verifyToken). */
+export interface VerifiedToken {
+  operations: string[];
+  shippingClientRef: string;
+  dlvrRef: string;
+  collectionClientRef: string;
+  /** RFC 3339, UTC, whole seconds. */
+  expiresAt: string;
+}
+
+/**
+ * Verifies a scoped token as the edge does (Go's worker/tokens.Verify), with a key set: the
+ * current TOKEN_SIGNING_KEY first and TOKEN_SIGNING_KEY_PREVIOUS after it during a rotation.
+ * Rejects with an Error whose `reason` is "malformed", "signature", "expired" or "grant"; a bad
+ * key set with a TypeError.
+ */
+export function verifyToken(
+  signingKeys: Array<string | ArrayBuffer | ArrayBufferView>,
+  token: string,
+  options?: { now?: number | Date },
+): Promise<VerifiedToken>;
+
+/** The id of a signing key in the tokens it signs (Go's worker/tokens.KeyID). */
+export function keyId(signingKey: string | ArrayBuffer | ArrayBufferView): Promise<string>;
+
 /** Options of verifyWebhook. */
 export interface VerifyWebhookOptions {
   /** How far the header's t may be from now, either side, in seconds (default 300; must be positive). */

@@ -35,7 +35,7 @@ function args(argv) {
 }
 
 // The secrets the edge reads; the ones always required.
-const SECRETS = ['API_USER', 'API_KEY', 'PROXY_TOKEN', 'TOKEN_SIGNING_KEY', 'WEBHOOK_SECRET', 'WEBHOOK_SECRET_PREVIOUS'];
+const SECRETS = ['API_USER', 'API_KEY', 'PROXY_TOKEN', 'TOKEN_SIGNING_KEY', 'TOKEN_SIGNING_KEY_PREVIOUS', 'WEBHOOK_SECRET', 'WEBHOOK_SECRET_PREVIOUS'];
 const REQUIRED = ['API_USER', 'API_KEY', 'PROXY_TOKEN', 'TOKEN_SIGNING_KEY'];
 
 // readSecrets: {names, values} from a dotenv file, a JSON object (both as
@@ -191,13 +191,14 @@ export async function check({ config: configPath, env, secrets }) {
         if (s.names.has(k) && val(k) === '') problems.push(`secret ${k} is empty`);
       }
       const bytes = (k) => Buffer.byteLength(val(k));
-      for (const k of ['PROXY_TOKEN', 'TOKEN_SIGNING_KEY', ...(webhooks ? ['WEBHOOK_SECRET'] : [])]) {
+      for (const k of ['PROXY_TOKEN', 'TOKEN_SIGNING_KEY', 'TOKEN_SIGNING_KEY_PREVIOUS', ...(webhooks ? ['WEBHOOK_SECRET'] : [])]) {
         if (val(k) !== '' && bytes(k) < 32) problems.push(`secret ${k} has ${bytes(k)} bytes; it needs at least 32 (openssl rand -base64 33)`);
       }
-      for (const k of ['PROXY_TOKEN', 'TOKEN_SIGNING_KEY', 'WEBHOOK_SECRET']) {
+      for (const k of ['PROXY_TOKEN', 'TOKEN_SIGNING_KEY', 'TOKEN_SIGNING_KEY_PREVIOUS', 'WEBHOOK_SECRET']) {
         if (val(k).toLowerCase().includes('change-me')) problems.push(`secret ${k} is the placeholder of .dev.vars.example: use a random one (openssl rand -base64 33)`);
       }
       const distinct = [['TOKEN_SIGNING_KEY', 'PROXY_TOKEN'], ['TOKEN_SIGNING_KEY', 'API_KEY'], ['PROXY_TOKEN', 'API_KEY'],
+        ['TOKEN_SIGNING_KEY_PREVIOUS', 'TOKEN_SIGNING_KEY'], ['TOKEN_SIGNING_KEY_PREVIOUS', 'PROXY_TOKEN'], ['TOKEN_SIGNING_KEY_PREVIOUS', 'API_KEY'],
         ...(webhooks ? [['WEBHOOK_SECRET', 'API_KEY'], ['WEBHOOK_SECRET', 'PROXY_TOKEN'], ['WEBHOOK_SECRET', 'TOKEN_SIGNING_KEY']] : [])];
       for (const [a, b] of distinct) {
         if (val(a) !== '' && val(a) === val(b)) problems.push(`secrets ${a} and ${b} are the same value: they must differ`);

@@ -136,6 +136,16 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	require.Error(t, err, out)
 	assert.Contains(t, out, "secret PROXY_TOKEN is the placeholder of .dev.vars.example")
 
+	// A rotation's TOKEN_SIGNING_KEY_PREVIOUS: the same strength rule, and not the new key.
+	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\nTOKEN_SIGNING_KEY_PREVIOUS=%s\n", apiKey, proxy, signing, "short-previous"))
+	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "secret TOKEN_SIGNING_KEY_PREVIOUS has 14 bytes; it needs at least 32")
+	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\nTOKEN_SIGNING_KEY_PREVIOUS=%s\n", apiKey, proxy, signing, signing))
+	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "secrets TOKEN_SIGNING_KEY_PREVIOUS and TOKEN_SIGNING_KEY are the same value")
+
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\n", apiKey, proxy, signing))
 
 	// What the core refuses is refused before the deploy too, in the core's words: a timeout out

@@ -61,7 +61,7 @@ for k in API_USER API_KEY PROXY_TOKEN TOKEN_SIGNING_KEY; do
 		;;
 	esac
 done
-for k in PROXY_TOKEN TOKEN_SIGNING_KEY; do
+for k in PROXY_TOKEN TOKEN_SIGNING_KEY TOKEN_SIGNING_KEY_PREVIOUS; do
 	v=$(val "$k" "$dv")
 	if [ -n "$v" ] && [ ${#v} -lt 32 ]; then
 		problems+=("$k has ${#v} characters; it needs at least 32: use the value in $ex or a random one (openssl rand -base64 33)")
@@ -69,7 +69,7 @@ for k in PROXY_TOKEN TOKEN_SIGNING_KEY; do
 done
 # With a real upstream the example's placeholders are refused by the edge (/healthz).
 if ! $sandbox; then
-	for k in PROXY_TOKEN TOKEN_SIGNING_KEY WEBHOOK_SECRET; do
+	for k in PROXY_TOKEN TOKEN_SIGNING_KEY TOKEN_SIGNING_KEY_PREVIOUS WEBHOOK_SECRET; do
 		v=$(val "$k" "$dv")
 		if [[ ${v,,} == *change-me* ]]; then
 			problems+=("$k is the placeholder of $ex, and the upstream is not the sandbox: use a random one (openssl rand -base64 33)")
@@ -79,6 +79,10 @@ fi
 sk=$(val TOKEN_SIGNING_KEY "$dv")
 if [ -n "$sk" ] && { [ "$sk" = "$(val PROXY_TOKEN "$dv")" ] || [ "$sk" = "$(val API_KEY "$dv")" ]; }; then
 	problems+=("TOKEN_SIGNING_KEY must differ from PROXY_TOKEN and API_KEY")
+fi
+pk=$(val TOKEN_SIGNING_KEY_PREVIOUS "$dv")
+if [ -n "$pk" ] && { [ "$pk" = "$sk" ] || [ "$pk" = "$(val PROXY_TOKEN "$dv")" ] || [ "$pk" = "$(val API_KEY "$dv")" ]; }; then
+	problems+=("TOKEN_SIGNING_KEY_PREVIOUS must differ from PROXY_TOKEN, API_KEY and TOKEN_SIGNING_KEY")
 fi
 if [ -n "$(val WEBHOOK_URL "$dv")" ] && [ -z "$(val WEBHOOK_SECRET "$dv")" ]; then
 	problems+=("WEBHOOK_URL is set without WEBHOOK_SECRET: add WEBHOOK_SECRET (at least 32 bytes; $ex has a dev one), or comment WEBHOOK_URL out")

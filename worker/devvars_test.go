@@ -77,6 +77,18 @@ func TestDevVarsCheck(t *testing.T) {
 	assert.Contains(t, out, "TOKEN_SIGNING_KEY is the placeholder")
 	assert.NotContains(t, out, "dev-proxy-token-change-me")
 
+	// TOKEN_SIGNING_KEY_PREVIOUS (a rotation) has the same strength rule,
+	// and must differ from the key that replaced it.
+	rot := real + "TOKEN_SIGNING_KEY_PREVIOUS=short\n"
+	out, err = run(rot)
+	assert.Error(t, err)
+	assert.Contains(t, out, "TOKEN_SIGNING_KEY_PREVIOUS has 5 characters; it needs at least 32")
+	out, err = run(real + "TOKEN_SIGNING_KEY_PREVIOUS=signing-key-0123456789abcdef0123456789\n")
+	assert.Error(t, err)
+	assert.Contains(t, out, "TOKEN_SIGNING_KEY_PREVIOUS must differ from PROXY_TOKEN, API_KEY and TOKEN_SIGNING_KEY")
+	out, err = run(real + "TOKEN_SIGNING_KEY_PREVIOUS=previous-signing-key-0123456789abcdef\n")
+	assert.NoError(t, err, out)
+
 	// Missing account credentials are asked for as such, and a wrong URL
 	// is named without echoing the file.
 	out, err = run("UPSTREAM_BASE_URL=http://api.shipping.example/v1\nPROXY_TOKEN=proxy-token-0123456789abcdef0123456789\n" +

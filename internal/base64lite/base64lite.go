@@ -64,7 +64,12 @@ func value(c byte, m Mode) byte {
 
 // Encode returns the base64 of src in mode m (Strict has no effect).
 func Encode(src []byte, m Mode) string {
-	dst := make([]byte, 0, (len(src)+2)/3*4)
+	return string(AppendEncode(make([]byte, 0, (len(src)+2)/3*4), src, m))
+}
+
+// AppendEncode appends the base64 of src in mode m to dst: a caller
+// comparing a MAC encodes into a buffer of its own, with no allocation.
+func AppendEncode(dst, src []byte, m Mode) []byte {
 	for i := 0; i < len(src); i += 3 {
 		var v uint
 		n := len(src) - i
@@ -85,7 +90,7 @@ func Encode(src []byte, m Mode) string {
 			}
 		}
 	}
-	return string(dst)
+	return dst
 }
 
 // Decode returns the bytes whose base64 in mode m is s, or the

@@ -12,6 +12,9 @@ import { verifyOffer, offerTag } from './offers.js';
 
 const PREFIX = 'pgt1.';
 const MIN_KEY_BYTES = 32;
+// worker/tokens.KeyIDLen, MaxKeys.
+const KEY_ID_LEN = 8;
+const MAX_KEYS = 4;
 const DEFAULT_TTL = 900;
 const MAX_TTL = 2592000;
 // A grant that books (new-shipment, new-collection) lives at most 2 hours:
@@ -147,6 +150,35 @@ function keyBytes(key) {
   throw new TypeError('parcelgate: mintToken: the signing key must be a string, an ArrayBuffer or a Uint8Array');
 }
 
+function subtle(fn) {
+  const s = globalThis.crypto && globalThis.crypto.subtle;
+  if (!s) throw new TypeError(`parcelgate: ${fn} needs WebCrypto (globalThis.crypto.subtle; Node 20+)`);
+  return s;
+}
+
+async function hmac(key, text) {
+  const k = await subtle('mintToken').importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await subtle('mintToken').sign('HMAC', k, new TextEncoder().encode(text)));
+}
+
+/**
+ * The id of a signing key in the tokens it signs (worker/tokens.KeyID):
+ * the first 8 characters of the base64url SHA-256 of "pgt-key-id:" and
+ * the key.
+ *
+ * @param {string | ArrayBuffer | ArrayBufferView} signingKey
+ * @returns {Promise<string>}
+ */
+export async function keyId(signingKey) {
+  const key = keyBytes(signingKey);
+  const label = new TextEncoder().encode('pgt-key-id:');
+  const msg = new Uint8Array(label.length + key.byteLength);
+  msg.set(label);
+  msg.set(key, label.length);
+  const sum = new Uint8Array(await subtle('keyId').digest('SHA-256', msg));
+  return base64url(sum.subarray(0, 6)).slice(0, KEY_ID_LEN);
+}
+
 function base64url(bytes) {
   let bin = '';
   for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
@@ -207,15 +239,141 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   if (g.shippingClientRef) payload += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
   if (g.collectionClientRef) payload += `&collection_client_ref=${queryEscape(g.collectionClientRef)}`;
   if (g.offer) payload += `&offer=${offerTag(g.offer)}`;
-  const signed = PREFIX + base64url(new TextEncoder().encode(payload));
-  const subtle = globalThis.crypto && globalThis.crypto.subtle;
-  if (!subtle) throw new TypeError('parcelgate: mintToken needs WebCrypto (globalThis.crypto.subtle; Node 20+)');
-  const k = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await subtle.sign('HMAC', k, new TextEncoder().encode(signed)));
+  const signed = `${PREFIX}${await keyId(key)}.${base64url(new TextEncoder().encode(payload))}`;
+  const mac = await hmac(key, signed);
   return {
     token: `${signed}.${base64url(mac)}`,
     expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     expiresIn: exp - nowS,
     operations: g.operations,
   };
+}
+
+// Go's url.QueryUnescape, strictly: %XX and + only; null when invalid.
+function queryUnescape(s) {
+  if (/%(?![0-9A-Fa-f]{2})/.test(s)) return null;
+  try {
+    const bytes = [];
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (c === '%') {
+        bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else if (c === '+') bytes.push(0x20);
+      else bytes.push(...new TextEncoder().encode(c));
+    }
+    return new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array(bytes));
+  } catch {
+    return null;
+  }
+}
+
+function unbase64url(s) {
+  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function refused(reason) {
+  const messages = {
+    malformed: 'not a scoped token',
+    signature: 'token signature does not match',
+    expired: 'token expired',
+    grant: 'token grant is not accepted (a booking needs its references bound and at most 2 hours of life)',
+  };
+  const err = new Error(`parcelgate: ${messages[reason]}`);
+  err.reason = reason;
+  return err;
+}
+
+/**
+ * Verifies a scoped token the way the edge does (worker/tokens.Verify):
+ * with a key set, the current TOKEN_SIGNING_KEY first and
+ * TOKEN_SIGNING_KEY_PREVIOUS after it during a rotation. Resolves to the
+ * claims; rejects with an Error whose reason is "malformed", "signature",
+ * "expired" or "grant" (a TypeError for a bad key set).
+ *
+ * @param {Array<string | ArrayBuffer | ArrayBufferView>} signingKeys
+ * @param {string} token
+ * @param {{now?: number | Date}} [options] now in ms or a Date
+ * @returns {Promise<{operations: string[], shippingClientRef: string, dlvrRef: string, collectionClientRef: string, expiresAt: string}>}
+ */
+export async function verifyToken(signingKeys, token, { now = Date.now() } = {}) {
+  if (!Array.isArray(signingKeys) || signingKeys.length === 0 || signingKeys.length > MAX_KEYS) {
+    throw new TypeError(`parcelgate: verifyToken: the signing keys are an array of 1 to ${MAX_KEYS} keys, the current one first`);
+  }
+  const keys = signingKeys.map(keyBytes);
+  if (keys.some((k) => k.byteLength < MIN_KEY_BYTES)) {
+    throw new TypeError(`parcelgate: verifyToken: every signing key must be at least ${MIN_KEY_BYTES} bytes`);
+  }
+  const nowMs = now instanceof Date ? now.getTime() : now;
+  if (typeof token !== 'string' || token.length > 1024 || !token.startsWith(PREFIX)) throw refused('malformed');
+  const last = token.lastIndexOf('.');
+  if (last < PREFIX.length) throw refused('malformed');
+  const signed = token.slice(0, last);
+  const sig = token.slice(last + 1);
+  let body = signed.slice(PREFIX.length);
+  let kid = '';
+  const dot = body.indexOf('.');
+  if (dot >= 0) {
+    kid = body.slice(0, dot);
+    body = body.slice(dot + 1);
+    if (kid.length !== KEY_ID_LEN || body.includes('.')) throw refused('malformed');
+  }
+  if (body === '') throw refused('malformed');
+  let matched = false;
+  for (const k of keys) {
+    if (kid !== '' && (await keyId(k)) !== kid) continue;
+    // A string comparison of two base64 MACs: the attacker does not know
+    // the expected one, and WebCrypto's verify would need the raw bytes.
+    if (base64url(await hmac(k, signed)) === sig) matched = true;
+  }
+  if (!matched) throw refused('signature');
+  const raw = unbase64url(body);
+  if (raw === null) throw refused('malformed');
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw refused('malformed');
+  }
+  const parts = text.split('&');
+  if (parts.length < 2 || parts.length > 6) throw refused('malformed');
+  const g = { operations: [], shippingClientRef: '', dlvrRef: '', collectionClientRef: '', offerTag: '' };
+  let exp = 0;
+  const names = { dlvr_ref: 'dlvrRef', shipping_client_ref: 'shippingClientRef', collection_client_ref: 'collectionClientRef', offer: 'offerTag' };
+  for (const [i, part] of parts.entries()) {
+    const eq = part.indexOf('=');
+    if (eq < 0) throw refused('malformed');
+    const k = part.slice(0, eq);
+    const v = part.slice(eq + 1);
+    if (i === 0 && k === 'exp' && /^[0-9]{1,15}$/.test(v) && Number(v) > 0) exp = Number(v);
+    else if (i === 1 && k === 'ops') g.operations = v.split(',');
+    else if (i > 1 && names[k]) {
+      const u = queryUnescape(v);
+      if (u === null) throw refused('malformed');
+      g[names[k]] = u;
+    } else throw refused('malformed');
+  }
+  // Canonical: the payload must be the one mintToken writes for these claims.
+  const known = g.operations.filter((op) => ORDER.has(op));
+  const ops = [...new Set(known)].sort((a, b) => ORDER.get(a) - ORDER.get(b)).concat(g.operations.filter((op) => !ORDER.has(op)));
+  let p = `exp=${exp}&ops=${ops.join(',')}`;
+  if (g.dlvrRef) p += `&dlvr_ref=${queryEscape(g.dlvrRef)}`;
+  if (g.shippingClientRef) p += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
+  if (g.collectionClientRef) p += `&collection_client_ref=${queryEscape(g.collectionClientRef)}`;
+  if (g.offerTag) p += `&offer=${queryEscape(g.offerTag)}`;
+  if (base64url(new TextEncoder().encode(p)) !== body) throw refused('malformed');
+  if (Math.floor(nowMs / 1000) >= exp) throw refused('expired');
+  let checked;
+  try {
+    checked = checkGrant({ ...g, operations: ops });
+  } catch {
+    throw refused('grant');
+  }
+  const books = checked.operations.includes('new-shipment') || checked.operations.includes('new-collection');
+  if (books && exp - Math.floor(nowMs / 1000) > MAX_BOOKING_TTL) throw refused('grant');
+  return { ...g, operations: ops, expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }

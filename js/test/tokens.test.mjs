@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { mintToken, ParcelgateError } from '../src/index.js';
+import { mintToken, verifyToken, keyId, ParcelgateError } from '../src/index.js';
 import { ROOT } from './helpers.mjs';
 
 const vectors = JSON.parse(await fs.readFile(path.join(ROOT, 'testdata/tokens.json'), 'utf8'));
@@ -54,7 +54,7 @@ test('tampered spellings of a JavaScript token are the ones Go refuses', async (
   assert.equal(refused.get('LF before the signature'), `${token.slice(0, dot + 1)}\n${token.slice(dot + 1)}`);
   assert.equal(refused.get('CR inside the payload'), `${token.slice(0, 10)}\r${token.slice(10)}`);
   assert.equal(refused.get('signature byte flipped'), flip(token, token.length - 1));
-  assert.equal(refused.get('payload byte flipped'), flip(token, 'pgt1.'.length + 3));
+  assert.equal(refused.get('payload byte flipped'), flip(token, 'pgt1.'.length + 8 + 1 + 3));
   assert.equal(refused.get('padding appended'), `${token}=`);
   const foreign = await mintToken('another-signing-key-also-32-bytes-long', v.grant, { ttl: v.ttl, now: v.now_ms });
   assert.equal(refused.get('another key'), foreign.token);
@@ -87,4 +87,33 @@ test('operations as the POST /tokens spelling (comma-separated)', async () => {
   const v = vectors.mint[0];
   const t = await mintToken(vectors.key, { ...v.grant, operations: ` ${v.grant.operations.slice().reverse().join(' , ')} ,` }, { ttl: v.ttl, now: v.now_ms });
   assert.equal(t.token, v.token);
+});
+
+test('key ids are Go\'s', async () => {
+  for (const [key, id] of Object.entries(vectors.keyIds)) assert.equal(await keyId(key), id);
+});
+
+for (const v of vectors.rotated) {
+  test(`verifies a rotation like Go: ${v.name}`, async () => {
+    const got = verifyToken(v.keys, v.token, { now: v.now_ms });
+    if (v.reason === '') {
+      const c = await got;
+      assert.deepEqual(c.operations, ['get-shipment-tracking']);
+      assert.equal(c.shippingClientRef, 'ORDER-7');
+    } else {
+      await assert.rejects(got, (err) => err.reason === v.reason);
+    }
+  });
+}
+
+test('verifyToken accepts every minted vector and refuses every tampered or outgrown one, as Go does', async () => {
+  for (const v of vectors.mint) {
+    const c = await verifyToken([vectors.key], v.token, { now: v.now_ms });
+    assert.deepEqual(c.operations, v.operations, v.name);
+    assert.equal(c.expiresAt, v.expiresAt, v.name);
+  }
+  for (const v of vectors.tampered) await assert.rejects(verifyToken([vectors.key], v.token, { now: v.now_ms }), (e) => typeof e.reason === 'string', v.name);
+  for (const v of vectors.outgrown) await assert.rejects(verifyToken([vectors.key], v.token, { now: v.now_ms }), (e) => e.reason === 'grant', v.name);
+  await assert.rejects(verifyToken([], vectors.mint[0].token), TypeError);
+  await assert.rejects(verifyToken(['short'], vectors.mint[0].token), TypeError);
 });

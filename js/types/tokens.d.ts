@@ -1,2 +1,2 @@
 // Types of @parcelgate/js/tokens (server side: scoped tokens for one order).
-export { mintToken, type MintedToken, type MintOptions, type TokenGrant } from '../core.js';
+export { mintToken, verifyToken, keyId, type VerifiedToken, type MintedToken, type MintOptions, type TokenGrant } from '../core.js';

@@ -6,7 +6,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/worker/tokens"
-	"github.com/parcelgate/parcelgate/worker/webhooks"
+	"github.com/parcelgate/parcelgate/worker/webhooks/wire"
 )
 
 // The calls of the module: what worker/src/core.mjs sends and reads, with
@@ -516,14 +516,14 @@ func (c *Calls) grantMembers(g tokens.Grant) {
 }
 
 func (c *Calls) verify(a args) {
-	cl, err := tokens.Verify([]byte(a.str("key")), a.str("token"), millis(a.num("now")))
+	cl, err := tokens.Verify(tokens.Keys{[]byte(a.str("key"))}, a.str("token"), millis(a.num("now")))
 	w := &c.w
 	if err != nil {
 		w.Key("claims")
 		w.Null()
-		code := tokens.Reason(err) // no interface ==: it links reflectlite under TinyGo
-		if code == "" {
-			code = "malformed"
+		code := "malformed"
+		if te, ok := err.(*tokens.Error); ok { // not tokens.Reason: its Unwrap walk costs the module
+			code = te.Reason
 		}
 		c.str("error", code)
 		return
@@ -542,7 +542,7 @@ func (e *Edge) SignWebhook(body []byte, now time.Time) string {
 	if e.cfg.Webhooks == nil || len(e.cfg.Webhooks.Secrets) == 0 {
 		return ""
 	}
-	return webhooks.SignAll(e.cfg.Webhooks.Secrets, body, now)
+	return wire.SignAll(e.cfg.Webhooks.Secrets, body, now)
 }
 
 type route struct {

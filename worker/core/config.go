@@ -11,7 +11,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
-	"github.com/parcelgate/parcelgate/worker/webhooks"
+	"github.com/parcelgate/parcelgate/worker/webhooks/wire"
 )
 
 // The worker's configuration: its environment read once per isolate
@@ -36,7 +36,11 @@ const (
 	EnvLogRequests       = "LOG_REQUESTS"
 	EnvExactlyOnce       = "EXACTLY_ONCE"
 	EnvTokenSigningKey   = "TOKEN_SIGNING_KEY"
-	EnvBookingGrace      = "BOOKING_GRACE_SECONDS"
+	// EnvTokenSigningKeyPrevious is the key TOKEN_SIGNING_KEY replaced, kept
+	// during a rotation so that the tokens it signed verify until they
+	// expire; nothing is minted with it.
+	EnvTokenSigningKeyPrevious = "TOKEN_SIGNING_KEY_PREVIOUS"
+	EnvBookingGrace            = "BOOKING_GRACE_SECONDS"
 	// EnvBookingsLegacyUntil: see Config.BookingsLegacyUntil.
 	EnvBookingsLegacyUntil = "BOOKINGS_LEGACY_UNTIL"
 	// Tracking webhooks (webhooks.go).
@@ -118,7 +122,10 @@ type Config struct {
 	ProxyToken     string
 	// SigningKey signs and verifies scoped tokens (TOKEN_SIGNING_KEY);
 	// empty: scoped tokens are refused with a configuration error.
-	SigningKey   []byte
+	SigningKey []byte
+	// SigningKeys verify scoped tokens: SigningKey, then
+	// TOKEN_SIGNING_KEY_PREVIOUS when set (verification only).
+	SigningKeys  tokens.Keys
 	Timeout      time.Duration
 	MaxBodyBytes int
 	Rules        bool
@@ -224,6 +231,22 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			bad(EnvTokenSigningKey, "must differ from PROXY_TOKEN and API_KEY")
 		default:
 			c.SigningKey = []byte(k)
+			c.SigningKeys = tokens.Keys{c.SigningKey}
+		}
+	}
+	// The previous key, by the same rules; it only verifies, and only
+	// beside a current key (alone it would make tokens nobody can mint
+	// valid, and hide that the current key is missing).
+	if k := getenv(EnvTokenSigningKeyPrevious); k != "" {
+		switch {
+		case getenv(EnvTokenSigningKey) == "":
+			bad(EnvTokenSigningKeyPrevious, "is set without TOKEN_SIGNING_KEY")
+		case len(k) < tokens.MinKeyBytes:
+			bad(EnvTokenSigningKeyPrevious, "must be at least 32 bytes (e.g. openssl rand -hex 32)")
+		case k == c.ProxyToken || k == c.APIKey || k == getenv(EnvTokenSigningKey):
+			bad(EnvTokenSigningKeyPrevious, "must differ from PROXY_TOKEN, API_KEY and TOKEN_SIGNING_KEY")
+		case c.SigningKey != nil:
+			c.SigningKeys = append(c.SigningKeys, []byte(k))
 		}
 	}
 	for _, o := range splitList(getenv(EnvAllowedOrigins)) {
@@ -346,9 +369,9 @@ func loadWebhooks(getenv func(string) string, whole func(string, int, int, int, 
 		case v == "" && required:
 			bad(name, "secret is not set (WEBHOOK_URL is): a random secret of at least 32 bytes, e.g. openssl rand -hex 32")
 		case v == "":
-		case webhooks.CheckSecret([]byte(v)) != nil:
+		case len(v) < wire.MinKeyBytes: // wire.CheckKey, without its error type in the module
 			bad(name, "must be at least 32 bytes (e.g. openssl rand -hex 32)")
-		case v == c.APIKey || v == c.ProxyToken || v == string(c.SigningKey):
+		case v == c.APIKey || v == c.ProxyToken || v == string(c.SigningKey) || v == getenv(EnvTokenSigningKeyPrevious):
 			// The shop's receiver holds this secret: it must not open
 			// anything else.
 			bad(name, "must differ from API_KEY, PROXY_TOKEN and TOKEN_SIGNING_KEY")

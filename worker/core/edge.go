@@ -21,17 +21,18 @@
 package core
 
 import (
-	"encoding/hex"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/hexlite"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 // Bindings are what the platform has besides variables.
@@ -54,6 +55,7 @@ type Edge struct {
 	master   [32]byte // SHA-256 of PROXY_TOKEN
 	demoKey  []byte
 	offers   offerConfig
+	demoKeys tokens.Keys // {demoKey}, built once
 }
 
 // Configure reads the environment through lookup (a variable set to ""
@@ -73,6 +75,7 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 	if len(e.cfg.SigningKey) > 0 {
 		k := hmacsha256.MAC(e.cfg.SigningKey, []byte("parcelgate sandbox demo tokens v2"))
 		e.demoKey = k[:]
+		e.demoKeys = tokens.Keys{e.demoKey}
 	}
 	e.configureOffers(getenv)
 	return e
@@ -163,7 +166,7 @@ func (e *Edge) byAddress(ip string) *RateLimit {
 
 func byToken(token string) *RateLimit {
 	sum := hmacsha256.Sum([]byte(token))
-	return &RateLimit{RateLimitTokens, "token:" + hex.EncodeToString(sum[:16])}
+	return &RateLimit{RateLimitTokens, "token:" + hexlite.EncodeToString(sum[:16])}
 }
 
 // CacheKey is the hex SHA-256 of what identifies an answer: the
@@ -176,7 +179,7 @@ func (e *Edge) CacheKey(op string, body []byte) string {
 		b = append(append(b, s...), 0)
 	}
 	sum := hmacsha256.Sum(append(b, body...))
-	return hex.EncodeToString(sum[:])
+	return hexlite.EncodeToString(sum[:])
 }
 
 // BookingKey names the record of a booking: the API user, the upstream,

@@ -322,11 +322,19 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 			return CallerScoped, nil, misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to verify scoped tokens)"}})
 		}
 		caller := CallerScoped
-		c, err := tokens.Verify(e.cfg.SigningKey, t, r.Now)
+		c, err := tokens.Verify(e.cfg.SigningKeys, t, r.Now)
+		// Verify's errors are its sentinels, unwrapped: a type assertion
+		// names them without linking tokens.Reason's walk of Unwrap.
+		reason := func(err error) string {
+			if te, ok := err.(*tokens.Error); ok {
+				return te.Reason
+			}
+			return ""
+		}
 		if err != nil && e.Demo() {
 			// A demo token (/demo/token), valid only while the upstream is
 			// the sandbox.
-			if dc, derr := tokens.Verify(e.demoKey, t, r.Now); derr == nil || tokens.Reason(err) != "expired" {
+			if dc, derr := tokens.Verify(e.demoKeys, t, r.Now); derr == nil || reason(err) != "expired" {
 				c, err = dc, derr
 				if derr == nil {
 					caller = CallerDemo
@@ -335,7 +343,7 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 		}
 		if err != nil {
 			m := msgTokenInvalid
-			switch tokens.Reason(err) {
+			switch reason(err) {
 			case "expired":
 				m = msgTokenExpired
 			case "grant":

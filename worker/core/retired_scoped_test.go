@@ -55,7 +55,7 @@ func TestTokensEndpoint(t *testing.T) {
 	assert.Equal(t, day.Add(time.Minute).Format(time.RFC3339), d["expires_at"])
 	assert.Equal(t, []any{"new-shipment", "get-shipment-label"}, d["operations"])
 	tok := d["token"].(string)
-	c, err := tokens.Verify([]byte(signing), tok, day)
+	c, err := tokens.Verify(tokens.Keys{[]byte(signing)}, tok, day)
 	require.NoError(t, err)
 	assert.Equal(t, "D1", c.DlvrRef)
 
@@ -68,7 +68,7 @@ func TestTokensEndpoint(t *testing.T) {
 	r = mint("operations=new-collection&dlvr_ref=D1&collection_client_ref=PICK-1&ttl=7200")
 	require.Equal(t, 200, r.Status, r.Raw)
 	assert.Equal(t, "PICK-1", r.Env.Data["collection_client_ref"])
-	c, err = tokens.Verify([]byte(signing), r.Env.Data["token"].(string), day)
+	c, err = tokens.Verify(tokens.Keys{[]byte(signing)}, r.Env.Data["token"].(string), day)
 	require.NoError(t, err)
 	assert.Equal(t, "PICK-1", c.CollectionClientRef)
 	r = mint("operations=get-shipment-tracking&dlvr_ref=D1&ttl=2592000")

@@ -1,16 +1,16 @@
 package core
 
 import (
-	"encoding/hex"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/hexlite"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
-	"github.com/parcelgate/parcelgate/worker/webhooks"
+	"github.com/parcelgate/parcelgate/worker/webhooks/wire"
 )
 
 // The tracking watcher's decisions, one leased shipment at a time (the
@@ -46,7 +46,7 @@ type watchState struct {
 type queued struct {
 	ID       string
 	Created  int64 // Unix seconds
-	Data     webhooks.Tracking
+	Data     wire.Tracking
 	Attempts int
 	RetryAt  int64 // Unix ms
 }
@@ -118,7 +118,7 @@ func loadState(s string) (watchState, bool) {
 	return st, true
 }
 
-func readTracking(sc *jsonlite.Scanner, t *webhooks.Tracking) error {
+func readTracking(sc *jsonlite.Scanner, t *wire.Tracking) error {
 	return sc.Object(func(k string) error {
 		var err error
 		switch k {
@@ -145,7 +145,7 @@ func readTracking(sc *jsonlite.Scanner, t *webhooks.Tracking) error {
 	})
 }
 
-func writeTracking(w *jsonlite.Writer, t *webhooks.Tracking) {
+func writeTracking(w *jsonlite.Writer, t *wire.Tracking) {
 	w.BeginObject()
 	for _, kv := range [...][2]string{{"shipping_dlvr_ref", t.ShippingDlvrRef}, {"shipping_client_ref", t.ShippingClientRef},
 		{"tracking_code", t.TrackingCode}, {"tracking_name", t.TrackingName}, {"category", t.Category}} {
@@ -270,7 +270,7 @@ func EventBody(q *queued) []byte {
 	w.Key("id")
 	w.String(q.ID)
 	w.Key("type")
-	w.String(webhooks.TypeTrackingUpdated)
+	w.String(wire.TypeTrackingUpdated)
 	w.Key("created")
 	w.String(rfc3339(q.Created))
 	w.Key("data")
@@ -283,7 +283,7 @@ func EventBody(q *queued) []byte {
 // shipment: the same change always gets the same id.
 func eventID(dlvrRef string, i int, code, date string) string {
 	sum := hmacsha256.Sum([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + strconv.Itoa(i) + "\n" + code + "\n" + date))
-	return "evt_" + hex.EncodeToString(sum[:12])
+	return "evt_" + hexlite.EncodeToString(sum[:12])
 }
 
 func entryKey(e *envelope.TrackingEvent) string { return e.TrackingCode + "|" + e.TrackingDate }
@@ -345,7 +345,7 @@ func (st *watchState) changes(t *envelope.ShipmentTracking, dlvrRef, clientRef s
 		out = append(out, queued{
 			ID:      eventID(dlvrRef, i, e.TrackingCode, e.TrackingDate),
 			Created: seen.Unix(),
-			Data: webhooks.Tracking{
+			Data: wire.Tracking{
 				ShippingDlvrRef: dlvrRef, ShippingClientRef: clientRef,
 				TrackingCode: e.TrackingCode, TrackingName: name, Category: category,
 				Final: known && desc.Final, TrackingDate: e.TrackingDate, PreviousCode: st.Code,

@@ -49,7 +49,8 @@ func TestWatchSteps(t *testing.T) {
 	id, ev, sig := e.WatchNext(rec, run, time.Unix(1795348800, 0))
 	require.NotEmpty(t, id)
 	assert.Contains(t, string(ev), `"tracking_code":"01"`)
-	require.NoError(t, webhooks.Verify(ev, sig, []byte(strings.Repeat("s", 32)), time.Unix(1795348800, 0), 0))
+	_, err := webhooks.Verify(webhooks.Keys{[]byte(strings.Repeat("s", 32))}, ev, sig, time.Unix(1795348800, 0), 0)
+	require.NoError(t, err)
 	// Refused: retried a minute later, not dropped.
 	rec2, dropped2 := e.WatchSent(rec, id, false, run)
 	assert.False(t, dropped2)

@@ -61,7 +61,7 @@ func newHookReceiver(t *testing.T) *hookReceiver {
 	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		d := &hookDelivery{raw: b, header: r.Header.Clone(), at: time.Now()}
-		d.verify = webhooks.Verify(b, r.Header.Get(webhooks.Header), []byte(hookSecret), time.Now(), 0)
+		_, d.verify = webhooks.Verify(webhooks.Keys{[]byte(hookSecret)}, b, r.Header.Get(webhooks.Header), time.Now(), 0)
 		_ = json.Unmarshal(b, &d.event)
 		rc.mu.Lock()
 		defer rc.mu.Unlock()

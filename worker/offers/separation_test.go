@@ -24,7 +24,7 @@ func TestTokensAndOffersApart(t *testing.T) {
 	}
 	o := offers.Offer{Carrier: "c", Service: "s", Price: "1", Currency: "EUR", Parcels: []offers.Parcel{{"1", "1", "1", "1", "1"}}, Expires: now.Add(time.Hour)}
 	s, _ := offers.Sign(key, &o)
-	if _, err := tokens.Verify(key, strings.Replace(s, offers.Prefix, tokens.Prefix, 1), now); err == nil {
+	if _, err := tokens.Verify(tokens.Keys{key}, strings.Replace(s, offers.Prefix, tokens.Prefix, 1), now); err == nil {
 		t.Fatal("an offer verified as a token")
 	}
 }

@@ -4,16 +4,27 @@
 // it is bound to, and expires; the edge worker accepts it as
 // "Authorization: Bearer <token>".
 //
-// A token is "pgt1.<payload>.<mac>": payload is the base64url (no
-// padding) of "exp=<unix seconds>&ops=<op,op>[&dlvr_ref=..][&shipping_client_ref=..][&collection_client_ref=..]"
+// A token is "pgt1.<kid>.<payload>.<mac>": kid is the KeyID of the key
+// that signed it; payload is the base64url (no padding) of
+// "exp=<unix seconds>&ops=<op,op>[&dlvr_ref=..][&shipping_client_ref=..][&collection_client_ref=..]"
 // with its fields in that order, operations in catalog order and values
-// query-escaped; mac is the base64url HMAC-SHA256 of "pgt1.<payload>"
-// keyed by the TOKEN_SIGNING_KEY secret. Tokens are stateless (nothing to
-// store or revoke: rotate the key to revoke all) and canonical: Verify
-// re-mints the claims it read and compares whole strings, so one grant has
-// exactly one spelling (Go's base64 decoders skip CR and LF, and query
-// unescaping has several spellings per value; neither can make a second
-// token for the same grant).
+// query-escaped; mac is the base64url HMAC-SHA256 of "pgt1.<kid>.<payload>"
+// keyed by the TOKEN_SIGNING_KEY secret, the raw bytes of the setting
+// (no hex or base64 decoding). Tokens minted before key ids,
+// "pgt1.<payload>.<mac>", still verify until they expire (at most 30
+// days): Verify tries each key on them.
+//
+// Tokens are stateless (nothing to store or revoke) and canonical: Verify
+// re-encodes the claims it read and compares them with the payload, so one
+// grant under one key has exactly one spelling (Go's base64 decoders skip
+// CR and LF, and query unescaping has several spellings per value; neither
+// can make a second token for the same grant).
+//
+// Keys rotate without logging anyone out: Verify takes a key set (Keys),
+// the new key first and the previous one after it (the edge's
+// TOKEN_SIGNING_KEY and TOKEN_SIGNING_KEY_PREVIOUS); Mint signs with one
+// key, the new one. Removing the previous key once the longest-lived
+// token it signed has expired revokes what it signed.
 //
 // A grant that books is bound and short-lived: new-shipment needs the
 // shipping_client_ref it books, new-collection the collection_client_ref
@@ -47,8 +58,13 @@ const Prefix = "pgt1."
 
 // Bounds of a grant.
 const (
-	// MinKeyBytes is the shortest accepted TOKEN_SIGNING_KEY.
+	// MinKeyBytes is the shortest accepted TOKEN_SIGNING_KEY (the same
+	// name and length as worker/webhooks').
 	MinKeyBytes = 32
+	// KeyIDLen is the length of a KeyID.
+	KeyIDLen = 8
+	// MaxKeys bounds a key set: the current key and the previous ones.
+	MaxKeys = 4
 	// DefaultTTL is a token's lifetime when the grant names none.
 	DefaultTTL = 900 * time.Second
 	// MaxTTL is the longest lifetime a grant may ask for (30 days): a
@@ -64,8 +80,13 @@ const (
 	MaxBookingTTL = 7200 * time.Second
 	// MaxLen bounds a token's length; longer strings are refused unread.
 	MaxLen = 1024
-	// maxRefRunes bounds a bound reference (the catalog's limit).
-	maxRefRunes = catalog.MaxRefRunes
+	// MaxRefRunes bounds a bound dlvr_ref, in characters (runes): the
+	// catalog's limit.
+	MaxRefRunes = catalog.MaxRefRunes
+	// MaxClientRefRunes bounds a shop's own references
+	// (shipping_client_ref, collection_client_ref), in characters.
+	MaxClientRefRunes = 15
+	maxRefRunes       = MaxRefRunes
 )
 
 // Grant is what a token allows.
@@ -123,34 +144,124 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 
-// Errors of Verify. Every one means "not a valid token of this key".
-// Compare with == or errors.Is, or name one with Reason.
+// Keys is a key set: the keys Verify accepts, the current one first and
+// the previous ones (a rotation) after it; at most MaxKeys, each at least
+// MinKeyBytes. Mint signs with one key, the current one.
+type Keys [][]byte
+
+// Error is why Verify refused a token, or why a key cannot be used: its
+// Reason is one of the sentinels' ("malformed", "signature", "expired",
+// "key", "grant"; the same words as worker/webhooks' for the same
+// mistakes). errors.Is(err, ErrExpired) holds for every error of that
+// reason; errors.As gives the *Error.
+type Error struct {
+	Reason string
+	// Detail says more, for a log line; "" on the sentinels.
+	Detail string
+}
+
+// Error is "tokens: <what the reason means>[: <detail>]".
+func (e *Error) Error() string {
+	s := "tokens: "
+	switch e.Reason {
+	case "malformed":
+		s += "not a scoped token"
+	case "signature":
+		s += "token signature does not match"
+	case "expired":
+		s += "token expired"
+	case "key":
+		s += "signing key shorter than 32 bytes, or no key"
+	case "grant":
+		s += "token grant is not accepted (a booking needs its references bound and at most 2 hours of life)"
+	default:
+		s += e.Reason
+	}
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+// Is makes errors.Is(err, ErrExpired) true for every error of reason
+// "expired". (A method with a type assertion, not an interface
+// comparison: under TinyGo err == ErrExpired links internal/reflectlite
+// into the edge core module.)
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Detail == "" && t.Reason == e.Reason
+}
+
+// The sentinels: every error of Verify is one of these, and Mint's are
+// these or a *FieldError. Each of Verify's means "not a valid token of
+// these keys".
 var (
-	ErrMalformed error = &verifyError{"malformed", "not a scoped token"}
-	ErrSignature error = &verifyError{"signature", "token signature does not match"}
-	ErrExpired   error = &verifyError{"expired", "token expired"}
-	ErrKey       error = &verifyError{"key", "signing key shorter than 32 bytes"}
+	ErrMalformed = &Error{Reason: "malformed"}
+	ErrSignature = &Error{Reason: "signature"}
+	ErrExpired   = &Error{Reason: "expired"}
+	// ErrKey: no key, too many, or one shorter than MinKeyBytes (the
+	// caller's configuration, not the token).
+	ErrKey = &Error{Reason: "key"}
 	// ErrGrant is a signed token whose grant breaks today's rules: a
 	// booking without its reference bound, or living longer than
 	// MaxBookingTTL (a token minted before the rules existed).
-	ErrGrant error = &verifyError{"grant", "token grant is not accepted (a booking needs its references bound and at most 2 hours of life)"}
+	ErrGrant = &Error{Reason: "grant"}
 )
 
-// verifyError is the type of Verify's errors, so that Reason tells them
-// apart with a type assertion: under TinyGo comparing two interfaces
-// (err == ErrExpired) links internal/reflectlite into the edge core module.
-type verifyError struct{ reason, msg string }
-
-func (e *verifyError) Error() string { return e.msg }
-
 // Reason names an error of Verify: "malformed", "signature", "expired",
-// "key" or "grant" (ErrMalformed ... ErrGrant); "" for nil or any other
-// error.
+// "key" or "grant" (the Reason of the first *Error in err's chain, found
+// through Unwrap as errors.As finds it, without linking reflection into
+// the edge core); "" for nil or any other error.
 func Reason(err error) string {
-	if e, ok := err.(*verifyError); ok {
-		return e.reason
+	for err != nil {
+		if e, ok := err.(*Error); ok {
+			return e.Reason
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				if r := Reason(x); r != "" {
+					return r
+				}
+			}
+			return ""
+		default:
+			return ""
+		}
 	}
 	return ""
+}
+
+// KeyID names a key in the tokens it signs: the first KeyIDLen characters
+// of the base64url SHA-256 of "pgt-key-id:" and the key. It tells Verify
+// which key of a set to try, and an operator which key minted a token;
+// 48 bits of a hash say nothing useful about a 32-byte random key.
+func KeyID(key []byte) string {
+	var buf [64]byte
+	return string(keyID(&buf, key))
+}
+
+const keyIDLabel = "pgt-key-id:"
+
+// keyID writes the id into buf (no allocation for keys up to 53 bytes).
+func keyID(buf *[64]byte, key []byte) []byte {
+	msg := append(buf[:0], keyIDLabel...)
+	sum := hmacsha256.Sum(append(msg, key...))
+	return base64lite.AppendEncode(buf[:0], sum[:6], base64lite.URL|base64lite.Raw)
+}
+
+func checkKeys(keys Keys) error {
+	if len(keys) == 0 || len(keys) > MaxKeys {
+		return ErrKey
+	}
+	for _, k := range keys {
+		if len(k) < MinKeyBytes {
+			return ErrKey
+		}
+	}
+	return nil
 }
 
 // Books reports whether the grant allows a booking (catalog.Policies'
@@ -222,7 +333,7 @@ func Check(g Grant) (Grant, error) {
 		}
 	}
 	out := canonical(g) // every operation is known here
-	if p := refProblem(g.ShippingClientRef, 15); p != "" {
+	if p := refProblem(g.ShippingClientRef, MaxClientRefRunes); p != "" {
 		return g, &FieldError{"shipping_client_ref", p}
 	}
 	if p := refProblem(g.DlvrRef, maxRefRunes); p != "" {
@@ -231,7 +342,7 @@ func Check(g Grant) (Grant, error) {
 	if g.CollectionClientRef != "" && !collects {
 		return g, &FieldError{"collection_client_ref", "binds new-collection only: grant new-collection or leave it out"}
 	}
-	if p := refProblem(g.CollectionClientRef, 15); p != "" {
+	if p := refProblem(g.CollectionClientRef, MaxClientRefRunes); p != "" {
 		return g, &FieldError{"collection_client_ref", p}
 	}
 	if g.OfferTag != "" && !validTag(g.OfferTag) {
@@ -269,11 +380,11 @@ func refProblem(v string, max int) string {
 	return ""
 }
 
-// Mint returns a token for g valid for ttl from now (DefaultTTL when ttl
-// is 0), and its expiry.
+// Mint returns a token for g signed with key (the current key of a set),
+// valid for ttl from now (DefaultTTL when ttl is 0), and its expiry.
 func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.Time, error) {
-	if len(key) < MinKeyBytes {
-		return "", time.Time{}, ErrKey
+	if err := checkKeys(Keys{key}); err != nil {
+		return "", time.Time{}, err
 	}
 	if ttl == 0 {
 		ttl = DefaultTTL
@@ -301,7 +412,8 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 	return encode(key, g, exp.Unix()), exp, nil
 }
 
-func encode(key []byte, g Grant, exp int64) string {
+// payload is the base64url of a grant's canonical payload.
+func payload(g Grant, exp int64) string {
 	p := "exp=" + strconv.FormatInt(exp, 10) + "&ops=" + strings.Join(g.Operations, ",")
 	if g.DlvrRef != "" {
 		p += "&dlvr_ref=" + urlquery.Escape(g.DlvrRef)
@@ -315,7 +427,11 @@ func encode(key []byte, g Grant, exp int64) string {
 	if g.OfferTag != "" {
 		p += "&offer=" + g.OfferTag
 	}
-	signed := Prefix + base64lite.Encode([]byte(p), base64lite.URL|base64lite.Raw)
+	return base64lite.Encode([]byte(p), base64lite.URL|base64lite.Raw)
+}
+
+func encode(key []byte, g Grant, exp int64) string {
+	signed := Prefix + KeyID(key) + "." + payload(g, exp)
 	return signed + "." + base64lite.Encode(mac(key, signed), base64lite.URL|base64lite.Raw)
 }
 
@@ -324,38 +440,59 @@ func mac(key []byte, s string) []byte {
 	return sum[:]
 }
 
-// Verify returns the claims of a token minted with key that has not
-// expired at now. Any other string, including another spelling of a
-// valid token, is refused.
-func Verify(key []byte, token string, now time.Time) (Claims, error) {
+// Verify returns the claims of a token signed with one of keys that has
+// not expired at now. Any other string, including another spelling of a
+// valid token, is refused with one of the sentinels.
+//
+// The MAC is checked first, over the exact bytes, with hmacsha256.Equal
+// (an OR of XORed bytes: constant time for a given length, as
+// crypto/hmac.Equal); nothing of an unsigned payload is parsed. A token
+// with a key id is tried with the key of that id only; one minted before
+// key ids with each key.
+func Verify(keys Keys, token string, now time.Time) (Claims, error) {
 	var c Claims
-	if len(key) < MinKeyBytes {
-		return c, ErrKey
+	if err := checkKeys(keys); err != nil {
+		return c, err
 	}
 	if len(token) > MaxLen || !strings.HasPrefix(token, Prefix) {
 		return c, ErrMalformed
 	}
-	rest := token[len(Prefix):]
-	dot := strings.IndexByte(rest, '.')
-	if dot <= 0 {
+	last := strings.LastIndexByte(token, '.')
+	if last < len(Prefix) {
 		return c, ErrMalformed
 	}
-	signed := token[:len(Prefix)+dot]
-	// The MAC first, over the exact bytes: nothing of an unsigned payload
-	// is parsed.
-	want := base64lite.Encode(mac(key, signed), base64lite.URL|base64lite.Raw)
-	if !hmacsha256.Equal([]byte(rest[dot+1:]), []byte(want)) {
+	signed, sig := token[:last], token[last+1:]
+	body, kid := signed[len(Prefix):], ""
+	if dot := strings.IndexByte(body, '.'); dot >= 0 {
+		kid, body = body[:dot], body[dot+1:]
+		if len(kid) != KeyIDLen || strings.IndexByte(body, '.') >= 0 {
+			return c, ErrMalformed
+		}
+	}
+	if body == "" {
+		return c, ErrMalformed
+	}
+	var want [64]byte
+	var idBuf [64]byte
+	var key []byte
+	for _, k := range keys {
+		if kid != "" && string(keyID(&idBuf, k)) != kid {
+			continue
+		}
+		sum := hmacsha256.MAC(k, []byte(signed))
+		if hmacsha256.Equal([]byte(sig), base64lite.AppendEncode(want[:0], sum[:], base64lite.URL|base64lite.Raw)) && key == nil {
+			key = k
+		}
+	}
+	if key == nil {
 		return c, ErrSignature
 	}
-	raw, err := base64lite.Decode(rest[:dot], base64lite.URL|base64lite.Raw|base64lite.Strict)
+	raw, err := base64lite.Decode(body, base64lite.URL|base64lite.Raw|base64lite.Strict)
 	if err != nil {
 		return c, ErrMalformed
 	}
 	exp, g, ok := parsePayload(string(raw))
-	if !ok {
-		return c, ErrMalformed
-	}
-	if encode(key, g, exp) != token {
+	if !ok || payload(g, exp) != body {
 		return c, ErrMalformed
 	}
 	if now.Unix() >= exp {

@@ -22,7 +22,7 @@ func TestMintVerify(t *testing.T) {
 	if !exp.Equal(now.Add(DefaultTTL)) || !strings.HasPrefix(tok, Prefix) {
 		t.Fatalf("%s %v", tok, exp)
 	}
-	c, err := Verify(key, tok, now)
+	c, err := Verify(Keys{key}, tok, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,27 +32,27 @@ func TestMintVerify(t *testing.T) {
 	if c.DlvrRef != "DL 1&2" || c.ShippingClientRef != "ORD-7" || !c.Allows("new-shipment") || c.Allows("new-collection") {
 		t.Fatalf("%+v", c)
 	}
-	if _, err := Verify(key, tok, exp); !errors.Is(err, ErrExpired) {
+	if _, err := Verify(Keys{key}, tok, exp); !errors.Is(err, ErrExpired) {
 		t.Fatalf("at expiry: %v", err)
 	}
 	other := []byte("another key, also thirty-two bytes long")
-	if _, err := Verify(other, tok, now); !errors.Is(err, ErrSignature) {
+	if _, err := Verify(Keys{other}, tok, now); !errors.Is(err, ErrSignature) {
 		t.Fatalf("foreign: %v", err)
 	}
 	// Every one-byte change, insertion of CR/LF or deletion is refused.
 	for i := 0; i <= len(tok); i++ {
 		for _, ins := range []string{"\n", "\r", "=", "A"} {
-			if _, err := Verify(key, tok[:i]+ins+tok[i:], now); err == nil {
+			if _, err := Verify(Keys{key}, tok[:i]+ins+tok[i:], now); err == nil {
 				t.Fatalf("accepted insertion of %q at %d", ins, i)
 			}
 		}
 		if i < len(tok) {
-			if _, err := Verify(key, tok[:i]+tok[i+1:], now); err == nil {
+			if _, err := Verify(Keys{key}, tok[:i]+tok[i+1:], now); err == nil {
 				t.Fatalf("accepted deletion at %d", i)
 			}
 			b := []byte(tok)
 			b[i] ^= 1
-			if _, err := Verify(key, string(b), now); err == nil {
+			if _, err := Verify(Keys{key}, string(b), now); err == nil {
 				t.Fatalf("accepted flip at %d", i)
 			}
 		}
@@ -102,28 +102,28 @@ func TestMintRefuses(t *testing.T) {
 func TestVerifyRefusesOutgrownGrants(t *testing.T) {
 	exp := now.Unix() + int64(MaxBookingTTL/time.Second)
 	ok := encode(key, Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, exp)
-	if _, err := Verify(key, ok, now); err != nil {
+	if _, err := Verify(Keys{key}, ok, now); err != nil {
 		t.Fatalf("at the cap: %v", err)
 	}
 	long := encode(key, Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "A"}, exp+1)
-	if _, err := Verify(key, long, now); !errors.Is(err, ErrGrant) {
+	if _, err := Verify(Keys{key}, long, now); !errors.Is(err, ErrGrant) {
 		t.Fatalf("over the cap: %v", err)
 	}
 	// Once it is within the cap (an hour later) it is accepted: the rule
 	// is about what is left, not how it was minted.
-	if _, err := Verify(key, long, now.Add(time.Hour)); err != nil {
+	if _, err := Verify(Keys{key}, long, now.Add(time.Hour)); err != nil {
 		t.Fatalf("an hour later: %v", err)
 	}
 	unbound := encode(key, Grant{Operations: []string{"new-shipment"}}, now.Unix()+60)
-	if _, err := Verify(key, unbound, now); !errors.Is(err, ErrGrant) {
+	if _, err := Verify(Keys{key}, unbound, now); !errors.Is(err, ErrGrant) {
 		t.Fatalf("unbound: %v", err)
 	}
 	collect := encode(key, Grant{Operations: []string{"new-collection"}, DlvrRef: "D"}, now.Unix()+60)
-	if _, err := Verify(key, collect, now); !errors.Is(err, ErrGrant) {
+	if _, err := Verify(Keys{key}, collect, now); !errors.Is(err, ErrGrant) {
 		t.Fatalf("collection without its reference: %v", err)
 	}
 	read := encode(key, Grant{Operations: []string{"get-shipment-tracking"}, ShippingClientRef: "A"}, now.Unix()+int64(MaxTTL/time.Second))
-	if _, err := Verify(key, read, now); err != nil {
+	if _, err := Verify(Keys{key}, read, now); err != nil {
 		t.Fatalf("a month of tracking: %v", err)
 	}
 }
@@ -134,7 +134,7 @@ func FuzzVerify(f *testing.F) {
 	f.Add(good[:20] + "\n" + good[20:])
 	f.Add("pgt1.x.y")
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := Verify(key, s, now)
+		c, err := Verify(Keys{key}, s, now)
 		if err != nil {
 			return
 		}
@@ -152,15 +152,23 @@ func FuzzVerify(f *testing.F) {
 // their identity for == and errors.Is.
 func TestReason(t *testing.T) {
 	for err, want := range map[error][2]string{
-		ErrMalformed: {"malformed", "not a scoped token"},
-		ErrSignature: {"signature", "token signature does not match"},
-		ErrExpired:   {"expired", "token expired"},
-		ErrKey:       {"key", "signing key shorter than 32 bytes"},
-		ErrGrant:     {"grant", "token grant is not accepted (a booking needs its references bound and at most 2 hours of life)"},
+		ErrMalformed: {"malformed", "tokens: not a scoped token"},
+		ErrSignature: {"signature", "tokens: token signature does not match"},
+		ErrExpired:   {"expired", "tokens: token expired"},
+		ErrKey:       {"key", "tokens: signing key shorter than 32 bytes, or no key"},
+		ErrGrant:     {"grant", "tokens: token grant is not accepted (a booking needs its references bound and at most 2 hours of life)"},
 	} {
-		if Reason(err) != want[0] || err.Error() != want[1] || !errors.Is(fmt.Errorf("wrapped: %w", err), err) {
-			t.Errorf("%v: Reason %q, want %q", err, Reason(err), want[0])
+		wrapped := fmt.Errorf("checkout: %w", err)
+		var te *Error
+		if Reason(err) != want[0] || err.Error() != want[1] || !errors.Is(wrapped, err) ||
+			Reason(wrapped) != want[0] || Reason(errors.Join(errors.New("x"), wrapped)) != want[0] ||
+			!errors.As(wrapped, &te) || te.Reason != want[0] {
+			t.Errorf("%v: Reason %q (wrapped %q), want %q", err, Reason(err), Reason(wrapped), want[0])
 		}
+	}
+	// One with a detail is still its sentinel for errors.Is.
+	if !errors.Is(&Error{Reason: "expired", Detail: "at 12:00"}, ErrExpired) || errors.Is(ErrExpired, ErrSignature) {
+		t.Error("errors.Is does not match by reason")
 	}
 	if Reason(nil) != "" || Reason(errors.New("token expired")) != "" || Reason(&FieldError{"ttl", "x"}) != "" {
 		t.Error("Reason of nil or another error is not empty")
@@ -180,8 +188,13 @@ func TestReason(t *testing.T) {
 		{key, tok + "x", now, "signature"},
 		{key, "nope", now, "malformed"},
 		{key[:8], tok, now, "key"},
+		{nil, tok, now, "key"},
 	} {
-		if _, err := Verify(c.key, c.token, c.at); Reason(err) != c.want {
+		keys := Keys{c.key}
+		if c.key == nil {
+			keys = nil
+		}
+		if _, err := Verify(keys, c.token, c.at); Reason(err) != c.want {
 			t.Errorf("Verify(%q) error %v: Reason %q, want %q", c.token, err, Reason(err), c.want)
 		}
 	}

@@ -1,7 +1,7 @@
 package webhooks_test
 
 import (
-	"encoding/json"
+	"errors"
 	"io"
 	"log"
 	"net/http"
@@ -17,28 +17,21 @@ import (
 // webhookHandler is the Go receiver of worker/README.md ("Tracking
 // webhooks", "Verifying a delivery"), as printed there.
 func webhookHandler(secret []byte) http.HandlerFunc {
+	keys := webhooks.Keys{secret} // during a rotation: {new, old}
 	return func(w http.ResponseWriter, r *http.Request) {
-		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
-		if err != nil {
+		// 64 KiB at most of the body; 0: the default tolerance, 5 minutes.
+		ev, err := webhooks.VerifyRequest(keys, r, 64<<10, time.Now(), 0)
+		if errors.Is(err, webhooks.ErrTooLarge) {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		// 0: the default tolerance, 5 minutes.
-		if err := webhooks.Verify(raw, r.Header.Get(webhooks.Header), secret, time.Now(), 0); err != nil {
+		if err != nil {
 			log.Printf("webhook refused: %v", err) // errors.Is(err, webhooks.ErrStale) etc.
 			http.Error(w, "bad signature", http.StatusBadRequest)
 			return
 		}
-		var ev struct {
-			ID   string            `json:"id"`
-			Type string            `json:"type"`
-			Data webhooks.Tracking `json:"data"`
-		}
-		if err := json.Unmarshal(raw, &ev); err != nil {
-			http.Error(w, "bad body", http.StatusBadRequest)
-			return
-		}
-		// store ev.ID (dedupe) and ev.Data, then:
+		// store ev (dedupe on ev.ID), then:
+		log.Printf("webhook %s: %s is now %s", ev.ID, ev.Data.ShippingClientRef, ev.Data.TrackingCode)
 		w.WriteHeader(http.StatusNoContent)
 	}
 }

@@ -10,254 +10,187 @@
 // later with a fresh t, and the receiver refuses deliveries whose t is
 // further than a tolerance from its own clock (default 5 minutes) so an
 // old capture cannot be replayed either. The MAC covers the raw bytes of
-// the body: receivers must verify before parsing, never re-serialise.
+// the body: Verify checks it before parsing anything.
 //
-// The package is plain server-side Go: the worker signs with Sign, and a
-// Go receiver verifies with Verify (worker/README.md, "Webhooks").
-// testdata/webhooks.json pins the exact header strings for the JavaScript
-// verifyWebhook too.
+// A Go receiver calls VerifyRequest (or Verify with a body and header it
+// read itself) and gets the Event; worker/README.md ("Webhooks") and the
+// package's examples show a handler. The edge signs with Sign/SignAll of
+// worker/webhooks/wire, the JSON-free core of this package (the names here
+// alias it). testdata/webhooks.json pins the exact header strings for the
+// JavaScript verifyWebhook too.
+//
+// Verify, like worker/tokens.Verify, takes the keys first, then the
+// signed thing, then the time: Verify(keys, body, header, now, tolerance).
 package webhooks
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
+	"io"
+	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/parcelgate/parcelgate/internal/hmacsha256"
+	"github.com/parcelgate/parcelgate/worker/webhooks/wire"
 )
 
 // Header is the name of the signature header.
-const Header = "Parcelgate-Signature"
+const Header = wire.Header
 
 // TypeTrackingUpdated is the type of the event sent for a change of
 // tracking_code.
-const TypeTrackingUpdated = "shipment.tracking_updated"
+const TypeTrackingUpdated = wire.TypeTrackingUpdated
 
 const (
-	// MinSecretBytes is the shortest accepted WEBHOOK_SECRET: a shorter
-	// HMAC key is within reach of brute force from one captured delivery.
-	MinSecretBytes = 32
+	// MinKeyBytes is the shortest accepted WEBHOOK_SECRET: a shorter HMAC
+	// key is within reach of brute force from one captured delivery.
+	MinKeyBytes = wire.MinKeyBytes
+	// MinSecretBytes is MinKeyBytes.
+	//
+	// Deprecated: use MinKeyBytes (the same name as worker/tokens').
+	MinSecretBytes = MinKeyBytes
 	// DefaultTolerance is how far a delivery's timestamp may be from the
-	// receiver's clock when Verify is given no tolerance: long enough for
-	// clock skew and a slow retry in flight, short enough that a captured
-	// delivery is soon useless.
-	DefaultTolerance = 5 * time.Minute
-	// MaxHeaderLen bounds the header Verify reads: a real one is about 80
-	// bytes (a few more per rotated secret), so anything this long is
-	// refused before any MAC is computed.
-	MaxHeaderLen = 1024
-	// maxSignatures bounds the v1 entries tried (one per live secret
-	// during a rotation); more is not a rotation but an attempt to make
-	// the receiver compare many guesses.
-	maxSignatures = 8
-	// macHexLen is the length of a hex SHA-256 MAC.
-	macHexLen = 2 * hmacsha256.Size
+	// receiver's clock when Verify is given no tolerance.
+	DefaultTolerance = wire.DefaultTolerance
+	// MaxHeaderLen bounds the header Verify reads; longer is refused
+	// before any MAC is computed.
+	MaxHeaderLen = wire.MaxHeaderLen
+	// DefaultMaxBody bounds the body VerifyRequest reads when given no
+	// limit: an event is under 1 KB.
+	DefaultMaxBody = 64 << 10
 )
 
-// Why Verify refused a delivery. Errors returned by Verify wrap exactly
-// one of these (test with errors.Is) and say more in their text, so a
-// receiver can log the reason and answer 400 or 401 accordingly.
+// Keys are the secrets a receiver accepts: a delivery verifies when any
+// one of them signed it. One key normally; during a rotation of
+// WEBHOOK_SECRET a receiver may hold the old and the new one.
+type Keys [][]byte
+
+// Error is why Verify refused a delivery (or why a key cannot be used):
+// its Reason is one of the sentinels' and its Detail says more for a log
+// line. Use errors.Is with a sentinel, or errors.As for the detail.
+type Error = wire.Error
+
+// The sentinels: every error of Verify, VerifyRequest and CheckKey is an
+// *Error with one of these reasons, so errors.Is(err, ErrStale) holds for
+// every stale delivery whatever its detail. A receiver answers 400 to
+// all of them (401 is no better: the sender retries either way).
 var (
-	// ErrMalformed: the header is missing, too long, or not
-	// "t=<digits>,v1=<64 hex>[,v1=...]".
-	ErrMalformed = errors.New("webhooks: malformed signature header")
+	// ErrMalformed: the header is missing, too long or not
+	// "t=<digits>,v1=<64 hex>[,v1=...]", or the signed body is not an
+	// event.
+	ErrMalformed = wire.ErrMalformed
 	// ErrSignature: no v1 entry is the MAC of this body and timestamp
-	// under this secret (tampered body, wrong secret, forged header).
-	ErrSignature = errors.New("webhooks: signature does not match")
+	// under any of the keys (tampered body, wrong secret, forged header).
+	ErrSignature = wire.ErrSignature
 	// ErrStale: the signature is genuine but its timestamp is further
 	// from now than the tolerance (a replay, or a clock off by more).
-	ErrStale = errors.New("webhooks: timestamp outside the tolerance")
-	// ErrSecret: the secret is shorter than MinSecretBytes.
-	// (errors.New, not fmt.Errorf: a package-level fmt call would link
-	// fmt into the edge core's WebAssembly module, which signs with this
-	// package.)
-	ErrSecret = errors.New("webhooks: the secret must be at least " + strconv.Itoa(MinSecretBytes) + " bytes (WEBHOOK_SECRET)")
+	ErrStale = wire.ErrStale
+	// ErrKey: no key, or one shorter than MinKeyBytes: the receiver's
+	// configuration (the same name as worker/tokens' for the same
+	// mistake).
+	ErrKey = wire.ErrKey
+	// ErrSecret is ErrKey.
+	//
+	// Deprecated: use ErrKey.
+	ErrSecret = ErrKey
+	// ErrTolerance: a negative tolerance.
+	ErrTolerance = wire.ErrTolerance
+	// ErrTooLarge: VerifyRequest's body is longer than its limit (answer
+	// 413).
+	ErrTooLarge = &Error{Reason: "too_large"}
 )
 
-// CheckSecret reports whether secret may sign or verify webhooks; the
-// worker calls it when it reads WEBHOOK_SECRET so a weak secret is a
-// configuration error at startup, not a panic in Sign.
-func CheckSecret(secret []byte) error {
-	if len(secret) < MinSecretBytes {
-		return ErrSecret
-	}
-	return nil
-}
+// Reason returns the Reason of the *Error in err's chain ("malformed",
+// "signature", "stale", "key", "tolerance", "too_large"), "" for nil or
+// another error.
+func Reason(err error) string { return wire.Reason(err) }
 
-// mac is the hex HMAC-SHA256 of "<t>.<body>".
-func mac(secret []byte, ts int64, body []byte) []byte {
-	msg := append(strconv.AppendInt(nil, ts, 10), '.')
-	sum := hmacsha256.MAC(secret, append(msg, body...))
-	return sum[:]
-}
+// CheckKey reports whether key may sign or verify webhooks (ErrKey when
+// it is shorter than MinKeyBytes).
+func CheckKey(key []byte) error { return wire.CheckKey(key) }
+
+// CheckSecret is CheckKey.
+//
+// Deprecated: use CheckKey.
+func CheckSecret(secret []byte) error { return wire.CheckKey(secret) }
 
 // Sign returns the Parcelgate-Signature header value for body sent at t
-// (whole seconds; the fraction is dropped). It panics when secret is
-// shorter than MinSecretBytes: signing with a weak secret must never
-// happen silently, and the caller has already refused such a secret with
-// CheckSecret when it read its configuration.
-func Sign(secret []byte, body []byte, t time.Time) string {
-	if err := CheckSecret(secret); err != nil {
-		panic(err)
-	}
-	ts := t.Unix()
-	return "t=" + strconv.FormatInt(ts, 10) + ",v1=" + hex.EncodeToString(mac(secret, ts, body))
-}
+// (whole seconds). It panics with ErrKey when key is shorter than
+// MinKeyBytes: signing with a weak secret must never happen silently.
+func Sign(key []byte, body []byte, t time.Time) string { return SignAll([][]byte{key}, body, t) }
 
-// parsed is a header's timestamp and MACs.
-type parsed struct {
-	ts   int64
-	macs [][]byte
-}
-
-func malformed(why string) error { return fmt.Errorf("%w: %s", ErrMalformed, why) }
-
-// parse reads "t=<digits>,v1=<hex>[,v1=<hex>...]". Entries are separated
-// by commas, with optional spaces around them (proxies re-fold headers);
-// keys other than t and v1 are ignored, so a future scheme (v2) can be
-// sent beside v1 without breaking today's receivers.
-func parse(header string) (parsed, error) {
-	var p parsed
-	if header == "" {
-		return p, malformed("no header")
+// SignAll is Sign with one v1 entry per key, in order (a rotation: the
+// new secret and the previous one). It panics with ErrKey when a key
+// does not pass CheckKey, or there is none.
+func SignAll(keys [][]byte, body []byte, t time.Time) string {
+	if len(keys) == 0 {
+		panic(ErrKey)
 	}
-	if len(header) > MaxHeaderLen {
-		return p, malformed(fmt.Sprintf("longer than %d bytes", MaxHeaderLen))
-	}
-	haveT := false
-	for _, item := range strings.Split(header, ",") {
-		item = strings.Trim(item, " \t")
-		k, v, ok := strings.Cut(item, "=")
-		if !ok {
-			return p, malformed(fmt.Sprintf("entry %q is not key=value", item))
-		}
-		switch k {
-		case "t":
-			if haveT {
-				// Two timestamps: which one did the MAC cover? Refuse
-				// rather than guess.
-				return p, malformed("more than one t")
-			}
-			haveT = true
-			// Digits only, no sign, no leading zero: one spelling per
-			// timestamp, so the MAC's "<t>." is the header's t.
-			if v == "" || len(v) > 18 || strings.Trim(v, "0123456789") != "" || (v[0] == '0' && v != "0") {
-				return p, malformed("t is not a number of seconds")
-			}
-			p.ts, _ = strconv.ParseInt(v, 10, 64) // at most 18 digits: fits
-		case "v1":
-			if len(v) != macHexLen {
-				return p, malformed(fmt.Sprintf("v1 is not %d hex digits", macHexLen))
-			}
-			m, err := hex.DecodeString(v)
-			if err != nil {
-				return p, malformed(fmt.Sprintf("v1 is not %d hex digits", macHexLen))
-			}
-			if len(p.macs) == maxSignatures {
-				return p, malformed(fmt.Sprintf("more than %d v1 entries", maxSignatures))
-			}
-			p.macs = append(p.macs, m)
+	for _, k := range keys {
+		if err := CheckKey(k); err != nil {
+			panic(err)
 		}
 	}
-	if !haveT {
-		return p, malformed("no t")
-	}
-	if len(p.macs) == 0 {
-		return p, malformed("no v1")
-	}
-	return p, nil
+	return wire.SignAll(keys, body, t)
 }
 
-// Verify checks a delivery: header is the Parcelgate-Signature value and
-// body the raw request body, byte for byte as received. It returns nil
-// when one v1 entry is the MAC of t and body under secret and t is within
-// tolerance of now (either side: a timestamp from the future is refused
-// too, since accepting it would stretch the replay window). tolerance 0
-// means DefaultTolerance.
-//
-// Several v1 entries are allowed and any one matching is enough: while
-// WEBHOOK_SECRET is being rotated the sender signs with the old and the
-// new secret, and each receiver passes the one it holds. Every entry is
-// compared in constant time (hmac.Equal), and all of them are compared
-// whatever the outcome, so timing does not tell which one matched.
-//
-// The signature is checked before the timestamp: ErrStale therefore means
-// a genuine delivery that arrived late (or a clock that is off), never a
-// forgery.
-func Verify(body []byte, header string, secret []byte, now time.Time, tolerance time.Duration) error {
-	if err := CheckSecret(secret); err != nil {
-		return err
+// Verify checks a delivery and returns its event: header is the
+// Parcelgate-Signature value and body the raw request body, byte for byte
+// as received. The delivery verifies when one v1 entry is the MAC of t and
+// body under one of keys and t is within tolerance of now, either side
+// (0 means DefaultTolerance). The MACs are compared in constant time
+// (hmacsha256.Equal, an OR of XORed bytes as crypto/hmac.Equal does), all
+// of them whatever the outcome. The body is parsed only once it
+// verified; a signed body that is not an event is ErrMalformed.
+func Verify(keys Keys, body []byte, header string, now time.Time, tolerance time.Duration) (Event, error) {
+	var ev Event
+	if err := wire.Verify(keys, body, header, now, tolerance); err != nil {
+		return ev, err
 	}
-	if tolerance < 0 {
-		return fmt.Errorf("webhooks: negative tolerance %v", tolerance)
+	if err := ev.UnmarshalJSON(body); err != nil {
+		return Event{}, err
 	}
-	if tolerance == 0 {
-		tolerance = DefaultTolerance
+	return ev, nil
+}
+
+// VerifyRequest is Verify on a request: it reads at most maxBody bytes
+// of r's body (DefaultMaxBody when 0; longer is ErrTooLarge, unread past
+// the limit) and its Parcelgate-Signature header.
+func VerifyRequest(keys Keys, r *http.Request, maxBody int64, now time.Time, tolerance time.Duration) (Event, error) {
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBody
 	}
-	p, err := parse(header)
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
-		return err
+		return Event{}, &Error{Reason: "malformed", Detail: "reading the body: " + err.Error()}
 	}
-	want := mac(secret, p.ts, body)
-	ok := 0
-	for _, m := range p.macs {
-		if hmacsha256.Equal(m, want) {
-			ok = 1
-		}
+	if int64(len(body)) > maxBody {
+		return Event{}, &Error{Reason: "too_large", Detail: "the body is longer than " + strconv.FormatInt(maxBody, 10) + " bytes"}
 	}
-	if ok == 0 {
-		return ErrSignature
-	}
-	age := now.Unix() - p.ts
-	if age < 0 {
-		age = -age
-	}
-	if age > int64(tolerance/time.Second) {
-		return fmt.Errorf("%w: t=%d is %ds from now (tolerance %ds)", ErrStale, p.ts, now.Unix()-p.ts, int64(tolerance/time.Second))
-	}
-	return nil
+	return Verify(keys, body, r.Header.Get(Header), now, tolerance)
 }
 
-// Event is the JSON body of a webhook delivery.
+// Event is the JSON body of a webhook delivery. Its json tags are the
+// wire's names, so json.Marshal(ev) writes what the edge sends (Marshal
+// fixes the one spelling the edge signs).
 type Event struct {
 	// ID identifies the event; it is the same on every retry of one
 	// delivery, so receivers dedupe on it (delivery is at least once).
-	ID string
+	ID string `json:"id"`
 	// Type is TypeTrackingUpdated.
-	Type string
+	Type string `json:"type"`
 	// Created is when the edge saw the change (sent as RFC 3339, UTC,
 	// whole seconds).
-	Created time.Time
-	Data    Tracking
+	Created time.Time `json:"created"`
+	Data    Tracking  `json:"data"`
 }
 
 // Tracking is an event's data: the references of the shipment and its new
 // tracking state; never an address, a name or any other personal data.
-type Tracking struct {
-	ShippingDlvrRef   string `json:"shipping_dlvr_ref"`
-	ShippingClientRef string `json:"shipping_client_ref"`
-	// TrackingCode is the new code ("01".."30", the spec's Events).
-	TrackingCode string `json:"tracking_code"`
-	TrackingName string `json:"tracking_name"`
-	// Category is the core's display category of the code.
-	Category string `json:"category"`
-	// Final is true when no further event is expected (delivered,
-	// returned, expired): the last event of the shipment.
-	Final bool `json:"final"`
-	// TrackingDate is the service's tracking_date, as it sent it.
-	TrackingDate string `json:"tracking_date"`
-	// PreviousCode is the code before this change; "" for the first
-	// state the edge saw.
-	PreviousCode string `json:"previous_code"`
-}
+type Tracking = wire.Tracking
 
 // wire fixes the JSON field order and the spelling of created.
-type wire struct {
+type wireEvent struct {
 	ID      string   `json:"id"`
 	Type    string   `json:"type"`
 	Created string   `json:"created"`
@@ -272,28 +205,31 @@ func (e *Event) Marshal() ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(wire{ID: e.ID, Type: e.Type, Created: e.Created.UTC().Format(time.RFC3339), Data: e.Data})
+	err := enc.Encode(wireEvent{ID: e.ID, Type: e.Type, Created: e.Created.UTC().Format(time.RFC3339), Data: e.Data})
 	if err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
 
-// SignAll is Sign with one v1 entry per secret, in order: while
-// WEBHOOK_SECRET is being rotated the worker signs every delivery with the
-// new and the previous secret, so receivers holding either accept it
-// (Verify takes any matching entry). Every secret must pass CheckSecret.
-func SignAll(secrets [][]byte, body []byte, t time.Time) string {
-	if len(secrets) == 0 {
-		panic(ErrSecret)
+// MarshalJSON is Marshal, so json.Marshal of an Event (or of a struct
+// holding one) writes the edge's spelling.
+func (e Event) MarshalJSON() ([]byte, error) { return e.Marshal() }
+
+// UnmarshalJSON reads an event body; anything else (not JSON, no id, a
+// created that is not RFC 3339) is ErrMalformed with a detail.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var w wireEvent
+	if err := json.Unmarshal(b, &w); err != nil {
+		return &Error{Reason: "malformed", Detail: "the body is not an event: " + err.Error()}
 	}
-	h := Sign(secrets[0], body, t)
-	ts := t.Unix()
-	for _, s := range secrets[1:] {
-		if err := CheckSecret(s); err != nil {
-			panic(err)
-		}
-		h += ",v1=" + hex.EncodeToString(mac(s, ts, body))
+	if w.ID == "" || w.Type == "" {
+		return &Error{Reason: "malformed", Detail: "the body is not an event: no id or type"}
 	}
-	return h
+	created, err := time.Parse(time.RFC3339, w.Created)
+	if err != nil {
+		return &Error{Reason: "malformed", Detail: "the body is not an event: created is not RFC 3339"}
+	}
+	*e = Event{ID: w.ID, Type: w.Type, Created: created.UTC(), Data: w.Data}
+	return nil
 }

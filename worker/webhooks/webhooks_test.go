@@ -21,18 +21,18 @@ func TestSignVerifyRoundTrip(t *testing.T) {
 	if !strings.HasPrefix(h, "t=1795348800,v1=") || len(h) != len("t=1795348800,v1=")+64 {
 		t.Fatalf("header %q", h)
 	}
-	if err := Verify(body, h, secret, at.Add(4*time.Minute), 0); err != nil {
+	if _, err := Verify(Keys{secret}, body, h, at.Add(4*time.Minute), 0); err != nil {
 		t.Fatal(err)
 	}
 	// The default is 5 minutes: 5m01s is stale, and says so with its age.
-	err = Verify(body, h, secret, time.Unix(baseT+301, 0), 0)
+	_, err = Verify(Keys{secret}, body, h, time.Unix(baseT+301, 0), 0)
 	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "301s") {
 		t.Fatalf("got %v", err)
 	}
-	if err := Verify(body[:len(body)-1], h, secret, at, 0); !errors.Is(err, ErrSignature) {
+	if _, err := Verify(Keys{secret}, body[:len(body)-1], h, at, 0); !errors.Is(err, ErrSignature) {
 		t.Fatalf("got %v", err)
 	}
-	if err := Verify(body, "t=1,v1=zz", secret, at, 0); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrSignature) {
+	if _, err := Verify(Keys{secret}, body, "t=1,v1=zz", at, 0); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrSignature) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -42,7 +42,7 @@ func TestSecretAndTolerance(t *testing.T) {
 	if err := CheckSecret(short); !errors.Is(err, ErrSecret) {
 		t.Fatalf("got %v", err)
 	}
-	if err := Verify([]byte("{}"), "t=1,v1="+strings.Repeat("0", 64), short, time.Unix(1, 0), 0); !errors.Is(err, ErrSecret) {
+	if _, err := Verify(Keys{short}, []byte("{}"), "t=1,v1="+strings.Repeat("0", 64), time.Unix(1, 0), 0); !errors.Is(err, ErrSecret) {
 		t.Fatalf("got %v", err)
 	}
 	func() {
@@ -55,7 +55,7 @@ func TestSecretAndTolerance(t *testing.T) {
 	}()
 	secret := []byte(strings.Repeat("s", MinSecretBytes))
 	h := Sign(secret, []byte("{}"), time.Unix(1, 0))
-	if err := Verify([]byte("{}"), h, secret, time.Unix(1, 0), -time.Second); err == nil || code(err) != "other: "+err.Error() {
+	if _, err := Verify(Keys{secret}, []byte("{}"), h, time.Unix(1, 0), -time.Second); err == nil || code(err) != "other: "+err.Error() {
 		t.Fatalf("negative tolerance: %v", err)
 	}
 }
@@ -83,18 +83,19 @@ func TestSignAllRotation(t *testing.T) {
 	old := []byte(strings.Repeat("o", MinSecretBytes))
 	next := []byte(strings.Repeat("n", MinSecretBytes))
 	other := []byte(strings.Repeat("x", MinSecretBytes))
-	body := []byte(`{"id":"evt_1"}`)
+	ev := event("evt_1", "05", "01", false)
+	body, _ := ev.Marshal()
 	at := time.Unix(baseT, 0)
 	h := SignAll([][]byte{next, old}, body, at)
 	if strings.Count(h, ",v1=") != 2 || !strings.HasPrefix(h, Sign(next, body, at)+",v1=") {
 		t.Fatalf("header %q", h)
 	}
 	for _, s := range [][]byte{old, next} {
-		if err := Verify(body, h, s, at, 0); err != nil {
+		if _, err := Verify(Keys{s}, body, h, at, 0); err != nil {
 			t.Fatalf("secret %q: %v", s[:1], err)
 		}
 	}
-	if err := Verify(body, h, other, at, 0); !errors.Is(err, ErrSignature) {
+	if _, err := Verify(Keys{other}, body, h, at, 0); !errors.Is(err, ErrSignature) {
 		t.Fatalf("other secret: %v", err)
 	}
 	if got := SignAll([][]byte{next}, body, at); got != Sign(next, body, at) {
@@ -139,7 +140,10 @@ func TestTypeScriptDeclarationsMatch(t *testing.T) {
 	if got, want := members("TrackingWebhookData"), tags(Tracking{}); !reflect.DeepEqual(got, want) {
 		t.Errorf("TrackingWebhookData: %v, Go's Tracking: %v", got, want)
 	}
-	if got, want := members("TrackingWebhookEvent"), tags(wire{}); !reflect.DeepEqual(got, want) {
+	if got, want := members("TrackingWebhookEvent"), tags(wireEvent{}); !reflect.DeepEqual(got, want) {
 		t.Errorf("TrackingWebhookEvent: %v, the wire: %v", got, want)
+	}
+	if got, want := tags(Event{}), tags(wireEvent{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("Event's json tags %v, the wire's %v", got, want)
 	}
 }
