@@ -297,12 +297,11 @@ export function mintToken(
   options?: MintOptions,
 ): Promise<MintedToken>;
 
-/** A signing key: TOKEN_SIGNING_KEY, or it and TOKEN_SIGNING_KEY_PREVIOUS during a rotation. */
-export type OfferKeys =
-  | string
-  | ArrayBuffer
-  | ArrayBufferView
-  | { current: string | ArrayBuffer | ArrayBufferView; previous?: string | ArrayBuffer | ArrayBufferView };
+/**
+ * TOKEN_SIGNING_KEY, or the key set verifyToken takes: [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS]
+ * during a rotation (the current key first; at most 4).
+ */
+export type OfferKeys = string | ArrayBuffer | ArrayBufferView | Array<string | ArrayBuffer | ArrayBufferView>;
 
 /** One end of an offer's route: ISO country code and the postal code as the edge normalized it. */
 export interface OfferPlace {
@@ -368,6 +367,8 @@ export interface VerifiedToken {
   shippingClientRef: string;
   dlvrRef: string;
   collectionClientRef: string;
+  /** The bound offer's tag (offerTag), "" when the grant names none. */
+  offerTag: string;
   /** RFC 3339, UTC, whole seconds. */
   expiresAt: string;
 }

@@ -12,8 +12,10 @@ const MIN_KEY_BYTES = 32;
 const MAX_LEN = 4096;
 const TAG_LEN = 22;
 const MAC_BYTES = 16;
-const OFFER_NAMES = ['k', 'e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
-const POINT_NAMES = ['k', 'e', 'c', 'key', 'cc', 'z'];
+const KEY_ID_LEN = 8;
+const MAX_KEYS = 4;
+const OFFER_NAMES = ['e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
+const POINT_NAMES = ['e', 'c', 'key', 'cc', 'z'];
 const B64URL = /^[A-Za-z0-9_-]*$/;
 const enc = new TextEncoder();
 
@@ -54,6 +56,23 @@ async function hmac(key, msg) {
   return new Uint8Array(await subtle().sign('HMAC', k, typeof msg === 'string' ? enc.encode(msg) : msg));
 }
 
+// The offer key per signing key, imported once: a shop's server verifies
+// many offers with one TOKEN_SIGNING_KEY, and deriving and importing the
+// key is most of a verify's cost. Keyed by the key's bytes (as base64url).
+const offerKeys = new Map();
+
+async function offerKey(signingKey) {
+  const id = base64url(signingKey);
+  let k = offerKeys.get(id);
+  if (k === undefined) {
+    const derived = await hmac(signingKey, 'parcelgate offer v1');
+    k = await subtle().importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    if (offerKeys.size >= 16) offerKeys.clear(); // a few keys in a process's life
+    offerKeys.set(id, k);
+  }
+  return k;
+}
+
 function base64url(bytes) {
   let bin = '';
   for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
@@ -78,9 +97,24 @@ function queryUnescape(s) {
   return decodeURIComponent(s.replace(/\+/g, ' '));
 }
 
-/** The key id offers signed with signingKey carry (Go's offers.KeyID). */
+// The key id offers (and tokens) signed with signingKey carry: the first
+// 8 characters of the base64url SHA-256 of "pgt-key-id:" and the key
+// (Go's internal/keyset.ID, tokens.js's keyId). Cached with the key.
+const keyIds = new Map();
+
 async function keyId(signingKey) {
-  return base64url((await hmac(signingKey, 'parcelgate key id v1')).subarray(0, 3));
+  const id = base64url(signingKey);
+  let kid = keyIds.get(id);
+  if (kid === undefined) {
+    const label = enc.encode('pgt-key-id:');
+    const msg = new Uint8Array(label.length + signingKey.length);
+    msg.set(label);
+    msg.set(signingKey, label.length);
+    kid = base64url(new Uint8Array(await subtle().digest('SHA-256', msg)).subarray(0, 6));
+    if (keyIds.size >= 16) keyIds.clear();
+    keyIds.set(id, kid);
+  }
+  return kid;
 }
 
 /**
@@ -91,13 +125,14 @@ function canonical(s) {
   return /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/.test(s);
 }
 
+// keySet: a key, or an array of keys (the current TOKEN_SIGNING_KEY
+// first, TOKEN_SIGNING_KEY_PREVIOUS after it), as verifyToken takes them.
 function keySet(keys) {
-  if (keys === null || typeof keys !== 'object' || ArrayBuffer.isView(keys) || keys instanceof ArrayBuffer) {
-    return [keyBytes(keys)];
+  const list = Array.isArray(keys) ? keys : [keys];
+  if (list.length === 0 || list.length > MAX_KEYS) {
+    throw new TypeError(`parcelgate: verifyOffer: the signing keys are a key or an array of 1 to ${MAX_KEYS} keys, the current one first`);
   }
-  const out = [keyBytes(keys.current)];
-  if (keys.previous !== undefined && keys.previous !== null && keys.previous !== '') out.push(keyBytes(keys.previous));
-  return out;
+  return list.map(keyBytes);
 }
 
 /**
@@ -108,10 +143,26 @@ async function open(keys, prefix, s, names) {
   const set = keySet(keys);
   if (set.some((k) => k.byteLength < MIN_KEY_BYTES)) throw fail('key');
   if (typeof s !== 'string' || s.length > MAX_LEN || !s.startsWith(prefix)) throw fail('malformed');
-  const rest = s.slice(prefix.length);
-  const dot = rest.indexOf('.');
-  if (dot <= 0 || rest.length - dot - 1 !== TAG_LEN) throw fail('malformed');
-  const b64 = rest.slice(0, dot);
+  // prefix, kid, '.', payload, '.', tag
+  const signedEnd = s.length - TAG_LEN - 1;
+  const kidEnd = prefix.length + KEY_ID_LEN;
+  if (signedEnd <= kidEnd + 1 || s[kidEnd] !== '.' || s[signedEnd] !== '.') throw fail('malformed');
+  const kid = s.slice(prefix.length, kidEnd);
+  let key = null;
+  for (const k of set) {
+    if ((await keyId(k)) === kid) {
+      key = k;
+      break;
+    }
+  }
+  if (key === null) throw fail('foreign');
+  const mac = base64url(new Uint8Array(await subtle().sign('HMAC', await offerKey(key), enc.encode(s.slice(0, signedEnd)))).subarray(0, MAC_BYTES));
+  // Constant time over the tag's characters.
+  const got = s.slice(signedEnd + 1);
+  let diff = 0;
+  for (let i = 0; i < TAG_LEN; i++) diff |= got.charCodeAt(i) ^ mac.charCodeAt(i);
+  if (diff !== 0) throw fail('tampered');
+  const b64 = s.slice(kidEnd + 1, signedEnd);
   if (!B64URL.test(b64) || b64.length % 4 === 1) throw fail('malformed');
   const raw = unbase64url(b64);
   if (base64url(raw) !== b64) throw fail('malformed');
@@ -121,23 +172,6 @@ async function open(keys, prefix, s, names) {
   } catch {
     throw fail('malformed');
   }
-  if (!payload.startsWith('k=')) throw fail('malformed');
-  const id = payload.slice(2).split('&')[0];
-  let key = null;
-  for (const k of set) {
-    if ((await keyId(k)) === id) {
-      key = k;
-      break;
-    }
-  }
-  if (key === null) throw fail('foreign');
-  const derived = await hmac(key, 'parcelgate offer v1');
-  const mac = base64url((await hmac(derived, s.slice(0, prefix.length + dot))).subarray(0, MAC_BYTES));
-  // Constant time over the tag's characters.
-  const got = rest.slice(dot + 1);
-  let diff = 0;
-  for (let i = 0; i < TAG_LEN; i++) diff |= got.charCodeAt(i) ^ mac.charCodeAt(i);
-  if (diff !== 0) throw fail('tampered');
   const parts = payload.split('&');
   if (parts.length !== names.length) throw fail('malformed');
   const vals = [];
@@ -159,7 +193,7 @@ async function open(keys, prefix, s, names) {
     if (queryEscape(u) !== v) throw fail('malformed');
     vals.push(u);
   }
-  if (!/^[1-9][0-9]*$/.test(vals[1])) throw fail('malformed');
+  if (!/^[1-9][0-9]*$/.test(vals[0])) throw fail('malformed');
   return vals;
 }
 
@@ -189,8 +223,8 @@ function iso(s) {
  * `price` (a decimal string: never parse it to a float for money), then
  * mint the booking grant bound to it (mintToken's `offer`).
  *
- * @param {string | ArrayBuffer | ArrayBufferView | {current: string | ArrayBuffer | ArrayBufferView, previous?: string | ArrayBuffer | ArrayBufferView}} keys
- *   TOKEN_SIGNING_KEY, or it and TOKEN_SIGNING_KEY_PREVIOUS during a rotation
+ * @param {string | ArrayBuffer | ArrayBufferView | Array<string | ArrayBuffer | ArrayBufferView>} keys
+ *   TOKEN_SIGNING_KEY, or the key set verifyToken takes: [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS] during a rotation
  * @param {string} offer
  * @param {{now?: number | Date}} [options]
  * @returns {Promise<import('../types/offers').OfferFacts>}
@@ -199,13 +233,13 @@ function iso(s) {
 export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
   const nowS = when(now);
   const v = await open(keys, OFFER, offer, OFFER_NAMES);
-  if (v[6] !== '0' && v[6] !== '1') throw fail('malformed');
+  if (v[5] !== '0' && v[5] !== '1') throw fail('malformed');
   const facts = {
-    carrier: v[2], service: v[3], price: v[4], currency: v[5], dropPoint: v[6] === '1',
-    from: { country: v[7], postal: v[8] }, to: { country: v[9], postal: v[10] }, parcels: parcels(v[11]),
-    expiresAt: iso(Number(v[1])), tag: offer.slice(offer.length - TAG_LEN),
+    carrier: v[1], service: v[2], price: v[3], currency: v[4], dropPoint: v[5] === '1',
+    from: { country: v[6], postal: v[7] }, to: { country: v[8], postal: v[9] }, parcels: parcels(v[10]),
+    expiresAt: iso(Number(v[0])), tag: offer.slice(offer.length - TAG_LEN),
   };
-  if (nowS >= Number(v[1])) throw fail('expired');
+  if (nowS >= Number(v[0])) throw fail('expired');
   return facts;
 }
 
@@ -222,8 +256,8 @@ export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
 export async function verifyPoint(keys, point, { now = Date.now() } = {}) {
   const nowS = when(now);
   const v = await open(keys, POINT, point, POINT_NAMES);
-  const facts = { carrier: v[2], key: v[3], near: { country: v[4], postal: v[5] }, expiresAt: iso(Number(v[1])) };
-  if (nowS >= Number(v[1])) throw fail('expired');
+  const facts = { carrier: v[1], key: v[2], near: { country: v[3], postal: v[4] }, expiresAt: iso(Number(v[0])) };
+  if (nowS >= Number(v[0])) throw fail('expired');
   return facts;
 }
 

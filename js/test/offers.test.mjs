@@ -4,10 +4,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { verifyOffer, verifyPoint, offerTag, OfferError } from '../src/index.js';
+import { verifyOffer, verifyPoint, offerTag, OfferError, keyId } from '../src/index.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../../testdata/offers.json', import.meta.url), 'utf8'));
-const keys = { current: vectors.key, previous: vectors.previousKey };
+const keys = [vectors.key, vectors.previousKey];
+const named = (names) => (names ? names.map((n) => vectors[n]) : keys);
 const now = vectors.now_s * 1000;
 
 const iso = (s) => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -31,12 +32,17 @@ for (const v of vectors.points) {
   test(`verifies a point like Go: ${v.name}`, async () => {
     const p = await verifyPoint(keys, v.point, { now: new Date(now) });
     assert.deepEqual(p, { carrier: v.facts.carrier, key: v.facts.key, near: v.facts.near, expiresAt: iso(v.facts.expiresAt) });
+    // Either order of the set; the previous key's point is foreign without it.
+    await verifyPoint([vectors.previousKey, vectors.key], v.point, { now });
+    if (v.previous) {
+      await assert.rejects(verifyPoint(vectors.key, v.point, { now }), (e) => e instanceof OfferError && e.reason === 'foreign');
+    }
   });
 }
 
 for (const v of vectors.refused) {
   test(`refuses like Go: ${v.name}`, async () => {
-    await assert.rejects(verifyOffer(keys, v.offer, { now: v.now_s * 1000 }), (e) => {
+    await assert.rejects(verifyOffer(named(v.keys), v.offer, { now: v.now_s * 1000 }), (e) => {
       assert.ok(e instanceof OfferError, String(e));
       assert.equal(e.reason, v.reason);
       return true;
@@ -46,4 +52,14 @@ for (const v of vectors.refused) {
 
 test('a short key is refused', async () => {
   await assert.rejects(verifyOffer('short', vectors.offers[0].offer, { now }), (e) => e.reason === 'key');
+});
+
+test("offers carry their signing key's id, the one its tokens carry (keyId)", async () => {
+  assert.equal(await keyId(vectors.key), vectors.keyId);
+  assert.equal(await keyId(vectors.previousKey), vectors.previousKeyId);
+  for (const v of vectors.offers) assert.equal(v.offer.split('.')[1], v.previous ? vectors.previousKeyId : vectors.keyId);
+});
+
+test('a key set of more than 4 keys is refused', async () => {
+  await assert.rejects(verifyOffer([1, 2, 3, 4, 5].map(() => vectors.key), vectors.offers[0].offer, { now }), TypeError);
 });

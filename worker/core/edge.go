@@ -32,6 +32,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/worker/offers"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
@@ -54,8 +55,8 @@ type Edge struct {
 	leaks    leak.Filter
 	master   [32]byte // SHA-256 of PROXY_TOKEN
 	demoKey  []byte
-	offers   offerConfig
-	demoKeys tokens.Keys // {demoKey}, built once
+	signer   *offers.Signer // offers and points; nil without TOKEN_SIGNING_KEY
+	demoKeys tokens.Keys    // {demoKey}, built once
 }
 
 // Configure reads the environment through lookup (a variable set to ""
@@ -77,7 +78,9 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 		e.demoKey = k[:]
 		e.demoKeys = tokens.Keys{e.demoKey}
 	}
-	e.configureOffers(getenv)
+	if len(e.cfg.SigningKey) > 0 {
+		e.signer, _ = offers.NewSigner(e.cfg.SigningKey)
+	}
 	return e
 }
 

@@ -95,7 +95,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	g.DlvrRef = vals.Get("dlvr_ref")
 	g.CollectionClientRef = vals.Get("collection_client_ref")
 	g.Offer = vals.Get("offer")
-	if x := e.unboundGrant(g, r); x != nil {
+	if x := e.unboundGrant(g); x != nil {
 		return fail(x)
 	}
 	var ttl time.Duration

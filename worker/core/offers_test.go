@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/worker/core"
 	"github.com/parcelgate/parcelgate/worker/offers"
 )
@@ -58,7 +57,7 @@ func offerOf(t *testing.T, data map[string]any, i int) string {
 	return s
 }
 
-func keys() offers.Keys { return offers.Keys{Current: []byte(signing)} }
+func keys() offers.Keys { return offers.Keys{[]byte(signing)} }
 
 func TestRatesCarryOffers(t *testing.T) {
 	e := ledgerEdge(core.EnvOfferTTL, "600")
@@ -148,27 +147,27 @@ func TestBookingsHeldToTheirOffer(t *testing.T) {
 	assert.Contains(t, sent, "drop_point_key=SP-1")
 
 	cases := []struct {
-		name, auth, form, class string
-		status                  int
-		now                     time.Time
+		name, auth, form, class, field string
+		status                         int
+		now                            time.Time
 	}{
-		{"another service", bound, withOffer(strings.Replace(offerBooking, "service_code=acme-24", "service_code=acme-10", 1), home), "offer_service", 403, day},
-		{"another destination", bound, withOffer(strings.Replace(offerBooking, "to_zip_code=08001", "to_zip_code=08002", 1), home), "offer_route", 403, day},
-		{"another origin", bound, withOffer(strings.Replace(offerBooking, "from_zip_code=28014", "from_zip_code=28001", 1), home), "offer_route", 403, day},
-		{"a heavier parcel", bound, withOffer(strings.Replace(offerBooking, "parcel_weight%5D=1.5", "parcel_weight%5D=15", 1), home), "offer_parcels", 403, day},
-		{"another parcel", bound, withOffer(offerBooking+"&parcels%5B1%5D%5Bparcel_weight%5D=1&parcels%5B1%5D%5Bparcel_width%5D=1&parcels%5B1%5D%5Bparcel_height%5D=1&parcels%5B1%5D%5Bparcel_length%5D=1&parcels%5B1%5D%5Bparcel_volume%5D=1", home), "offer_parcels", 403, day},
-		{"the other offer of the answer", bound, withOffer(dpForm, dp), "offer_other", 403, day},
-		{"no offer", bound, offerBooking, "offer_required", 400, day},
-		{"a tampered offer (its MAC kept)", bound, withOffer(offerBooking, tampered), "offer_invalid", 403, day},
-		{"master: an expired offer", bearerMaster, withOffer(offerBooking, home), "offer_expired", 403, day.Add(31 * time.Minute)},
-		{"expired", bound, withOffer(offerBooking, home), "offer_expired", 403, day.Add(31 * time.Minute)},
-		{"a drop point of another carrier", dpBound, withOffer(dpForm, dp) + "&drop_point_key=7001&point=" + url.QueryEscape(acmePoint), "offer_drop_point", 403, day},
-		{"a key the point does not name", dpBound, withOffer(dpForm, dp) + "&drop_point_key=SP-2&point=" + url.QueryEscape(spPoint), "offer_drop_point", 403, day},
-		{"a point near another place", dpBound, withOffer(dpForm, dp) + "&drop_point_key=SP-1&point=" + url.QueryEscape(otherPlace), "offer_drop_point", 403, day},
-		{"a drop-point service without a point", dpBound, withOffer(dpForm, dp) + "&drop_point_key=SP-1", "offer_drop_point", 403, day},
-		{"a home service with a drop point", bound, withOffer(offerBooking, home) + "&drop_point_key=SP-1&point=" + url.QueryEscape(spPoint), "offer_drop_point", 403, day},
-		{"master: held to the offer it carries", bearerMaster, withOffer(strings.Replace(offerBooking, "service_code=acme-24", "service_code=acme-10", 1), home), "offer_service", 403, day},
-		{"master: a tampered offer", bearerMaster, withOffer(offerBooking, tampered), "offer_invalid", 403, day},
+		{"another service", bound, withOffer(strings.Replace(offerBooking, "service_code=acme-24", "service_code=acme-10", 1), home), "offer_service", "service_code", 403, day},
+		{"another destination", bound, withOffer(strings.Replace(offerBooking, "to_zip_code=08001", "to_zip_code=08002", 1), home), "offer_route", "to_zip_code", 403, day},
+		{"another origin", bound, withOffer(strings.Replace(offerBooking, "from_zip_code=28014", "from_zip_code=28001", 1), home), "offer_route", "from_zip_code", 403, day},
+		{"a heavier parcel", bound, withOffer(strings.Replace(offerBooking, "parcel_weight%5D=1.5", "parcel_weight%5D=15", 1), home), "offer_parcels", "parcels", 403, day},
+		{"another parcel", bound, withOffer(offerBooking+"&parcels%5B1%5D%5Bparcel_weight%5D=1&parcels%5B1%5D%5Bparcel_width%5D=1&parcels%5B1%5D%5Bparcel_height%5D=1&parcels%5B1%5D%5Bparcel_length%5D=1&parcels%5B1%5D%5Bparcel_volume%5D=1", home), "offer_parcels", "parcels", 403, day},
+		{"the other offer of the answer", bound, withOffer(dpForm, dp), "offer_other", "offer", 403, day},
+		{"no offer", bound, offerBooking, "offer_required", "offer", 400, day},
+		{"a tampered offer (its MAC kept)", bound, withOffer(offerBooking, tampered), "offer_invalid", "", 403, day},
+		{"master: an expired offer", bearerMaster, withOffer(offerBooking, home), "offer_expired", "", 403, day.Add(31 * time.Minute)},
+		{"expired", bound, withOffer(offerBooking, home), "offer_expired", "", 403, day.Add(31 * time.Minute)},
+		{"a drop point of another carrier", dpBound, withOffer(dpForm, dp) + "&drop_point_key=7001&point=" + url.QueryEscape(acmePoint), "offer_drop_point", "drop_point_key", 403, day},
+		{"a key the point does not name", dpBound, withOffer(dpForm, dp) + "&drop_point_key=SP-2&point=" + url.QueryEscape(spPoint), "offer_drop_point", "drop_point_key", 403, day},
+		{"a point near another place", dpBound, withOffer(dpForm, dp) + "&drop_point_key=SP-1&point=" + url.QueryEscape(otherPlace), "offer_drop_point", "drop_point_key", 403, day},
+		{"a drop-point service without a point", dpBound, withOffer(dpForm, dp) + "&drop_point_key=SP-1", "offer_drop_point", "drop_point_key", 403, day},
+		{"a home service with a drop point", bound, withOffer(offerBooking, home) + "&drop_point_key=SP-1&point=" + url.QueryEscape(spPoint), "offer_drop_point", "drop_point_key", 403, day},
+		{"master: held to the offer it carries", bearerMaster, withOffer(strings.Replace(offerBooking, "service_code=acme-24", "service_code=acme-10", 1), home), "offer_service", "service_code", 403, day},
+		{"master: a tampered offer", bearerMaster, withOffer(offerBooking, tampered), "offer_invalid", "", 403, day},
 	}
 	for _, c := range cases {
 		a, sent := book(t, e, c.auth, c.form, "es-ES", c.now)
@@ -176,6 +175,11 @@ func TestBookingsHeldToTheirOffer(t *testing.T) {
 		assert.Equal(t, c.status, a.Status, c.name)
 		assert.Equal(t, c.class, a.Env.Data["errorClass"], "%s: %s", c.name, a.Raw)
 		assert.NotContains(t, a.message(), "the ", "%s: in Spanish: %s", c.name, a.message())
+		if c.field != "" {
+			errs, _ := a.Env.Data["errors"].([]any)
+			require.Len(t, errs, 1, "%s: %s", c.name, a.Raw)
+			assert.Equal(t, c.field, errs[0].(map[string]any)["field"], "%s: names what differs", c.name)
+		}
 	}
 	// An unbound booking grant is refused at the booking too (one minted
 	// by a Go server with worker/tokens), unless the operator allows it.
@@ -215,13 +219,22 @@ func TestDemoTokenBindsItsOffer(t *testing.T) {
 	assert.Equal(t, "offer_route", a.Env.Data["errorClass"])
 }
 
-func TestOfferMessagesHaveEveryLanguage(t *testing.T) {
-	for m := 0; m < core.OfferMessageCount; m++ {
-		en := core.OfferSay(i18n.English, m)
-		assert.NotEmpty(t, en)
-		for l := i18n.Locale(1); l < i18n.Count; l++ {
-			assert.NotEmpty(t, core.OfferSay(l, m), "%q in %s", en, l)
-			assert.NotEqual(t, en, core.OfferSay(l, m), "%q in %s", en, l)
-		}
-	}
+// Rotation: offers and points signed before TOKEN_SIGNING_KEY changed
+// still book while TOKEN_SIGNING_KEY_PREVIOUS holds the old key, and are
+// refused once it is removed; the new key's offers carry its id.
+func TestOffersAcrossAKeyRotation(t *testing.T) {
+	const newKey = "a-new-token-signing-key-0123456789abcdef"
+	old := bookingEdge()
+	home := offerOf(t, signedAnswer(t, old, "get-shipments-rates", ratesQuery, ratesAnswer, true, day), 0)
+	rotated := ledgerEdge(core.EnvBookingGrace, "30", core.EnvTokenSigningKey, newKey, core.EnvTokenSigningKeyPrevious, signing)
+	a, _ := book(t, rotated, bearerMaster, offerBooking+"&offer="+url.QueryEscape(home), "", day)
+	assert.Nil(t, a, "the previous key's offer books during the rotation")
+	fresh := offerOf(t, signedAnswer(t, rotated, "get-shipments-rates", ratesQuery, ratesAnswer, true, day), 0)
+	assert.Contains(t, fresh, "."+offers.KeyID([]byte(newKey))+".")
+	done := ledgerEdge(core.EnvBookingGrace, "30", core.EnvTokenSigningKey, newKey)
+	a, _ = book(t, done, bearerMaster, offerBooking+"&offer="+url.QueryEscape(home), "", day)
+	require.NotNil(t, a)
+	assert.Equal(t, "offer_invalid", a.Env.Data["errorClass"], "refused once the previous key is removed")
+	a, _ = book(t, done, bearerMaster, offerBooking+"&offer="+url.QueryEscape(fresh), "", day)
+	assert.Nil(t, a)
 }

@@ -12,38 +12,43 @@
 // offer says; the shop's server verifies an offer offline with Verify and
 // charges its Price.
 //
-// An offer is "pgo1.<payload>.<mac>" and a point "pgp1.<payload>.<mac>":
-// payload is the base64url (no padding) of a canonical query,
+// An offer is "pgo1.<kid>.<payload>.<mac>" and a point
+// "pgp1.<kid>.<payload>.<mac>", as a scoped token is "pgt1.<kid>.…": kid
+// is the id of the TOKEN_SIGNING_KEY that signed it (internal/keyset: the
+// same id its tokens carry); payload is the base64url (no padding) of a
+// canonical query,
 //
-//	k=<key id>&e=<unix seconds>&c=<carrier>&s=<service>&p=<price>&cu=<currency>&dp=<0|1>&fc=<country>&fz=<postal>&tc=<country>&tz=<postal>&pc=<parcels>
-//	k=<key id>&e=<unix seconds>&c=<carrier>&key=<drop point key>&cc=<country>&z=<postal>
+//	e=<unix seconds>&c=<carrier>&s=<service>&p=<price>&cu=<currency>&dp=<0|1>&fc=<country>&fz=<postal>&tc=<country>&tz=<postal>&pc=<parcels>
+//	e=<unix seconds>&c=<carrier>&key=<drop point key>&cc=<country>&z=<postal>
 //
 // with its fields in that order and values query-escaped; parcels are
 // "weight*width*height*length*volume" joined by "," (canonical decimals:
 // no leading or trailing zeros, so "1.50" and "1.5" are one parcel). mac
-// is the base64url of the first 16 bytes of HMAC-SHA256("<prefix><payload>")
-// keyed with HMAC-SHA256(TOKEN_SIGNING_KEY, "parcelgate offer v1"): a key
-// of its own, so an offer never verifies as a scoped token or a token as
-// an offer, and the prefix keeps offers and points apart. 16 bytes of MAC
+// is the base64url of the first 16 bytes of HMAC-SHA256 of everything
+// before it ("pgo1.<kid>.<payload>") keyed with
+// HMAC-SHA256(TOKEN_SIGNING_KEY, "parcelgate offer v1"): a key of its
+// own, so an offer never verifies as a scoped token or a token as an
+// offer, and the prefix keeps offers and points apart. 16 bytes of MAC
 // (RFC 2104's truncation, as RFC 4868 uses for IPsec) keep the 128-bit
 // forgery bound and save 21 characters per service of every rates answer.
 //
-// The key id is the base64url of 3 bytes of HMAC-SHA256(TOKEN_SIGNING_KEY,
-// "parcelgate key id v1"): Verify takes a key set (the current key and the
-// previous one during a rotation) and picks the key by it, so an offer
-// signed before a rotation still verifies until it expires, and one of
-// another worker is told apart (ErrForeign) from a tampered one
-// (ErrTampered). The id names a key without revealing it.
+// Keys rotate as tokens' do: Verify takes the same key set (Keys, the
+// current TOKEN_SIGNING_KEY first and TOKEN_SIGNING_KEY_PREVIOUS after
+// it) and picks the key by the id, so an offer signed before a rotation
+// still verifies until it expires, and one of another worker is told
+// apart (ErrForeign) from a tampered one (ErrTampered).
 //
 // As worker/tokens: the MAC is checked over the exact bytes before the
 // payload is parsed (only the key id is read to choose the key), and
 // Verify re-encodes what it read and compares whole strings, so a fact set
 // has one spelling. Plain TinyGo-compatible Go (no fmt, reflect or
-// encoding/json): the edge core links it.
+// encoding/json). The edge core links the low-level part only (Signer,
+// the Append functions, Open, Field): it signs from its normalized request
+// and compares a booking with an offer's payload field by field, so
+// Verify's parsing stays out of the module.
 package offers
 
 import (
-	"hash"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +56,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
+	"github.com/parcelgate/parcelgate/internal/keyset"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
@@ -63,7 +69,7 @@ const (
 // Bounds.
 const (
 	// MinKeyBytes is the shortest accepted TOKEN_SIGNING_KEY.
-	MinKeyBytes = 32
+	MinKeyBytes = keyset.MinKeyBytes
 	// DefaultTTL is an offer's lifetime when OFFER_TTL_SECONDS is unset.
 	DefaultTTL = 1800 * time.Second
 	// MinTTL and MaxTTL bound OFFER_TTL_SECONDS: a minute to a day.
@@ -115,13 +121,10 @@ type Point struct {
 	Expires time.Time
 }
 
-// Keys is the key set an offer is verified with: the TOKEN_SIGNING_KEY
-// in use and, during a rotation, the one before it
-// (TOKEN_SIGNING_KEY_PREVIOUS), verify-only.
-type Keys struct {
-	Current  []byte
-	Previous []byte
-}
+// Keys is the key set an offer is verified with: worker/tokens' Keys,
+// the TOKEN_SIGNING_KEY in use first and, during a rotation, the one
+// before it (TOKEN_SIGNING_KEY_PREVIOUS), verify-only.
+type Keys = keyset.Keys
 
 // Errors of Verify and VerifyPoint. Compare with errors.Is (or ==), or
 // name one with Reason.
@@ -149,12 +152,13 @@ func Reason(err error) string {
 	return ""
 }
 
-// Signer signs offers and points with one TOKEN_SIGNING_KEY: the derived
-// key and its running MAC are made once (the edge signs every service of
-// every rates answer).
+// Signer signs offers and points with one TOKEN_SIGNING_KEY: its id, the
+// derived key's HMAC states and a payload buffer are made once (the edge
+// signs every service of every rates answer with one Signer). Not safe
+// for concurrent use (the buffer); Sign and SignPoint make one each call.
 type Signer struct {
-	id  string
-	mac hash.Hash
+	kid string
+	key hmacsha256.Key
 	buf []byte
 }
 
@@ -163,38 +167,47 @@ func NewSigner(signingKey []byte) (*Signer, error) {
 	if len(signingKey) < MinKeyBytes {
 		return nil, ErrKey
 	}
-	k := derive(signingKey)
-	return &Signer{id: KeyID(signingKey), mac: hmacsha256.NewMAC(k[:])}, nil
+	return &Signer{kid: keyset.ID(signingKey), key: derive(signingKey)}, nil
 }
 
-func derive(signingKey []byte) [hmacsha256.Size]byte {
-	return hmacsha256.MAC(signingKey, []byte("parcelgate offer v1"))
+// derive is the offer key's HMAC states: HMAC-SHA256(signingKey,
+// "parcelgate offer v1") is the key.
+func derive(signingKey []byte) hmacsha256.Key {
+	k := hmacsha256.MAC(signingKey, []byte("parcelgate offer v1"))
+	return hmacsha256.NewKey(k[:])
 }
 
-// KeyID is the key id offers signed with signingKey carry.
-func KeyID(signingKey []byte) string {
-	s := hmacsha256.MAC(signingKey, []byte("parcelgate key id v1"))
-	return base64lite.Encode(s[:3], base64lite.URL|base64lite.Raw)
-}
+// KeyID is the key id offers signed with signingKey carry: the id its
+// tokens carry (worker/tokens.KeyID, internal/keyset).
+func KeyID(signingKey []byte) string { return keyset.ID(signingKey) }
 
 // Sign returns o's offer (o.Expires is its expiry, to the second).
 func (s *Signer) Sign(o *Offer) string {
-	return s.seal(Prefix, appendOffer(s.buf[:0], s.id, o))
+	s.buf = AppendOffer(s.buf[:0], o)
+	return s.Seal(Prefix, s.buf)
 }
 
 // SignPoint returns p's signed point.
 func (s *Signer) SignPoint(p *Point) string {
-	return s.seal(PointPrefix, appendPoint(s.buf[:0], s.id, p))
+	s.buf = AppendPointHead(s.buf[:0], p.Expires.Unix(), p.Carrier, p.Key)
+	s.buf = AppendPlace(s.buf, "cc=", "&z=", p.Near)
+	return s.Seal(PointPrefix, s.buf)
 }
 
-func (s *Signer) seal(prefix string, payload []byte) string {
-	s.buf = payload
-	signed := prefix + base64lite.Encode(payload, base64lite.URL|base64lite.Raw)
-	s.mac.Reset()
-	s.mac.Write([]byte(signed))
-	var sum [hmacsha256.Size]byte
-	s.mac.Sum(sum[:0])
-	return signed + "." + base64lite.Encode(sum[:macBytes], base64lite.URL|base64lite.Raw)
+// Seal signs a payload the Append functions wrote: prefix (Prefix or
+// PointPrefix), the key id, the payload's base64url and the MAC, in one
+// allocation (the string returned).
+func (s *Signer) Seal(prefix string, payload []byte) string {
+	n := len(prefix) + len(s.kid) + 1 + (len(payload)*4+2)/3
+	out := make([]byte, 0, n+1+TagLen)
+	out = append(out, prefix...)
+	out = append(out, s.kid...)
+	out = append(out, '.')
+	out = base64lite.AppendEncode(out, payload, base64lite.URL|base64lite.Raw)
+	sum := s.key.MAC(out)
+	out = append(out, '.')
+	out = base64lite.AppendEncode(out, sum[:macBytes], base64lite.URL|base64lite.Raw)
+	return string(out)
 }
 
 // Sign returns o's offer signed with signingKey.
@@ -229,63 +242,125 @@ func Tag(offer string) string {
 	return offer[i+1:]
 }
 
-func appendOffer(b []byte, id string, o *Offer) []byte {
-	b = append(b, "k="...)
-	b = append(b, id...)
-	b = append(b, "&e="...)
-	b = strconv.AppendInt(b, o.Expires.Unix(), 10)
-	b = appendField(b, "&c=", o.Carrier)
-	b = appendField(b, "&s=", o.Service)
-	b = appendField(b, "&p=", o.Price)
-	b = appendField(b, "&cu=", o.Currency)
-	if o.DropPoint {
-		b = append(b, "&dp=1"...)
-	} else {
-		b = append(b, "&dp=0"...)
-	}
-	b = appendField(b, "&fc=", o.From.Country)
-	b = appendField(b, "&fz=", o.From.Postal)
-	b = appendField(b, "&tc=", o.To.Country)
-	b = appendField(b, "&tz=", o.To.Postal)
+// AppendOffer appends o's payload.
+func AppendOffer(b []byte, o *Offer) []byte {
+	b = AppendOfferHead(b, o.Expires.Unix(), o.Carrier, o.Service, o.Price, o.Currency, o.DropPoint)
+	b = AppendPlace(b, "fc=", "&fz=", o.From)
+	b = AppendPlace(b, "&tc=", "&tz=", o.To)
 	b = append(b, "&pc="...)
 	return AppendParcels(b, o.Parcels)
 }
 
-// AppendParcels appends the parcels as an offer's payload spells them
-// (the edge precomputes it once per rates answer).
+// AppendOfferHead appends the fields of an offer's payload that come
+// from the answer, up to and with the "&" before its route: the edge
+// appends the route and parcels of the request (AppendPlace,
+// AppendParcels), the same for every service of an answer.
+func AppendOfferHead(b []byte, exp int64, carrier, service, price, currency string, dropPoint bool) []byte {
+	b = append(b, "e="...)
+	b = strconv.AppendInt(b, exp, 10)
+	b = appendField(b, "&c=", carrier)
+	b = appendField(b, "&s=", service)
+	b = appendField(b, "&p=", price)
+	b = appendField(b, "&cu=", currency)
+	if dropPoint {
+		return append(b, "&dp=1&"...)
+	}
+	return append(b, "&dp=0&"...)
+}
+
+// AppendPointHead appends a point's payload up to and with the "&" before
+// its place (AppendPlace with "cc=", "&z=").
+func AppendPointHead(b []byte, exp int64, carrier, key string) []byte {
+	b = append(b, "e="...)
+	b = strconv.AppendInt(b, exp, 10)
+	b = appendField(b, "&c=", carrier)
+	b = appendField(b, "&key=", key)
+	return append(b, '&')
+}
+
+// AppendPlace appends a place's two fields under their names.
+func AppendPlace(b []byte, country, postal string, p Place) []byte {
+	b = appendField(b, country, p.Country)
+	return appendField(b, postal, p.Postal)
+}
+
+// AppendParcels appends the parcels as an offer's payload spells them.
 func AppendParcels(b []byte, ps []Parcel) []byte {
 	for i := range ps {
-		if i > 0 {
-			b = append(b, ',')
-		}
 		p := &ps[i]
-		b = append(b, p.Weight...)
-		b = append(b, '*')
-		b = append(b, p.Width...)
-		b = append(b, '*')
-		b = append(b, p.Height...)
-		b = append(b, '*')
-		b = append(b, p.Length...)
-		b = append(b, '*')
-		b = append(b, p.Volume...)
+		for j, v := range [...]string{p.Weight, p.Width, p.Height, p.Length, p.Volume} {
+			switch {
+			case j > 0:
+				b = append(b, '*')
+			case i > 0:
+				b = append(b, ',')
+			}
+			b = append(b, v...)
+		}
 	}
 	return b
 }
 
-func appendPoint(b []byte, id string, p *Point) []byte {
-	b = append(b, "k="...)
-	b = append(b, id...)
-	b = append(b, "&e="...)
-	b = strconv.AppendInt(b, p.Expires.Unix(), 10)
-	b = appendField(b, "&c=", p.Carrier)
-	b = appendField(b, "&key=", p.Key)
-	b = appendField(b, "&cc=", p.Near.Country)
-	return appendField(b, "&z=", p.Near.Postal)
-}
-
 func appendField(b []byte, name, v string) []byte {
 	b = append(b, name...)
-	return append(b, urlquery.Escape(v)...)
+	return urlquery.AppendEscape(b, v)
+}
+
+// Open checks s's shape, key id and MAC (with the key of keys its id
+// names) and expiry, and returns its payload: what the edge compares a
+// booking with (Field). prefix is Prefix or PointPrefix. Its errors are
+// Verify's; a payload that is not canonical passes (only the key's
+// holder can sign one; Verify refuses it).
+func Open(keys Keys, prefix, s string, now time.Time) (string, error) {
+	if !keys.Valid() {
+		return "", ErrKey
+	}
+	if len(s) > MaxLen || !strings.HasPrefix(s, prefix) {
+		return "", ErrMalformed
+	}
+	// prefix, kid, '.', payload, '.', tag
+	signed := len(s) - TagLen - 1
+	kidEnd := len(prefix) + keyset.IDLen
+	if signed <= kidEnd+1 || s[kidEnd] != '.' || s[signed] != '.' {
+		return "", ErrMalformed
+	}
+	key := keys.Find(s[len(prefix):kidEnd])
+	if key == nil {
+		return "", ErrForeign
+	}
+	k := derive(key)
+	sum := k.MAC([]byte(s[:signed]))
+	var want [TagLen]byte
+	base64lite.AppendEncode(want[:0], sum[:macBytes], base64lite.URL|base64lite.Raw)
+	if !hmacsha256.Equal([]byte(s[signed+1:]), want[:]) {
+		return "", ErrTampered
+	}
+	raw, err := base64lite.Decode(s[kidEnd+1:signed], base64lite.URL|base64lite.Raw|base64lite.Strict)
+	if err != nil {
+		return "", ErrMalformed
+	}
+	payload := string(raw)
+	exp, ok := decimal.ParseInt(Field(payload, "e"))
+	if !ok || exp <= 0 || !strings.HasPrefix(payload, "e=") {
+		return "", ErrMalformed
+	}
+	if now.Unix() >= exp {
+		return "", ErrExpired
+	}
+	return payload, nil
+}
+
+// Field returns the value of the field name in a payload, as written
+// (query-escaped; parcels as AppendParcels writes them); "" when absent.
+func Field(payload, name string) string {
+	for payload != "" {
+		var part string
+		part, payload, _ = strings.Cut(payload, "&")
+		if len(part) > len(name) && part[len(name)] == '=' && part[:len(name)] == name {
+			return part[len(name)+1:]
+		}
+	}
+	return ""
 }
 
 // Verify returns the facts of an offer signed with a key of keys that
@@ -294,109 +369,46 @@ func appendField(b []byte, name, v string) []byte {
 // it, ErrTampered when its MAC does not match, ErrMalformed when it is
 // not an offer, ErrExpired when it is past its expiry (quote again).
 func Verify(keys Keys, offer string, now time.Time) (Offer, error) {
-	var o Offer
-	payload, signer, err := open(keys, Prefix, offer)
+	payload, err := Open(keys, Prefix, offer, now)
 	if err != nil {
-		return o, err
+		return Offer{}, err
 	}
 	vals, ok := fields(payload, offerNames[:])
-	if !ok {
-		return o, ErrMalformed
-	}
-	exp, ok := decimal.ParseInt(vals[1])
-	if !ok || exp <= 0 || (vals[6] != "0" && vals[6] != "1") {
-		return o, ErrMalformed
-	}
-	o = Offer{Carrier: vals[2], Service: vals[3], Price: vals[4], Currency: vals[5], DropPoint: vals[6] == "1",
-		From: Place{vals[7], vals[8]}, To: Place{vals[9], vals[10]}, Expires: time.Unix(exp, 0).UTC()}
-	if o.Parcels, ok = ParseParcels(vals[11]); !ok {
+	if !ok || (vals[5] != "0" && vals[5] != "1") {
 		return Offer{}, ErrMalformed
 	}
-	if signer.Sign(&o) != offer {
+	exp, _ := decimal.ParseInt(vals[0])
+	o := Offer{Carrier: vals[1], Service: vals[2], Price: vals[3], Currency: vals[4], DropPoint: vals[5] == "1",
+		From: Place{vals[6], vals[7]}, To: Place{vals[8], vals[9]}, Expires: time.Unix(exp, 0).UTC()}
+	if o.Parcels, ok = ParseParcels(vals[10]); !ok || string(AppendOffer(nil, &o)) != payload {
 		return Offer{}, ErrMalformed
-	}
-	if now.Unix() >= exp {
-		return Offer{}, ErrExpired
 	}
 	return o, nil
 }
 
 // VerifyPoint returns the facts of a signed drop point (as Verify).
 func VerifyPoint(keys Keys, point string, now time.Time) (Point, error) {
-	var p Point
-	payload, signer, err := open(keys, PointPrefix, point)
+	payload, err := Open(keys, PointPrefix, point, now)
 	if err != nil {
-		return p, err
+		return Point{}, err
 	}
 	vals, ok := fields(payload, pointNames[:])
 	if !ok {
-		return p, ErrMalformed
-	}
-	exp, ok := decimal.ParseInt(vals[1])
-	if !ok || exp <= 0 {
-		return p, ErrMalformed
-	}
-	p = Point{Carrier: vals[2], Key: vals[3], Near: Place{vals[4], vals[5]}, Expires: time.Unix(exp, 0).UTC()}
-	if signer.SignPoint(&p) != point {
 		return Point{}, ErrMalformed
 	}
-	if now.Unix() >= exp {
-		return Point{}, ErrExpired
+	exp, _ := decimal.ParseInt(vals[0])
+	p := Point{Carrier: vals[1], Key: vals[2], Near: Place{vals[3], vals[4]}, Expires: time.Unix(exp, 0).UTC()}
+	b := AppendPointHead(nil, exp, p.Carrier, p.Key)
+	if string(AppendPlace(b, "cc=", "&z=", p.Near)) != payload {
+		return Point{}, ErrMalformed
 	}
 	return p, nil
 }
 
 var (
-	offerNames = [...]string{"k", "e", "c", "s", "p", "cu", "dp", "fc", "fz", "tc", "tz", "pc"}
-	pointNames = [...]string{"k", "e", "c", "key", "cc", "z"}
+	offerNames = [...]string{"e", "c", "s", "p", "cu", "dp", "fc", "fz", "tc", "tz", "pc"}
+	pointNames = [...]string{"e", "c", "key", "cc", "z"}
 )
-
-// open checks s's shape and MAC with the key its key id names and returns
-// its payload and that key's Signer.
-func open(keys Keys, prefix, s string) (string, *Signer, error) {
-	if len(keys.Current) < MinKeyBytes || (keys.Previous != nil && len(keys.Previous) < MinKeyBytes) {
-		return "", nil, ErrKey
-	}
-	if len(s) > MaxLen || !strings.HasPrefix(s, prefix) {
-		return "", nil, ErrMalformed
-	}
-	rest := s[len(prefix):]
-	dot := strings.IndexByte(rest, '.')
-	if dot <= 0 || len(rest)-dot-1 != TagLen {
-		return "", nil, ErrMalformed
-	}
-	raw, err := base64lite.Decode(rest[:dot], base64lite.URL|base64lite.Raw|base64lite.Strict)
-	if err != nil {
-		return "", nil, ErrMalformed
-	}
-	payload := string(raw)
-	// The key id only, to choose the key; nothing else is read before
-	// the MAC matches.
-	if !strings.HasPrefix(payload, "k=") {
-		return "", nil, ErrMalformed
-	}
-	id, _, _ := strings.Cut(payload[2:], "&")
-	var key []byte
-	switch {
-	case id == KeyID(keys.Current):
-		key = keys.Current
-	case keys.Previous != nil && id == KeyID(keys.Previous):
-		key = keys.Previous
-	default:
-		return "", nil, ErrForeign
-	}
-	signer, _ := NewSigner(key)
-	signed := s[:len(prefix)+dot]
-	signer.mac.Reset()
-	signer.mac.Write([]byte(signed))
-	var sum [hmacsha256.Size]byte
-	signer.mac.Sum(sum[:0])
-	want := base64lite.Encode(sum[:macBytes], base64lite.URL|base64lite.Raw)
-	if !hmacsha256.Equal([]byte(rest[dot+1:]), []byte(want)) {
-		return "", nil, ErrTampered
-	}
-	return payload, signer, nil
-}
 
 // fields splits a payload into the values of names, in that order, each
 // present once and unescaped.
@@ -449,26 +461,28 @@ func ParseParcels(s string) ([]Parcel, bool) {
 // ("7.5"): no leading zeros, no trailing fractional zeros, no bare point.
 // It returns "" for anything else (a sign, an exponent, a comma).
 func Canonical(s string) string {
-	intPart, frac, point := strings.Cut(s, ".")
-	if intPart == "" || (point && frac == "") || !digits(intPart) || !digits(frac) {
+	i, j := 0, len(s)
+	point := strings.IndexByte(s, '.')
+	if point == 0 || point == len(s)-1 || s == "" {
 		return ""
 	}
-	intPart = strings.TrimLeft(intPart, "0")
-	if intPart == "" {
-		intPart = "0"
-	}
-	frac = strings.TrimRight(frac, "0")
-	if frac == "" {
-		return intPart
-	}
-	return intPart + "." + frac
-}
-
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
+	for k := 0; k < len(s); k++ {
+		if (s[k] < '0' || s[k] > '9') && k != point {
+			return ""
 		}
 	}
-	return true
+	end := len(s)
+	if point > 0 {
+		end = point
+		for j > point+1 && s[j-1] == '0' {
+			j--
+		}
+		if j == point+1 {
+			j = point // all zeros: no fraction
+		}
+	}
+	for i < end-1 && s[i] == '0' {
+		i++
+	}
+	return s[i:j]
 }

@@ -24,7 +24,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Verify(Keys{Current: testKey}, s, o.Expires.Add(-time.Second))
+	got, err := Verify(Keys{testKey}, s, o.Expires.Add(-time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestDomainSeparation(t *testing.T) {
 	dot := strings.LastIndexByte(s, '.')
 	sum := hmacsha256.MAC(testKey, []byte(s[:dot]))
 	withTokenKey := s[:dot+1] + base64lite.Encode(sum[:macBytes], base64lite.URL|base64lite.Raw)
-	if _, err := Verify(Keys{Current: testKey}, withTokenKey, o.Expires.Add(-time.Hour)); !errors.Is(err, ErrTampered) {
+	if _, err := Verify(Keys{testKey}, withTokenKey, o.Expires.Add(-time.Hour)); !errors.Is(err, ErrTampered) {
 		t.Fatalf("signed with the raw key: %v", err)
 	}
 }
@@ -54,16 +54,16 @@ func TestRefusals(t *testing.T) {
 	o := sample()
 	s, _ := Sign(testKey, &o)
 	now := o.Expires.Add(-time.Minute)
-	if _, err := Verify(Keys{Current: []byte("short")}, s, now); !errors.Is(err, ErrKey) {
+	if _, err := Verify(Keys{[]byte("short")}, s, now); !errors.Is(err, ErrKey) {
 		t.Errorf("short key: %v", err)
 	}
-	if _, err := Verify(Keys{Current: testKey}, strings.Repeat("a", MaxLen+1), now); !errors.Is(err, ErrMalformed) {
+	if _, err := Verify(Keys{testKey}, strings.Repeat("a", MaxLen+1), now); !errors.Is(err, ErrMalformed) {
 		t.Errorf("too long: %v", err)
 	}
-	if _, err := Verify(Keys{Current: testKey}, s, o.Expires); !errors.Is(err, ErrExpired) {
+	if _, err := Verify(Keys{testKey}, s, o.Expires); !errors.Is(err, ErrExpired) {
 		t.Errorf("at expiry: %v", err)
 	}
-	if _, err := Verify(Keys{Current: []byte("some-other-signing-key-0123456789abcdef")}, s, now); !errors.Is(err, ErrForeign) {
+	if _, err := Verify(Keys{[]byte("some-other-signing-key-0123456789abcdef")}, s, now); !errors.Is(err, ErrForeign) {
 		t.Errorf("other key: %v", err)
 	}
 	if Reason(ErrTampered) != "tampered" || Reason(errors.New("x")) != "" || Reason(nil) != "" {
@@ -85,7 +85,7 @@ func TestCanonical(t *testing.T) {
 func BenchmarkVerify(b *testing.B) {
 	o := sample()
 	s, _ := Sign(testKey, &o)
-	keys := Keys{Current: testKey}
+	keys := Keys{testKey}
 	now := o.Expires.Add(-time.Minute)
 	b.ReportMetric(float64(len(s)), "offer-bytes")
 	for b.Loop() {

@@ -19,7 +19,7 @@ func TestTokensAndOffersApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := offers.Verify(offers.Keys{Current: key}, tok, now); !errors.Is(err, offers.ErrMalformed) {
+	if _, err := offers.Verify(offers.Keys{key}, tok, now); !errors.Is(err, offers.ErrMalformed) {
 		t.Fatalf("token as offer: %v", err)
 	}
 	o := offers.Offer{Carrier: "c", Service: "s", Price: "1", Currency: "EUR", Parcels: []offers.Parcel{{"1", "1", "1", "1", "1"}}, Expires: now.Add(time.Hour)}

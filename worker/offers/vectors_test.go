@@ -68,15 +68,19 @@ type offerVector struct {
 }
 
 type pointVector struct {
-	Name  string    `json:"name"`
-	Facts pointJSON `json:"facts"`
-	Point string    `json:"point"`
+	Name     string    `json:"name"`
+	Previous bool      `json:"previous,omitempty"`
+	Facts    pointJSON `json:"facts"`
+	Point    string    `json:"point"`
 }
 
 type refusal struct {
 	Name  string `json:"name"`
 	Offer string `json:"offer"`
 	NowS  int64  `json:"now_s"`
+	// Keys names the key set it is verified with, in order ("key",
+	// "previousKey"); both, the current first, when empty.
+	Keys []string `json:"keys,omitempty"`
 	// Reason is Reason(err): malformed, tampered, foreign or expired.
 	Reason string `json:"reason"`
 }
@@ -86,6 +90,7 @@ type vectorFile struct {
 	Key         string        `json:"key"`
 	PreviousKey string        `json:"previousKey"`
 	KeyID       string        `json:"keyId"`
+	PreviousID  string        `json:"previousKeyId"`
 	NowS        int64         `json:"now_s"`
 	Offers      []offerVector `json:"offers"`
 	Points      []pointVector `json:"points"`
@@ -131,13 +136,14 @@ func vectorInputs() vectorFile {
 	f.Points = []pointVector{
 		{Name: "a drop point near the destination", Facts: pointJSON{"swiftpost", "SP-28013-004", placeJSON{"ES", "08001"}, exp}},
 		{Name: "a numeric key, a postal code with a space", Facts: pointJSON{"acme-express", "7001", placeJSON{"NL", "1012 AB"}, exp}},
+		{Name: "signed with the previous key", Previous: true, Facts: pointJSON{"swiftpost", "SP-28013-004", placeJSON{"ES", "08001"}, exp}},
 	}
 	return f
 }
 
 func build(t *testing.T) vectorFile {
 	f := vectorInputs()
-	f.KeyID = KeyID([]byte(f.Key))
+	f.KeyID, f.PreviousID = KeyID([]byte(f.Key)), KeyID([]byte(f.PreviousKey))
 	for i := range f.Offers {
 		v := &f.Offers[i]
 		key := f.Key
@@ -154,7 +160,11 @@ func build(t *testing.T) vectorFile {
 	for i := range f.Points {
 		v := &f.Points[i]
 		p := Point{Carrier: v.Facts.Carrier, Key: v.Facts.Key, Near: Place(v.Facts.Near), Expires: time.Unix(v.Facts.ExpiresAt, 0).UTC()}
-		s, err := SignPoint([]byte(f.Key), &p)
+		key := f.Key
+		if v.Previous {
+			key = f.PreviousKey
+		}
+		s, err := SignPoint([]byte(key), &p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,26 +184,51 @@ func build(t *testing.T) vectorFile {
 	// A valid MAC over a payload that is not canonical ("1.50"): signed by
 	// hand, refused by the re-encoding.
 	s, _ := NewSigner([]byte(f.Key))
-	nonCanonical := s.seal(Prefix, []byte("k="+f.KeyID+"&e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.50*20*10*30*6000"))
-	extraField := s.seal(Prefix, []byte("k="+f.KeyID+"&e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000&x=1"))
+	nonCanonical := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.50*20*10*30*6000"))
+	extraField := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000&x=1"))
 	f.Refused = []refusal{
-		{"MAC byte flipped", flip(good, -1), baseS, "tampered"},
-		{"payload byte flipped", flip(good, len(Prefix)+12), baseS, "tampered"},
-		{"another worker's key", other, baseS, "foreign"},
-		{"expired (at its expiry)", good, baseS + 1800, "expired"},
-		{"a scoped token is not an offer", "pgt1.ZXhwPTE3OTUzNTA2MDAmb3BzPW5ldy1zaGlwbWVudA.y7OsonUDSVTUik0Ly5Sgjxmu7ftKbMZctZLZCPph5nQ", baseS, "malformed"},
-		{"a drop point is not an offer", f.Points[0].Point, baseS, "malformed"},
-		{"LF before the MAC", good[:len(good)-TagLen] + "\n" + good[len(good)-TagLen:], baseS, "malformed"},
-		{"padding appended", good + "=", baseS, "malformed"},
-		{"non-canonical decimal under a valid MAC", nonCanonical, baseS, "malformed"},
-		{"unknown field under a valid MAC", extraField, baseS, "malformed"},
-		{"empty", "", baseS, "malformed"},
+		{"MAC byte flipped", flip(good, -1), baseS, nil, "tampered"},
+		{"payload byte flipped", flip(good, len(Prefix)+12), baseS, nil, "tampered"},
+		{"another worker's key", other, baseS, nil, "foreign"},
+		{"expired (at its expiry)", good, baseS + 1800, nil, "expired"},
+		{"a scoped token is not an offer", "pgt1.ZXhwPTE3OTUzNTA2MDAmb3BzPW5ldy1zaGlwbWVudA.y7OsonUDSVTUik0Ly5Sgjxmu7ftKbMZctZLZCPph5nQ", baseS, nil, "malformed"},
+		{"a drop point is not an offer", f.Points[0].Point, baseS, nil, "malformed"},
+		{"LF before the MAC", good[:len(good)-TagLen] + "\n" + good[len(good)-TagLen:], baseS, nil, "malformed"},
+		{"padding appended", good + "=", baseS, nil, "malformed"},
+		{"non-canonical decimal under a valid MAC", nonCanonical, baseS, nil, "malformed"},
+		{"unknown field under a valid MAC", extraField, baseS, nil, "malformed"},
+		{"empty", "", baseS, nil, "malformed"},
 	}
+	var prev string
+	for _, v := range f.Offers {
+		if v.Previous {
+			prev = v.Offer
+		}
+	}
+	// Rotation: the previous key's offer once that key is removed, the new
+	// key's offer at a worker that has only the old key, and a set whose
+	// previous key is too short (a configuration mistake, not the offer's).
+	f.Refused = append(f.Refused,
+		refusal{"the previous key's offer after the previous key is removed", prev, baseS, []string{"key"}, "foreign"},
+		refusal{"the new key's offer at a worker still on the old key", good, baseS, []string{"previousKey"}, "foreign"},
+		refusal{"a MAC made with the previous key under the new key's id", good[:len(good)-TagLen] + Tag(prev), baseS, nil, "tampered"},
+	)
 	return f
 }
 
-func keysOf(f vectorFile) Keys {
-	return Keys{Current: []byte(f.Key), Previous: []byte(f.PreviousKey)}
+func keysOf(f vectorFile, names ...string) Keys {
+	if len(names) == 0 {
+		return Keys{[]byte(f.Key), []byte(f.PreviousKey)}
+	}
+	var ks Keys
+	for _, n := range names {
+		if n == "key" {
+			ks = append(ks, []byte(f.Key))
+		} else {
+			ks = append(ks, []byte(f.PreviousKey))
+		}
+	}
+	return ks
 }
 
 func TestVectors(t *testing.T) {
@@ -214,13 +249,22 @@ func TestVectors(t *testing.T) {
 			t.Errorf("%s: facts %s, want %s", v.Name, got, mustJSON(t, v.Facts))
 		}
 		if v.Previous {
-			if _, err := Verify(Keys{Current: []byte(f.Key)}, v.Offer, now); !errors.Is(err, ErrForeign) {
+			if _, err := Verify(Keys{[]byte(f.Key)}, v.Offer, now); !errors.Is(err, ErrForeign) {
 				t.Errorf("%s: without the previous key: %v, want ErrForeign", v.Name, err)
 			}
 		}
 	}
 	for _, v := range f.Points {
-		p, err := VerifyPoint(keysOf(f), v.Point, now)
+		if v.Previous {
+			if _, err := VerifyPoint(keysOf(f, "key"), v.Point, now); !errors.Is(err, ErrForeign) {
+				t.Errorf("%s: without the previous key: %v, want ErrForeign", v.Name, err)
+			}
+		}
+		p, err := VerifyPoint(keysOf(f, "previousKey", "key"), v.Point, now) // either order
+		if err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+		}
+		p, err = VerifyPoint(keysOf(f), v.Point, now)
 		if err != nil || p.Carrier != v.Facts.Carrier || p.Key != v.Facts.Key || p.Near != Place(v.Facts.Near) || p.Expires.Unix() != v.Facts.ExpiresAt {
 			t.Errorf("%s: %+v %v", v.Name, p, err)
 		}
@@ -229,7 +273,7 @@ func TestVectors(t *testing.T) {
 		}
 	}
 	for _, v := range f.Refused {
-		_, err := Verify(keysOf(f), v.Offer, time.Unix(v.NowS, 0))
+		_, err := Verify(keysOf(f, v.Keys...), v.Offer, time.Unix(v.NowS, 0))
 		if Reason(err) != v.Reason {
 			t.Errorf("%s: %v, want %s", v.Name, err, v.Reason)
 		}

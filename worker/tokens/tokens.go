@@ -48,6 +48,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/keyset"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/offers"
@@ -60,11 +61,11 @@ const Prefix = "pgt1."
 const (
 	// MinKeyBytes is the shortest accepted TOKEN_SIGNING_KEY (the same
 	// name and length as worker/webhooks').
-	MinKeyBytes = 32
+	MinKeyBytes = keyset.MinKeyBytes
 	// KeyIDLen is the length of a KeyID.
-	KeyIDLen = 8
+	KeyIDLen = keyset.IDLen
 	// MaxKeys bounds a key set: the current key and the previous ones.
-	MaxKeys = 4
+	MaxKeys = keyset.MaxKeys
 	// DefaultTTL is a token's lifetime when the grant names none.
 	DefaultTTL = 900 * time.Second
 	// MaxTTL is the longest lifetime a grant may ask for (30 days): a
@@ -146,8 +147,9 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 
 // Keys is a key set: the keys Verify accepts, the current one first and
 // the previous ones (a rotation) after it; at most MaxKeys, each at least
-// MinKeyBytes. Mint signs with one key, the current one.
-type Keys [][]byte
+// MinKeyBytes. Mint signs with one key, the current one. The same type
+// as worker/offers' Keys (internal/keyset).
+type Keys = keyset.Keys
 
 // Error is why Verify refused a token, or why a key cannot be used: its
 // Reason is one of the sentinels' ("malformed", "signature", "expired",
@@ -234,32 +236,15 @@ func Reason(err error) string {
 	return ""
 }
 
-// KeyID names a key in the tokens it signs: the first KeyIDLen characters
-// of the base64url SHA-256 of "pgt-key-id:" and the key. It tells Verify
-// which key of a set to try, and an operator which key minted a token;
-// 48 bits of a hash say nothing useful about a 32-byte random key.
-func KeyID(key []byte) string {
-	var buf [64]byte
-	return string(keyID(&buf, key))
-}
-
-const keyIDLabel = "pgt-key-id:"
-
-// keyID writes the id into buf (no allocation for keys up to 53 bytes).
-func keyID(buf *[64]byte, key []byte) []byte {
-	msg := append(buf[:0], keyIDLabel...)
-	sum := hmacsha256.Sum(append(msg, key...))
-	return base64lite.AppendEncode(buf[:0], sum[:6], base64lite.URL|base64lite.Raw)
-}
+// KeyID names a key in the tokens it signs: internal/keyset's ID, the
+// same id offers signed with the key carry (the first KeyIDLen characters
+// of the base64url SHA-256 of "pgt-key-id:" and the key). It tells Verify
+// which key of a set to try, and an operator which key minted a token.
+func KeyID(key []byte) string { return keyset.ID(key) }
 
 func checkKeys(keys Keys) error {
-	if len(keys) == 0 || len(keys) > MaxKeys {
+	if !keys.Valid() {
 		return ErrKey
-	}
-	for _, k := range keys {
-		if len(k) < MinKeyBytes {
-			return ErrKey
-		}
 	}
 	return nil
 }
@@ -396,8 +381,8 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 		// The offer is the worker's: signed with this key's offer key and
 		// still quotable. Its facts are the booking's business (the edge
 		// compares them); the token only names it.
-		if _, err := offers.Verify(offers.Keys{Current: key}, g.Offer, now); err != nil {
-			return "", time.Time{}, &FieldError{"offer", offerProblem(err)}
+		if _, err := offers.Open(Keys{key}, offers.Prefix, g.Offer, now); err != nil {
+			return "", time.Time{}, &FieldError{"offer", OfferProblem(err)}
 		}
 		g.OfferTag = offers.Tag(g.Offer)
 	}
@@ -425,7 +410,7 @@ func payload(g Grant, exp int64) string {
 		p += "&collection_client_ref=" + urlquery.Escape(g.CollectionClientRef)
 	}
 	if g.OfferTag != "" {
-		p += "&offer=" + g.OfferTag
+		p += "&offer=" + urlquery.Escape(g.OfferTag)
 	}
 	return base64lite.Encode([]byte(p), base64lite.URL|base64lite.Raw)
 }
@@ -476,7 +461,7 @@ func Verify(keys Keys, token string, now time.Time) (Claims, error) {
 	var idBuf [64]byte
 	var key []byte
 	for _, k := range keys {
-		if kid != "" && string(keyID(&idBuf, k)) != kid {
+		if kid != "" && string(keyset.AppendID(&idBuf, k)) != kid {
 			continue
 		}
 		sum := hmacsha256.MAC(k, []byte(signed))
@@ -591,19 +576,9 @@ func clip(s string, n int) string {
 	return s
 }
 
-// validTag: an offers.Tag's shape (22 base64url characters).
-func validTag(t string) bool {
-	if len(t) != offers.TagLen {
-		return false
-	}
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
+// validTag: an offers.Tag's length (the payload escapes it, so no
+// other shape reaches a token).
+func validTag(t string) bool { return len(t) == offers.TagLen }
 
 func grants(g Grant, op string) bool {
 	for _, o := range g.Operations {
@@ -614,8 +589,9 @@ func grants(g Grant, op string) bool {
 	return false
 }
 
-// offerProblem says why Mint refused a grant's offer.
-func offerProblem(err error) string {
+// OfferProblem says why Mint refused a grant's offer (err from
+// offers.Open or Verify), in POST /tokens' words.
+func OfferProblem(err error) string {
 	switch offers.Reason(err) {
 	case "expired":
 		return "the offer has expired: quote again (get-shipments-rates) and bind the new offer"

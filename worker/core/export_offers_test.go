@@ -1,6 +1,0 @@
-package core
-
-// For offers_test.go (package core_test).
-const OfferMessageCount = offerMessageCount
-
-var OfferSay = offerSay
