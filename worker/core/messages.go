@@ -354,13 +354,6 @@ var messages = [...]string{
 		"het antwoord op een eerdere poging is verloren gegaan en de verzenddienst kon niet worden gevraagd of er geboekt is; er is niets verzonden. Verstuur hetzelfde verzoek zo opnieuw: de edge-worker vraagt het opnieuw en boekt nooit dubbel",
 	// --- signed offers (offers.go): one message per kind of refusal; a
 	// booking that differs from its offer is named by the field.
-	msgOfferUnbound: "this booking token is not bound to a shipping offer" + next +
-		"este token de reserva no está ligado a una oferta de envío" + next +
-		"este token de reserva não está associado a uma oferta de envio" + next +
-		"ce jeton de réservation n’est lié à aucune offre d’expédition" + next +
-		"dieses Buchungstoken ist an kein Versandangebot gebunden" + next +
-		"questo token di prenotazione non è legato a un’offerta di spedizione" + next +
-		"dit boekingstoken is niet aan een verzendaanbod gebonden",
 	msgOfferExpired: "the shipping offer has expired: choose a service again" + next +
 		"la oferta de envío ha caducado: elige de nuevo un servicio" + next +
 		"a oferta de envio expirou: escolha novamente um serviço" + next +
@@ -434,7 +427,6 @@ const (
 	msgDifferStatusFields
 	msgDifferFields
 	msgLookupFailed
-	msgOfferUnbound
 	msgOfferExpired
 	msgOfferInvalid
 	msgOfferDiffers

@@ -225,13 +225,13 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 	bound := scope != nil && scope.OfferTag != ""
 	switch {
 	case scope != nil && !bound && !e.cfg.AllowUnbound:
-		return refuse(403, "offer_unbound", say(l, msgOfferUnbound))
+		return refuse(403, "offer_unbound", say(l, msgScopeNotBoundTo, FieldOffer))
 	case offer == "" && (bound || point != ""):
 		return fieldRefusal(400, CodeBadRequest, "offer_required", FieldOffer, i18n.Message(l, "This field is required."))
 	case offer == "":
 		return nil // a master-token booking, or an unbound grant the operator allows
 	case bound && offers.Tag(offer) != scope.OfferTag:
-		return differs(l, "offer_other", FieldOffer)
+		return refuse(403, "offer_other", say(l, msgScopeOtherRef))
 	}
 	if e.signer == nil {
 		return misconfig([]ConfigError{{EnvTokenSigningKey, "secret is not set (needed to verify offers)"}})
@@ -242,13 +242,10 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 	}
 	// The booking encoded as the offer is: equal fields, equal bookings.
 	var b []byte
-	for _, f := range [...]struct{ name, field, code string }{
-		{"c", "carrier_code", "offer_service"}, {"s", "service_code", "offer_service"},
-		{"fc", "from_country_code", "offer_route"}, {"fz", "from_zip_code", "offer_route"},
-		{"tc", "to_country_code", "offer_route"}, {"tz", "to_zip_code", "offer_route"},
-	} {
-		if offers.Field(p, f.name) != string(urlquery.AppendEscape(b[:0], req.Get(f.field))) {
-			return differs(l, f.code, f.field)
+	for i := range offerFields {
+		f := &offerFields[i]
+		if offers.Field(p, f[0]) != string(urlquery.AppendEscape(b[:0], req.Get(f[1]))) {
+			return differs(l, f[2], f[1])
 		}
 	}
 	if offers.Field(p, "pc") != string(offers.AppendParcels(b[:0], parcelsOf(req))) {
@@ -275,6 +272,15 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 		return differs(l, "offer_drop_point", "drop_point_key")
 	}
 	return nil
+}
+
+// offerFields are the booking's fields an offer names: its payload's
+// name, the booking's field, the refusal's code. (A variable, not a
+// literal in the loop: LLVM unrolled that into the module six times.)
+var offerFields = [...][3]string{
+	{"c", "carrier_code", "offer_service"}, {"s", "service_code", "offer_service"},
+	{"fc", "from_country_code", "offer_route"}, {"fz", "from_zip_code", "offer_route"},
+	{"tc", "to_country_code", "offer_route"}, {"tz", "to_zip_code", "offer_route"},
 }
 
 // openRefusal words offers.Open's refusal: expired (quote again) or not
