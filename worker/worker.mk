@@ -199,3 +199,13 @@ size-worker: npm-tools worker
 ## worker, wasm size raw/gzip, and the `wrangler deploy --dry-run` upload size.
 bench-worker: npm-tools worker
 	$(GO) run ./worker/bench
+
+## bench-offers: signed offers (issue 30): an offer's size, Go's Sign and Verify
+## (worker/offers, beside worker/tokens' and webhooks' verifies) and Node's verifyOffer.
+## The rates answer's CPU with offers against without under workerd is the bench's
+## `offers` part (go run ./worker/bench -parts offers), in Node bench-worker-core's rates row.
+.PHONY: bench-offers
+BENCH_STEPS += bench-offers
+bench-offers:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./worker/offers/
+	node js/bench/offers.mjs

@@ -87,7 +87,7 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	if e.signer == nil || basis == "" {
 		return body
 	}
-	sg := signing{s: e.signer, basis: basis, exp: now.Add(e.cfg.OfferTTL).Unix()}
+	sg := signing{s: e.signer, basis: basis, exp: now.Add(e.cfg.OfferTTL).Unix(), buf: make([]byte, 0, 256), text: make([]byte, 0, 2048)}
 	rates := op == "get-shipments-rates"
 	if !rates && op != "get-drop-points" {
 		return body
@@ -115,29 +115,27 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	if len(sg.at) == 0 {
 		return body
 	}
-	n := len(body)
-	for _, t := range sg.text {
-		n += len(t)
-	}
-	out := make([]byte, 0, n)
-	last := 0
+	out := make([]byte, 0, len(body)+len(sg.text))
+	last, from := 0, 0
 	for i, at := range sg.at {
 		out = append(out, body[last:at]...)
-		out = append(out, sg.text[i]...)
-		last = at
+		out = append(out, sg.text[from:sg.end[i]]...)
+		last, from = at, sg.end[i]
 	}
 	return append(out, body[last:]...)
 }
 
-// signing is one answer's signing: the members to insert (text before
-// the closing brace at at) and a reused payload buffer.
+// signing is one answer's signing: the members to insert (the text up
+// to end[i], before the closing brace at at[i]), all in one buffer, and a
+// reused payload buffer.
 type signing struct {
 	s     *offers.Signer
 	basis string
 	exp   int64
 	buf   []byte
 	at    []int
-	text  []string
+	end   []int
+	text  []byte
 }
 
 func (sg *signing) list(s *jsonlite.Scanner, rates bool) error {
@@ -195,16 +193,17 @@ func (sg *signing) item(s *jsonlite.Scanner, rates bool) error {
 		return nil
 	}
 	sg.buf = append(sg.buf, sg.basis...)
-	b := make([]byte, 0, 320)
+	b := sg.text
 	if !empty {
 		b = append(b, ',')
 	}
 	b = append(b, '"')
 	b = append(b, name...)
 	b = append(b, `":"`...)
-	b = append(b, sg.s.Seal(prefix, sg.buf)...) // base64url and dots: nothing to escape
+	b = sg.s.AppendSeal(b, prefix, sg.buf) // base64url and dots: nothing to escape
+	sg.text = append(b, '"')
 	sg.at = append(sg.at, s.Offset()-1)
-	sg.text = append(sg.text, string(append(b, '"')))
+	sg.end = append(sg.end, len(sg.text))
 	return nil
 }
 

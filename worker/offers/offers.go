@@ -195,19 +195,22 @@ func (s *Signer) SignPoint(p *Point) string {
 }
 
 // Seal signs a payload the Append functions wrote: prefix (Prefix or
-// PointPrefix), the key id, the payload's base64url and the MAC, in one
-// allocation (the string returned).
+// PointPrefix), the key id, the payload's base64url and the MAC.
 func (s *Signer) Seal(prefix string, payload []byte) string {
-	n := len(prefix) + len(s.kid) + 1 + (len(payload)*4+2)/3
-	out := make([]byte, 0, n+1+TagLen)
-	out = append(out, prefix...)
-	out = append(out, s.kid...)
-	out = append(out, '.')
-	out = base64lite.AppendEncode(out, payload, base64lite.URL|base64lite.Raw)
-	sum := s.key.MAC(out)
-	out = append(out, '.')
-	out = base64lite.AppendEncode(out, sum[:macBytes], base64lite.URL|base64lite.Raw)
-	return string(out)
+	return string(s.AppendSeal(make([]byte, 0, len(prefix)+len(s.kid)+2+(len(payload)*4+2)/3+TagLen), prefix, payload))
+}
+
+// AppendSeal appends Seal(prefix, payload) to dst (the edge writes every
+// offer of an answer into one buffer: no allocation per offer).
+func (s *Signer) AppendSeal(dst []byte, prefix string, payload []byte) []byte {
+	start := len(dst)
+	dst = append(dst, prefix...)
+	dst = append(dst, s.kid...)
+	dst = append(dst, '.')
+	dst = base64lite.AppendEncode(dst, payload, base64lite.URL|base64lite.Raw)
+	sum := s.key.MAC(dst[start:])
+	dst = append(dst, '.')
+	return base64lite.AppendEncode(dst, sum[:macBytes], base64lite.URL|base64lite.Raw)
 }
 
 // Sign returns o's offer signed with signingKey.

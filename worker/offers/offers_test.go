@@ -88,6 +88,7 @@ func BenchmarkVerify(b *testing.B) {
 	keys := Keys{testKey}
 	now := o.Expires.Add(-time.Minute)
 	b.ReportMetric(float64(len(s)), "offer-bytes")
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Verify(keys, s, now); err != nil {
 			b.Fatal(err)
@@ -98,6 +99,7 @@ func BenchmarkVerify(b *testing.B) {
 func BenchmarkSign(b *testing.B) {
 	o := sample()
 	sg, _ := NewSigner(testKey)
+	b.ReportAllocs()
 	for b.Loop() {
 		_ = sg.Sign(&o)
 	}
