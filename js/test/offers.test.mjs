@@ -63,3 +63,22 @@ test("offers carry their signing key's id, the one its tokens carry (keyId)", as
 test('a key set of more than 4 keys is refused', async () => {
   await assert.rejects(verifyOffer([1, 2, 3, 4, 5].map(() => vectors.key), vectors.offers[0].offer, { now }), TypeError);
 });
+
+// worker/README.md's Node snippet of the order flow, run as written (its
+// package import pointed at this checkout's source).
+test("worker/README.md's order flow (Node) verifies, binds and refuses", async () => {
+  const readme = readFileSync(new URL('../../worker/README.md', import.meta.url), 'utf8');
+  const block = /```js offer-flow\n([\s\S]*?)```/.exec(readme);
+  assert.ok(block, 'the offer-flow block is in worker/README.md');
+  const src = block[1].replace("'@parcelgate/js'", JSON.stringify(new URL('../src/index.js', import.meta.url).href));
+  const { placeOrder } = await import(`data:text/javascript,${encodeURIComponent(src)}`);
+  const env = { TOKEN_SIGNING_KEY: vectors.key, TOKEN_SIGNING_KEY_PREVIOUS: vectors.previousKey };
+  const v = vectors.offers[0];
+  const cart = { postalCode: v.facts.to.postal, parcels: 1 };
+  const got = await placeOrder({ offer: v.offer, orderRef: 'ORDER-1001', cart }, env, now);
+  assert.deepEqual({ ...got, token: undefined }, { token: undefined, price: '4.95', currency: 'EUR', service: 'acme-express/acme-24' });
+  const { verifyToken } = await import('../src/index.js');
+  assert.equal((await verifyToken([vectors.key], got.token, { now })).offerTag, v.tag);
+  await assert.rejects(placeOrder({ offer: v.offer, orderRef: 'ORDER-1001', cart: { ...cart, postalCode: '28001' } }, env, now), /quote again/);
+  await assert.rejects(placeOrder({ offer: v.offer, orderRef: 'ORDER-1001', cart }, env, (vectors.now_s + 1800) * 1000), (e) => e.reason === 'expired');
+});
