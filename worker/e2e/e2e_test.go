@@ -114,9 +114,13 @@ func call(t *testing.T, base, method, op string, params url.Values, hdr ...strin
 }
 
 // demoToken calls /demo/token and returns the status and decoded body.
-func demoToken(t *testing.T, base, method string) (int, map[string]any) {
+func demoToken(t *testing.T, base, method string, offer ...string) (int, map[string]any) {
 	t.Helper()
-	req, err := http.NewRequest(method, base+"/demo/token", strings.NewReader("shipping_client_ref=DEMO-E2E"))
+	body := "shipping_client_ref=DEMO-E2E"
+	for _, o := range offer {
+		body += "&offer=" + url.QueryEscape(o) // since issue 30, the quoted service's offer
+	}
+	req, err := http.NewRequest(method, base+"/demo/token", strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	res, err := client.Do(req)
@@ -222,13 +226,14 @@ func TestSandboxFlow(t *testing.T) {
 
 	// The demo shop's token (sandbox only): never the secrets, and
 	// enough to book.
-	code, dt := demoToken(t, B, "POST")
+	offer := quotedOffer(t, B, "rayo", "rayo-48")
+	code, dt := demoToken(t, B, "POST", offer)
 	require.Equal(t, 200, code, "%v", dt)
 	tok := str(dt["data"].(map[string]any), "token")
 	require.True(t, strings.HasPrefix(tok, "pgt1."), "%v", dt)
 	assert.NotContains(t, tok, token)
 	r = call(t, B, "POST", "new-shipment", parcel(route(parties(url.Values{"shipping_date": {day}, "service_type": {"custom"},
-		"carrier_code": {"rayo"}, "service_code": {"rayo-48"}, "shipping_client_ref": {"DEMO-E2E"}}))), "Authorization", "Bearer "+tok)
+		"carrier_code": {"rayo"}, "service_code": {"rayo-48"}, "shipping_client_ref": {"DEMO-E2E"}, "offer": {offer}}))), "Authorization", "Bearer "+tok)
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.NotEmpty(t, r.Data["shipping_dlvr_ref"])
 	r = call(t, B, "GET", "get-shipment-tracking", url.Values{"client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok)
@@ -355,6 +360,15 @@ func newUpstream(t *testing.T) *upstream {
 		q, _ := url.ParseQuery(string(b))
 		w.Header().Set("Set-Cookie", "upstream=1")
 		w.Header().Set("X-Upstream-Secret", "internal")
+		// Rates and drop points for the offers' test (offers_test.go).
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/get-shipments-rates"):
+			_, _ = io.WriteString(w, offersRates)
+			return
+		case strings.HasSuffix(r.URL.Path, "/get-drop-points"):
+			_, _ = io.WriteString(w, offersPoints)
+			return
+		}
 		switch q.Get("carrier_code") {
 		case "slow":
 			select {
