@@ -227,7 +227,8 @@ function iso(s) {
  *   TOKEN_SIGNING_KEY, or the key set verifyToken takes: [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS] during a rotation
  * @param {string} offer
  * @param {{now?: number | Date}} [options]
- * @returns {Promise<import('../types/offers').OfferFacts>}
+ * @returns {Promise<{carrier: string, service: string, price: string, currency: string, dropPoint: boolean, from: {country: string, postal: string}, to: {country: string, postal: string}, parcels: Array<{weight: string, width: string, height: string, length: string, volume: string}>, expiresAt: string, tag: string}>}
+ *   (OfferFacts in the package's typings)
  * @throws {OfferError} reason malformed, tampered, foreign, expired or key
  */
 export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
@@ -251,7 +252,7 @@ export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
  * @param {Parameters<typeof verifyOffer>[0]} keys
  * @param {string} point
  * @param {{now?: number | Date}} [options]
- * @returns {Promise<import('../types/offers').PointFacts>}
+ * @returns {Promise<{carrier: string, key: string, near: {country: string, postal: string}, expiresAt: string}>} (PointFacts)
  */
 export async function verifyPoint(keys, point, { now = Date.now() } = {}) {
   const nowS = when(now);
