@@ -22,10 +22,13 @@ BENCH_STEPS := bench-go
 GENERATED = testdata/catalog.json testdata/schemas/*.json testdata/schemas/rules/*.json \
 	js/index.d.ts js/src/operations.js js/results.d.ts \
 	internal/envelope/wire_gen.go internal/envelope/wire_gen_test.go \
+	worker/edgeclient/operations_gen.go \
 	internal/sandbox/records_gen.go internal/sandbox/records_gen_test.go \
 	internal/postal/table_gen.go internal/postal/schema_gen.go internal/unitab/tables_gen.go \
 	testdata/responses/*.json \
-	js/src/widgets/strings/*.js js/demo/strings.js
+	js/src/widgets/strings/*.js js/demo/strings.js \
+	worker/core/seam/wire_gen.go worker/core/seam/wire_gen_test.go worker/core/calls_gen.go \
+	worker/src/core.gen.mjs worker/src/core.d.mts
 
 ## test: everything (formatting, vet, native Go tests, in-browser Go tests, ...).
 test: $(TEST_STEPS)
@@ -41,13 +44,16 @@ test-go:
 	$(GO) test -count=1 $(PKGS)
 
 ## generate: every generated file from its one source: the catalog's JSON exports
-## (internal/catalog/gen), the JS operations and parameter types (js/gen), the
+## (internal/catalog/gen), the JS operations and parameter types (js/gen), the Go
+## edge client's operation constants, parameter structs and methods (worker/edgeclient/gen), the
 ## envelope's decoders, emitters, round-trip tests and TypeScript result types
 ## (internal/envelope/gen), the sandbox's msgp records, the widgets' and the demo's
 ## texts in seven languages (internal/i18n/gen), the core's Unicode tables
-## (internal/unitab/gen), the response vectors (testdata/responses/generate.mjs).
+## (internal/unitab/gen), the edge's seam between its JavaScript and its core
+## (worker/core/gen: Go dispatch, JavaScript calls, core.d.mts), the response vectors
+## (testdata/responses/generate.mjs).
 generate:
-	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./internal/sandbox ./internal/i18n ./internal/unitab
+	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./worker/edgeclient ./internal/sandbox ./internal/i18n ./internal/unitab ./worker/core/seam
 	node testdata/responses/generate.mjs
 
 ## check-generated: runs make generate and fails when that changed a file: a
@@ -62,9 +68,14 @@ check-generated:
 	fi
 
 ## test-types: the package's TypeScript declarations (js/*.d.ts, widgets.d.ts) checked
-## by tsc against js/test/types.ts (typescript pinned in package-lock.json).
+## by tsc against js/test/types.ts (typescript pinned in package-lock.json), and again
+## under TypeScript's defaults (a bare tsc --strict: js/test/types-default-lib.ts); js/src
+## checked against those declarations (js/tsconfig.check.json: strict JSDoc, and
+## js/test/impl-conforms.ts). (The worker's JavaScript and its test fakes: test-worker-js.)
 test-types: npm-tools
 	node node_modules/typescript/bin/tsc -p js/tsconfig.json
+	node node_modules/typescript/bin/tsc -p js/test/tsconfig.default-lib.json
+	node node_modules/typescript/bin/tsc -p js/tsconfig.check.json
 
 ## bench: every benchmark (see BENCH_STEPS).
 bench: $(BENCH_STEPS)

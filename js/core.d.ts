@@ -401,6 +401,8 @@ export type WebhookErrorCode = 'malformed' | 'stale' | 'signature';
 
 /** A refused webhook delivery: code says why (log it; answer 400). */
 export class WebhookError extends Error {
+  /** The message is "parcelgate: webhook " + message (verifyWebhook makes these; a test may too). */
+  constructor(code: WebhookErrorCode, message: string);
   readonly name: 'WebhookError';
   readonly code: WebhookErrorCode;
 }
@@ -458,6 +460,9 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Language of the field errors (a BCP 47 tag such as "es-ES"): the core's, and the edge's through Accept-Language. */
   locale?: string;
+  /** get-shipments-rates only: the cart's value (a decimal such as "59.90", at most the currency's decimals), sent as
+   *  `order_value` for the edge's pricing rules (PRICING_RULES: free shipping from an order value). Never forwarded upstream. */
+  orderValue?: string | number;
 }
 
 /** A label as PDF (Client.label()). */

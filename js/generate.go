@@ -49,6 +49,8 @@ func typeName(op string) string {
 
 func operationsJS() []byte {
 	var b strings.Builder
+	// Checked by tsc (js/tsconfig.check.json) against the package's declarations.
+	b.WriteString("// @ts-check\n")
 	b.WriteString(header)
 	b.WriteString("\n/**\n * The operations of the shipping service, in the spec's order, with the\n" +
 		" * edge's policy of each (internal/catalog/policy.go): public by default,\n" +
@@ -143,7 +145,10 @@ func writeParams(b *strings.Builder, ps []catalog.Param) {
 func dts() []byte {
 	var b strings.Builder
 	b.WriteString(header)
-	b.WriteString(`
+	// Client.shipments() returns an AsyncIterableIterator, which TypeScript's default lib (ES5)
+	// lacks: the declaration brings the lib it needs, so a bare tsc --strict compiles it.
+	b.WriteString(`/// <reference lib="es2018.asynciterable" />
+
 export * from './core.js';
 export * from './results.js';
 import type { CallOptions, ClientOptions, Label, TokenSource } from './core.js';

@@ -14,7 +14,7 @@
 import type {} from 'react';
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { Client, Core, TokenSource } from './index.js';
-import type { PgElements, PgOwnEvents, Parcel, DropPoint } from './widgets.js';
+import type { PgElements, PgOwnEvents, Parcel } from './widgets.js';
 
 /** `on<event>` handlers of an element's pg-* events (React 19 listens to the exact name). */
 type PgEventProps<M> = { [K in keyof PgOwnEvents<M> as `on${K & string}`]?: (event: PgOwnEvents<M>[K]) => void };
@@ -27,7 +27,10 @@ interface PgProperties {
   texts?: Record<string, string>;
 }
 
-/** The JSX props of one element. */
+/**
+ * The JSX props of one element: its attributes and the object properties. Not onPick: React
+ * takes an on* prop as a listener (onPick would listen to an event named "Pick"); use onpg-select.
+ */
 export type PgJSXProps<Tag extends keyof PgElements> = Omit<
   DetailedHTMLProps<HTMLAttributes<PgElements[Tag]['element']>, PgElements[Tag]['element']>,
   keyof PgElements[Tag]['attributes']
@@ -38,7 +41,7 @@ export type PgJSXProps<Tag extends keyof PgElements> = Omit<
     /** Custom elements take `class` as well as className. */
     class?: string;
   } & (Tag extends 'pg-rate-selector' ? { parcels?: string | Parcel[] } : unknown) &
-  (Tag extends 'pg-drop-point-picker' ? { onPick?: ((dropPoint: DropPoint) => void) | null; today?: Date | null } : unknown);
+  (Tag extends 'pg-drop-point-picker' ? { today?: Date | null } : unknown);
 
 declare module 'react' {
   namespace JSX {

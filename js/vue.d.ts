@@ -13,7 +13,7 @@
 import type {} from 'vue';
 import type { DefineComponent } from 'vue';
 import type { Client, Core, TokenSource } from './index.js';
-import type { PgElements, PgOwnEvents, Parcel, DropPoint } from './widgets.js';
+import type { PgElements, PgOwnEvents, Parcel } from './widgets.js';
 
 /** kebab-case to camelCase ("from-country" -> "fromCountry"), as Vue normalizes props. */
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
@@ -24,7 +24,10 @@ type PgVueEvents<M> = {
   [K in keyof PgOwnEvents<M> as `on${Capitalize<Camel<K & string>>}`]?: (event: PgOwnEvents<M>[K]) => void;
 };
 
-/** The props of one element in a Vue template. */
+/**
+ * The props of one element in a Vue template. Not onPick: Vue takes an on* prop as a listener
+ * (of an event named "pick"); use @pg-select.
+ */
 export type PgVueProps<Tag extends keyof PgElements> = Camelize<PgElements[Tag]['attributes']> &
   PgVueEvents<PgElements[Tag]['events']> & {
     client?: Client;
@@ -32,7 +35,7 @@ export type PgVueProps<Tag extends keyof PgElements> = Camelize<PgElements[Tag][
     core?: Core | null;
     texts?: Record<string, string>;
   } & (Tag extends 'pg-rate-selector' ? { parcels?: string | Parcel[] } : unknown) &
-  (Tag extends 'pg-drop-point-picker' ? { onPick?: ((dropPoint: DropPoint) => void) | null; today?: Date | null } : unknown);
+  (Tag extends 'pg-drop-point-picker' ? { today?: Date | null } : unknown);
 
 declare module 'vue' {
   interface GlobalComponents {

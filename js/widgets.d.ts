@@ -3,6 +3,12 @@
 
 import type { Client, Core, FieldError, ParcelgateError, ShipmentTracking, TokenSource } from './index.js';
 
+/**
+ * An Intl.PluralRules category (as the lib's Intl.LDMLPluralRule, which TypeScript's default lib
+ * lacks: spelled out so that a bare tsc --strict compiles these typings).
+ */
+export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+
 /** pg-error's detail: what failed (`error.category` `core_unavailable` when the validation module could not be loaded). */
 export interface PgErrorDetail {
   error: ParcelgateError;
@@ -12,6 +18,12 @@ export interface PgErrorDetail {
 export declare class PgElement extends HTMLElement {
   /** The Client used for requests (default: one for the `endpoint` attribute or the page's origin). */
   client: Client;
+  /**
+   * The `endpoint` attribute: the edge worker's URL ('' for the page's origin). Every attribute is
+   * also a property (dashed names camelCased: `from-zip` is fromZip) reflected to the attribute as
+   * built-in elements do, so frameworks that set props as properties (React 19, Vue) work.
+   */
+  endpoint: string;
   /**
    * Scoped token used when no `client` is set, or a function returning one (see ClientOptions.token;
    * never reflected to an attribute).
@@ -23,7 +35,7 @@ export declare class PgElement extends HTMLElement {
    * The texts in the widget's language by short key (without the part); set to replace any of
    * them in every language. A plural text is a string or an object per Intl.PluralRules category.
    */
-  texts: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>>;
+  texts: Record<string, string | Partial<Record<PluralCategory, string>>>;
   /** The language tag in use: the element's `lang`, else the nearest ancestor's, else the document's. */
   readonly locale: string;
   /** The table's language for it: "en", "es", "pt", "fr", "de", "it" or "nl" (English for any other). */
@@ -38,7 +50,7 @@ export declare const LANGUAGES: readonly string[];
  * Replaces texts of every widget of the page in one language, by full key ("rates.cheapest");
  * a widget's own `texts` property wins over these.
  */
-export declare function setTexts(lang: string, texts: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>>): void;
+export declare function setTexts(lang: string, texts: Record<string, string | Partial<Record<PluralCategory, string>>>): void;
 
 /** Names of the CSS custom properties the widgets read. */
 export declare const THEME_VARIABLES: readonly string[];
@@ -81,10 +93,14 @@ export declare class PgAddressForm extends PgElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof PgAddressFormEventMap>(type: K, listener: (this: PgAddressForm, ev: PgAddressFormEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
-  /** `to` (default) or `from`. */
-  readonly prefix: 'to' | 'from';
-  /** The operation whose rules apply (default new-shipment). */
-  readonly operation: string;
+  /** `to` (default) or `from` (the `prefix` attribute). */
+  prefix: 'to' | 'from';
+  /** The operation whose rules apply (the `operation` attribute, default new-shipment). */
+  operation: string;
+  /** The default country (the `country` attribute, ISO code; '' for ES). */
+  country: string;
+  /** The fields shown (the `fields` attribute, space-separated; '' for the default set). */
+  fields: string;
   /** The fields, trimmed and normalized by the core; set fills the inputs. */
   value: Address;
   readonly valid: boolean;
@@ -130,13 +146,30 @@ export declare class PgRateSelector extends PgElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof PgRateSelectorEventMap>(type: K, listener: (this: PgRateSelector, ev: PgRateSelectorEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
-  parcels: Parcel[];
+  /** The parcels, null when none; set an array or the `parcels` attribute's JSON. */
+  get parcels(): Parcel[] | null;
+  set parcels(list: Parcel[] | string | null);
+  /** The `from-country` attribute. */
+  fromCountry: string;
+  /** The `from-zip` attribute. */
+  fromZip: string;
+  /** The `to-country` attribute. */
+  toCountry: string;
+  /** The `to-zip` attribute. */
+  toZip: string;
+  /** The `carrier` attribute: only this carrier's services ('' for all). */
+  carrier: string;
+  /** The `filter` attribute: 'home', 'drop-point' or '' (both). */
+  filter: string;
   /** `carrier_code/service_code` of the selection, '' when none. */
   value: string;
   readonly selected: RateService | null;
   readonly services: RateService[];
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
-  readonly shippingDate: string;
+  /** The dispatch date: the `shipping-date` attribute (YYYY-MM-DD), else the next working day. */
+  shippingDate: string;
+  /** The cart's value (`order-value`), sent as order_value for the edge's pricing rules; '' for none. */
+  orderValue: string;
   refresh(): void;
 }
 export interface PgRateSelector extends PgChoiceControl {}
@@ -175,6 +208,20 @@ export declare class PgDropPointPicker extends PgElement {
   onPick: ((dropPoint: DropPoint) => void) | null;
   /** The date used for "open today" (default: now). */
   today: Date | null;
+  /** The `country` attribute. */
+  country: string;
+  /** The `zip-code` attribute. */
+  zipCode: string;
+  /** The `carrier` attribute: only this carrier's drop points ('' for all). */
+  carrier: string;
+  /** The `map` attribute: a map beside the list. */
+  map: boolean;
+  /** The `map-tiles` attribute. */
+  mapTiles: string;
+  /** The `map-attribution` attribute. */
+  mapAttribution: string;
+  /** The `map-css` attribute. */
+  mapCss: string;
   readonly dropPoints: DropPoint[];
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
   refresh(): void;
@@ -202,6 +249,13 @@ export declare class PgTrackingTimeline extends PgElement {
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   /** The last get-shipment-tracking data, null before the first load. */
   readonly tracking: ShipmentTracking | null;
+  /** The `reference` attribute. */
+  reference: string;
+  /** The `client-ref` attribute. */
+  clientRef: string;
+  /** The `poll` attribute: seconds between refreshes ('' for none). */
+  get poll(): string;
+  set poll(seconds: number | string | null);
   refresh(): Promise<void>;
 }
 
@@ -242,8 +296,10 @@ declare global {
 
 /**
  * The attributes of each element (what HTML, JSX and Vue templates may set), for the
- * framework typings (@parcelgate/js/jsx, @parcelgate/js/vue). Properties that take objects
- * (parcels, client, token, core, texts, onPick, today) are set as properties.
+ * framework typings (@parcelgate/js/jsx, @parcelgate/js/vue). Each is also a property of the
+ * element (camelCased), which React 19 and Vue set. Properties that take objects (parcels,
+ * client, token, core, texts, today) are set as properties; onPick is not a framework prop
+ * (React and Vue take on* props as event listeners): listen to pg-select.
  */
 export interface PgCommonAttributes {
   /** The edge worker's URL (default: the page's origin). */
@@ -276,6 +332,8 @@ export interface PgRateSelectorAttributes extends PgCommonAttributes, PgChoiceAt
   'to-zip'?: string;
   /** YYYY-MM-DD. */
   'shipping-date'?: string;
+  /** The cart's value ("59.90"): the edge's pricing rules (free shipping from an order value) apply to it. */
+  'order-value'?: string;
   carrier?: string;
   filter?: 'home' | 'drop-point';
   value?: string;

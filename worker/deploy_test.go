@@ -86,7 +86,7 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	for _, step := range []string{"make worker", "UPSTREAM_BASE_URL = \"https://<service host>/v1\"",
 		"ALLOWED_ORIGINS = \"https://your-shop.example\"", "cat > .prod.secrets", "PROXY_TOKEN=$(openssl rand -base64 33)",
 		"TOKEN_SIGNING_KEY=$(openssl rand -base64 33)", "make check-config SECRETS_FILE=.prod.secrets",
-		"npx wrangler deploy --secrets-file .prod.secrets"} {
+		"npx wrangler deploy --env=\"\" --secrets-file .prod.secrets"} {
 		i := strings.Index(steps[at:], step)
 		require.GreaterOrEqual(t, i, 0, "the README's deploy section has %q after the previous step:\n%s", step, steps)
 		at += i + len(step)
@@ -127,24 +127,24 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
 	assert.Contains(t, out, "secret TOKEN_SIGNING_KEY is missing: npx wrangler secret put TOKEN_SIGNING_KEY")
-	assert.Contains(t, out, "secrets PROXY_TOKEN and API_KEY are the same value")
+	assert.Contains(t, out, "PROXY_TOKEN: must differ from API_KEY")
 	assert.NotContains(t, out, apiKey)
 
 	// .dev.vars.example's placeholder copied into production: refused.
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=dev-proxy-token-change-me-0123456789abcdef\nTOKEN_SIGNING_KEY=%s\n", apiKey, signing))
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
-	assert.Contains(t, out, "secret PROXY_TOKEN is the placeholder of .dev.vars.example")
+	assert.Contains(t, out, "PROXY_TOKEN: is a placeholder")
 
 	// A rotation's TOKEN_SIGNING_KEY_PREVIOUS: the same strength rule, and not the new key.
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\nTOKEN_SIGNING_KEY_PREVIOUS=%s\n", apiKey, proxy, signing, "short-previous"))
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
-	assert.Contains(t, out, "secret TOKEN_SIGNING_KEY_PREVIOUS has 14 bytes; it needs at least 32")
+	assert.Contains(t, out, "TOKEN_SIGNING_KEY_PREVIOUS: must be at least 32 bytes")
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\nTOKEN_SIGNING_KEY_PREVIOUS=%s\n", apiKey, proxy, signing, signing))
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.Error(t, err, out)
-	assert.Contains(t, out, "secrets TOKEN_SIGNING_KEY_PREVIOUS and TOKEN_SIGNING_KEY are the same value")
+	assert.Contains(t, out, "TOKEN_SIGNING_KEY_PREVIOUS: must differ from PROXY_TOKEN, API_KEY and TOKEN_SIGNING_KEY")
 
 	write(fmt.Sprintf("API_USER=shop-42\nAPI_KEY=%s\nPROXY_TOKEN=%s\nTOKEN_SIGNING_KEY=%s\n", apiKey, proxy, signing))
 
@@ -185,8 +185,12 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 
 	// The upload, as a dry run.
 	outdir := filepath.Join(dir, "out")
-	out, err = wrangler(t, dir, "deploy", "--config", cfgPath, "--dry-run", "--outdir", outdir, "--secrets-file", secrets)
+	// --env="" as the README has it (the shell passes --env=): the top level, with no warning
+	// about the other environments.
+	out, err = wrangler(t, dir, "deploy", "--config", cfgPath, "--env=", "--dry-run", "--outdir", outdir, "--secrets-file", secrets)
 	require.NoError(t, err, out)
+	assert.NotContains(t, out, "Multiple environments are defined")
+	assert.NotContains(t, out, "no target environment was specified")
 	require.Regexp(t, `Total Upload: [0-9.]+ KiB / gzip: [0-9.]+ KiB`, out)
 	for _, s := range []string{apiKey, proxy, signing} {
 		assert.NotContains(t, out, s, "no secret in wrangler's output")
@@ -233,7 +237,7 @@ func TestDeployDevEnvironmentKeepsProductionBindings(t *testing.T) {
 		require.NotEmpty(t, m, out)
 		return m
 	}
-	prod, dev := bindings(), bindings("--env", "dev")
+	prod, dev := bindings("--env="), bindings("--env", "dev")
 	for name, line := range prod {
 		if strings.Contains(line, "Environment Variable") {
 			continue // values differ by design; the edge validates them
@@ -245,4 +249,58 @@ func TestDeployDevEnvironmentKeepsProductionBindings(t *testing.T) {
 	assert.NotContains(t, prod, "SANDBOX")
 	assert.NotContains(t, prod, "SANDBOX_KV")
 	assert.NotContains(t, dev, "SANDBOX_KV", "the sandbox's KV is the sandbox worker's")
+}
+
+// internal/sandbox/README.md's staging deploy, as a dry run: the command as
+// written selects the top level and wrangler does not warn about [env.dev].
+func TestDeploySandboxAsItsREADMESays(t *testing.T) {
+	skipUnlessDeployTest(t)
+	root, err := filepath.Abs(deployRoot)
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(root, "internal", "sandbox", "README.md"))
+	require.NoError(t, err)
+	const cmd = `npx wrangler deploy -c internal/sandbox/worker/wrangler.toml --env=""`
+	require.Contains(t, string(b), cmd)
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "npx wrangler ") && strings.Contains(l, "-c internal/sandbox/worker/wrangler.toml") {
+			assert.Contains(t, l, `--env=""`, "every wrangler command of the sandbox README names its environment")
+		}
+	}
+	out, err := wrangler(t, root, "deploy", "-c", "internal/sandbox/worker/wrangler.toml", "--env=", "--dry-run", "--outdir", t.TempDir())
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "env.SANDBOX_KV")
+	assert.NotContains(t, out, "Multiple environments are defined")
+}
+
+// TestDeployCheckConfigMalformedSecretsQuotesNothing: a secrets file that
+// is not valid JSON is refused with what is wrong and where (line and
+// column), never with its text (V8's JSON.parse message quoted it:
+// `Unexpected token 'R', ..."API_KEY":REAL-API-K"...`).
+func TestDeployCheckConfigMalformedSecretsQuotesNothing(t *testing.T) {
+	skipUnlessDeployTest(t)
+	cfg := filepath.Join(deployRoot, "wrangler.toml")
+	// A value of bytes that nothing else in the output holds (it is
+	// ASCII), so no byte of it may appear; and one a real key could be,
+	// of which no four bytes in a row may appear. Columns count
+	// characters: odd's seven are two bytes each.
+	const odd, real = "«ÆØÅ¶§»", "REAL-API-KEY-7Q9X-do-not-print"
+	for _, c := range []struct{ name, text, where string }{
+		{"unquoted", "{\n  \"API_USER\": \"shop-42\",\n  \"API_KEY\":" + real + ",\n  \"PROXY_TOKEN\": \"" + odd + "\"\n}\n", "line 3, column 13"},
+		{"unquoted, odd", "{\n\t\"API_KEY\": " + odd + "}", "line 2, column 13"},
+		{"unclosed string", "\n{\"API_USER\": \"shop-42\", \"API_KEY\": \"" + odd + real + "\n}", "line 2, column 74"},
+		{"missing comma", "{\"API_KEY\": \"" + real + odd + "\" \"PROXY_TOKEN\": \"x\"}", "line 1, column 53"},
+		{"secret list cut short", "[{\"name\": \"API_KEY\"", "line 1, column 20"},
+	} {
+		file := filepath.Join(t.TempDir(), "secrets.json")
+		require.NoError(t, os.WriteFile(file, []byte(c.text), 0o600))
+		out, err := checkConfig(t, "--config", cfg, "--secrets", file)
+		require.Error(t, err, c.name)
+		assert.Contains(t, out, "is not valid JSON: "+c.where+": ", c.name)
+		for i := 0; i < len(odd); i++ {
+			assert.NotContains(t, out, odd[i:i+1], "%s: a byte of the value in %s", c.name, out)
+		}
+		for i := 0; i+4 <= len(real); i++ {
+			assert.NotContains(t, out, real[i:i+4], "%s: part of the value in %s", c.name, out)
+		}
+	}
 }

@@ -2,10 +2,13 @@
 # devvars.sh: make dev's check of .dev.vars (the edge worker's local settings and secrets;
 # make dev copies .dev.vars.example once, then it is yours: for the sandbox worker or for a
 # real upstream). Names every setting the edge would answer with a configuration error and
-# says what to change, without printing a secret; exits 1 then. With a third argument it
+# says what to change, without printing a secret; exits 1 then. The verdict is the built
+# core's (worker/checkconfig.mjs --dev-vars: its configuration errors and its one rule for
+# secrets, as the edge's /healthz applies it; make dev builds it first); this script only adds
+# what to do about each. With a third argument it
 # writes the sandbox worker's .dev.vars there: the credentials the sandbox accepts are the
 # edge's API_USER and API_KEY (dev placeholders when the upstream is not the sandbox: a real
-# account's key is never copied), and SANDBOX_TIME_SCALE and RULES_FEATURE follow .dev.vars.
+# account's key is never copied), and SANDBOX_TIME_SCALE, RULES_FEATURE and SANDBOX_FAULT follow .dev.vars.
 #
 #   bash worker/devvars.sh [DEV_VARS] [EXAMPLE] [SANDBOX_DEV_VARS]
 set -euo pipefail
@@ -28,25 +31,24 @@ val() {
 }
 
 problems=()
+named=" "
 upstream=$(val UPSTREAM_BASE_URL "$dv")
 sandbox=false
 case "$upstream" in
 "")
 	problems+=("UPSTREAM_BASE_URL is empty or missing: set UPSTREAM_BASE_URL=sandbox (the sandbox worker make dev runs beside the edge), or your service's https URL ending in /v1")
+	named+="UPSTREAM_BASE_URL "
 	;;
 sandbox | SANDBOX | Sandbox) sandbox=true ;;
-https://*/v1 | https://*/v1/ | http://127.0.0.1*/v1 | http://127.0.0.1*/v1/ | http://localhost*/v1 | http://localhost*/v1/ | "http://[::1]"*/v1 | "http://[::1]"*/v1/) ;;
-*)
-	problems+=("UPSTREAM_BASE_URL must be sandbox, or the service's https URL ending in /v1 (plain http only for 127.0.0.1 or localhost)")
-	;;
 esac
 
-# The secrets the edge needs: from the example when the upstream is the sandbox (any
-# values work there), the account's own otherwise.
+# The secrets the edge needs, when missing: from the example when the upstream is the
+# sandbox (any values work there), the account's own otherwise.
 for k in API_USER API_KEY PROXY_TOKEN TOKEN_SIGNING_KEY; do
 	[ -n "$(val "$k" "$dv")" ] && continue
 	what="is missing"
 	has "$k" && what="is empty"
+	named+="$k "
 	case "$k" in
 	API_USER | API_KEY)
 		if $sandbox; then
@@ -57,37 +59,43 @@ for k in API_USER API_KEY PROXY_TOKEN TOKEN_SIGNING_KEY; do
 		fi
 		;;
 	*)
-		problems+=("$k $what: add this line from $ex: $(grep -E "^$k=" "$ex" | tail -1) (or a random value: openssl rand -base64 33)")
+		problems+=("$k $what: make dev-secrets writes a strong random one into $dv (or add this line from $ex: $(grep -E "^$k=" "$ex" | tail -1))")
 		;;
 	esac
 done
-for k in PROXY_TOKEN TOKEN_SIGNING_KEY TOKEN_SIGNING_KEY_PREVIOUS; do
-	v=$(val "$k" "$dv")
-	if [ -n "$v" ] && [ ${#v} -lt 32 ]; then
-		problems+=("$k has ${#v} characters; it needs at least 32: use the value in $ex or a random one (openssl rand -base64 33)")
-	fi
-done
-# With a real upstream the example's placeholders are refused by the edge (/healthz).
-if ! $sandbox; then
-	for k in PROXY_TOKEN TOKEN_SIGNING_KEY TOKEN_SIGNING_KEY_PREVIOUS WEBHOOK_SECRET; do
-		v=$(val "$k" "$dv")
-		if [[ ${v,,} == *change-me* ]]; then
-			problems+=("$k is the placeholder of $ex, and the upstream is not the sandbox: use a random one (openssl rand -base64 33)")
-		fi
-	done
-fi
-sk=$(val TOKEN_SIGNING_KEY "$dv")
-if [ -n "$sk" ] && { [ "$sk" = "$(val PROXY_TOKEN "$dv")" ] || [ "$sk" = "$(val API_KEY "$dv")" ]; }; then
-	problems+=("TOKEN_SIGNING_KEY must differ from PROXY_TOKEN and API_KEY")
-fi
-pk=$(val TOKEN_SIGNING_KEY_PREVIOUS "$dv")
-if [ -n "$pk" ] && { [ "$pk" = "$sk" ] || [ "$pk" = "$(val PROXY_TOKEN "$dv")" ] || [ "$pk" = "$(val API_KEY "$dv")" ]; }; then
-	problems+=("TOKEN_SIGNING_KEY_PREVIOUS must differ from PROXY_TOKEN, API_KEY and TOKEN_SIGNING_KEY")
-fi
-if [ -n "$(val WEBHOOK_URL "$dv")" ] && [ -z "$(val WEBHOOK_SECRET "$dv")" ]; then
-	problems+=("WEBHOOK_URL is set without WEBHOOK_SECRET: add WEBHOOK_SECRET (at least 32 bytes; $ex has a dev one), or comment WEBHOOK_URL out")
-fi
 
+# Everything else is the core's verdict, as the edge will give it (its configuration
+# errors and its rule for secrets: worker/core/secrets.go), from the built core.wasm:
+# worker/checkconfig.mjs --dev-vars, one "VARIABLE<tab>problem" line each.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+set +e
+verdict=$(node "$root/worker/checkconfig.mjs" --config "$root/wrangler.toml" --env dev --dev-vars "$dv" 2>&1)
+rc=$?
+set -e
+if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+	echo "$dv: could not be checked: $verdict" >&2
+	exit 1
+fi
+while IFS=$'\t' read -r var problem; do
+	[ -n "$var" ] || continue
+	[[ $named == *" $var "* ]] && continue
+	named+="$var "
+	case "$var" in
+	UPSTREAM_BASE_URL)
+		problems+=("UPSTREAM_BASE_URL must be sandbox, or the service's https URL ending in /v1 (plain http only for 127.0.0.1 or localhost): it $problem")
+		;;
+	PROXY_TOKEN | TOKEN_SIGNING_KEY | WEBHOOK_SECRET | WEBHOOK_SECRET_PREVIOUS)
+		problems+=("$var $problem (make dev-secrets writes strong random ones into $dv)")
+		;;
+	*)
+		problems+=("$var $problem")
+		;;
+	esac
+done <<<"$verdict"
+if [ $rc -eq 1 ] && [ ${#problems[@]} -eq 0 ]; then
+	echo "$dv: could not be checked: $verdict" >&2
+	exit 1
+fi
 if [ ${#problems[@]} -gt 0 ]; then
 	echo "$dv: the edge worker would answer configuration errors. Change:" >&2
 	printf '  - %s\n' "${problems[@]}" >&2
@@ -120,7 +128,7 @@ if [ -n "$sandbox_out" ]; then
 			echo "# Written by make dev (worker/devvars.sh) from $dv: edit that file, not this one."
 			line SANDBOX_USER "$user"
 			line SANDBOX_KEY "$key"
-			for k in SANDBOX_TIME_SCALE RULES_FEATURE; do
+			for k in SANDBOX_TIME_SCALE RULES_FEATURE SANDBOX_FAULT; do
 				if has "$k"; then line "$k" "$(val "$k" "$dv")"; fi
 			done
 		} >"$sandbox_out"

@@ -22,113 +22,77 @@ func TestFingerprint(t *testing.T) {
 	assert.NotEqual(t, a, Fingerprint([]byte("shipping_client_ref=A&to_name=Bea")))
 }
 
-// The whole life of a record whose first answer was lost: nothing is sent
-// during the grace, one caller looks it up after it.
-func TestLostAnswerWaitsOutTheGraceThenLooksUp(t *testing.T) {
+// Issue 29: any live holder of the key means wait, whatever the record
+// says (none yet, lost, or a pending record of another turn); the old
+// Decide waited only when the record's own holder was live, and took a
+// key with no record whatever the live holder (a second holder).
+func TestAnyLiveHolderMeansWait(t *testing.T) {
 	now := int64(1_000_000)
-	v, _ := Decide(nil, "fp", false, now, grace)
-	require.Equal(t, Take, v)
-	rec := Taken(nil, "fp", "h1", now, ttl)
-	assert.Equal(t, Record{State: Pending, FP: "fp", Holder: "h1", Since: now, Expires: now + ttl}, rec)
-
-	// While the holder works, duplicates wait; other data conflicts.
-	v, _ = Decide(&rec, "fp", true, now+10, grace)
-	assert.Equal(t, Wait, v)
-	v, _ = Decide(&rec, "other", true, now+10, grace)
-	assert.Equal(t, Conflict, v)
-
-	// The answer is lost at the timeout (3 s after sending).
-	next, ok := Settle(&rec, "h1", OutcomeLost, nil, now+3000, ttl)
-	require.True(t, ok)
-	assert.Equal(t, Lost, next.State)
-	assert.Equal(t, now, next.Since, "the grace counts from the send")
-
-	v, after := Decide(next, "fp", false, now+3001, grace)
-	assert.Equal(t, Unknown, v)
-	assert.Equal(t, grace-3001, after)
-	v, after = Decide(next, "fp", false, now+grace-1, grace)
-	assert.Equal(t, Unknown, v)
-	assert.Equal(t, int64(1), after)
-	v, _ = Decide(next, "other", false, now+5000, grace)
-	assert.Equal(t, Conflict, v, "other data is a conflict whatever the state")
-
-	// After the grace one caller takes it to look the booking up.
-	v, _ = Decide(next, "fp", false, now+grace, grace)
-	require.Equal(t, Lookup, v)
-	look := Taken(next, "fp", "h2", now+grace, ttl)
-	assert.Equal(t, now, look.Prev)
-	v, _ = Decide(&look, "fp", true, now+grace+1, grace)
-	assert.Equal(t, Wait, v, "the looking-up holder is waited for")
-
-	// Its lookup fails: back to lost with the old since (no new grace).
-	back, ok := Settle(&look, "h2", OutcomeUnsent, nil, now+grace+50, ttl)
-	require.True(t, ok)
-	assert.Equal(t, Lost, back.State)
-	assert.Equal(t, now, back.Since)
-	v, _ = Decide(back, "fp", false, now+grace+60, grace)
-	assert.Equal(t, Lookup, v)
-
-	// Next time the lookup finds nothing: the holder books, and the grace
-	// of that send starts when it sends.
-	look = Taken(back, "fp", "h3", now+grace+60, ttl)
-	sent, ok := Sending(&look, "h3", now+grace+100)
-	require.True(t, ok)
-	assert.Equal(t, now+grace+100, sent.Since)
-	assert.Zero(t, sent.Prev)
-	_, ok = Sending(&look, "h2", now+grace+100)
-	assert.False(t, ok, "only the holder sends")
-	done, ok := Settle(&sent, "h3", OutcomeOK, []byte("answer"), now+grace+200, ttl)
-	require.True(t, ok)
-	v, _ = Decide(done, "fp", false, now+grace+300, grace)
-	assert.Equal(t, Replay, v)
-	assert.Equal(t, []byte("answer"), done.Body)
+	held := Live{Holder: "h1", Until: now + 1000}
+	for name, rec := range map[string]*Record{
+		"no record yet":          nil,
+		"lost":                   {State: Lost, FP: "fp", Since: now - 10*grace, Expires: now + ttl},
+		"another turn's pending": {State: Pending, FP: "fp", Holder: "h0", Since: now - 10*grace, Expires: now + ttl},
+		"expired":                {State: Done, FP: "fp", Expires: now},
+	} {
+		a := Begin(&Request{Record: rec, Live: held, Now: now, FP: "fp", Holder: "h2", Grace: grace, TTL: ttl, WaitUntil: now + 1})
+		assert.Equal(t, Wait, a.Verdict, name)
+		assert.Nil(t, a.Record, "%s: nothing taken", name)
+		a = Begin(&Request{Record: rec, Live: held, Now: now, FP: "fp", Holder: "h2", Grace: grace, TTL: ttl, WaitUntil: now})
+		assert.Equal(t, Busy, a.Verdict, "%s: past the wait", name)
+	}
+	// Only a stored answer or other data is answered at once.
+	assert.Equal(t, Replay, Begin(&Request{Record: &Record{State: Done, FP: "fp"}, Live: held, Now: now, FP: "fp"}).Verdict)
+	assert.Equal(t, Conflict, Begin(&Request{Record: &Record{State: Lost, FP: "x"}, Live: held, Now: now, FP: "fp"}).Verdict)
+	// Past its hold the holder is gone: its turn is ended and the key decided afresh.
+	a := Begin(&Request{Live: Live{Holder: "h1", Until: now - 1}, Now: now, FP: "fp", Holder: "h2", Hold: 30, TTL: ttl})
+	assert.Equal(t, Action{Verdict: Take, EndLive: true, LiveUntil: now + 30,
+		Record: &Record{State: Pending, FP: "fp", Holder: "h2", Since: now, Expires: now + ttl}}, a)
 }
 
-// A pending record nobody is known to hold (the ledger restarted, or its
-// holder passed its hold) is a lost answer.
-func TestPendingWithoutALiveHolderIsALostAnswer(t *testing.T) {
-	now := int64(5_000)
-	rec := Taken(nil, "fp", "h1", now, ttl)
-	v, after := Decide(&rec, "fp", false, now+1000, grace)
-	assert.Equal(t, Unknown, v)
-	assert.Equal(t, grace-1000, after)
-	v, _ = Decide(&rec, "fp", false, now+grace, grace)
-	assert.Equal(t, Lookup, v)
-
-	// The vanished holder comes back after another caller took the record:
-	// its outcome is refused, the new holder's stands.
-	look := Taken(&rec, "fp", "h2", now+grace, ttl)
-	_, ok := Settle(&look, "h1", OutcomeOK, []byte("late"), now+grace+1, ttl)
-	assert.False(t, ok)
-	_, ok = Settle(nil, "h1", OutcomeOK, nil, now, ttl)
-	assert.False(t, ok)
-	_, ok = Settle(&Record{State: Done, FP: "fp"}, "", OutcomeOK, nil, now, ttl)
-	assert.False(t, ok, "a settled record has no holder")
-	// Back before anyone took it, its outcome still counts.
-	next, ok := Settle(&rec, "h1", OutcomeOK, []byte("late"), now+2000, ttl)
-	require.True(t, ok)
-	assert.Equal(t, Done, next.State)
+func TestFinishOutcomes(t *testing.T) {
+	rec := &Record{State: Pending, FP: "fp", Holder: "h", Since: 10, Prev: 5, Expires: 99}
+	q := func(outcome string) *Request {
+		return &Request{Record: rec, Live: Live{Holder: "h", Until: 1000}, Now: 20, Holder: "h", Outcome: outcome, TTL: ttl}
+	}
+	assert.Equal(t, Action{Verdict: Write, KeepBody: true, EndLive: true, Record: &Record{State: Done, FP: "fp", Expires: 20 + ttl}}, Finish(q(OutcomeOK)))
+	assert.Equal(t, &Record{State: Lost, FP: "fp", Since: 10, Expires: 20 + ttl}, Finish(q(OutcomeLost)).Record, "the grace counts from the send")
+	assert.Equal(t, &Record{State: Lost, FP: "fp", Since: 5, Expires: 20 + ttl}, Finish(q(OutcomeUnsent)).Record, "back to the lost record it looked up")
+	assert.Equal(t, Delete, Finish(q(OutcomeRelease)).Verdict)
+	rec.Prev = 0
+	assert.Equal(t, Delete, Finish(q(OutcomeUnsent)).Verdict, "a new turn that sent nothing is forgotten")
+	other := q(OutcomeOK)
+	other.Holder = "h2"
+	assert.Equal(t, Action{Verdict: Refuse}, Finish(other), "not its turn: nothing written")
+	other.Record = &Record{State: Pending, FP: "fp", Holder: "h2", Expires: 20}
+	assert.Equal(t, Action{Verdict: Refuse, Forget: true}, Finish(other), "expired: no turn, and the record is forgotten")
 }
 
-func TestSettleOutcomes(t *testing.T) {
-	rec := Taken(nil, "fp", "h", 10, ttl)
-	next, ok := Settle(&rec, "h", OutcomeRelease, nil, 20, ttl)
-	assert.True(t, ok)
-	assert.Nil(t, next, "a refusal forgets the reference")
-	next, ok = Settle(&rec, "h", OutcomeUnsent, nil, 20, ttl)
-	assert.True(t, ok)
-	assert.Nil(t, next, "a new record whose holder sent nothing is forgotten")
-	next, _ = Settle(&rec, "h", OutcomeOK, []byte("a"), 20, ttl)
-	assert.Equal(t, int64(20+ttl), next.Expires)
+func TestTakeOver(t *testing.T) {
+	old := &Record{State: Done, FP: "fp", Expires: 500}
+	v, _ := TakeOver(nil, nil, false, false, 100)
+	assert.Equal(t, Read, v)
+	v, _ = TakeOver(nil, nil, true, false, 100)
+	assert.Equal(t, None, v, "marked: taken over once already")
+	v, at := TakeOver(nil, old, false, true, 100)
+	assert.Equal(t, [2]any{Adopt, int64(500)}, [2]any{v, at})
+	v, _ = TakeOver(&Record{State: Pending, FP: "fp", Expires: 900}, old, false, true, 100)
+	assert.Equal(t, None, v, "a record here meanwhile wins")
+	v, _ = TakeOver(nil, old, false, true, 500)
+	assert.Equal(t, None, v, "expired")
+	v, _ = TakeOver(nil, nil, false, true, 100)
+	assert.Equal(t, None, v)
 }
 
-func TestExpiry(t *testing.T) {
-	rec := &Record{State: Done, FP: "fp", Expires: 100}
-	v, _ := Decide(rec, "other", false, 99, grace)
-	assert.Equal(t, Conflict, v)
-	v, _ = Decide(rec, "other", false, 100, grace)
-	assert.Equal(t, Take, v, "an expired record is no record")
-	assert.Zero(t, Taken(rec, "other", "h", 100, ttl).Prev)
+func TestSweep(t *testing.T) {
+	expired, next := Sweep([]int64{5, 0, 50, 500, 10}, 10, 100)
+	assert.Equal(t, []int{0, 1, 4}, expired)
+	assert.Equal(t, int64(110), next, "no sooner than every")
+	_, next = Sweep([]int64{500}, 10, 100)
+	assert.Equal(t, int64(500), next)
+	expired, next = Sweep([]int64{1}, 10, 100)
+	assert.Equal(t, []int{0}, expired)
+	assert.Zero(t, next, "nothing left: no alarm")
 }
 
 func TestRetryAfterSeconds(t *testing.T) {

@@ -46,7 +46,7 @@ func BenchmarkRawOnly(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.body)))
 			for i := 0; i < b.N; i++ {
-				for _, n := range f.needles {
+				for _, n := range f.s.needles {
 					if bytes.Contains(c.body, n) {
 						b.Fatal("false alarm")
 					}

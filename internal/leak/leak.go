@@ -1,9 +1,9 @@
 // Package leak finds the merchant's upstream credentials in a body the
 // edge is about to relay: API_KEY, "API_USER:API_KEY", or the base64 of
 // either at any alignment, or the base64 of the Authorization header's
-// value (what an upstream, or a proxy between, may echo back in an
-// error: a request dump, base64-encoded or not, an Authorization header,
-// a debug page).
+// value, or the hex of any of them (what an upstream, or a proxy
+// between, may echo back in an error: a request dump, base64- or
+// hex-encoded or not, an Authorization header, a debug page, a URL).
 //
 // A JSON body can spell the same text in many ways: "a\/b", "\u0061/b"
 // and "a/b" are one string. The scan therefore looks at the body's
@@ -14,9 +14,20 @@
 // body that is not JSON (an HTML error page quoting a JSON fragment).
 // A body without a backslash is searched once, as it is.
 //
+// The same secret is found when %XX spells it (a URL or a form quoted in
+// an error), and when line breaks or spaces split its base64 or hex: a
+// dump in MIME base64 wrapped at 76 characters (Python's
+// base64.encodebytes, PHP's chunk_split), a header's value split by an
+// escaped newline, a spaced hex dump. Those texts are joined only where
+// a break falls inside a run of base64 characters (or a hex run is long
+// enough to hold a secret), so an ordinary answer costs one more pass
+// over its bytes and no allocation. Every step is linear in the body's
+// size: a fixed number of texts, each searched once for a fixed set of
+// needles.
+//
 // The package is part of the TinyGo-compatible core (no fmt, reflect or
-// regexp; nothing allocated for a body without escapes), so the edge's
-// JavaScript port calls the same code.
+// regexp; nothing allocated for a body without escapes, %XX or broken
+// runs), so the edge's JavaScript port calls the same code.
 package leak
 
 import (
@@ -30,9 +41,16 @@ import (
 // "user:key" (a very short key would match ordinary text).
 const MinKeyScan = 8
 
-// Filter holds the spellings of one set of credentials.
-type Filter struct {
-	needles [][]byte
+// Filter holds the spellings of one set of credentials (a pointer: the
+// edge copies it with its configuration, and a small Filter keeps the
+// core's code small).
+type Filter struct{ s *spellings }
+
+type spellings struct {
+	needles [][]byte // searched in the body, its decoded copies and its joined base64 runs
+	hex     [][]byte // the secrets' hex, lower case, searched in the joined hex runs
+	minRun  int      // the shortest needle: a shorter joined run cannot hold one
+	minHex  int      // the shortest of hex
 }
 
 // New returns the filter for user and key; with an empty key it finds
@@ -48,7 +66,7 @@ func New(user, key string) Filter {
 	// The Authorization header's value: a request dump that is itself
 	// base64-encoded holds its base64.
 	plain = append(plain, base64lite.Encode([]byte(user+":"+key), 0))
-	var f Filter
+	f := &spellings{}
 	for i, n := range plain {
 		if i < len(plain)-1 {
 			// (The header's value is already a needle: its first groups.)
@@ -63,8 +81,25 @@ func New(user, key string) Filter {
 				}
 			}
 		}
+		// Hex has no alignment: each byte is two digits of its own.
+		h := make([]byte, 0, 2*len(n))
+		for j := 0; j < len(n); j++ {
+			h = append(h, hexDigits[n[j]>>4], hexDigits[n[j]&15])
+		}
+		f.hex = append(f.hex, h)
 	}
-	return f
+	f.minRun, f.minHex = shortest(f.needles), shortest(f.hex)
+	return Filter{f}
+}
+
+const hexDigits = "0123456789abcdef"
+
+func shortest(ns [][]byte) int {
+	m := len(ns[0])
+	for _, n := range ns {
+		m = min(m, len(n))
+	}
+	return m
 }
 
 // aligned is the base64 of n preceded by shift other bytes, without the
@@ -90,28 +125,221 @@ func aligned(enc base64lite.Mode, n string, shift int) []byte {
 	return []byte(e[4:end])
 }
 
-// Leaks reports whether body contains one of the filter's spellings, as
-// it is or with its JSON escapes decoded.
+// Leaks reports whether body contains one of the filter's spellings: as
+// it is, with its JSON escapes decoded, with its %XX decoded, or in a
+// base64 or hex run that line breaks or spaces interrupt.
 func (f Filter) Leaks(body []byte) bool {
-	if len(f.needles) == 0 || len(body) == 0 {
+	return f.scan(body, func(t []byte, ns [][]byte) bool {
+		for _, n := range ns {
+			if bytes.Contains(t, n) {
+				return true
+			}
+		}
 		return false
-	}
-	if f.contains(body) {
-		return true
-	}
-	if bytes.IndexByte(body, '\\') < 0 {
-		return false
-	}
-	return f.contains(Unescape(body))
+	})
 }
 
-func (f Filter) contains(b []byte) bool {
-	for _, n := range f.needles {
-		if bytes.Contains(b, n) {
+// scan hands each text to search with the needles to look for in it,
+// until search finds one. The texts are the body and at most two
+// decoded copies of it, and the runs of the last one: a constant number
+// of texts, together a few times the body's size, so the scan is linear
+// in it (FuzzScanIsLinear holds it to that).
+func (flt Filter) scan(body []byte, search func(t []byte, ns [][]byte) bool) bool {
+	f := flt.s
+	if f == nil || len(body) == 0 {
+		return false
+	}
+	t := body
+	if search(t, f.needles) {
+		return true
+	}
+	if bytes.IndexByte(t, '\\') >= 0 {
+		t = Unescape(t)
+		if search(t, f.needles) {
 			return true
 		}
 	}
-	return false
+	if p := percentDecode(t); p != nil {
+		if search(p, f.needles) {
+			return true
+		}
+		t = p
+	}
+	b64, hex := f.joinRuns(t)
+	return b64 != nil && search(b64, f.needles) || hex != nil && search(hex, f.hex)
+}
+
+// What each byte is to a run (classes).
+const (
+	alpha = 1 << iota // a base64 character, of either alphabet
+	hexd              // a hex digit (alpha too)
+	brk               // what a run may hold between its characters: ASCII whitespace
+	esc               // '\\': a \n, \r or \t escape is a break too
+)
+
+// classes is each byte's class (a table: the scan reads it for every
+// byte of every answer).
+var classes = func() (t [256]uint8) {
+	for c := '0'; c <= 'z'; c++ {
+		switch {
+		case c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+			t[c] = alpha | hexd
+		case c >= 'g', c >= 'G' && c <= 'Z':
+			t[c] = alpha
+		}
+	}
+	t['+'], t['/'], t['-'], t['_'] = alpha, alpha, alpha, alpha
+	t[' '], t['\t'], t['\r'], t['\n'] = brk, brk, brk, brk
+	t['\\'] = esc
+	return
+}()
+
+// escape reports whether t[i] is a \n, \r or \t escape (what a JSON text
+// quoted in a JSON string keeps of its line breaks).
+func escape(t []byte, i int) bool {
+	return t[i] == '\\' && i+1 < len(t) && (t[i+1] == 'n' || t[i+1] == 'r' || t[i+1] == 't')
+}
+
+// joinRuns returns t's base64 runs that a break interrupts (whitespace
+// or an escape) and its hex runs of at least minHex digits, each with
+// its breaks removed (hex in lower case) and a NUL after it (which no
+// credential holds, so no needle spans two runs): a request
+// dump in MIME base64 (76 characters a line), a header's value split by
+// escaped newlines, a hex dump. Each result is nil when there is
+// nothing to search (the usual case: nothing is allocated).
+//
+// The loop does little per byte: the rare run that holds a break or
+// enough hex digits is handled whole (run), and the loop goes on after
+// it. Every byte is read at most four times, so the work is linear.
+func (f *spellings) joinRuns(t []byte) (b64s, hexs []byte) {
+	for i := 0; ; i++ {
+		if i = next(t, i, f.minHex); i >= len(t) {
+			return b64s, hexs
+		}
+		if t[i] == '\\' && !escape(t, i) {
+			continue
+		}
+		// A break, or a long hex run: the run that holds t[i], from its
+		// start (no break before i: it would have been handled here).
+		s := i
+		for s > 0 && classes[t[s-1]]&alpha != 0 {
+			s--
+		}
+		i, b64s, hexs = f.run(t, s, b64s, hexs)
+	}
+}
+
+// next is where, from t[i] on, the next break or backslash is, or the
+// m-th hex digit in a row; len(t) if nowhere. The loop every byte goes
+// through: a function of its own, so that its few variables stay in
+// registers.
+//
+//go:noinline
+func next(t []byte, i, m int) int {
+	digits := 0
+	for ; i < len(t); i++ {
+		c := classes[t[i]]
+		if c&(brk|esc) != 0 {
+			return i
+		}
+		// No branch on the class: in base64 a hex digit is a coin toss.
+		if digits = (digits + 1) & -int(c>>1&1); digits >= m {
+			return i
+		}
+	}
+	return i
+}
+
+// run reads the run that starts at t[s] and returns where it ends (at a
+// byte that no run holds), with b64s and hexs extended by the run if
+// breaks split it, and by its long hex runs.
+func (f *spellings) run(t []byte, s int, b64s, hexs []byte) (int, []byte, []byte) {
+	e, n := s, 0 // the end; the run's characters
+	pending, broken := false, false
+	for ; e < len(t); e++ {
+		c := classes[t[e]]
+		switch {
+		case c&alpha != 0:
+			broken = broken || pending && n > 0
+			pending = false
+			n++
+		case c == brk:
+			pending = true
+		case escape(t, e):
+			pending = true
+			e++
+		default:
+			goto end
+		}
+	}
+end:
+	if broken && n >= f.minRun {
+		b64s = join(b64s, t[s:e], false)
+	}
+	h, digits := -1, 0 // the hex run in t[s:e]: its start, its digits
+	for i := s; i <= e; i++ {
+		c := uint8(alpha)
+		if i < e {
+			c = classes[t[i]]
+		}
+		switch {
+		case c&hexd != 0:
+			if h < 0 {
+				h, digits = i, 0
+			}
+			digits++
+		case c == esc:
+			i++ // a break: the escape's letter is not a digit
+		case c == alpha:
+			if digits >= f.minHex {
+				hexs = join(hexs, t[h:i], true)
+			}
+			h, digits = -1, 0
+		}
+	}
+	return e, b64s, hexs
+}
+
+// join appends run without its breaks (in lower case if lower), and a NUL.
+func join(dst, run []byte, lower bool) []byte {
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		switch {
+		case c == '\\':
+			i++ // an escape's letter
+		case classes[c] == brk:
+		case lower && c >= 'A' && c <= 'F':
+			dst = append(dst, c+'a'-'A')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, 0)
+}
+
+// percentDecode decodes every %XX in b (a URL or a form in an error
+// message); nil when there is none.
+func percentDecode(b []byte) []byte {
+	var out []byte
+	last := 0
+	for i := bytes.IndexByte(b, '%'); i >= 0 && i+2 < len(b); {
+		if hi, lo := b[i+1], b[i+2]; classes[hi]&classes[lo]&hexd != 0 {
+			if out == nil {
+				out = make([]byte, 0, len(b))
+			}
+			out = append(append(out, b[last:i]...), digit(hi)<<4|digit(lo))
+			last = i + 3
+		}
+		j := bytes.IndexByte(b[i+1:], '%')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if out == nil {
+		return nil
+	}
+	return append(out, b[last:]...)
 }
 
 // Unescape decodes every JSON escape in b, left to right, wherever it
@@ -183,18 +411,16 @@ func hex4(b []byte, at int) (rune, bool) {
 	}
 	var r rune
 	for _, c := range b[at : at+4] {
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
+		if classes[c]&hexd == 0 {
 			return 0, false
 		}
-		r = r<<4 | rune(v)
+		r = r<<4 | rune(digit(c))
 	}
 	return r, true
+}
+
+// digit is the value of the hex digit c: its low four bits, plus 9 for
+// a letter ('A' is 0x41, 'a' 0x61).
+func digit(c byte) byte {
+	return c&15 + 9*(c>>6)
 }

@@ -100,6 +100,8 @@ type Sandbox struct {
 	clockHeader bool
 	rules       bool
 	trackingURL string
+	fault       Fault
+	sleep       func(time.Duration)
 }
 
 // Option configures a Sandbox.
@@ -197,6 +199,9 @@ func (sb *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !sb.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="parcelgate sandbox", charset="UTF-8"`)
 		writeError(w, &apiError{HTTP: http.StatusUnauthorized, Code: 401, Message: "authentication required: send HTTP Basic credentials (user and API key)"})
+		return
+	}
+	if sb.applyFault(w, r) {
 		return
 	}
 	name := strings.TrimSuffix(r.URL.Path, "/")

@@ -28,12 +28,14 @@ function T(key, vars) {
 }
 
 // Messages on screen are kept as functions, so a language switch rewrites them.
-const shown = { routeHint: () => T('demo.routeHint'), modeNote: () => T('demo.sandbox'), orderError: null, labelError: null };
+// No route hint before the route is known: the rate selector already says what it needs (one hint, not two).
+const shown = { routeHint: null, modeNote: () => T('demo.sandbox'), orderError: null, labelError: null };
 
 function show(id, text) {
   shown[id] = text;
   const el = $({ routeHint: 'route-hint', modeNote: 'mode-note', orderError: 'order-error', labelError: 'label-error' }[id]);
   el.textContent = text ? text() : '';
+  if (id === 'routeHint') el.hidden = !text; // the others are live regions: kept in the page
 }
 
 // The shop: who ships, what is in the cart, how it is packed.
@@ -50,6 +52,9 @@ const CART = [
   { name: () => T('demo.item.mug'), qty: 2, price: 18.5, weight: 0.45 },
   { name: () => T('demo.item.bowl', { size: formatUnit(24, 'centimeter', locale()) }), qty: 1, price: 42, weight: 1.1 },
 ];
+// The shop's rule (PRICING_RULES in wrangler.toml's [env.dev.vars]): the
+// edge prices the services, the page only says so.
+const FREE_DROP_POINT_FROM = 60;
 const BOX = { parcel_width: 30, parcel_height: 20, parcel_length: 40, packing: 0.35 };
 
 const state = {
@@ -132,6 +137,7 @@ function renderCart() {
     size: `${n(p.parcel_length)} × ${n(p.parcel_width)} × ${formatUnit(p.parcel_height, 'centimeter', locale())}`,
     weight: kg(p.parcel_weight),
   });
+  $('free-note').textContent = T('demo.freeDropPoint', { amount: formatMoney(FREE_DROP_POINT_FROM, 'EUR', locale()) });
   renderTotals();
 }
 
@@ -150,6 +156,9 @@ const shippingDate = nextWorkingDay();
 
 function setupWidgets() {
   rates.parcels = [parcel()];
+  // The cart's value: the edge's pricing rules (make dev: drop points
+  // free from 60 €, wrangler.toml's [env.dev.vars] PRICING_RULES).
+  rates.orderValue = subtotal().toFixed(2);
   rates.setAttribute('shipping-date', shippingDate);
   for (const [k, v] of Object.entries({ 'from-country': SHOP.from_country_code, 'from-zip': SHOP.from_zip_code })) {
     rates.setAttribute(k, v);

@@ -143,6 +143,13 @@ export class Client {
     }
     let token = await this.#currentToken(operation);
     if (token) headers.Authorization = `Bearer ${token}`;
+    // The cart's value for the edge's pricing rules (worker/README.md,
+    // "Shipping prices"): the edge's own parameter, never the upstream's,
+    // so the core's validation of the operation's fields does not see it.
+    if (options.orderValue !== undefined && options.orderValue !== null && options.orderValue !== '') {
+      if (operation !== 'get-shipments-rates') throw new TypeError('parcelgate: orderValue is for get-shipments-rates only');
+      body = (body ? `${body}&` : '') + `order_value=${encodeURIComponent(String(options.orderValue).trim())}`;
+    }
     let url = `${this.baseUrl}/${operation}`;
     const init = { headers, redirect: 'error' };
     if (op.read) {

@@ -161,11 +161,16 @@ async function instantiate(source, imports) {
 }
 
 async function fromResponse(res, imports) {
-  if (!res.ok) throw new Error(`parcelgate: fetching ${res.url || 'the module'} failed with HTTP ${res.status}`);
+  if (!res.ok) {
+    throw new Error(`parcelgate: fetching ${res.url || 'the module'} failed with HTTP ${res.status}: serve dist/parcelgate.wasm there or give its URL to configure({wasm}) (README, "Bundlers")`);
+  }
   const type = (res.headers.get('content-type') || '').split(';')[0].trim().toLowerCase();
   if (type === 'text/html') {
     // A dev server's or a CDN's fallback page where the module should be.
-    throw new Error(`parcelgate: ${res.url || 'the module'} answered an HTML page, not the WebAssembly module: serve dist/parcelgate.wasm there or give its URL to configure({wasm})`);
+    throw new Error(
+      `parcelgate: ${res.url || 'the module'} answered an HTML page, not the WebAssembly module: serve dist/parcelgate.wasm there or give its URL to configure({wasm}); ` +
+        "with Vite's dev server, add optimizeDeps: {exclude: ['@parcelgate/js']} to vite.config, since pre-bundling moves the package away from its wasm (README, \"Bundlers\")",
+    );
   }
   if (type === 'application/wasm' && typeof WebAssembly.instantiateStreaming === 'function') {
     try {

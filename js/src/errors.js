@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Every failure of the Client: client-side validation, an error envelope
  * from the edge or the upstream, an unexpected response, a network error,

@@ -1,3 +1,4 @@
+// @ts-check
 // @parcelgate/js: parcelgate's core (the edge's own validation, postal
 // codes, form encoding, response decoding) as WebAssembly, and a Client
 // for the parcelgate edge worker. See ../index.d.ts and the README.

@@ -1,3 +1,4 @@
+// @ts-check
 // @parcelgate/js under Node (the `node` export condition): the package
 // with Node's file reading handed to the loader, so that load() reads
 // dist/parcelgate.wasm (or a path) from disk. The only module of the

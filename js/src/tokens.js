@@ -195,8 +195,8 @@ function base64url(bytes) {
  * one of new-collection must bind dlvrRef (the shipment) and
  * collectionClientRef (the pickup); either lives at most 7200 seconds.
  *
- * @param {{operations: string[] | string, shippingClientRef?: string, dlvrRef?: string, collectionClientRef?: string, offer?: string}} grant
- *   offer: the offer the shopper chose (check it with verifyOffer first): the grant's new-shipment books exactly it
+ * @param {import("../core.js").TokenGrant} grant
+ *   grant.offer: the offer the shopper chose (check it with verifyOffer first): the grant's new-shipment books exactly it
  * @param {{ttl?: number, now?: number | Date}} [options] ttl in seconds (1..2592000, at most 7200 for a booking grant; default 900); now in ms or a Date
  * @returns {Promise<{token: string, expiresAt: string, expiresIn: number, operations: string[]}>}
  */

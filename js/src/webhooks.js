@@ -1,3 +1,4 @@
+// @ts-check
 // Verification of parcelgate's tracking webhooks on the shop's side
 // (Node 20+, Deno, Bun, Workers, browsers: any runtime with WebCrypto):
 // the same verdicts as Go's worker/webhooks.Verify, pinned by
@@ -21,26 +22,45 @@ const utf8 = new TextEncoder();
 
 /** Why a delivery was refused: err.code is 'malformed', 'stale' or 'signature'. */
 export class WebhookError extends Error {
+  /** @type {'WebhookError'} (an own property, as the constructor assigned it before) */
+  name = 'WebhookError';
+
+  /**
+   * @param {import('../core.js').WebhookErrorCode} code
+   * @param {string} message
+   */
   constructor(code, message) {
     super(`parcelgate: webhook ${message}`);
-    this.name = 'WebhookError';
     this.code = code;
   }
 }
 
+/**
+ * @param {string | ArrayBuffer | ArrayBufferView} v
+ * @param {string} what
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
 function bytesOf(v, what) {
   if (typeof v === 'string') return utf8.encode(v);
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
-  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  // A view over a SharedArrayBuffer is copied: WebCrypto refuses one (its own TypeError).
+  if (ArrayBuffer.isView(v)) {
+    const u = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    return u.buffer instanceof ArrayBuffer ? /** @type {Uint8Array<ArrayBuffer>} */ (u) : new Uint8Array(u);
+  }
   throw new TypeError(`parcelgate: verifyWebhook: ${what} must be a string, an ArrayBuffer or a Uint8Array`);
 }
 
-const malformed = (why) => new WebhookError('malformed', `signature header is malformed: ${why}`);
+const malformed = (/** @type {string} */ why) => new WebhookError('malformed', `signature header is malformed: ${why}`);
 
 // Go's parse: "t=<digits>,v1=<64 hex>[,v1=...]", entries in any order with
 // optional spaces or tabs around them, unknown keys (a future v2) ignored;
 // the t string is kept as sent (it is canonical: no sign, no leading zero)
 // because the MAC covers exactly "<t>.".
+/**
+ * @param {string | null | undefined} header
+ * @returns {{t: string, macs: Uint8Array[]}}
+ */
 function parse(header) {
   if (typeof header !== 'string' || header === '') throw malformed('no header');
   if (utf8.encode(header).length > MAX_HEADER_BYTES) throw malformed(`longer than ${MAX_HEADER_BYTES} bytes`);
@@ -72,6 +92,10 @@ function parse(header) {
 
 // Constant time over the 32 bytes: the position of the first difference
 // must not show in the timing (Go's hmac.Equal).
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ */
 function equal(a, b) {
   let d = 0;
   for (let i = 0; i < 32; i++) d |= a[i] ^ b[i];
@@ -91,7 +115,7 @@ function equal(a, b) {
  * late delivery (or a clock that is off), never a forgery.
  *
  * @param {string | ArrayBuffer | ArrayBufferView} rawBody the raw request body
- * @param {string} signatureHeader the Parcelgate-Signature header
+ * @param {string | null | undefined} signatureHeader the Parcelgate-Signature header (null or absent: 'malformed')
  * @param {string | ArrayBuffer | ArrayBufferView} secret WEBHOOK_SECRET (at least 32 bytes; a string is UTF-8)
  * @param {{toleranceSeconds?: number, now?: number | Date}} [options] tolerance in seconds (default 300); now in ms or a Date
  * @returns {Promise<true>} rejects with a WebhookError (code 'malformed', 'stale' or 'signature'), or a TypeError for bad arguments

@@ -24,7 +24,7 @@ export function Checkout(props: { onService: (s: RateService | null) => void; on
           void err.category;
         }}
       />
-      <pg-drop-point-picker country="ES" zip-code="08001" name="drop_point" required map map-tiles="/tiles/{z}/{x}/{y}.png" map-attribution="© tiles" onpg-select={(e) => props.onPoint(e.detail.dropPoint)} onPick={(p) => void p.drop_point_key} />
+      <pg-drop-point-picker country="ES" zip-code="08001" name="drop_point" required map map-tiles="/tiles/{z}/{x}/{y}.png" map-attribution="© tiles" onpg-select={(e) => props.onPoint(e.detail.dropPoint)} />
       <pg-tracking-timeline reference="SBX1" poll={30} onpg-tracking={(e) => void e.detail.final} />
     </form>
   );
@@ -43,6 +43,8 @@ export function Refused(): JSX.Element {
       <pg-drop-point-picker onpg-error={(e) => { const n: number = e.detail.error.category; void n; }} />
       {/* @ts-expect-error required is a boolean */}
       <pg-rate-selector required={1} />
+      {/* @ts-expect-error onPick is not a prop: React would take it as a listener of an event "Pick" */}
+      <pg-drop-point-picker onPick={(p: unknown) => void p} />
       {/* @ts-expect-error not a widget */}
       <pg-unknown-widget />
     </div>

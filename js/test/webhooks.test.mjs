@@ -41,6 +41,11 @@ for (const v of vectors.verify) {
         big.set(bytes, 4);
         return run(big.subarray(4, 4 + bytes.length), secret, opts(v));
       },
+      // Views over a SharedArrayBuffer (ArrayBufferViews too): WebCrypto refuses them, so they are copied.
+      () => {
+        const shared = (u) => { const c = new Uint8Array(new SharedArrayBuffer(u.length)); c.set(u); return c; };
+        return run(shared(bytes), shared(new TextEncoder().encode(secret)), opts(v));
+      },
     ];
     for (const f of forms) {
       if (v.error === '') {

@@ -363,3 +363,32 @@ test('the default shipping date is the next working day', async () => {
   assert.equal(friday, '2026-11-23');
   await page.close();
 });
+
+test('order-value goes to the edge as order_value; a free service shows "Free" in the shopper\'s language', async () => {
+  const { page, el } = await openPage();
+  // The edge with a rule "drop points free from 60 €, named the shop's
+  // way" (worker/core/pricing.go) answers the shop's prices.
+  edge.answer = (op, params) => {
+    if (op !== 'get-shipments-rates' || params.get('order_value') !== '60.00') return null;
+    const body = structuredClone(fx.madrid_barcelona.rates);
+    const s = body.data.services.find((x) => x.service_code === 'tortuga-point');
+    s.price = '0.00';
+    s.service_name = 'Recogida en tienda';
+    return { body };
+  };
+  await setRoute(page, '08001', { 'order-value': '60.00', lang: 'es' });
+  await loaded(page);
+  const rates = edge.log.find((r) => r.op === 'get-shipments-rates');
+  assert.equal(rates.params.order_value, '60.00');
+  assert.equal(edge.log.find((r) => r.op === 'get-shipment-time-arrival-estimation').params.order_value, undefined,
+    'only the rates request carries it');
+  const opts = await options(el);
+  const free = opts.find((o) => o.key === 'tortuga/tortuga-point');
+  assert.equal(free.price, 'Gratis');
+  assert.equal(free.service, 'Recogida en tienda');
+  assert.ok(free.badges.includes('Más barato'), free.badges.join());
+  assert.equal(await el.evaluate((e) => e.orderValue), '60.00');
+  // Other services keep their money format.
+  assert.notEqual(opts.find((o) => o.key !== free.key).price, 'Gratis');
+  await page.close();
+});

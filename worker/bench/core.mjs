@@ -137,12 +137,37 @@ const invalidUs = perCall(N, () => core.prepare({ ...booking, body: shipment.rep
 const failureUs = perCall(N, () =>
   core.failure({ kind: 'rate_limited', requestId: 'r', acceptLanguage: 'de', operation: '', method: '', path: '', allow: '', origin: '' }),
 );
+// A healthy rates request as the edge serves it to @parcelgate/js
+// (prepare, answer, normalize: worker/src/routes/operation.mjs's data())
+// without and with the shop's prices (PRICING_RULES, issue 31).
+const ratesQuery = 'from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001' +
+  '&parcels%5B0%5D%5Bparcel_weight%5D=2&parcels%5B0%5D%5Bparcel_width%5D=20&parcels%5B0%5D%5Bparcel_height%5D=10' +
+  '&parcels%5B0%5D%5Bparcel_length%5D=30&parcels%5B0%5D%5Bparcel_volume%5D=6000';
+const rate = (id, code, carrier, dp, price) => ({ id_service: id, service_name: code, service_code: code, service_type: '24',
+  carrier_code: carrier, carrier_name: carrier, is_drop_point: dp, price, currency: 'EUR' });
+const rateList = [rate(1, 'acme-24', 'acme', 0, '5.10'), rate(2, 'acme-48', 'acme', 0, '4.60'), rate(3, 'swift-shop', 'swift', 1, '3.90'),
+  rate(4, 'swift-home', 'swift', 0, '4.95'), rate(5, 'tortuga-point', 'tortuga', 1, '4.01'), rate(6, 'rayo-24', 'rayo', 0, '6.20')];
+const okRates = JSON.stringify({ status: 'ok', data: { best_price_service: rateList[2], services: rateList } });
+const priced = await createCore(module);
+priced.configure({ vars: { ...vars, PRICING_RULES: JSON.stringify([
+  { carrier: 'rayo', hide: true },
+  { kind: 'drop_point', markup_fixed: '0.50', free_from: '60', name: { en: 'Pick-up point', es: 'Punto de recogida' } },
+  { markup_percent: 10, round_end: '.95', min: '4.95' },
+]) }, bindings });
+const ratesRequest = (c, query) => {
+  const p = c.prepare({ ...facts({ method: 'GET', query, contentType: null }), operation: 'get-shipments-rates' });
+  const a = c.answer({ context: p.forward.context, upstream: { status: 200, body: okRates, failure: null }, requestId: 'r', acceptLanguage: null, now });
+  return c.normalize({ operation: 'get-shipments-rates', body: a.response.body, pricing: p.forward.pricing });
+};
+if (!ratesRequest(priced, ratesQuery + '&order_value=45').body.includes('Punto de recogida')) throw new Error('rules not applied');
+const ratesUs = perCall(N, () => ratesRequest(core, ratesQuery));
+const ratesPricedUs = perCall(N, () => ratesRequest(priced, ratesQuery + '&order_value=45.00'));
 // A checkout's quote: prepare + normalize (the client's body, with an
 // offer signed into each of its six services) of get-shipments-rates,
 // against a second instance configured without TOKEN_SIGNING_KEY (no
 // offers: nothing to sign with), alternating; issue 30's criterion.
 const ratesReq = { ...facts({ body: 'from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001&parcels%5B0%5D%5Bparcel_weight%5D=1.5&parcels%5B0%5D%5Bparcel_width%5D=20&parcels%5B0%5D%5Bparcel_height%5D=10&parcels%5B0%5D%5Bparcel_length%5D=30&parcels%5B0%5D%5Bparcel_volume%5D=6000', authorization: `Bearer ${MASTER}` }), operation: 'get-shipments-rates' };
-const okRates = JSON.stringify({ status: 'ok', data: {
+const offerRates = JSON.stringify({ status: 'ok', data: {
   best_price_service: { id_service: 12, service_code: 'swift-shop', carrier_code: 'swift', is_drop_point: 1, price: '3.90', currency: 'EUR' },
   services: [['rayo-24', 'rayo', 0, '4.95'], ['swift-shop', 'swift', 1, '3.90'], ['rayo-48', 'rayo', 0, '4.10'], ['norte-72', 'norte', 0, '3.95'], ['rayo-10', 'rayo', 0, '9.80']]
     .map(([code, carrier, dp, price], i) => ({ id_service: 11 + i, service_name: code, service_code: code, carrier_code: carrier, is_drop_point: dp, price, currency: 'EUR', transit_days: 2 })),
@@ -151,7 +176,7 @@ const plainCore = await createCore(module);
 plainCore.configure({ vars: { ...vars, TOKEN_SIGNING_KEY: undefined }, bindings });
 const quote = (c) => {
   const p = c.prepare(ratesReq);
-  return c.normalize({ operation: 'get-shipments-rates', sign: p.forward.sign, now, body: okRates }).body;
+  return c.normalize({ operation: 'get-shipments-rates', sign: p.forward.sign, now, body: offerRates }).body;
 };
 if ((quote(core).match(/"offer":"pgo1\./g) || []).length !== 6 || quote(plainCore).includes('"offer"')) throw new Error('rates: offers expected with the key only');
 let ratesWithUs = 0;
@@ -181,6 +206,8 @@ console.log(`| first booking (prepare + answer) | ${f(firstMs, 2)} ms |`);
 console.log(`| code a configured instance compiles for its first forwarded read | ${compiled.functions} functions, ${compiled.bytes} B |`);
 console.log(`| read: prepare + answer | ${f(readUs)} µs/request |`);
 console.log(`| booking: prepare + booking + answer | ${f(bookingUs)} µs/request |`);
+console.log(`| rates (6 services), normalized: prepare + answer + normalize | ${f(ratesUs)} µs/request |`);
+console.log(`| the same with PRICING_RULES (3 rules) and order_value | ${f(ratesPricedUs)} µs/request (${f(ratesPricedUs / ratesUs, 2)}x) |`);
 console.log(`| rates, 6 services: prepare + normalize with offers / without (no TOKEN_SIGNING_KEY) | ${f(ratesWithUs)} / ${f(ratesWithoutUs)} µs/request (${f(ratesWithUs / ratesWithoutUs, 2)}x; one offer ${offerBytes} B) |`);
 console.log(`| invalid booking: prepare (400 in Spanish) | ${f(invalidUs)} µs/request |`);
 console.log(`| failure (429 in German) | ${f(failureUs)} µs/call |`);

@@ -19,6 +19,8 @@
 //     a workerd of its own, without wrangler (bare.go);
 //   - tracking webhooks: a booking with and without WEBHOOK_URL, and the
 //     cost of a watcher run (webhooks.go);
+//   - rates with a deadline: get-shipments-rates p50/p99 with the upstream
+//     healthy, 9 s slow, 503 and dropping connections (rates.go);
 //   - size: the core module raw and gzip, and `wrangler deploy --dry-run`;
 //
 // and checks the edge-on-the-core issue's targets against the proxy.
@@ -204,7 +206,8 @@ func main() {
 	flag.IntVar(&coldRuns, "cold", 7, "fresh isolates per worker in the cold-start part (alternating)")
 	flag.IntVar(&bareN, "bare-n", 3000, "measured requests per cell in the bare part's warm runs")
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
-	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,size", "parts to run (latency includes throughput; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
+	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
+	flag.IntVar(&ratesN, "rates-n", ratesN, "measured requests per cell of the rates part")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
 	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency and bare parts: label=path/to/worker.mjs, comma-separated")
 	flag.Parse()
@@ -322,6 +325,11 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	}
 	if want["webhooks"] {
 		if err := webhooksPart(root); err != nil {
+			return err
+		}
+	}
+	if want["rates"] {
+		if err := ratesPart(root); err != nil {
 			return err
 		}
 	}
@@ -671,14 +679,9 @@ func coldFirst(root string, vars map[string]string, first scenario) error {
 }
 
 func sizes(root string) error {
-	// The core module of the JavaScript edge; the Go worker's app.wasm
-	// where that is what is built.
+	// The edge's core module (make worker).
 	name := "core.wasm"
 	wasm, err := os.ReadFile(filepath.Join(root, "build", "worker", name))
-	if os.IsNotExist(err) {
-		name = "app.wasm"
-		wasm, err = os.ReadFile(filepath.Join(root, "build", "worker", name))
-	}
 	if err != nil {
 		return err
 	}
@@ -698,7 +701,9 @@ func sizes(root string) error {
 	fmt.Printf("| %s gzip -9 | %.0f KiB |\n", name, float64(gz.Len())/1024)
 	fmt.Printf("| wrangler deploy --dry-run upload | %s |\n", upload)
 	fmt.Println()
-	check("upload <= 100 KiB gzip", gzipKiB <= 100, fmt.Sprintf("%.2f KiB", gzipKiB))
+	// Not a target: issue 21's 100 KiB was given up (worker/bench/README.md, "Size");
+	// make size holds the upload to its ratchet.
+	fmt.Printf("- upload: %.2f KiB gzip (wrangler's figure); make size holds it to EDGE_UPLOAD_BUDGET_GZIP (worker/worker.mk), a ratchet\n", gzipKiB)
 	return nil
 }
 

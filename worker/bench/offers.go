@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// ratesAnswer is a get-shipments-rates answer with five services (one a
+// offersRatesAnswer is a get-shipments-rates answer with five services (one a
 // drop-point service), as the upstream answers a checkout's quote.
-const ratesAnswer = `{"status":"ok","data":{"best_price_service":{"id_service":12,"service_code":"swift-shop","carrier_code":"swift","is_drop_point":1,"price":"3.90","currency":"EUR"},` +
+const offersRatesAnswer = `{"status":"ok","data":{"best_price_service":{"id_service":12,"service_code":"swift-shop","carrier_code":"swift","is_drop_point":1,"price":"3.90","currency":"EUR"},` +
 	`"services":[{"id_service":11,"service_name":"Rayo 24","service_code":"rayo-24","carrier_code":"rayo","is_drop_point":0,"price":"4.95","currency":"EUR","transit_days":1},` +
 	`{"id_service":12,"service_name":"Swift Shop","service_code":"swift-shop","carrier_code":"swift","is_drop_point":1,"price":"3.90","currency":"EUR","transit_days":2},` +
 	`{"id_service":13,"service_name":"Rayo 48","service_code":"rayo-48","carrier_code":"rayo","is_drop_point":0,"price":"4.10","currency":"EUR","transit_days":2},` +
@@ -30,7 +30,7 @@ func offersPart(root string, n, warm int) error {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, ratesAnswer)
+		_, _ = io.WriteString(w, offersRatesAnswer)
 	}))
 	defer up.Close()
 	wd, err := workerdPath(root)

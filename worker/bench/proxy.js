@@ -1,5 +1,5 @@
 // Baseline for `make bench`: a minimal hand-written JavaScript proxy worker
-// doing the same forward as the Go worker (POST form body to
+// doing the same forward as the edge (POST form body to
 // UPSTREAM_BASE_URL/<operation> with Basic auth, JSON back), without any
 // validation, CORS, token or failure mapping.
 export default {

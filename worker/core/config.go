@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/parcelgate/parcelgate/internal/pricing"
 	"strconv"
 	"strings"
 	"time"
@@ -171,6 +172,22 @@ type Config struct {
 	// Webhooks configures the tracking watcher; nil when WEBHOOK_URL is
 	// unset (no watching, no cost).
 	Webhooks *WebhookConfig
+	// RatesDeadline (RATES_DEADLINE_MS): how long a rates request waits
+	// for the upstream before a stored or fallback answer (rates.go); 0:
+	// no deadline, failures only.
+	RatesDeadline time.Duration
+	// RatesStale (RATES_STALE_HOURS): the oldest stored rates answer used.
+	RatesStale time.Duration
+	// RatesFallback (RATES_FALLBACK) and RatesCurrency: the operator's
+	// flat prices per destination and service kind.
+	RatesFallback []fallbackRate
+	RatesCurrency string
+	// Pricing is the shop's shipping prices (PRICING_RULES, pricing.go);
+	// nil: the carrier's prices as they come.
+	Pricing *pricing.Table
+	// ShowCarrierPrice: priced services keep the carrier's price as
+	// carrier_price (PRICING_SHOW_CARRIER_PRICE).
+	ShowCarrierPrice bool
 }
 
 // ConfigError is a configuration problem: the variable and what is wrong.
@@ -358,7 +375,9 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			c.Faults = true
 		}
 	}
+	loadRates(getenv, whole, bad, &c)
 	c.Webhooks = loadWebhooks(getenv, whole, bad, &c)
+	c.Pricing, c.ShowCarrierPrice = loadPricing(getenv, boolean, bad) // pricing.go
 	return c, errs
 }
 

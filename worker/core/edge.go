@@ -44,6 +44,11 @@ type Bindings struct {
 	// AnonymousRateLimit: RATE_LIMIT_ANONYMOUS is bound (requests without
 	// a client address are limited apart).
 	AnonymousRateLimit bool
+	// Check: the configuration is being checked before it runs (make
+	// check-config, make dev's check), not served: the secrets' problems
+	// /healthz reports (secretProblems) are configuration errors too, so
+	// the checks refuse exactly what the edge will.
+	Check bool
 }
 
 // Edge is a configured core: one per isolate (and per instance after a
@@ -70,6 +75,9 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 	}
 	if e.cfg.Webhooks != nil && !b.Watchlist {
 		e.errs = append(e.errs, ConfigError{"WATCHLIST", "Durable Object binding is not configured: WEBHOOK_URL needs it to keep the watched shipments (see worker/README.md, Tracking webhooks)"})
+	}
+	if b.Check {
+		e.errs = append(e.errs, secretProblems(&e.cfg)...)
 	}
 	e.leaks = leak.New(e.cfg.APIUser, e.cfg.APIKey)
 	e.master = hmacsha256.Sum([]byte(e.cfg.ProxyToken))

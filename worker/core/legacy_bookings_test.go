@@ -1,6 +1,8 @@
 package core
 
 import (
+	"github.com/parcelgate/parcelgate/worker/core/seam"
+
 	"testing"
 	"time"
 
@@ -50,7 +52,7 @@ func TestDaysFromCivil(t *testing.T) {
 // The configuration the JavaScript reads carries the window.
 func TestBookingsLegacyUntilExported(t *testing.T) {
 	var c Calls
-	head, _ := c.Call(MethodConfigure, []byte(`{"vars":{"UPSTREAM_BASE_URL":"https://api.example.com/v1","API_USER":"u","API_KEY":"k-0123456789",`+
+	head, _ := call(&c, seam.MethodConfigure, []byte(`{"vars":{"UPSTREAM_BASE_URL":"https://api.example.com/v1","API_USER":"u","API_KEY":"k-0123456789",`+
 		`"PROXY_TOKEN":"`+hardenMaster+`","BOOKINGS_LEGACY_UNTIL":"2027-01-31"},"bindings":{"bookings":true}}`), nil)
 	assert.Contains(t, string(head), `"errors":[]`)
 	assert.Contains(t, string(head), `"bookingsLegacyUntilMs":1801440000000`)
@@ -62,9 +64,9 @@ func TestBookingsLegacyUntilExported(t *testing.T) {
 func TestHealthzBookings(t *testing.T) {
 	health := func(vars string, bindings string) string {
 		var c Calls
-		c.Call(MethodConfigure, []byte(`{"vars":{"UPSTREAM_BASE_URL":"https://api.example.com/v1","API_USER":"u","API_KEY":"k-0123456789",`+
+		call(&c, seam.MethodConfigure, []byte(`{"vars":{"UPSTREAM_BASE_URL":"https://api.example.com/v1","API_USER":"u","API_KEY":"k-0123456789",`+
 			`"PROXY_TOKEN":"`+hardenMaster+`","TOKEN_SIGNING_KEY":"`+hardenSigning+`"`+vars+`},"bindings":`+bindings+`}`), nil)
-		_, body := c.Call(MethodHealthz, []byte(`{"method":"GET","requestId":"r","rateLimits":{},"cache":{},"webhooks":null}`), nil)
+		_, body := call(&c, seam.MethodHealthz, []byte(`{"method":"GET","requestId":"r","rateLimits":{},"cache":{},"webhooks":null}`), nil)
 		return string(body)
 	}
 	assert.Contains(t, health(``, `{"bookings":true}`), `"bookings":{"exactly_once":true}`)

@@ -375,6 +375,29 @@ var messages = [...]string{
 		"entspricht nicht dem gewählten Versandangebot: wählen Sie erneut einen Dienst" + next +
 		"non corrisponde all’offerta di spedizione scelta: scegli di nuovo un servizio" + next +
 		"komt niet overeen met het gekozen verzendaanbod: kies opnieuw een dienst",
+
+	// --- the fallback table's services (rates.go), shown in the rate selector ---
+	msgFallbackHome: "Home delivery" + next +
+		"Entrega a domicilio" + next +
+		"Entrega ao domicílio" + next +
+		"Livraison à domicile" + next +
+		"Lieferung nach Hause" + next +
+		"Consegna a domicilio" + next +
+		"Thuisbezorging",
+	msgFallbackDrop: "Drop point delivery" + next +
+		"Entrega en punto de recogida" + next +
+		"Entrega em ponto de recolha" + next +
+		"Livraison en point relais" + next +
+		"Lieferung an einen Abholpunkt" + next +
+		"Consegna in un punto di ritiro" + next +
+		"Bezorging bij een afhaalpunt",
+	msgFallbackCarrier: "Standard rate" + next +
+		"Tarifa estándar" + next +
+		"Tarifa padrão" + next +
+		"Tarif standard" + next +
+		"Standardtarif" + next +
+		"Tariffa standard" + next +
+		"Standaardtarief",
 }
 
 // Rows of messages.
@@ -430,6 +453,9 @@ const (
 	msgOfferExpired
 	msgOfferInvalid
 	msgOfferDiffers
+	msgFallbackHome
+	msgFallbackDrop
+	msgFallbackCarrier
 	messageCount
 )
 

@@ -14,11 +14,11 @@ import (
 	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
-const ratesQuery = "from_country_code=es&from_zip_code=28014&to_country_code=ES&to_zip_code=08001" +
+const offerRatesQuery = "from_country_code=es&from_zip_code=28014&to_country_code=ES&to_zip_code=08001" +
 	"&parcels%5B0%5D%5Bparcel_weight%5D=1.50&parcels%5B0%5D%5Bparcel_width%5D=20&parcels%5B0%5D%5Bparcel_height%5D=10" +
 	"&parcels%5B0%5D%5Bparcel_length%5D=30&parcels%5B0%5D%5Bparcel_volume%5D=6000"
 
-const ratesAnswer = `{"status":"ok","data":{"best_price_service":{"id_service":"12","service_code":"swiftpost-shop","carrier_code":"swiftpost","is_drop_point":"1","price":"3.90","currency":"EUR"},` +
+const offerRatesAnswer = `{"status":"ok","data":{"best_price_service":{"id_service":"12","service_code":"swiftpost-shop","carrier_code":"swiftpost","is_drop_point":"1","price":"3.90","currency":"EUR"},` +
 	`"services":[{"id_service":11,"service_code":"acme-24","carrier_code":"acme-express","is_drop_point":0,"price":4.95},` +
 	`{"id_service":"12","service_code":"swiftpost-shop","carrier_code":"swiftpost","is_drop_point":"1","price":"3.90","currency":"EUR"},{}]}}`
 
@@ -62,7 +62,7 @@ func keys() offers.Keys { return offers.Keys{[]byte(signing)} }
 func TestRatesCarryOffers(t *testing.T) {
 	e := ledgerEdge(core.EnvOfferTTL, "600")
 	for _, normalized := range []bool{false, true} {
-		data := signedAnswer(t, e, "get-shipments-rates", ratesQuery, ratesAnswer, normalized, day)
+		data := signedAnswer(t, e, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, normalized, day)
 		home, err := offers.Verify(keys(), offerOf(t, data, 0), day)
 		require.NoError(t, err)
 		assert.Equal(t, offers.Offer{Carrier: "acme-express", Service: "acme-24", Price: "4.95", Currency: "EUR",
@@ -78,8 +78,8 @@ func TestRatesCarryOffers(t *testing.T) {
 		assert.Empty(t, offerOf(t, data, 2), "a service without codes or price gets none")
 	}
 	// Raw and normalized answers carry the same offers.
-	assert.Equal(t, offerOf(t, signedAnswer(t, e, "get-shipments-rates", ratesQuery, ratesAnswer, false, day), 0),
-		offerOf(t, signedAnswer(t, e, "get-shipments-rates", ratesQuery, ratesAnswer, true, day), 0))
+	assert.Equal(t, offerOf(t, signedAnswer(t, e, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, false, day), 0),
+		offerOf(t, signedAnswer(t, e, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, true, day), 0))
 	// Drop points carry points bound to the queried place.
 	pts := signedAnswer(t, e, "get-drop-points", "country_code=es&zip_code=08001", pointsAnswer, true, day)["drop_points"].([]any)
 	p, err := offers.VerifyPoint(keys(), pts[1].(map[string]any)["point"].(string), day)
@@ -113,7 +113,7 @@ func book(t *testing.T, e *core.Edge, auth, form, lang string, now time.Time) (*
 
 func TestBookingsHeldToTheirOffer(t *testing.T) {
 	e := bookingEdge()
-	data := signedAnswer(t, e, "get-shipments-rates", ratesQuery, ratesAnswer, true, day)
+	data := signedAnswer(t, e, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, true, day)
 	home, dp := offerOf(t, data, 0), offerOf(t, data, 1)
 	pts := signedAnswer(t, e, "get-drop-points", "country_code=ES&zip_code=08001", pointsAnswer, false, day)["drop_points"].([]any)
 	spPoint, acmePoint := pts[0].(map[string]any)["point"].(string), pts[1].(map[string]any)["point"].(string)
@@ -201,7 +201,7 @@ func bookingEdgeUnbound() *core.Edge {
 // The demo token binds its grant to an offer signed with the worker's key.
 func TestDemoTokenBindsItsOffer(t *testing.T) {
 	e := demoEdge(core.EnvAllowUnbound, "")
-	data := signedAnswer(t, e, "get-shipments-rates", ratesQuery, ratesAnswer, true, day)
+	data := signedAnswer(t, e, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, true, day)
 	home := offerOf(t, data, 0)
 	demo := func(body string) *answer {
 		return toAnswer(t, e.DemoToken(&core.Request{Method: "POST", Body: []byte(body), ContentType: "application/x-www-form-urlencoded", RequestID: "rid", Now: day}).Response, nil)
@@ -225,11 +225,11 @@ func TestDemoTokenBindsItsOffer(t *testing.T) {
 func TestOffersAcrossAKeyRotation(t *testing.T) {
 	const newKey = "a-new-token-signing-key-0123456789abcdef"
 	old := bookingEdge()
-	home := offerOf(t, signedAnswer(t, old, "get-shipments-rates", ratesQuery, ratesAnswer, true, day), 0)
+	home := offerOf(t, signedAnswer(t, old, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, true, day), 0)
 	rotated := ledgerEdge(core.EnvBookingGrace, "30", core.EnvTokenSigningKey, newKey, core.EnvTokenSigningKeyPrevious, signing)
 	a, _ := book(t, rotated, bearerMaster, offerBooking+"&offer="+url.QueryEscape(home), "", day)
 	assert.Nil(t, a, "the previous key's offer books during the rotation")
-	fresh := offerOf(t, signedAnswer(t, rotated, "get-shipments-rates", ratesQuery, ratesAnswer, true, day), 0)
+	fresh := offerOf(t, signedAnswer(t, rotated, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, true, day), 0)
 	assert.Contains(t, fresh, "."+offers.KeyID([]byte(newKey))+".")
 	done := ledgerEdge(core.EnvBookingGrace, "30", core.EnvTokenSigningKey, newKey)
 	a, _ = book(t, done, bearerMaster, offerBooking+"&offer="+url.QueryEscape(home), "", day)

@@ -74,8 +74,13 @@ type Forward struct {
 	// CacheKey and CacheTTL: a cacheable read ("" and 0 otherwise).
 	CacheKey string
 	CacheTTL time.Duration
+	// Pricing is the basis of the answer's shop prices (pricing.go):
+	// normalize applies the rules with it; "" for none.
+	Pricing string
 	// Booking is the ledger's ticket (nil: not through the ledger).
 	Booking *Ticket
+	// Rates: a rates request's deadline and store (nil for the others).
+	Rates   *RatesPlan
 	Context AnswerContext
 	// Sign is the basis of the answer's offers or points (offers.go):
 	// normalize signs the client's body with it; "" for none.
@@ -156,6 +161,12 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if op.Name == "new-shipment" {
 		offer, point = takeOffer(req)
 	}
+	var orderValue string // the shop's prices (pricing.go): edge-only
+	if op.Name == "get-shipments-rates" {
+		if orderValue, refusal = e.takeOrderValue(req, r); refusal != nil {
+			return respond(caller, rl, refusal.Response(r.RequestID))
+		}
+	}
 	// "Today" is the date at UTC-12: never refuses a date still valid
 	// somewhere; the upstream has the last word.
 	today := isoDate(r.Now.Unix() - 12*3600)
@@ -204,6 +215,8 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
 	}
 	f.Sign = e.offerBasis(op.Name, req)
+	f.Rates = e.ratesPlan(op.Name, body, req.Get("to_country_code"))
+	f.Pricing = e.pricingBasis(op.Name, req.Get("to_country_code"), orderValue, l)
 	if op.Books {
 		refField := catalog.PolicyOf(op.Name).ClientRef
 		ref := req.Get(refField)

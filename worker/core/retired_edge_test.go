@@ -411,6 +411,12 @@ func TestEdgeUpstreamLeakWithheld(t *testing.T) {
 		"pair, \\/ in base64": `{"status":"err","data":{"errorMessage":"Basic ` +
 			strings.ReplaceAll(base64.StdEncoding.EncodeToString([]byte(pair+"??>")), "/", `\/`) + `"}}`,
 		"key as a member name": `{"status":"ok","data":{"` + strings.Replace(key, "a", `\u0061`, 1) + `":1}}`,
+		// A request dump in MIME base64 (PHP's chunk_split: 76 characters
+		// a line, CRLF), its line breaks as JSON escapes; the header's
+		// value is bytes 78..118 of the dump, across the second break.
+		"dump in wrapped base64": `{"status":"err","data":{"errorMessage":"bad request","dump":"` + wrapped76(base64.StdEncoding.EncodeToString([]byte(
+			"POST /v1/shipments HTTP/1.1\r\nHost: api.example.com:8443\r\nAuthorization: Basic "+base64.StdEncoding.EncodeToString([]byte(pair))+
+				"\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n"))) + `"}}`,
 	} {
 		p := e.Prepare("get-drop-points", &core.Request{Method: "GET", Query: "country_code=ES&zip_code=28001", HasQuery: true, RequestID: "rid", Now: day}, nil)
 		require.Equal(t, core.KindForward, p.Kind)
@@ -423,6 +429,16 @@ func TestEdgeUpstreamLeakWithheld(t *testing.T) {
 		assert.NotContains(t, a.Raw, "data\":{\"h", name)
 		assert.NotContains(t, a.Raw, key, name)
 	}
+}
+
+// wrapped76 is s in lines of 76 characters, each ended by an escaped
+// CRLF (a JSON string's spelling of a chunk_split text).
+func wrapped76(s string) string {
+	var b strings.Builder
+	for ; len(s) > 76; s = s[76:] {
+		b.WriteString(s[:76] + `\r\n`)
+	}
+	return b.String() + s + `\r\n`
 }
 
 // FuzzPrepare sends arbitrary bodies to every operation (worker/edge's

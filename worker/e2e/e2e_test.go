@@ -10,6 +10,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -29,6 +30,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/parcelgate/parcelgate/internal/sandbox/holidays"
+	"github.com/parcelgate/parcelgate/worker/edgeclient"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
@@ -72,8 +74,10 @@ type result struct {
 
 var client = &http.Client{Timeout: 30 * time.Second}
 
-// call sends a request; params are form-encoded into the query (GET) or
-// the body (POST).
+// call sends a raw request; params are form-encoded into the query (GET) or
+// the body (POST). Operations as a shop calls them go through the client
+// (edge, client_test.go); call is for what it never sends: other paths and
+// methods, raw or malformed input, browser headers, a fake service's data.
 func call(t *testing.T, base, method, op string, params url.Values, hdr ...string) *result {
 	t.Helper()
 	target := base + "/v1/" + op
@@ -196,33 +200,41 @@ func TestSandboxFlow(t *testing.T) {
 	res.Body.Close()
 	assert.Equal(t, 200, res.StatusCode)
 
-	// 1-2 catalog.
-	r = call(t, B, "GET", "get-client-carriers", nil)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.Contains(t, r.Data, "rayo")
-	r = call(t, B, "GET", "get-client-services", url.Values{"carrier_code": {"rayo"}, "status": {"1"}})
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.NotEmpty(t, r.List)
+	// 1-2 catalog, through the client as a shop's server calls the edge.
+	ctx := context.Background()
+	c := edge(t, B)
+	pub := edge(t, B, edgeclient.WithToken(""))
+	carriers, err := pub.GetClientCarriers(ctx)
+	ok(t, carriers, err)
+	_, hasRayo := carriers.Data.Get("rayo")
+	assert.True(t, hasRayo)
+	services, err := pub.GetClientServices(ctx, edgeclient.GetClientServicesParams{CarrierCode: "rayo", Status: "1"})
+	ok(t, services, err)
+	assert.NotEmpty(t, services.Data)
 
 	// 3-7 quotes and information (public, no token).
-	r = call(t, B, "POST", "get-shipments-rates", parcel(route(url.Values{})), "Origin", shop)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.Equal(t, shop, r.Header.Get("Access-Control-Allow-Origin"))
-	assert.NotNil(t, r.Data["best_price_service"])
+	madrid := edgeclient.GetShipmentsRatesParams{FromCountryCode: "ES", FromZipCode: "28014", ToCountryCode: "ES", ToZipCode: "08001",
+		Parcels: []edgeclient.Parcel{{Weight: "2.5", Width: "20", Height: "10", Length: "30", Volume: "6000"}}}
+	rates, err := pub.With(edgeclient.WithHeader("Origin", shop)).GetShipmentsRates(ctx, madrid)
+	ok(t, rates, err)
+	assert.Equal(t, shop, rates.Header.Get("Access-Control-Allow-Origin"))
+	assert.NotNil(t, rates.Data.BestPriceService)
 	day := nextWorkingDay()
-	r = call(t, B, "GET", "get-shipment-time-arrival-estimation", route(url.Values{"shipping_date": {day}}))
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.NotNil(t, r.Data["bestArrivalTime"])
-	r = call(t, B, "GET", "get-service-info", route(url.Values{"carrier_code": {"rayo"}, "service_code": {"rayo-48"}}))
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.NotNil(t, r.Data["schemas"])
-	r = call(t, B, "GET", "get-drop-points", url.Values{"country_code": {"es"}, "zip_code": {"28014"}})
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.NotEmpty(t, r.Data["drop_points"])
-	r = call(t, B, "GET", "get-collection-cutoff-hour", url.Values{"country_code": {"ES"}, "zip_code": {"28014"},
-		"to_country_code": {"ES"}, "to_zip_code": {"08001"}, "carrier_code": {"rayo"}})
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.Regexp(t, `^\d\d:\d\d$`, r.Data["cutoff"])
+	arrival, err := pub.GetShipmentTimeArrivalEstimation(ctx, edgeclient.GetShipmentTimeArrivalEstimationParams{
+		FromCountryCode: "ES", FromZipCode: "28014", ToCountryCode: "ES", ToZipCode: "08001", ShippingDate: day})
+	ok(t, arrival, err)
+	assert.NotNil(t, arrival.Data.BestArrivalTime)
+	info, err := pub.GetServiceInfo(ctx, edgeclient.GetServiceInfoParams{CarrierCode: "rayo", ServiceCode: "rayo-48",
+		FromCountryCode: "ES", FromZipCode: "28014", ToCountryCode: "ES", ToZipCode: "08001"})
+	ok(t, info, err)
+	assert.NotEmpty(t, info.Data.Schemas)
+	points, err := pub.GetDropPoints(ctx, edgeclient.GetDropPointsParams{CountryCode: "es", ZipCode: "28014"})
+	ok(t, points, err)
+	assert.NotEmpty(t, points.Data.DropPoints)
+	cutoff, err := pub.GetCollectionCutoffHour(ctx, edgeclient.GetCollectionCutoffHourParams{CountryCode: "ES", ZipCode: "28014",
+		ToCountryCode: "ES", ToZipCode: "08001", CarrierCode: "rayo"})
+	ok(t, cutoff, err)
+	assert.Regexp(t, `^\d\d:\d\d$`, cutoff.Data.Cutoff)
 
 	// The demo shop's token (sandbox only): never the secrets, and
 	// enough to book.
@@ -232,62 +244,71 @@ func TestSandboxFlow(t *testing.T) {
 	tok := str(dt["data"].(map[string]any), "token")
 	require.True(t, strings.HasPrefix(tok, "pgt1."), "%v", dt)
 	assert.NotContains(t, tok, token)
-	r = call(t, B, "POST", "new-shipment", parcel(route(parties(url.Values{"shipping_date": {day}, "service_type": {"custom"},
-		"carrier_code": {"rayo"}, "service_code": {"rayo-48"}, "shipping_client_ref": {"DEMO-E2E"}, "offer": {offer}}))), "Authorization", "Bearer "+tok)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.NotEmpty(t, r.Data["shipping_dlvr_ref"])
-	r = call(t, B, "GET", "get-shipment-tracking", url.Values{"client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok)
-	assert.Equal(t, 200, r.Code, "the order's own tracking: %s", r.Raw)
-	r = call(t, B, "GET", "get-shipments", url.Values{"filter_shipping_client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok)
-	assert.Equal(t, 403, r.Code, "a demo token never lists shipments")
-	r = call(t, B, "GET", "get-shipment-tracking", url.Values{"client_ref": {"DEMO-E2E"}}, "Authorization", "Bearer "+tok+"x")
-	assert.Equal(t, 401, r.Code, "a tampered demo token is refused")
+	order := func(ref string) edgeclient.NewShipmentParams {
+		return edgeclient.NewShipmentParams{ShippingDate: day, ServiceType: "custom", CarrierCode: "rayo", ServiceCode: "rayo-48",
+			ShippingClientRef: ref, FromName: "Tienda Ñandú", FromAddress: "Calle de Alcalá 1", FromCity: "Madrid", FromPhone: "910000000",
+			FromZipCode: "28014", FromCountryCode: "ES", ToName: "Ana & Co", ToAddress: "Carrer de Pau Claris 1", ToCity: "Barcelona",
+			ToPhone: "600000000", ToZipCode: "08001", ToCountryCode: "ES", Parcels: madrid.Parcels,
+			Extra: []edgeclient.Field{{Name: "offer", Value: offer}}} // since issue 30: the quoted offer
+	}
+	demo := c.With(edgeclient.WithToken(tok))
+	booked, err := demo.NewShipment(ctx, order("DEMO-E2E"))
+	ok(t, booked, err)
+	assert.NotEmpty(t, booked.Data.ShippingDlvrRef)
+	_, err = demo.GetShipmentTracking(ctx, edgeclient.GetShipmentTrackingParams{ClientRef: "DEMO-E2E"})
+	assert.NoError(t, err, "the order's own tracking")
+	_, err = demo.GetShipments(ctx, edgeclient.GetShipmentsParams{FilterShippingClientRef: "DEMO-E2E"})
+	assert.Equal(t, 403, refused(t, err).HTTPStatus, "a demo token never lists shipments")
+	_, err = c.With(edgeclient.WithToken(tok+"x")).GetShipmentTracking(ctx, edgeclient.GetShipmentTrackingParams{ClientRef: "DEMO-E2E"})
+	assert.Equal(t, 401, refused(t, err).HTTPStatus, "a tampered demo token is refused")
 
 	// Validation at the edge.
-	r = call(t, B, "GET", "get-drop-points", url.Values{"country_code": {"ES"}, "zip_code": {"99999"}})
-	assert.Equal(t, 400, r.Code)
-	assert.Contains(t, str(r.Data, "errorMessage"), "zip_code")
+	_, err = pub.GetDropPoints(ctx, edgeclient.GetDropPointsParams{CountryCode: "ES", ZipCode: "99999"})
+	e := refused(t, err)
+	assert.Equal(t, 400, e.HTTPStatus)
+	assert.Contains(t, e.Message, "zip_code")
+	_, found := e.Field("zip_code")
+	assert.True(t, found, "%+v", e.FieldErrors)
 
 	// 8 booking: token required.
 	ref := "E2E-" + strconv.FormatInt(time.Now().Unix(), 36)
-	ship := parcel(parties(url.Values{"shipping_date": {day}, "service_type": {"custom"}, "carrier_code": {"rayo"},
-		"service_code": {"rayo-48"}, "shipping_client_ref": {ref}}))
-	r = call(t, B, "POST", "new-shipment", ship)
-	assert.Equal(t, 401, r.Code)
-	r = call(t, B, "POST", "new-shipment", ship, bearer()...)
-	require.Equal(t, 200, r.Code, r.Raw)
-	dlvr := str(r.Data, "shipping_dlvr_ref")
+	_, err = pub.NewShipment(ctx, order(ref))
+	assert.Equal(t, 401, refused(t, err).HTTPStatus)
+	shipped, err := c.NewShipment(ctx, order(ref))
+	ok(t, shipped, err)
+	dlvr := shipped.Data.ShippingDlvrRef
 	require.NotEmpty(t, dlvr)
-	assert.Equal(t, ref, str(r.Data, "shipping_client_ref"))
+	assert.Equal(t, ref, shipped.Data.ShippingClientRef)
+	assert.False(t, shipped.Replayed)
 
 	// 9-12 label, shipment, list, tracking.
-	r = call(t, B, "GET", "get-shipment-label", url.Values{"dlvr_ref": {dlvr}}, bearer()...)
-	require.Equal(t, 200, r.Code, r.Raw)
-	pdf, err := base64.StdEncoding.DecodeString(str(r.Data, "label_raw"))
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(pdf), "%PDF-"))
-	r = call(t, B, "GET", "get-shipment", url.Values{"dlvr_ref": {dlvr}}, bearer()...)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.Equal(t, dlvr, str(r.Data["shipping_data"].(map[string]any), "shipping_dlvr_ref"))
-	r = call(t, B, "GET", "get-shipments", url.Values{"filter_shipping_client_ref": {ref}}, bearer()...)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.EqualValues(t, 1, r.Data["n_shipments"])
-	r = call(t, B, "GET", "get-shipment-tracking", url.Values{"dlvr_ref": {dlvr}}, bearer()...)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.Equal(t, dlvr, str(r.Data, "shipping_dlvr_ref"))
+	label, err := c.GetShipmentLabel(ctx, edgeclient.GetShipmentLabelParams{DlvrRef: dlvr})
+	ok(t, label, err)
+	assert.True(t, strings.HasPrefix(string(label.Data.PDF), "%PDF-"))
+	one, err := c.GetShipment(ctx, edgeclient.GetShipmentParams{DlvrRef: dlvr})
+	ok(t, one, err)
+	assert.Equal(t, dlvr, one.Data.ShippingData.ShippingDlvrRef)
+	list, err := c.GetShipments(ctx, edgeclient.GetShipmentsParams{FilterShippingClientRef: ref})
+	ok(t, list, err)
+	assert.EqualValues(t, 1, list.Data.NShipments)
+	tracking, err := c.GetShipmentTracking(ctx, edgeclient.GetShipmentTrackingParams{DlvrRef: dlvr})
+	ok(t, tracking, err)
+	assert.Equal(t, dlvr, tracking.Data.ShippingDlvrRef)
 
 	// 13 collection for the shipment.
-	col := parties(url.Values{"collection_date": {day}, "hour_start_1": {"10:00"}, "hour_end_1": {"14:00"},
-		"carrier_code": {"rayo"}, "service_code": {"rayo-48"}, "shipping_dlvr_ref": {dlvr}, "collection_client_ref": {ref + "C"}})
-	col.Del("from_phone")
-	r = call(t, B, "POST", "new-collection", col, bearer()...)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.NotEmpty(t, str(r.Data, "collection_dlvr_ref"))
+	col, err := c.NewCollection(ctx, edgeclient.NewCollectionParams{CollectionDate: day, HourStart1: "10:00", HourEnd1: "14:00",
+		CarrierCode: "rayo", ServiceCode: "rayo-48", ShippingDlvrRef: dlvr, CollectionClientRef: ref + "C",
+		FromName: "Tienda Ñandú", FromAddress: "Calle de Alcalá 1", FromCity: "Madrid", FromZipCode: "28014", FromCountryCode: "ES",
+		ToName: "Ana & Co", ToAddress: "Carrer de Pau Claris 1", ToCity: "Barcelona", ToPhone: "600000000", ToZipCode: "08001", ToCountryCode: "ES"})
+	ok(t, col, err)
+	assert.NotEmpty(t, col.Data.CollectionDlvrRef)
 
 	// An unknown reference is the sandbox's refusal, relayed.
-	r = call(t, B, "GET", "get-shipment", url.Values{"dlvr_ref": {"SBX0000000000"}}, bearer()...)
-	assert.Equal(t, "err", r.Status)
-	assert.Equal(t, 404, r.Code)
+	_, err = c.GetShipment(ctx, edgeclient.GetShipmentParams{DlvrRef: "SBX0000000000"})
+	e = refused(t, err)
+	assert.Contains(t, string(e.Body), `"status":"err"`)
+	assert.Equal(t, 404, e.HTTPStatus)
+	assert.Empty(t, e.Source, "the service's refusal, not the edge's")
 
 	// The worker's log: one JSON line per request, no secrets, no personal data.
 	// wrangler relays the worker's lines asynchronously.
@@ -309,9 +330,9 @@ func TestSandboxFlow(t *testing.T) {
 	// State survives a restart of wrangler (KV under the persist folder).
 	s.Stop()
 	s2 := start(t, opts)
-	r = call(t, s2.URL, "GET", "get-shipment-tracking", url.Values{"client_ref": {ref}}, bearer()...)
-	require.Equal(t, 200, r.Code, r.Raw)
-	assert.Equal(t, dlvr, str(r.Data, "shipping_dlvr_ref"))
+	again, err := edge(t, s2.URL).GetShipmentTracking(ctx, edgeclient.GetShipmentTrackingParams{ClientRef: ref})
+	ok(t, again, err)
+	assert.Equal(t, dlvr, again.Data.ShippingDlvrRef)
 }
 
 // upstream is a recording fake of the shipping service.
@@ -346,8 +367,9 @@ func (u *upstream) last() recorded {
 	return u.reqs[len(u.reqs)-1]
 }
 
-// newUpstream answers by the carrier_code of the request: slow, html-503,
-// text-500, empty, hangup, refuse-401, reject-108; anything else gets ok.
+// newUpstream answers by the carrier_code of the request: slow, delay,
+// delay-book, html-503, text-500, empty, hangup, refuse-401, reject-108;
+// anything else gets ok.
 func newUpstream(t *testing.T) *upstream {
 	u := &upstream{}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -356,6 +378,7 @@ func newUpstream(t *testing.T) *upstream {
 		b, _ := io.ReadAll(r.Body)
 		u.mu.Lock()
 		u.reqs = append(u.reqs, recorded{r.Method, r.URL.Path, string(b), r.Header.Clone(), r.ContentLength, r.TransferEncoding})
+		nth := len(u.reqs)
 		u.mu.Unlock()
 		q, _ := url.ParseQuery(string(b))
 		w.Header().Set("Set-Cookie", "upstream=1")
@@ -383,6 +406,15 @@ func newUpstream(t *testing.T) *upstream {
 			case <-r.Context().Done():
 			}
 			_, _ = io.WriteString(w, `{"status":"ok","data":{"echo":"late"}}`)
+			return
+		case "delay-book":
+			// A booking that takes a while; each request books its own
+			// shipment (PG-<its number>), as the real service does.
+			select {
+			case <-time.After(1500 * time.Millisecond):
+			case <-r.Context().Done():
+			}
+			_, _ = io.WriteString(w, `{"status":"ok","data":{"shipping_dlvr_ref":"PG-`+strconv.Itoa(nth)+`","shipping_client_ref":"`+q.Get("shipping_client_ref")+`"}}`)
 			return
 		case "html-503":
 			w.WriteHeader(503)

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { app } from "./app.mjs";
 import { newEdge } from "./edge.mjs";
 import { newExchange } from "./exchange.mjs";
-import { Bookings, bookingObjectName, recordKey } from "./platform/bookings.mjs";
+import { bookingObjectName, recordKey } from "./platform/bookings.mjs";
+import { bookingsClass } from "./testing/ledger.mjs";
 import { forwardBooking } from "./routes/operation.mjs";
 import { healthTemplate } from "./routes/endpoints.mjs";
 import { FakeCore, fakeConfig } from "./testing/fake-core.mjs";
@@ -19,6 +20,7 @@ mock.method(console, "log", () => {});
 function stack({ config = fakeConfig(), env = {}, upstream, shared } = {}) {
   const core = new FakeCore(config);
   const calls = [];
+  const Bookings = bookingsClass();
   const fullEnv = { BOOKINGS: namespace(() => new Bookings({ storage: new MemoryStorage() }, {})), ...env };
   const edge = newEdge({ core, env: fullEnv });
   edge.fetcher = async (url, init) => {
@@ -240,7 +242,7 @@ const booked = '{"status":"ok","data":{"shipping_dlvr_ref":"D1","shipping_client
 
 test("bookings through the Bookings object: forwarded once, the resend replayed, other data a conflict; watched", async () => {
   const added = [];
-  const watchlist = namespace(() => ({ add: (ref, clientRef) => { added.push([ref, clientRef]); return ""; } }));
+  const watchlist = namespace(() => ({ add: ({ ref, clientRef }) => { added.push([ref, clientRef]); return ""; } }));
   const s = stack({ config: fakeConfig({ webhooks: {} }), env: { WATCHLIST: watchlist }, upstream: () => new Response(booked) });
   const a = await s.send("/v1/new-shipment", form(ship, master));
   assert.equal(a.status, 200);
@@ -451,12 +453,12 @@ test("a core answer's detail reaches the log line, never the client", async (t) 
  */
 function forwarding(ref) {
   const calls = [];
-  class Forwarding extends Bookings {
+  const Forwarding = bookingsClass({
     async forward(send) {
       if (ref.broken) throw new Error("core gone");
       return forwardBooking(ref.edge, send);
-    }
-  }
+    },
+  });
   const ns = namespace(() => {
     const o = new Forwarding({ storage: new MemoryStorage() }, {});
     return new Proxy(o, { get: (t, k) => (typeof t[k] === "function" ? (...a) => { calls.push(String(k)); return t[k](...a); } : t[k]) });
@@ -468,7 +470,7 @@ test("bookings forwarded by the Bookings object: one call on it, the outcome rec
   const ref = {};
   const f = forwarding(ref);
   const added = [];
-  const watchlist = namespace(() => ({ add: (dlvr, clientRef) => { added.push([dlvr, clientRef]); return ""; } }));
+  const watchlist = namespace(() => ({ add: ({ ref, clientRef }) => { added.push([ref, clientRef]); return ""; } }));
   const s = stack({ config: fakeConfig({ webhooks: {} }), env: { BOOKINGS: f.ns, WATCHLIST: watchlist }, upstream: () => new Response(booked) });
   ref.edge = s.edge;
   const a = await s.send("/v1/new-shipment", form(ship, { ...master, "x-request-id": "shop-9" }));

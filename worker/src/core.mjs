@@ -19,29 +19,7 @@
 /** @typedef {import('./core.d.mts').CoreOptions} CoreOptions */
 /** @typedef {import('./core.d.mts').CoreResponse} CoreResponse */
 
-const METHODS = {
-  configure: 1,
-  prepare: 2,
-  answer: 3,
-  booking: 4,
-  lookedUp: 5,
-  tokens: 6,
-  demoToken: 7,
-  healthz: 8,
-  isMaster: 9,
-  failure: 10,
-  signWebhook: 11,
-  mint: 12,
-  verify: 13,
-  version: 14,
-  fault: 15,
-  normalize: 16,
-  watchOpen: 20,
-  watchNext: 21,
-  watchSent: 22,
-  watchTracked: 23,
-  watchClose: 24,
-};
+import { Calls, METHODS } from './core.gen.mjs';
 
 const encoder = new TextEncoder();
 // ignoreBOM: a body that starts with a BOM is relayed with it, byte for byte.
@@ -91,14 +69,18 @@ class Instance {
     const total = this.x.pg_out_len();
     const out = new Uint8Array(this.x.memory.buffer, this.x.pg_out(), total);
     const answer = JSON.parse(decoder.decode(out.subarray(0, headLen)));
-    const at = answer.$raw;
-    if (typeof at === 'string') {
+    const parts = answer.$raw;
+    if (parts !== undefined) {
+      // [[path, bytes], ...]: each raw part, in order after the JSON.
       delete answer.$raw;
-      const text = decoder.decode(out.subarray(headLen));
-      const path = at.split('.');
-      let o = answer;
-      for (let i = 0; i < path.length - 1; i++) o = o[path[i]];
-      o[path[path.length - 1]] = text;
+      let at = headLen;
+      for (const [path, n] of parts) {
+        const keys = path.split('.');
+        let o = answer;
+        for (let i = 0; i < keys.length - 1; i++) o = o[keys[i]];
+        o[keys[keys.length - 1]] = decoder.decode(out.subarray(at, at + n));
+        at += n;
+      }
     }
     return answer;
   }
@@ -138,9 +120,12 @@ export function trapAnswer(name, input, internal) {
     case 'failure':
     case 'fault':
       return response();
+    case 'rates':
+      // Nothing to answer with: the request is answered as before.
+      return { source: '', response: null };
     case 'normalize':
-      // The body goes out as received (normalize() puts it back): the Client decodes it itself.
-      return { body: '', normalized: false };
+      // The body goes out as received: the Client decodes it itself.
+      return { body: typeof input.body === 'string' ? input.body : decoder.decode(input.body), normalized: false };
     default:
       return null;
   }
@@ -167,8 +152,12 @@ export function newCore(module, options = {}) {
   return new Core(module, options);
 }
 
-/** @implements {EdgeCore} */
-class Core {
+/**
+ * The core: the generated calls (core.gen.mjs) over one crossing that
+ * survives traps.
+ * @implements {EdgeCore}
+ */
+class Core extends Calls {
   /** @type {WebAssembly.Module} */ #module;
   /** @type {Instance} */ #inst;
   /** @type {CoreOptions} */ #options;
@@ -177,18 +166,10 @@ class Core {
 
   /** @param {WebAssembly.Module} module @param {CoreOptions} options */
   constructor(module, options) {
+    super();
     this.#module = module;
     this.#options = options;
     this.#inst = new Instance(module);
-    const core = this;
-    /** @type {import('./core.d.mts').WatchCore} */
-    this.watch = {
-      open: (input) => core.#call('watchOpen', input, null),
-      nextDelivery: (input) => core.#call('watchNext', input, null),
-      delivered: (input) => core.#call('watchSent', input, null),
-      tracked: (input) => core.#call('watchTracked', { ...input, upstream: { ...input.upstream, body: null } }, input.upstream.body),
-      close: (input) => core.#call('watchClose', input, null),
-    };
   }
 
   /** Instances created so far (1 + traps). */
@@ -202,33 +183,52 @@ class Core {
   }
 
   /**
+   * One crossing (the generated calls' call()): a trap is answered as
+   * core.d.mts says and the module replaced.
    * @param {keyof typeof METHODS} name
    * @param {any} input the JSON part
    * @param {string | Uint8Array | null | undefined} raw the raw part
+   * @returns {any}
    */
-  #call(name, input, raw) {
+  call(name, input, raw) {
     const head = JSON.stringify(input);
-    const bytes = bytesOf(raw);
+    if (name === 'configure') this.#configured = head;
     try {
-      return this.#inst.call(METHODS[name], head, bytes);
+      return this.#inst.call(METHODS[name], head, bytesOf(raw));
     } catch (err) {
       if (!(err instanceof WebAssembly.RuntimeError)) throw err;
       this.#replace(name, err);
       const answer = trapAnswer(name, input, (i) =>
-        this.failure({
-          kind: 'internal',
-          requestId: (i && i.requestId) || '',
-          acceptLanguage: (i && i.acceptLanguage) || null,
-          operation: '',
-          method: '',
-          path: '',
-          allow: '',
-          origin: '',
-        }),
+        this.#inst.call(
+          METHODS.failure,
+          JSON.stringify({
+            kind: 'internal',
+            requestId: (i && i.requestId) || '',
+            acceptLanguage: (i && i.acceptLanguage) || null,
+            operation: '',
+            method: '',
+            path: '',
+            allow: '',
+            origin: '',
+          }),
+          EMPTY,
+        ),
       );
       if (answer === null) throw err;
       return answer;
     }
+  }
+
+  /**
+   * configure sends the string variables only: the environment's other
+   * members are bindings (objects of the platform's).
+   * @param {import('./core.d.mts').ConfigureInput} input
+   */
+  configure(input) {
+    /** @type {Record<string, string>} */
+    const vars = {};
+    for (const [k, v] of Object.entries(input.vars || {})) if (typeof v === 'string') vars[k] = v;
+    return super.configure({ vars, bindings: input.bindings });
   }
 
   /** @param {string} method @param {Error} err */
@@ -238,104 +238,4 @@ class Core {
     if (this.#configured !== null) this.#inst.call(METHODS.configure, this.#configured, EMPTY);
     if (this.#options.onTrap) this.#options.onTrap({ method, message: err.message, instances: this.#instances });
   }
-
-  /** @param {import('./core.d.mts').ConfigureInput} input */
-  configure(input) {
-    /** @type {Record<string, string>} */
-    const vars = {};
-    for (const [k, v] of Object.entries(input.vars || {})) if (typeof v === 'string') vars[k] = v;
-    const head = JSON.stringify({ vars, bindings: input.bindings });
-    this.#configured = head;
-    return this.#call('configure', { vars, bindings: input.bindings }, null);
-  }
-
-  /** @param {import('./core.d.mts').PrepareInput} input */
-  prepare(input) {
-    const { body, ...rest } = input;
-    if (rest.booked) rest.booked = { state: rest.booked.state, body: rest.booked.body };
-    return this.#call('prepare', rest, body);
-  }
-
-  /** @param {import('./core.d.mts').AnswerInput} input */
-  answer(input) {
-    return this.#call('answer', { ...input, upstream: { ...input.upstream, body: null } }, input.upstream.body);
-  }
-
-  /** @param {import('./core.d.mts').BookingInput} input */
-  booking(input) {
-    const { stored, ...rest } = input;
-    return withFinishBody(this.#call('booking', rest, stored));
-  }
-
-  /** @param {import('./core.d.mts').LookedUpInput} input */
-  lookedUp(input) {
-    return withFinishBody(this.#call('lookedUp', { ...input, upstream: { ...input.upstream, body: null } }, input.upstream.body));
-  }
-
-  /** @param {import('./core.d.mts').EndpointInput} input */
-  tokens(input) {
-    const { body, ...rest } = input;
-    return this.#call('tokens', rest, body);
-  }
-
-  /** @param {import('./core.d.mts').EndpointInput} input */
-  demoToken(input) {
-    const { body, ...rest } = input;
-    return this.#call('demoToken', rest, body);
-  }
-
-  /** @param {import('./core.d.mts').HealthzInput} input */
-  healthz(input) {
-    return this.#call('healthz', input, null);
-  }
-
-  /** @param {string | null} authorization */
-  isMaster(authorization) {
-    return this.#call('isMaster', { authorization: authorization || '' }, null).master === true;
-  }
-
-  /** @param {import('./core.d.mts').FailureInput} input */
-  failure(input) {
-    return this.#inst.call(METHODS.failure, JSON.stringify(input), EMPTY);
-  }
-
-  /** @param {{body: string, now: number}} input */
-  signWebhook(input) {
-    return this.#call('signWebhook', { now: input.now }, input.body).signature;
-  }
-
-  /** @param {import('./core.d.mts').MintInput} input */
-  mint(input) {
-    return this.#call('mint', input, null);
-  }
-
-  /** @param {import('./core.d.mts').VerifyInput} input */
-  verify(input) {
-    return this.#call('verify', input, null);
-  }
-
-  /** @param {{kind: string, requestId: string}} input */
-  fault(input) {
-    return this.#call('fault', input, null);
-  }
-
-  /** @param {import('./core.d.mts').NormalizeInput} input */
-  normalize(input) {
-    const sign = input.sign ?? '';
-    const r = this.#call('normalize', { operation: input.operation, keep: input.keep === true, sign, now: input.now ?? 0 }, input.body);
-    // Signed (offers, points) or normalized: the core's body. A trap's
-    // answer is empty: the body as received.
-    if (r.normalized === true || (sign !== '' && r.body !== '')) return r;
-    return { body: typeof input.body === 'string' ? input.body : decoder.decode(input.body), normalized: false };
-  }
-
-  version() {
-    return this.#call('version', {}, null).version;
-  }
-}
-
-/** The body of an ok finish is the response's (the core sends it once). */
-function withFinishBody(step) {
-  if (step && step.finish && step.finish.outcome === 'ok' && step.response) step.finish.body = step.response.body;
-  return step;
 }

@@ -18,7 +18,7 @@ import { newExchange } from "./exchange.mjs";
 import { scheduled } from "./scheduled.mjs";
 import { logLine } from "./middleware/log.mjs";
 import { failureBody, json } from "./respond.mjs";
-import { Bookings as BookingsRecord } from "./platform/bookings.mjs";
+import { bookingsObject } from "./platform/bookings.mjs";
 import { forwardBooking } from "./routes/operation.mjs";
 
 export { Watchlist } from "./platform/watchlist.mjs";
@@ -119,34 +119,20 @@ export default {
 };
 
 /**
- * Bookings is the Bookings Durable Object with the isolate's core, so a
- * new booking is forwarded by the object that took its record: one call
- * from the worker instead of two (platform/bookings.mjs). Where the core
- * cannot start here, the worker forwards as before.
+ * Bookings is the Bookings Durable Object over the isolate's edge: its
+ * core decides (the ledger* calls), its configuration gives the earlier
+ * layout's window, and it forwards a new booking itself (one call from the
+ * worker instead of two; platform/bookings.mjs). Where the core cannot
+ * start the object cannot decide: the call fails and the worker answers
+ * ledger_unavailable.
  */
-export class Bookings extends BookingsRecord {
-  /** @param {unknown} send */
-  async forward(send) {
-    let edge;
-    try {
-      edge = (await load(/** @type {import("./types").Env} */ (this.env))).edge;
-    } catch (e) {
-      logLine({ msg: "the edge core failed to start in the Bookings object", reason: String(e) });
-      return null;
-    }
-    return forwardBooking(edge, /** @type {import("./routes/operation.mjs").BookingSend} */ (send));
-  }
-
-  /**
-   * legacyUntil is the core's BOOKINGS_LEGACY_UNTIL. Where the core cannot
-   * start here it answers "always": reading the earlier layout costs a
-   * call, missing a booking made before the upgrade could book it twice.
-   */
-  async legacyUntil() {
-    try {
-      return (await load(/** @type {import("./types").Env} */ (this.env))).edge.config.limits.bookingsLegacyUntilMs;
-    } catch {
-      return Infinity;
-    }
-  }
-}
+export const Bookings = bookingsObject({
+  async isolate(env) {
+    const { edge } = await load(/** @type {import("./types").Env} */ (env));
+    return {
+      core: edge.core,
+      legacyUntilMs: edge.config.limits.bookingsLegacyUntilMs,
+      forward: (send) => forwardBooking(edge, /** @type {import("./routes/operation.mjs").BookingSend} */ (send)),
+    };
+  },
+});

@@ -15,14 +15,14 @@ function memoryWatchlist() {
   const totals = { delivered: 0, dropped: 0, last_run: null };
   const commits = [];
   const obj = {
-    add: (ref, clientRef, at) => { if (!rows.has(ref)) rows.set(ref, { ref, client_ref: clientRef, added: at, next_at: at, pending: 0, state: "" }); return ""; },
-    lease: (now, n, holdMs) => {
+    add: ({ ref, clientRef, at }) => { if (!rows.has(ref)) rows.set(ref, { ref, client_ref: clientRef, added: at, next_at: at, pending: 0, state: "" }); return ""; },
+    lease: ({ now, n, holdMs }) => {
       const due = [...rows.values()].filter((r) => r.next_at <= now).sort((a, b) => a.next_at - b.next_at || (a.ref < b.ref ? -1 : 1)).slice(0, n);
       const out = JSON.stringify(due);
       for (const r of due) r.next_at = now + holdMs;
       return out;
     },
-    commit: (text) => {
+    commit: ({ text }) => {
       const c = JSON.parse(text);
       commits.push(c);
       for (const r of c.save ?? []) Object.assign(rows.get(r.ref), { next_at: r.next_at, pending: r.pending, state: r.state });
@@ -56,7 +56,7 @@ function setup({ histories = {}, receiver = () => 204, budget = 40, rows = [] } 
     posts.push({ url, body: JSON.parse(init.body), headers: init.headers });
     return new Response(null, { status: receiver(posts.length, JSON.parse(init.body)) });
   };
-  for (const r of rows) wl.obj.add(r, "C-" + r, 0);
+  for (const r of rows) wl.obj.add({ ref: r, clientRef: "C-" + r, at: 0 });
   return { wl, env, core, edge, posts, polls, restore: () => { globalThis.fetch = realFetch; } };
 }
 

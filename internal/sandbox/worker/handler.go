@@ -16,7 +16,8 @@
 // SANDBOX_KEY, the Basic credentials it accepts (required: a sandbox
 // anyone can book into is refused, not defaulted); SANDBOX_TIME_SCALE
 // (1..1000000, default 1) speeds tracking up; RULES_FEATURE (true or
-// false) is the account's carrier-selection rules feature.
+// false) is the account's carrier-selection rules feature; SANDBOX_FAULT
+// is the fault of every request without a Sandbox-Fault header.
 package main
 
 import (
@@ -35,6 +36,10 @@ const (
 	EnvKey       = "SANDBOX_KEY"
 	EnvTimeScale = "SANDBOX_TIME_SCALE"
 	EnvRules     = "RULES_FEATURE"
+	// EnvFault is the fault of every request that sends no Sandbox-Fault
+	// header (sandbox.ParseFault: "delay=9000", "status=503", "drop"):
+	// a whole session against a slow or failing carrier API.
+	EnvFault = "SANDBOX_FAULT"
 	// KVBinding is the KV namespace that holds the sandbox's state.
 	KVBinding = "SANDBOX_KV"
 )
@@ -66,6 +71,14 @@ func settings(getenv func(string) string) (opts []sandbox.Option, problems []str
 			problems = append(problems, EnvTimeScale+" must be a number from 1 to 1000000")
 		} else {
 			opts = append(opts, sandbox.WithTimeScale(f))
+		}
+	}
+	if v := strings.TrimSpace(getenv(EnvFault)); v != "" {
+		f, err := sandbox.ParseFault(v)
+		if err != nil {
+			problems = append(problems, EnvFault+" must be like the Sandbox-Fault header (delay=<ms>, status=<code>, drop): "+err.Error())
+		} else {
+			opts = append(opts, sandbox.WithFault(f))
 		}
 	}
 	switch v := strings.TrimSpace(getenv(EnvRules)); v {

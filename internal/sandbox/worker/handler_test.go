@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -161,4 +162,83 @@ func TestKVStoreRefusesAValueThatIsNotBase64(t *testing.T) {
 	_, ok, err := s.Get(context.Background(), "shp/none")
 	assert.NoError(t, err)
 	assert.False(t, ok)
+}
+
+// Faults on demand: the Sandbox-Fault header, else SANDBOX_FAULT; a
+// dropped connection is a network failure at the client.
+func TestFaults(t *testing.T) {
+	rates := "from_country_code=ES&from_zip_code=28013&to_country_code=ES&to_zip_code=41001&parcels[0][parcel_weight]=2&parcels[0][parcel_width]=20&parcels[0][parcel_height]=10&parcels[0][parcel_length]=30&parcels[0][parcel_volume]=6000"
+	for _, c := range []struct {
+		setting, header string
+		status          int
+		slept           time.Duration
+		contains        string
+	}{
+		{"", "", 200, 0, `"status":"ok"`},
+		{"", "status=503", 503, 0, `sandbox fault: HTTP 503`},
+		{"", "delay=9000", 200, 9 * time.Second, `"status":"ok"`},
+		{"", "delay=250, status=500", 500, 250 * time.Millisecond, `"errorCode":999`},
+		{"status=503", "", 503, 0, `sandbox fault`},
+		{"status=503", "none", 200, 0, `"status":"ok"`},
+		{"", "delay=61000", 400, 0, `Sandbox-Fault: delay must be a whole number of milliseconds from 0 to 60000`},
+		{"", "status=200", 400, 0, `Sandbox-Fault: status must be an HTTP status from 400 to 599`},
+		{"", "slow", 400, 0, `Sandbox-Fault: \"slow\" is not delay=<ms>, status=<code> or drop`},
+		{"", "drop,status=503", 400, 0, `drop and status exclude each other`},
+	} {
+		var slept time.Duration
+		sb := sandbox.New(sandbox.WithCredentials("u", "k"), sandbox.WithSleep(func(d time.Duration) { slept += d }))
+		if c.setting != "" {
+			f, err := sandbox.ParseFault(c.setting)
+			require.NoError(t, err)
+			sb = sandbox.New(sandbox.WithCredentials("u", "k"), sandbox.WithFault(f), sandbox.WithSleep(func(d time.Duration) { slept += d }))
+		}
+		req := httptest.NewRequest("POST", "/v1/get-shipments-rates", strings.NewReader(rates))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth("u", "k")
+		if c.header != "" {
+			req.Header.Set(sandbox.HeaderFault, c.header)
+		}
+		w := httptest.NewRecorder()
+		sb.ServeHTTP(w, req)
+		assert.Equal(t, c.status, w.Code, "%s / %s: %s", c.setting, c.header, w.Body)
+		assert.Contains(t, w.Body.String(), c.contains, c.header)
+		assert.Equal(t, c.slept, slept, c.header)
+	}
+
+	// The worker reads SANDBOX_FAULT; a bad one is a misconfiguration.
+	vars := map[string]string{EnvUser: "u", EnvKey: "k", EnvFault: "status=502"}
+	h := newHandler(platform{getenv: env(vars), store: func() (sandbox.Store, error) { return sandbox.NewMemoryStore(), nil }})
+	r := serveAuth(t, h, "/v1/get-client-carriers")
+	assert.Equal(t, 502, r.Code, r.Body.String())
+	vars[EnvFault] = "sometimes"
+	r = serveAuth(t, h, "/v1/get-client-carriers")
+	assert.Equal(t, 500, r.Code)
+	assert.Contains(t, r.Body.String(), "SANDBOX_FAULT must be like the Sandbox-Fault header")
+
+	// drop: the connection closes without an answer.
+	srv := httptest.NewServer(sandbox.New(sandbox.WithCredentials("u", "k")))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/v1/get-client-carriers", nil)
+	req.SetBasicAuth("u", "k")
+	req.Header.Set(sandbox.HeaderFault, "drop")
+	res, err := srv.Client().Do(req)
+	if err == nil {
+		_, err = io.ReadAll(res.Body)
+		res.Body.Close()
+	}
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "a dropped connection is a network failure")
+	req.Header.Del(sandbox.HeaderFault)
+	res, err = srv.Client().Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, 200, res.StatusCode)
+}
+
+func serveAuth(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest("GET", target, nil)
+	req.SetBasicAuth("u", "k")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
 }

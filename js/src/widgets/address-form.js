@@ -11,7 +11,7 @@
 // Properties: value, valid, errors; methods validate(), reset().
 // Events: pg-change {value, valid, errors, field}, pg-valid {value}.
 
-import { PgElement, adoptStyles, emit, esc, uid } from './base.js';
+import { PgElement, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { countryName as displayName, intlLocale } from './i18n.js';
 
 /** Every field the form knows, in display order. */
@@ -595,6 +595,9 @@ export class PgAddressForm extends PgElement {
     return this._internals ? this._internals.reportValidity() : this.validate();
   }
 }
+
+// The attributes as properties too (React 19 and Vue set props as properties when the name exists).
+attributeProperties(PgAddressForm, ['prefix', 'operation', 'country', 'fields']);
 
 const sorted = new Map();
 

@@ -370,6 +370,9 @@ export class PgElement extends ElementBase {
   }
 }
 
+// `endpoint` as a property too (React 19 and Vue set props as properties when the name exists).
+attributeProperties(PgElement, ['endpoint']);
+
 // The connected widgets, re-rendered when a `lang` attribute of the page
 // changes (a language switch sets the document's).
 const live = new Set();
@@ -742,6 +745,37 @@ export class SelectableList extends FetchingElement {
     this._value = '';
     this._reflect();
     this._announce(null);
+  }
+}
+
+/**
+ * Gives each attribute of a widget a property of the same meaning (a dashed name camelCased:
+ * `map-tiles` is mapTiles), reflected to the attribute as built-in elements do: a string sets
+ * it, null or undefined removes it; a boolean attribute is present while the property is true.
+ * Why: React 19 and Vue 3 set a prop as a property whenever the element has one of that name
+ * (`prefix` is every Element's read-only namespace prefix), so a typed attribute must also work
+ * as a property, or a framework's render throws on a getter without a setter. A getter the
+ * class already has (a default, as prefix's "to") is kept; an existing setter is left alone.
+ */
+export function attributeProperties(cls, attributes, booleans = []) {
+  for (const attr of attributes) {
+    const prop = attr.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    let found = null;
+    let on = cls.prototype;
+    for (; on && !found; on = found ? on : Object.getPrototypeOf(on)) found = Object.getOwnPropertyDescriptor(on, prop) || null;
+    if (found && found.set) continue;
+    // A getter of ours (not the DOM's, such as Element's prefix) keeps its default.
+    const ours = found && on instanceof ElementBase;
+    const bool = booleans.includes(attr);
+    const get = (ours && found.get) ||
+      (bool ? function () { return this.hasAttribute(attr); } : function () { return this.getAttribute(attr) ?? ''; });
+    const set = bool
+      ? function (v) { this.toggleAttribute(attr, !!v); }
+      : function (v) {
+        if (v == null) this.removeAttribute(attr);
+        else this.setAttribute(attr, String(v));
+      };
+    Object.defineProperty(cls.prototype, prop, { get, set, configurable: true, enumerable: false });
   }
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // @parcelgate/js/widgets/define: registers the four checkout widgets
 // (<pg-address-form>, <pg-rate-selector>, <pg-drop-point-picker>,
 // <pg-tracking-timeline>) and exports their classes. Each widget also has

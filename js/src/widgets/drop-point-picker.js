@@ -18,7 +18,7 @@
 // shows the listed points beside the list; ./drop-point-map.js is imported
 // only then.
 
-import { SelectableList, adoptStyles, emit, esc, uid } from './base.js';
+import { SelectableList, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { formatKm, formatTimeRange, formatList } from './i18n.js';
 import { distanceKm } from '../core.js';
 
@@ -146,7 +146,12 @@ export class PgDropPointPicker extends SelectableList {
   }
 
   set mapLibrary(v) {
-    this._mapLibrary = v || null;
+    // A URL is the `map-library` attribute's meaning: reflected to it, as React and Vue set it here.
+    if (typeof v === 'string' || v == null) {
+      this._mapLibrary = null;
+      if (v) this.setAttribute('map-library', v);
+      else this.removeAttribute('map-library');
+    } else this._mapLibrary = v;
     this._resetMap();
     if (this._rendered) this.render();
   }
@@ -460,6 +465,9 @@ export class PgDropPointPicker extends SelectableList {
     this._paintMap(this._state === 'ready' ? shown : []);
   }
 }
+
+// The attributes as properties too (React 19 and Vue set props as properties when the name exists).
+attributeProperties(PgDropPointPicker, ['country', 'zip-code', 'carrier', ...MAP_ATTRIBUTES], ['map']);
 
 function num(v) {
   if (v === null || v === undefined || v === '') return NaN;

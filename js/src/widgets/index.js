@@ -1,3 +1,4 @@
+// @ts-check
 // @parcelgate/js/widgets: the drop-in checkout widgets as standard custom
 // elements. Importing this module (or loading it with one
 // <script type="module">) registers all four, as it always has: it is the

@@ -9,11 +9,15 @@
 //     rates.addEventListener('pg-select', (e) => console.log(e.detail.service));
 //   </script>
 //
+// With `order-value` (the cart's value) the edge applies the shop's prices
+// (PRICING_RULES: worker/README.md, "Shipping prices"): a free service
+// shows "Free" in the shopper's language, a renamed one the shop's name.
+//
 // It calls get-shipments-rates and get-shipment-time-arrival-estimation in
 // parallel (public operations, no token) and joins them by
 // carrier_code + service_code.
 
-import { SelectableList, adoptStyles, emit, esc, uid } from './base.js';
+import { SelectableList, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { formatList } from './i18n.js';
 
 const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
@@ -32,7 +36,7 @@ fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 
 /** Rate selector: services for a route, cheapest and fastest marked. */
 export class PgRateSelector extends SelectableList {
-  static observedAttributes = [...INPUTS, 'carrier', 'filter', 'value', 'endpoint', 'parcels', 'lang', ...SelectableList.formAttributes];
+  static observedAttributes = [...INPUTS, 'order-value', 'carrier', 'filter', 'value', 'endpoint', 'parcels', 'lang', ...SelectableList.formAttributes];
 
   /** Its texts: "rates.*" of internal/i18n/ui.go (override any with the `texts` property). */
   static part = 'rates';
@@ -106,9 +110,29 @@ export class PgRateSelector extends SelectableList {
     return this._parcels;
   }
 
+  /** An array, or the `parcels` attribute's JSON (set as the attribute, as React and Vue pass a string). */
   set parcels(list) {
+    if (typeof list === 'string') {
+      // attributeChangedCallback parses it, unless the attribute already had this text.
+      if (this.getAttribute('parcels') !== list) {
+        this.setAttribute('parcels', list);
+        return;
+      }
+      this.attributeChangedCallback('parcels', null, list);
+      return;
+    }
     this._parcels = Array.isArray(list) ? list.map((p) => ({ ...p })) : null;
     this._schedule();
+  }
+
+  /** The cart's value (`order-value`), sent as order_value for the shop's prices ('' for none). */
+  get orderValue() {
+    return (this.getAttribute('order-value') || '').trim();
+  }
+
+  set orderValue(v) {
+    if (v === null || v === undefined || v === '') this.removeAttribute('order-value');
+    else this.setAttribute('order-value', String(v));
   }
 
   /** The dispatch date: the `shipping-date` attribute or the next working day (Mon-Fri). */
@@ -174,7 +198,7 @@ export class PgRateSelector extends SelectableList {
           to_zip_code: this.getAttribute('to-zip').trim(),
         };
         const [rates, estimation] = await Promise.allSettled([
-          client.call('get-shipments-rates', { ...route, parcels: this._parcels }, this._callOptions(signal)),
+          client.call('get-shipments-rates', { ...route, parcels: this._parcels }, this._rateOptions(signal)),
           client.call('get-shipment-time-arrival-estimation', { ...route, shipping_date: this.shippingDate }, this._callOptions(signal)),
         ]);
         if (rates.status === 'rejected') throw rates.reason;
@@ -205,6 +229,14 @@ export class PgRateSelector extends SelectableList {
         if (this._state === 'idle') this._keepOrClear();
       },
     });
+  }
+
+  // The rates call's options: the cart's value for the edge's pricing
+  // rules (an edge-only parameter: not validated as an upstream field).
+  _rateOptions(signal) {
+    const o = this._callOptions(signal);
+    const v = this.orderValue;
+    return v ? { ...o, orderValue: v } : o;
   }
 
   _fail(err) {
@@ -314,7 +346,7 @@ export class PgRateSelector extends SelectableList {
           `<span class="pg-sub" part="carrier">${esc(s.carrier_name || s.carrier_code)}</span>` +
           (s.is_drop_point ? `<br><span class="pg-note" part="drop-point">${esc(this.t('dropPoint'))}</span>` : '') +
           `</span>` +
-          `<span class="pg-right"><span class="pg-price" part="price">${esc(this.money(s.price, s.currency))}</span>` +
+          `<span class="pg-right"><span class="pg-price${s.price === 0 ? ' pg-free' : ''}" part="price">${esc(s.price === 0 ? this.t('free') : this.money(s.price, s.currency))}</span>` +
           `<span class="pg-arrival" part="arrival">${esc(arrival)}</span></span></span>` +
           `</label></li>`
         );
@@ -324,6 +356,9 @@ export class PgRateSelector extends SelectableList {
     this._syncForm();
   }
 }
+
+// The attributes as properties too (React 19 and Vue set props as properties when the name exists).
+attributeProperties(PgRateSelector, [...INPUTS, 'carrier', 'filter']);
 
 function key(s) {
   return `${s.carrier_code}/${s.service_code}`;

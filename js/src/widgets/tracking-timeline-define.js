@@ -1,3 +1,4 @@
+// @ts-check
 // Registers <pg-tracking-timeline> (unless the name is taken). Importing ./tracking-timeline.js
 // alone registers nothing: that module only declares the class, so it can
 // be imported anywhere (Node, SSR) without touching the DOM.

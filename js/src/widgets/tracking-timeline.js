@@ -14,7 +14,7 @@
 // function that fetches one (called again when the edge refuses it as
 // expired). Never PROXY_TOKEN.
 
-import { FetchingElement, adoptStyles, emit, esc } from './base.js';
+import { FetchingElement, attributeProperties, adoptStyles, emit, esc } from './base.js';
 
 const MIN_POLL_S = 2;
 
@@ -251,6 +251,9 @@ export class PgTrackingTimeline extends FetchingElement {
     return `<span class="pg-cat pg-cat-${esc(e.category)}" part="category category-${esc(e.category)}">${esc(this.t(e.category))}</span>`;
   }
 }
+
+// The attributes as properties too (React 19 and Vue set props as properties when the name exists).
+attributeProperties(PgTrackingTimeline, ['reference', 'client-ref', 'poll']);
 
 // events returns the history newest first with each event's category,
 // whether or not the core normalized the answer.

@@ -41,7 +41,15 @@ async function openShop(context, url) {
   const page = await context.newPage();
   const bodies = [];
   const pageErrors = [];
+  // Everything the console says as an error (a 404 such as /favicon.ico included), and the page's failed requests.
+  const consoleErrors = [];
   page.on('pageerror', (err) => pageErrors.push(err));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url || 'page'})`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) consoleErrors.push(`HTTP ${res.status()} ${res.url()}`);
+  });
   page.on('response', async (res) => {
     if (!res.url().startsWith(url)) return;
     try {
@@ -51,7 +59,7 @@ async function openShop(context, url) {
     }
   });
   await page.goto(`${url}/demo/`);
-  return { page, bodies, pageErrors };
+  return { page, bodies, pageErrors, consoleErrors };
 }
 
 async function pageCore(page, fn, ...args) {
@@ -67,7 +75,18 @@ async function pageCore(page, fn, ...args) {
 
 test('checkout: address, rate, drop point, booking, label, tracking', { timeout: 240000 }, async () => {
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 1000 }, locale: 'en-GB' });
-  const { page, bodies, pageErrors } = await openShop(context, stack.url);
+  const { page, bodies, pageErrors, consoleErrors } = await openShop(context, stack.url);
+
+  // Before an address, one hint says what is missing: the rate selector's, not a second one of the shop's.
+  const rates = page.locator('pg-rate-selector');
+  await assertEventually(async () => assert.match(await rates.locator('.pg-status').textContent(), /Para ver los métodos de envío/));
+  assert.deepEqual(await visibleHints(page), [await rates.locator('.pg-status').textContent()]);
+
+  // The page names its icon, so a browser does not ask for /favicon.ico (a 404 on the console:
+  // headless Chromium does not ask, so this is checked here rather than by consoleErrors).
+  const icon = await page.evaluate(() => document.querySelector('link[rel~="icon"]')?.href || '');
+  assert.ok(icon, 'the demo declares an icon');
+  if (!icon.startsWith('data:')) assert.equal((await fetch(icon)).status, 200, icon);
 
   const form = page.locator('pg-address-form');
   // Placing the order on an empty form books nothing: the address is
@@ -115,7 +134,6 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   await form.getByLabel(/^Correo electrónico/).fill('ana@example.com');
 
   // Rates for Madrid -> 08001: cheapest and fastest marked; choose one with the keyboard.
-  const rates = page.locator('pg-rate-selector');
   const radios = rates.locator('input[type=radio]');
   await assertEventually(async () => assert.ok((await radios.count()) >= 2, 'home-delivery services listed'));
   assert.match(await shadowText(rates), /Más barato/);
@@ -141,6 +159,13 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   await radios.first().check();
   const chosenService = await dpService;
   assert.equal(chosenService.is_drop_point, true);
+  // make dev's rule (PRICING_RULES: drop points free from 60 €) on a cart
+  // of 79 €: the edge priced every drop-point service 0, shown "Gratis";
+  // the summary charges 0 €. (Changed for issue 31: the demo has a rule.)
+  assert.equal(chosenService.price, 0);
+  assert.match(await shadowText(rates), /Gratis/);
+  assert.match(await page.locator('#free-note').textContent(), /gratis.*60/i);
+  assert.equal((await page.locator('#shipping-cost').textContent()).replace(/[^\d,.]/g, ''), '0,00');
 
   const picker = page.locator('pg-drop-point-picker');
   const points = picker.locator('input[type=radio]');
@@ -217,6 +242,7 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
     }
   }
   assert.deepEqual(pageErrors, []);
+  assert.deepEqual(consoleErrors, [], 'no error on the console, no failed request');
   assert.ok(!SECRETS.some((s) => stack.logs().includes(s)), 'no secret in the worker logs');
   await context.close();
 });
@@ -343,6 +369,18 @@ test('a phone, in Spanish, keyboard only: no overflow at 360 and 320 px, 24 px t
 /** The text of a widget's shadow root (textContent() of a host does not enter it). */
 function shadowText(locator) {
   return locator.evaluate((el) => (el.shadowRoot || el).textContent);
+}
+
+/**
+ * The visible texts that tell the shopper what to enter before delivery services show: the
+ * shop's route line and the rate selector's status (the drop-point step is hidden until chosen).
+ */
+async function visibleHints(page) {
+  return page.evaluate(() => {
+    const shown = (el) => el && el.textContent.trim() && el.checkVisibility();
+    const status = document.querySelector('pg-rate-selector').shadowRoot.querySelector('.pg-status');
+    return [document.getElementById('route-hint'), status].filter(shown).map((el) => el.textContent);
+  });
 }
 
 async function assertEventually(fn, timeout = 15000) {

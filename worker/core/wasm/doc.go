@@ -10,6 +10,6 @@
 // A call: the wrapper asks pg_in for an input buffer, writes the JSON of
 // the input followed by its raw bytes, calls pg_call(method, jsonLength,
 // rawLength) and reads the answer from pg_out: its JSON (the length
-// pg_call returned) followed by its raw bytes (up to pg_out_len).
-// worker/core (calls.go) is the format.
+// pg_call returned) followed by its raw parts (up to pg_out_len), which
+// the JSON's "$raw" member places. worker/core/seam declares the calls.
 package main

@@ -33,8 +33,11 @@ func pgCall(method, headLen, rawLen int32) int32 {
 		h, r = 0, 0
 	}
 	buf := in[:h+r]
-	head, raw := calls.Call(int(method), buf[:h], buf[h:])
-	out = append(append(out[:0], head...), raw...)
+	head, parts := calls.Call(int(method), buf[:h], buf[h:])
+	out = append(out[:0], head...)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
 	return int32(len(head))
 }
 

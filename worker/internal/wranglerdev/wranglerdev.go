@@ -354,6 +354,12 @@ func devVars(vars map[string]string) []byte {
 	sort.Strings(keys)
 	var b strings.Builder
 	for _, k := range keys {
+		// dotenv does not unescape \" inside double quotes: a JSON value
+		// (PRICING_RULES) goes in single quotes, taken literally.
+		if v := vars[k]; strings.Contains(v, `"`) && !strings.ContainsAny(v, "'\n") {
+			fmt.Fprintf(&b, "%s='%s'\n", k, v)
+			continue
+		}
 		fmt.Fprintf(&b, "%s=%q\n", k, vars[k])
 	}
 	return []byte(b.String())

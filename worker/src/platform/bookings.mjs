@@ -6,15 +6,27 @@
 // single-threaded, so every request for a reference meets the same record,
 // and a few long-lived objects serve every booking (an object per
 // reference cost a new object per booking: about 7 ms of workerd CPU and
-// most of a booking's latency, worker/bench). The rules are
-// internal/booking's (Decide, Taken, Sending, Settle), written again here
-// (issue 20); the core decides what each state means for the client
-// (routes/operation.mjs drives it).
+// most of a booking's latency, worker/bench).
+//
+// Every decision is the core's: internal/booking's state machine through
+// the seam's ledger* calls (ledgerBegin, ledgerSending, ledgerFinish,
+// ledgerPeek, ledgerTakeOver, ledgerSweep), each given the record as stored,
+// the key's live holder and the time. The object keeps what the core cannot:
+// the storage, the live holders in memory, the waits, the alarm, the RPC to
+// the earlier layout's objects and the forwarder. The shared vectors
+// (testdata/bookings.json) run against the machine in Go and against this
+// object with the real core module (platform.test.mjs).
+//
+// The object takes what it needs as arguments (bookingsObject(deps)): the
+// isolate's core, the earlier layout's window and a forwarder; the entry
+// module wires them (entry.mjs). Without a core no decision can be made:
+// the call fails and the worker answers ledger_unavailable (nothing booked).
 //
 // Storage: one key per record, "rec\n" + booking key, absent or
 //   { state: "pending", fp, holder, since, prev, expires }  a holder's turn
 //   { state: "done", fp, body, expires }                     booked: the answer
 //   { state: "lost", fp, since, expires }                    the answer was lost
+// (as the core writes them: every member present, "" or 0 when unused).
 // fp is the fingerprint of the normalized body; since (ms) when the booking
 // was sent upstream; prev, for a turn taken to look a lost booking up, that
 // record's since; expires (ms) when the record is forgotten.
@@ -22,50 +34,46 @@
 // the pending record, until its hold ends. A pending record without it (the
 // object restarted, or the holder passed its hold) is a lost answer.
 //
-// begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send?) -> { state, holder?, body?, retryAfterMs?, sent? }
-//   none or expired -> write pending, then "new" with the holder token; with
-//                      send, and where the object can forward (forward()),
-//                      it books itself and finishes: "sent" (below)
-//   other fp        -> "conflict"
-//   done            -> "done" with body
-//   pending, live   -> wait for its outcome (up to waitMs), then "busy"
-//   lost, or pending not live:
-//     now < since + graceMs -> "unknown", retryAfterMs = the rest
-//     else                  -> write pending (prev = since), then "lost" with
-//                              the holder token: look up before booking
-// sending(key, holder) -> true, and since = now, prev = 0 (about to book
+// Each call takes one named request (stub.begin({key, fp, ...})):
+// begin({key, fp, waitMs, holdMs, graceMs, ttlMs, send?}) -> { state, holder?, body?, retryAfterMs?, sent? }
+//   new (record taken: forward, then finish) | lost (record taken: look up
+//   first) | done (body) | conflict | busy (held past waitMs) | unknown
+//   (retryAfterMs: a lost answer within its grace) | sent (below). The core
+//   decides on the record as it is after every wait and after the read of
+//   the earlier layout; a take is claimed in memory in the same turn as the
+//   decision (nothing waits between them), so one holder per key, always
+//   (issue 29): any live holder means wait.
+// sending({key, holder}) -> true, and since = now, prev = 0 (about to book
 //   after a lookup found nothing); false when holder does not hold the
 //   pending record
-// finish(key, holder, outcome, body, ttlMs) -> false when holder does not
+// finish({key, holder, outcome, body, ttlMs}) -> false when holder does not
 //   hold the pending record (nothing is written; the caller logs it), else
-//   true and "ok" -> done; "lost" -> lost (since kept); "unsent" -> lost with
-//   since = prev, or deleted when prev is 0; "release" -> deleted
-// peek(key) -> { state: "done", body } | { state: "lost" } (lost, or pending
+//   true: "ok" -> done; "lost" -> lost (since kept); "unsent" -> lost with
+//   since = prev, or deleted when prev is 0; "release" or "refused" -> deleted
+// peek({key}) -> { state: "done", body } | { state: "lost" } (lost, or pending
 //   not live) | { state: "" }
 //
 // One round trip: a new booking costs the worker one call on its object
-// when the object forwards it itself (begin with send): begin takes the
-// record, forward(send) asks the core, books once and asks the core for the
-// answer, finish records its outcome, and begin answers "sent" with that
-// answer (sent: the forwarder's result and holding). The base class cannot
-// forward (forward answers null: begin answers "new" and the caller
-// forwards and finishes, two calls); the entry module's subclass can (it
-// loads the isolate's core). Only a new record is forwarded here: a lost
-// one goes through its lookup in the worker as before.
+// when the object forwards it itself (begin with send and a forwarder):
+// begin takes the record, the forwarder books once, finish records its
+// outcome, and begin answers "sent" with the forwarder's result (sent:
+// {result, holding}). Without a forwarder begin answers "new" and the
+// caller forwards and finishes (two calls). Only a new record is forwarded
+// here: a lost one goes through its lookup in the worker.
 //
 // The earlier layout: one object per booking key (named by the key, its
 // record under "rec"), what the Go worker and the first JavaScript edge
-// wrote. Until legacyUntil() (BOOKINGS_LEGACY_UNTIL, the deploy's day plus
-// the records' 30 days; 0 by default: never), an object that has no record
-// of a key reads that key's object of the earlier layout (legacyRecord)
-// and keeps what it finds, so a resend of a booking made before the
-// upgrade is still recognized: done replays, pending or lost waits out the
-// grace and looks the booking up, other data conflicts. One read per key:
-// a record taken over is written with a mark ("old\n" + key) in one put,
-// and the mark keeps the key from being read again once its record here is
-// released or expires. Concurrent requests for a key share one read.
-// A new booking in that window costs one more call (on an object of its
-// own, which the platform may have to start).
+// wrote. Until BOOKINGS_LEGACY_UNTIL (the deploy's day plus the records' 30
+// days; 0 by default: never), a key with no record here has its object of
+// the earlier layout read (legacyRecord) and a live record found there is
+// kept, so a resend of a booking made before the upgrade is still
+// recognized: done replays, pending or lost waits out the grace and looks
+// the booking up, other data conflicts. One read per key: a record taken
+// over is written with a mark ("old\n" + key) in one put, and the mark
+// keeps the key from being read again once its record here is released or
+// expires. Concurrent requests for a key share one read, and each decides
+// after it. A new booking in that window costs one more call (on an object
+// of its own, which the platform may have to start).
 //
 // Expiry: an object holds many records, so its alarm sweeps: it deletes
 // every expired record (of any layout) and comes back at the earliest
@@ -124,295 +132,320 @@ export const BOOKINGS_BINDING = "BOOKINGS";
  * @typedef {"new" | "lost" | "done" | "conflict" | "busy" | "unknown"} BeginState
  * @typedef {{state: BeginState | "sent", holder?: string, body?: string | Uint8Array, retryAfterMs?: number, sent?: Sent}} BeginAnswer
  * @typedef {{finish: {outcome: "ok" | "refused" | "lost" | "unsent", body: string | null} | null, result: unknown}} Forwarded
- *   what forward(send) did: the ledger's outcome (null: nothing to record) and what the caller gets back
+ *   what a forwarder did: the ledger's outcome (null: nothing to record) and what the caller gets back
  * @typedef {{result: unknown, holding: boolean}} Sent
- * @typedef {"ok" | "lost" | "unsent" | "release"} Outcome
- * @typedef {{state: "pending", fp: string, holder: string, since: number, prev: number, expires: number}
- *   | {state: "done", fp: string, body: string | Uint8Array, expires: number}
- *   | {state: "lost", fp: string, since: number, expires: number}} BookingRecordValue
+ * @typedef {"ok" | "lost" | "unsent" | "release" | "refused"} Outcome
+ * @typedef {{key: string, fp: string, waitMs: number, holdMs: number, graceMs: number, ttlMs: number, send?: unknown}} BeginRequest
+ *   begin's request: the booking key, the fingerprint, the bounds; send, what the forwarder needs to book (see the
+ *   file's comment; absent: never forwarded here)
+ * @typedef {{key: string, holder: string, outcome: Outcome, body: string | Uint8Array | null, ttlMs: number}} FinishRequest
+ *   finish's request; body is the answer kept with "ok"
+ * @typedef {{state: "pending" | "done" | "lost", fp: string, holder?: string, since?: number, prev?: number, expires: number,
+ *   body?: string | Uint8Array}} BookingRecordValue a stored record (records of the earlier layout may lack members)
  * @typedef {{holder: string, done: Promise<void>, release: () => void, until: number}} Live
+ * @typedef {Pick<import("../core.d.mts").EdgeCore, "ledgerBegin" | "ledgerSending" | "ledgerFinish" | "ledgerPeek" | "ledgerTakeOver" | "ledgerSweep">} LedgerCore
+ *   the core's decisions a Bookings object asks for
+ * @typedef {object} BookingsIsolate what a Bookings object needs of its isolate
+ * @property {LedgerCore} core the decisions
+ * @property {number} legacyUntilMs BOOKINGS_LEGACY_UNTIL (Unix ms, exclusive; 0: never)
+ * @property {((send: unknown) => Promise<Forwarded | null>) | null} forward books a new record's booking
+ *   (null, or answering null: the caller forwards)
+ * @typedef {object} BookingsDeps
+ * @property {(env: unknown) => Promise<BookingsIsolate>} isolate the object's isolate, made once (the entry's load)
+ * @property {() => number} [now] the clock (Unix ms; Date.now)
+ * @property {() => string} [newHolder] a new turn's token (crypto.randomUUID)
  */
 
-export class Bookings extends DurableObject {
-  /**
-   * @param {import("../types").DurableObjectStateLike} ctx
-   * @param {import("../types").Env} env
-   */
-  constructor(ctx, env) {
-    super(ctx, env);
-    /** @type {import("../types").DurableObjectStateLike} */
-    this.state = ctx;
-    /** @type {Map<string, Live>} the live holder of each booking key */
-    this.live = new Map();
-    /** @type {number | null | undefined} the alarm's time as last read or set (undefined: not read yet) */
-    this.alarmAt = undefined;
-    /** @type {Map<string, Promise<void>>} the reads of the earlier layout under way, per booking key */
-    this.takingOver = new Map();
-  }
-
-  /**
-   * legacyUntil is until when (Unix ms, exclusive) records of the earlier
-   * layout are read; 0: never. The entry module's subclass answers the
-   * core's BOOKINGS_LEGACY_UNTIL.
-   * @returns {Promise<number>}
-   */
-  async legacyUntil() {
-    return 0;
-  }
-
-  /**
-   * legacyRecord is called on an object of the earlier layout: its record,
-   * or null (none, or expired). Read only: the caller marks what it took.
-   * @returns {Promise<BookingRecordValue | null>}
-   */
-  async legacyRecord() {
-    /** @type {BookingRecordValue | undefined} */
-    const rec = await this.state.storage.get(LEGACY_KEY);
-    if (rec === undefined || rec === null || typeof rec !== "object" || !(rec.expires > Date.now())) return null;
-    return rec;
-  }
-
-  /**
-   * @param {string} key the booking key
-   * @param {string} fp
-   * @param {number} waitMs
-   * @param {number} holdMs
-   * @param {number} graceMs
-   * @param {number} ttlMs
-   * @param {unknown} [send] what forward() needs to book (see the file's comment); absent: never forwarded here
-   * @returns {Promise<BeginAnswer>}
-   */
-  async begin(key, fp, waitMs, holdMs, graceMs, ttlMs, send) {
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const now = Date.now();
-      // A holder past its hold vanished (its isolate died): unknown outcome.
-      const gone = this.live.get(key);
-      if (gone !== undefined && now > gone.until) this.endTurn(key);
-      const rec = await this.current(key, now);
-      if (rec === undefined) {
-        const a = await this.take(key, undefined, fp, holdMs, ttlMs, "new");
-        return send === undefined ? a : this.book(key, a, send, ttlMs);
-      }
-      if (rec.fp !== fp) return { state: "conflict" };
-      if (rec.state === "done") return { state: "done", body: rec.body };
-      const live = this.live.get(key);
-      if (rec.state === "pending" && live !== undefined && live.holder === rec.holder) {
-        if (now >= deadline) return { state: "busy" };
-        const left = Math.min(deadline, live.until + 1) - now;
-        await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(left, 1)))]);
-        continue;
-      }
-      const left = rec.since + graceMs - now;
-      if (left > 0) return { state: "unknown", retryAfterMs: left };
-      return this.take(key, rec, fp, holdMs, ttlMs, "lost");
-    }
-  }
-
-  /**
-   * book forwards a booking whose record this call just took (new), and
-   * records its outcome before answering.
-   * @param {string} key
-   * @param {BeginAnswer} taken
-   * @param {unknown} send
-   * @param {number} ttlMs
-   * @returns {Promise<BeginAnswer>}
-   */
-  async book(key, taken, send, ttlMs) {
-    const holder = taken.holder ?? "";
-    /** @type {Forwarded | null} */
-    let f;
-    try {
-      f = await this.forward(send);
-    } catch (e) {
-      // It may have been sent: a lost answer (a resend looks it up).
-      await this.finish(key, holder, "lost", null, ttlMs);
-      throw e;
-    }
-    if (f === null) return taken;
-    const holding = f.finish === null ? true : await this.finish(key, holder, OUTCOMES[f.finish.outcome], f.finish.body, ttlMs);
-    return { state: "sent", holder, sent: { result: f.result, holding } };
-  }
-
-  /**
-   * forward books with send and says what to record; null: this object
-   * cannot (the caller forwards). The entry module's subclass does it.
-   * @param {unknown} send
-   * @returns {Promise<Forwarded | null>}
-   */
-  async forward(send) {
-    return null;
-  }
-
-  /**
-   * sending: the holder is about to book after a lookup found nothing.
-   * @param {string} key
-   * @param {string} holder
-   */
-  async sending(key, holder) {
-    const rec = await this.current(key, Date.now());
-    if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
-    await this.state.storage.put(recordKey(key), { ...rec, since: Date.now(), prev: 0 });
-    return true;
-  }
-
-  /**
-   * finish records the holder's outcome; false when it no longer holds the record.
-   * @param {string} key
-   * @param {string} holder
-   * @param {Outcome} outcome
-   * @param {string | Uint8Array | null} body the answer kept with "ok"
-   * @param {number} ttlMs
-   */
-  async finish(key, holder, outcome, body, ttlMs) {
-    const rec = await this.current(key, Date.now());
-    if (rec === undefined || rec.state !== "pending" || rec.holder !== holder) return false;
-    const expires = Date.now() + ttlMs;
-    /** @type {BookingRecordValue | null} */
-    let next = null;
-    if (outcome === "ok") next = { state: "done", fp: rec.fp, body: body ?? "", expires };
-    else if (outcome === "lost") next = { state: "lost", fp: rec.fp, since: rec.since, expires };
-    else if (outcome === "unsent" && rec.prev) next = { state: "lost", fp: rec.fp, since: rec.prev, expires };
-    // The alarm the take made sure of comes first; its sweep finds these
-    // expires (a little later than the taken record's) and comes back.
-    if (next === null) await this.state.storage.delete(recordKey(key));
-    else await this.state.storage.put(recordKey(key), next);
-    const live = this.live.get(key);
-    if (live !== undefined && live.holder === holder) this.endTurn(key);
-    return true;
-  }
-
-  /**
-   * peek reads the record without taking it: the edge resolves a token's
-   * shipping_client_ref to the shipment booked with it.
-   * @param {string} key
-   * @returns {Promise<{state: "" | "done" | "lost", body?: string | Uint8Array}>}
-   */
-  async peek(key) {
-    const rec = await this.current(key, Date.now());
-    if (rec === undefined) return { state: "" };
-    if (rec.state === "done") return { state: "done", body: rec.body };
-    const live = this.live.get(key);
-    if (rec.state === "lost" || live === undefined || live.holder !== rec.holder) return { state: "lost" };
-    return { state: "" };
-  }
-
-  /**
-   * current reads a record, forgetting an expired one.
-   * @param {string} key
-   * @param {number} now
-   * @returns {Promise<BookingRecordValue | undefined>}
-   */
-  async current(key, now) {
-    /** @type {BookingRecordValue | undefined} */
-    let rec = await this.state.storage.get(recordKey(key));
-    if (rec === undefined && now < (await this.legacyUntil())) rec = await this.takeOver(key);
-    if (rec !== undefined && rec.expires <= now) {
-      await this.state.storage.delete(recordKey(key));
-      return undefined;
-    }
-    return rec;
-  }
-
-  /**
-   * takeOver reads the key's record of the earlier layout, once per key
-   * (see the file's comment), and answers this object's record after it.
-   * A failed read throws: the caller books nothing.
-   * @param {string} key
-   * @returns {Promise<BookingRecordValue | undefined>}
-   */
-  async takeOver(key) {
-    let p = this.takingOver.get(key);
-    if (p === undefined) {
-      p = this.takeOverOnce(key).finally(() => this.takingOver.delete(key));
-      this.takingOver.set(key, p);
-    }
-    await p;
-    return this.state.storage.get(recordKey(key));
-  }
-
-  /** @param {string} key */
-  async takeOverOnce(key) {
-    if ((await this.state.storage.get(takenOverKey(key))) !== undefined) return;
-    /** @type {import("../types").DurableObjectNamespaceLike<Bookings> | undefined} */
-    const ns = namespaceOf(/** @type {import("../types").Env} */ (this.env), BOOKINGS_BINDING);
-    if (ns === undefined) throw new Error("earlier layout unreadable: no " + BOOKINGS_BINDING + " binding");
-    const old = await ns.get(ns.idFromName(key)).legacyRecord();
-    if (old === null || (await this.state.storage.get(recordKey(key))) !== undefined) return;
-    // The record and its mark in one write: never one without the other.
-    await this.state.storage.put({ [recordKey(key)]: old, [takenOverKey(key)]: { expires: old.expires } });
-    await this.armFor(old.expires);
-  }
-
-  /**
-   * take writes the pending record of a new turn BEFORE the caller sends
-   * anything: after a restart it says a booking may be under way.
-   * @param {string} key
-   * @param {BookingRecordValue | undefined} rec
-   * @param {string} fp
-   * @param {number} holdMs
-   * @param {number} ttlMs
-   * @param {"new" | "lost"} state
-   * @returns {Promise<BeginAnswer>}
-   */
-  async take(key, rec, fp, holdMs, ttlMs, state) {
-    const now = Date.now();
-    const holder = crypto.randomUUID();
-    const prev = rec !== undefined && (rec.state === "lost" || rec.state === "pending") ? rec.since : 0;
-    if (this.live.has(key)) this.endTurn(key);
-    /** @type {() => void} */
-    let release = () => {};
-    const done = new Promise((r) => { release = () => r(undefined); });
-    this.live.set(key, { holder, done, release, until: now + holdMs });
-    await this.state.storage.put(recordKey(key), { state: "pending", fp, holder, since: now, prev, expires: now + ttlMs });
-    await this.armFor(now + ttlMs);
-    return { state, holder };
-  }
-
-  /**
-   * armFor makes sure an alarm comes by at (or before) a record's expiry.
-   * @param {number} at
-   */
-  async armFor(at) {
-    if (this.alarmAt === undefined) this.alarmAt = await this.state.storage.getAlarm();
-    if (this.alarmAt !== null && this.alarmAt <= at) return;
-    await this.state.storage.setAlarm(at);
-    this.alarmAt = at;
-  }
-
-  /**
-   * endTurn wakes the requests waiting for a key's live holder.
-   * @param {string} key
-   */
-  endTurn(key) {
-    const h = this.live.get(key);
-    this.live.delete(key);
-    if (h !== undefined) h.release();
-  }
-
-  /** alarm sweeps the expired records and comes back for the rest. */
-  async alarm() {
-    const now = Date.now();
-    /** @type {Map<string, {expires?: number}>} */
-    const all = await this.state.storage.list();
-    /** @type {string[]} */
-    const expired = [];
-    let next = Infinity;
-    for (const [k, v] of all) {
-      const at = v !== null && typeof v === "object" && typeof v.expires === "number" ? v.expires : 0;
-      if (at <= now) expired.push(k);
-      else next = Math.min(next, at);
-    }
-    // delete() takes at most 128 keys at once.
-    for (let i = 0; i < expired.length; i += 128) await this.state.storage.delete(expired.slice(i, i + 128));
-    if (next === Infinity) {
-      this.alarmAt = null;
-      return;
-    }
-    this.alarmAt = Math.max(next, now + SWEEP_MS);
-    await this.state.storage.setAlarm(this.alarmAt);
-  }
+/**
+ * view is a stored record as the core reads it (without the stored answer).
+ * @param {BookingRecordValue | null | undefined} r
+ * @returns {import("../core.d.mts").LedgerRecord | null}
+ */
+function view(r) {
+  if (r === undefined || r === null || typeof r !== "object") return null;
+  return { state: r.state, fp: r.fp, holder: r.holder ?? "", since: r.since ?? 0, prev: r.prev ?? 0, expires: r.expires ?? 0 };
 }
+
+/**
+ * bookingsObject makes the Bookings Durable Object class over its
+ * dependencies (the entry module wires them; tests pass their own).
+ * @param {BookingsDeps} deps
+ */
+export function bookingsObject({ isolate, now = Date.now, newHolder = () => crypto.randomUUID() }) {
+  return class Bookings extends DurableObject {
+    /**
+     * @param {import("../types").DurableObjectStateLike} ctx
+     * @param {import("../types").Env} env
+     */
+    constructor(ctx, env) {
+      super(ctx, env);
+      /** @type {import("../types").DurableObjectStateLike} */
+      this.state = ctx;
+      /** @type {Map<string, Live>} the live holder of each booking key */
+      this.live = new Map();
+      /** @type {number | null | undefined} the alarm's time as last read or set (undefined: not read yet) */
+      this.alarmAt = undefined;
+      /** @type {Map<string, Promise<void>>} the reads of the earlier layout under way, per booking key */
+      this.takingOver = new Map();
+      /** @type {BookingsIsolate | undefined} */
+      this.made = undefined;
+    }
+
+    /**
+     * isolate is what the object needs of its isolate, made once (a failure
+     * is asked again next time).
+     * @returns {Promise<BookingsIsolate>}
+     */
+    async isolate() {
+      return (this.made ??= await isolate(this.env));
+    }
+
+    /**
+     * liveOf is a key's live holder as the core reads it.
+     * @param {string} key
+     */
+    liveOf(key) {
+      const l = this.live.get(key);
+      return l === undefined ? null : { holder: l.holder, until: l.until };
+    }
+
+    /**
+     * legacyRecord is called on an object of the earlier layout: its record
+     * as stored, or null. Read only: the caller decides and marks what it took.
+     * @returns {Promise<BookingRecordValue | null>}
+     */
+    async legacyRecord() {
+      /** @type {BookingRecordValue | undefined} */
+      const rec = await this.state.storage.get(LEGACY_KEY);
+      return rec === undefined || rec === null || typeof rec !== "object" ? null : rec;
+    }
+
+    /**
+     * @param {BeginRequest} q
+     * @returns {Promise<BeginAnswer>}
+     */
+    async begin({ key, fp, waitMs, holdMs, graceMs, ttlMs, send }) {
+      const { core, legacyUntilMs, forward } = await this.isolate();
+      const waitUntil = now() + waitMs;
+      const holder = newHolder();
+      let earlierRead = false;
+      for (;;) {
+        /** @type {BookingRecordValue | undefined} */
+        const rec = await this.state.storage.get(recordKey(key));
+        // Decided on the record as it is now, and (no await between them)
+        // claimed in memory at once: one holder per key.
+        const t = now();
+        const a = core.ledgerBegin({ record: view(rec), live: this.liveOf(key), now: t, fp, holder, holdMs, graceMs, ttlMs, waitUntil,
+          legacyUntil: legacyUntilMs, earlierRead });
+        if (a.endLive) this.endTurn(key);
+        const live = this.live.get(key);
+        if (a.verdict === "take" || a.verdict === "lookup") {
+          const taken = await this.take(key, /** @type {import("../core.d.mts").LedgerRecord} */ (a.record), a.liveUntil, a.verdict === "take" ? "new" : "lost");
+          return send !== undefined && taken.state === "new" && forward !== null ? this.book(key, taken, send, ttlMs, forward) : taken;
+        }
+        if (a.forget) await this.state.storage.delete(recordKey(key));
+        switch (a.verdict) {
+          case "replay":
+            return { state: "done", body: rec?.body };
+          case "conflict":
+          case "busy":
+            return { state: a.verdict };
+          case "unknown":
+            return { state: "unknown", retryAfterMs: a.retryAfterMs };
+          case "readEarlier":
+            await this.takeOver(key, core);
+            earlierRead = true;
+            continue;
+        }
+        // wait: for the live holder's outcome, the end of its hold or of this wait; then decide again.
+        if (a.verdict !== "wait" || live === undefined) throw new Error("bookings: the core answered no decision: " + JSON.stringify(a));
+        await Promise.race([live.done, new Promise((r) => setTimeout(r, Math.max(Math.min(waitUntil, live.until + 1) - t, 1)))]);
+      }
+    }
+
+    /**
+     * book forwards a booking whose record this call just took (new), and
+     * records its outcome before answering.
+     * @param {string} key
+     * @param {BeginAnswer} taken
+     * @param {unknown} send
+     * @param {number} ttlMs
+     * @param {(send: unknown) => Promise<Forwarded | null>} forward
+     * @returns {Promise<BeginAnswer>}
+     */
+    async book(key, taken, send, ttlMs, forward) {
+      const holder = taken.holder ?? "";
+      /** @type {Forwarded | null} */
+      let f;
+      try {
+        f = await forward(send);
+      } catch (e) {
+        // It may have been sent: a lost answer (a resend looks it up).
+        await this.finish({ key, holder, outcome: "lost", body: null, ttlMs });
+        throw e;
+      }
+      if (f === null) return taken;
+      const holding = f.finish === null ? true : await this.finish({ key, holder, outcome: f.finish.outcome, body: f.finish.body, ttlMs });
+      return { state: "sent", holder, sent: { result: f.result, holding } };
+    }
+
+    /**
+     * sending: the holder is about to book after a lookup found nothing.
+     * @param {{key: string, holder: string}} q
+     */
+    async sending({ key, holder }) {
+      const { core } = await this.isolate();
+      /** @type {BookingRecordValue | undefined} */
+      const rec = await this.state.storage.get(recordKey(key));
+      return this.write(key, core.ledgerSending({ record: view(rec), live: this.liveOf(key), now: now(), holder }), null);
+    }
+
+    /**
+     * finish records the holder's outcome; false when it no longer holds the record.
+     * @param {FinishRequest} q
+     */
+    async finish({ key, holder, outcome, body, ttlMs }) {
+      const { core } = await this.isolate();
+      /** @type {BookingRecordValue | undefined} */
+      const rec = await this.state.storage.get(recordKey(key));
+      return this.write(key, core.ledgerFinish({ record: view(rec), live: this.liveOf(key), now: now(), holder, outcome, ttlMs }), body);
+    }
+
+    /**
+     * write applies the core's ledgerSending or ledgerFinish answer.
+     * @param {string} key
+     * @param {import("../core.d.mts").LedgerWritten} a
+     * @param {string | Uint8Array | null} body
+     */
+    async write(key, a, body) {
+      if (a.verdict === "refuse") {
+        if (a.forget) await this.state.storage.delete(recordKey(key));
+        return false;
+      }
+      // The alarm the take made sure of comes first; its sweep finds these
+      // expires (a little later than the taken record's) and comes back.
+      if (a.verdict === "delete" || a.record === null) await this.state.storage.delete(recordKey(key));
+      else await this.state.storage.put(recordKey(key), a.keepBody ? { ...a.record, body: body ?? "" } : a.record);
+      if (a.endLive) this.endTurn(key);
+      return true;
+    }
+
+    /**
+     * peek reads the record without taking it: the edge resolves a token's
+     * shipping_client_ref to the shipment booked with it.
+     * @param {{key: string}} q
+     * @returns {Promise<{state: "" | "done" | "lost", body?: string | Uint8Array}>}
+     */
+    async peek({ key }) {
+      const { core } = await this.isolate();
+      /** @type {BookingRecordValue | undefined} */
+      const rec = await this.state.storage.get(recordKey(key));
+      const p = core.ledgerPeek({ record: view(rec), live: this.liveOf(key), now: now() });
+      if (p.forget) await this.state.storage.delete(recordKey(key));
+      return p.state === "done" ? { state: "done", body: rec?.body } : { state: p.state };
+    }
+
+    /**
+     * takeOver reads the key's record of the earlier layout as the core
+     * says (see the file's comment), once for the requests under way. A
+     * failed read throws: the caller books nothing.
+     * @param {string} key
+     * @param {LedgerCore} core
+     */
+    async takeOver(key, core) {
+      let p = this.takingOver.get(key);
+      if (p === undefined) {
+        p = this.takeOverOnce(key, core).finally(() => this.takingOver.delete(key));
+        this.takingOver.set(key, p);
+      }
+      await p;
+    }
+
+    /**
+     * @param {string} key
+     * @param {LedgerCore} core
+     */
+    async takeOverOnce(key, core) {
+      const marked = (await this.state.storage.get(takenOverKey(key))) !== undefined;
+      if (core.ledgerTakeOver({ record: null, earlier: null, marked, read: false, now: now() }).verdict !== "read") return;
+      /** @type {import("../types").DurableObjectNamespaceLike<{legacyRecord(): Promise<BookingRecordValue | null>}> | undefined} */
+      const ns = namespaceOf(/** @type {import("../types").Env} */ (this.env), BOOKINGS_BINDING);
+      if (ns === undefined) throw new Error("earlier layout unreadable: no " + BOOKINGS_BINDING + " binding");
+      const old = await ns.get(ns.idFromName(key)).legacyRecord();
+      /** @type {BookingRecordValue | undefined} */
+      const here = await this.state.storage.get(recordKey(key));
+      const t = core.ledgerTakeOver({ record: view(here), earlier: view(old), marked: false, read: true, now: now() });
+      if (t.verdict !== "adopt" || old === null) return;
+      // The record and its mark in one write: never one without the other.
+      await this.state.storage.put({ [recordKey(key)]: old, [takenOverKey(key)]: { expires: t.markExpires } });
+      await this.armFor(t.markExpires);
+    }
+
+    /**
+     * take claims the key for the core's new turn (in memory, at once) and
+     * writes its pending record BEFORE the caller sends anything: after a
+     * restart it says a booking may be under way.
+     * @param {string} key
+     * @param {import("../core.d.mts").LedgerRecord} rec
+     * @param {number} until the end of the holder's hold
+     * @param {"new" | "lost"} state
+     * @returns {Promise<BeginAnswer>}
+     */
+    async take(key, rec, until, state) {
+      /** @type {() => void} */
+      let release = () => {};
+      const done = new Promise((r) => { release = () => r(undefined); });
+      this.live.set(key, { holder: rec.holder, done, release, until });
+      try {
+        await this.state.storage.put(recordKey(key), rec);
+      } catch (e) {
+        // Nothing taken: the turn ends here (the caller books nothing).
+        if (this.live.get(key)?.holder === rec.holder) this.endTurn(key);
+        throw e;
+      }
+      await this.armFor(rec.expires);
+      return { state, holder: rec.holder };
+    }
+
+    /**
+     * armFor makes sure an alarm comes by at (or before) a record's expiry.
+     * @param {number} at
+     */
+    async armFor(at) {
+      if (this.alarmAt === undefined) this.alarmAt = await this.state.storage.getAlarm();
+      if (this.alarmAt !== null && this.alarmAt <= at) return;
+      await this.state.storage.setAlarm(at);
+      this.alarmAt = at;
+    }
+
+    /**
+     * endTurn wakes the requests waiting for a key's live holder.
+     * @param {string} key
+     */
+    endTurn(key) {
+      const h = this.live.get(key);
+      this.live.delete(key);
+      if (h !== undefined) h.release();
+    }
+
+    /** alarm sweeps the expired records (as the core says) and comes back for the rest. */
+    async alarm() {
+      const { core } = await this.isolate();
+      /** @type {Map<string, {expires?: number}>} */
+      const all = await this.state.storage.list();
+      const keys = [...all.keys()];
+      const expires = [...all.values()].map((v) => (v !== null && typeof v === "object" && typeof v.expires === "number" ? v.expires : 0));
+      const s = core.ledgerSweep({ expires, now: now(), everyMs: SWEEP_MS });
+      const expired = s.expired.map((i) => keys[i]);
+      // delete() takes at most 128 keys at once.
+      for (let i = 0; i < expired.length; i += 128) await this.state.storage.delete(expired.slice(i, i + 128));
+      this.alarmAt = s.next === 0 ? null : s.next;
+      if (s.next !== 0) await this.state.storage.setAlarm(s.next);
+    }
+  };
+}
+
+/** @typedef {InstanceType<ReturnType<typeof bookingsObject>>} Bookings */
 
 /**
  * @typedef {object} BookingRecord the Bookings object of one booking key
@@ -463,8 +496,7 @@ export async function bookingBegin({ env, record, fingerprint, waitMs, holdMs, g
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    const a = send === undefined ? await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs)
-      : await stub.begin(record.key, fingerprint, waitMs, holdMs, graceMs, ttlMs, send);
+    const a = await stub.begin({ key: record.key, fp: fingerprint, waitMs, holdMs, graceMs, ttlMs, send });
     return { ok: true, state: a.state, holder: a.holder ?? "", body: a.body, retryAfterMs: a.retryAfterMs, sent: a.sent };
   } catch (e) {
     return failed(e);
@@ -481,14 +513,11 @@ export async function bookingSending({ env, record, holder }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.sending(record.key, holder) };
+    return { ok: true, holding: await stub.sending({ key: record.key, holder }) };
   } catch (e) {
     return failed(e);
   }
 }
-
-/** The record's outcome names for the core's (refused: the reference is released). */
-const OUTCOMES = /** @type {const} */ ({ ok: "ok", lost: "lost", unsent: "unsent", refused: "release" });
 
 /**
  * bookingFinish records the holder's outcome (Bookings.finish); holding
@@ -500,7 +529,7 @@ export async function bookingFinish({ env, record, holder, outcome, body, ttlMs 
   const stub = stubOf(env, record);
   if (stub === undefined) return unbound(record);
   try {
-    return { ok: true, holding: await stub.finish(record.key, holder, OUTCOMES[outcome], body, ttlMs) };
+    return { ok: true, holding: await stub.finish({ key: record.key, holder, outcome, body, ttlMs }) };
   } catch (e) {
     return failed(e);
   }
@@ -516,7 +545,7 @@ export async function bookingPeek({ env, record }) {
   const stub = stubOf(env, record);
   if (stub === undefined) return { state: "" };
   try {
-    return await stub.peek(record.key);
+    return await stub.peek({ key: record.key });
   } catch {
     return { state: "" };
   }

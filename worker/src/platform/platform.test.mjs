@@ -3,9 +3,14 @@ import assert from "node:assert/strict";
 import { upstreamCall, webhookPost } from "./upstream.mjs";
 import { IsolateCache, sharedGet, sharedPut } from "./cache.mjs";
 import { rateLimit, bound } from "./ratelimit.mjs";
-import { Bookings, BOOKING_SHARDS, SWEEP_MS, LEGACY_KEY, bookingObjectName, recordKey, takenOverKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
+import { BOOKING_SHARDS, SWEEP_MS, LEGACY_KEY, bookingObjectName, recordKey, takenOverKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
 import { watchAdd, watchLease, watchCommit, watchStats, watchlistBound } from "./watchlist.mjs";
 import { MemoryStorage, namespace } from "../testing/fakes.mjs";
+import { bookingsClass, ledgerCore } from "../testing/ledger.mjs";
+import fs from "node:fs";
+
+// The Bookings objects decide through the real core module (testing/ledger.mjs).
+const Bookings = bookingsClass();
 
 test("upstreamCall: POST with Basic auth and only its own headers, body as bytes, manual redirects", async () => {
   let seen;
@@ -213,13 +218,13 @@ test("Bookings: records share BOOKING_SHARDS objects; one alarm per object, not 
   const set = storage.setAlarm.bind(storage);
   storage.setAlarm = async (at) => { alarms++; return set(at); };
   const obj = new Bookings({ storage }, {});
-  const a = await obj.begin("k1", "fp1", 100, 1000, 0, 60000);
-  const b = await obj.begin("k2", "fp2", 100, 1000, 0, 60000);
+  const a = await obj.begin({ key: "k1", fp: "fp1", waitMs: 100, holdMs: 1000, graceMs: 0, ttlMs: 60000 });
+  const b = await obj.begin({ key: "k2", fp: "fp2", waitMs: 100, holdMs: 1000, graceMs: 0, ttlMs: 60000 });
   assert.deepEqual([a.state, b.state], ["new", "new"], "two records in one object, each its own");
-  await obj.finish("k1", a.holder, "ok", "{}", 60000);
-  await obj.finish("k2", b.holder, "lost", null, 10);
+  await obj.finish({ key: "k1", holder: a.holder, outcome: "ok", body: "{}", ttlMs: 60000 });
+  await obj.finish({ key: "k2", holder: b.holder, outcome: "lost", body: null, ttlMs: 10 });
   assert.equal(alarms, 1, "the first record set the alarm; the others found it");
-  assert.equal((await obj.begin("k1", "fp1", 100, 1000, 0, 60000)).state, "done");
+  assert.equal((await obj.begin({ key: "k1", fp: "fp1", waitMs: 100, holdMs: 1000, graceMs: 0, ttlMs: 60000 })).state, "done");
   await new Promise((r) => setTimeout(r, 20));
   storage.map.set("rec", { state: "done", fp: "old", body: "{}", expires: Date.now() - 1 }); // an object-per-reference record
   await obj.alarm();
@@ -239,8 +244,17 @@ function legacyEnv(until, seeds = {}) {
   const reads = { n: 0 };
   /** @type {any} */
   const env = {};
-  class Windowed extends Bookings {
-    async legacyUntil() { return until; }
+  /** forwards counts the bookings the objects forward themselves (begin with send); each answers its own reference. */
+  const forwards = { n: 0 };
+  const Base = bookingsClass({
+    legacyUntilMs: until,
+    async forward() {
+      const body = '{"status":"ok","data":{"shipping_dlvr_ref":"D' + ++forwards.n + '"}}';
+      await new Promise((r) => setTimeout(r, 5));
+      return { finish: { outcome: "ok", body }, result: body };
+    },
+  });
+  class Windowed extends Base {
     async legacyRecord() { reads.n++; await new Promise((r) => setTimeout(r, 5)); return super.legacyRecord(); }
   }
   env.BOOKINGS = namespace((name) => {
@@ -248,7 +262,7 @@ function legacyEnv(until, seeds = {}) {
     if (seeds[name] !== undefined) storage.map.set(LEGACY_KEY, seeds[name]);
     return new Windowed({ storage }, env);
   });
-  return { env, ns: env.BOOKINGS, reads };
+  return { env, ns: env.BOOKINGS, reads, forwards };
 }
 const day = 24 * 3600 * 1000;
 
@@ -286,6 +300,49 @@ test("Bookings, earlier layout: within the window a booking made before the upgr
   const p = legacyEnv(now + day, { [pendKey.key]: { state: "pending", fp: "fp", holder: "h-old", since: now - 1000, prev: 0, expires: now + day } });
   assert.equal((await begin(p.env, "fp", { record: pendKey, graceMs: 60000 })).state, "unknown");
   assert.equal((await bookingPeek({ env: p.env, record: pendKey })).state, "lost");
+});
+
+test("Bookings, earlier layout: concurrent identical bookings of a new reference while it is read from the old layout book once; the rest replay", async () => {
+  // Issue 29: every request joined on the read of the old object found
+  // nothing after it and took the record, each ending the previous
+  // holder's turn: ten bookings, ten references.
+  const { env, reads, forwards } = legacyEnv(Date.now() + day);
+  const all = await Promise.all(Array.from({ length: 10 }, () => begin(env, "fp", { waitMs: 5000, holdMs: 60000, send: {} })));
+  assert.equal(forwards.n, 1, "booked once");
+  assert.equal(reads.n, 1, "one read of the old object");
+  const sent = all.filter((a) => a.state === "sent");
+  assert.equal(sent.length, 1, "one holder: " + all.map((a) => a.state).join(" "));
+  assert.deepEqual(sent[0].sent, { result: '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}', holding: true }, "its outcome recorded");
+  for (const a of all) if (a !== sent[0]) assert.deepEqual([a.state, a.body], ["done", '{"status":"ok","data":{"shipping_dlvr_ref":"D1"}}']);
+
+  // The same where the caller forwards (begin without send): one "new", the rest wait for its outcome.
+  const w = legacyEnv(Date.now() + day);
+  const r2 = { binding: "BOOKINGS", key: "u\nbase\nnew-shipment\nORDER-9" };
+  /** @type {any[]} */
+  const settled = [];
+  const pending = Array.from({ length: 10 }, () => begin(w.env, "fp", { record: r2, waitMs: 5000, holdMs: 60000 }).then((a) => { settled.push(a); return a; }));
+  while (settled.length === 0) await new Promise((r) => setTimeout(r, 1));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(settled.map((a) => a.state), ["new"], "one holder; the others wait for it");
+  assert.deepEqual(await bookingFinish({ env: w.env, record: r2, holder: settled[0].holder, outcome: "ok", body: "B", ttlMs: 60000 }), { ok: true, holding: true },
+    "the holder still holds its turn");
+  const rest = (await Promise.all(pending)).filter((a) => a !== settled[0]);
+  assert.deepEqual(rest.map((a) => a.state + " " + a.body), Array(9).fill("done B"));
+});
+
+test("Bookings: a key another request holds is never taken: its duplicates wait, its record stays, its holder keeps its turn", async () => {
+  const obj = new Bookings({ storage: new MemoryStorage() }, {});
+  const q = { key: "k", fp: "fp", waitMs: 100, holdMs: 60000, graceMs: 0, ttlMs: 60000 };
+  const a = await obj.begin(q);
+  assert.equal(a.state, "new");
+  // The record gone under a live holder (here: deleted behind its back): still its turn.
+  obj.state.storage.map.delete(recordKey("k"));
+  assert.equal((await obj.begin({ ...q, waitMs: 10 })).state, "busy", "held: wait, never a second holder");
+  assert.equal((await obj.begin({ ...q, fp: "other", waitMs: 10 })).state, "busy");
+  assert.equal(obj.live.get("k").holder, a.holder);
+  obj.state.storage.map.set(recordKey("k"), { state: "pending", fp: "fp", holder: a.holder, since: 1, prev: 0, expires: Date.now() + 60000 });
+  assert.equal(await obj.finish({ key: "k", holder: a.holder, outcome: "ok", body: "{}", ttlMs: 60000 }), true, "the holder keeps its turn");
+  assert.equal((await obj.begin(q)).state, "done");
 });
 
 test("Bookings, earlier layout: not read outside the window, expired records and absent ones; a failed read books nothing", async () => {
@@ -334,7 +391,7 @@ test("watchlist calls: JSON in and out, failures as values", async () => {
   const fake = {
     add: (...a) => { calls.push(["add", ...a]); return ""; },
     lease: (...a) => { calls.push(["lease", ...a]); return '[{"ref":"D1","client_ref":"O1","added":1,"next_at":1,"pending":0,"state":""}]'; },
-    commit: (t) => { calls.push(["commit", JSON.parse(t)]); return ""; },
+    commit: ({ text }) => { calls.push(["commit", JSON.parse(text)]); return ""; },
     stats: () => '{"watched":1,"pending":0,"delivered":2,"dropped":0,"last_run":null}',
   };
   const env = { WATCHLIST: namespace(() => fake) };
@@ -345,11 +402,74 @@ test("watchlist calls: JSON in and out, failures as values", async () => {
   await watchCommit({ env, list, commit: { delivered: 1, dropped: 0, run: { at: "x" } } });
   assert.equal((await watchStats({ env, list })).value.delivered, 2);
   assert.deepEqual(calls.map((c) => c[0]), ["add", "lease", "commit"]);
-  assert.deepEqual(calls[1], ["lease", 10, 3, 600000]);
+  assert.deepEqual(calls[1], ["lease", { now: 10, n: 3, holdMs: 600000 }]);
   const none = await watchStats({ env: {}, list });
   assert.deepEqual([none.ok, none.failure], [false, "unbound"]);
   const broken = { WATCHLIST: namespace(() => ({ stats: () => { throw new Error("gone"); } })) };
   const b = await watchStats({ env: broken, list });
   assert.deepEqual([b.ok, b.failure], [false, "unreachable"]);
   assert.equal(watchlistBound({ env, binding: "WATCHLIST" }), true);
+});
+
+/**
+ * The shared vectors (testdata/bookings.json, which internal/booking runs
+ * in Go) against the object itself: its clock and holder tokens are the
+ * steps', its decisions the real core's, recorded through a spy.
+ */
+test("Bookings: the shared vectors (testdata/bookings.json) through the object and the real core", async () => {
+  const file = JSON.parse(fs.readFileSync(new URL("../../../testdata/bookings.json", import.meta.url), "utf8"));
+  const d = file.defaults;
+  assert.ok(file.vectors.length >= 10);
+  for (const v of file.vectors) {
+    const clock = { now: 0, token: "" };
+    /** @type {string[]} */
+    let decisions = [];
+    const spy = (/** @type {string} */ name, /** @type {string} */ call, /** @type {(a: any) => string} */ verdict) => (/** @type {any} */ input) => {
+      const a = ledgerCore[name](input);
+      decisions.push(call + ":" + verdict(a));
+      return a;
+    };
+    const core = {
+      ledgerBegin: spy("ledgerBegin", "begin", (a) => a.verdict),
+      ledgerSending: spy("ledgerSending", "sending", (a) => a.verdict),
+      ledgerFinish: spy("ledgerFinish", "finish", (a) => a.verdict),
+      ledgerPeek: spy("ledgerPeek", "peek", (a) => a.state),
+      ledgerTakeOver: spy("ledgerTakeOver", "takeOver", (a) => a.verdict),
+      ledgerSweep: ledgerCore.ledgerSweep,
+    };
+    const key = "u\nbase\nnew-shipment\nVECTOR";
+    const B = bookingsClass({ core, legacyUntilMs: v.legacyUntil ?? 0, now: () => clock.now, newHolder: () => clock.token });
+    const env = {};
+    const ns = namespace((name) => {
+      const storage = new MemoryStorage();
+      if (name === key && v.earlier) storage.map.set(LEGACY_KEY, v.earlier);
+      return new B({ storage }, env);
+    });
+    Object.assign(env, { BOOKINGS: ns });
+    let obj = ns.get(bookingObjectName(key));
+    for (const [i, s] of v.steps.entries()) {
+      const at = v.name + ", step " + i + " (" + s.call + ")";
+      decisions = [];
+      clock.now = s.now;
+      clock.token = s.token ?? "";
+      let got;
+      if (s.call === "restart") {
+        obj = new B(obj.state, env);
+        ns.objects.set(bookingObjectName(key), obj);
+        continue;
+      } else if (s.call === "begin") {
+        got = await obj.begin({ key, fp: s.fp, waitMs: s.waitMs ?? d.waitMs, holdMs: s.holdMs ?? d.holdMs, graceMs: s.graceMs ?? d.graceMs, ttlMs: s.ttlMs ?? d.ttlMs });
+      } else if (s.call === "finish") {
+        got = await obj.finish({ key, holder: s.holder, outcome: s.outcome, body: s.body, ttlMs: s.ttlMs ?? d.ttlMs });
+      } else if (s.call === "sending") {
+        got = await obj.sending({ key, holder: s.holder });
+      } else if (s.call === "peek") {
+        got = await obj.peek({ key });
+      } else assert.fail(at + ": unknown call");
+      assert.deepEqual(decisions, s.decisions, at + ": decisions");
+      assert.deepEqual(JSON.parse(JSON.stringify(got)), s.answer, at + ": answer");
+      assert.deepEqual(obj.state.storage.map.get(recordKey(key)) ?? null, s.stored, at + ": stored");
+      if ("marked" in s) assert.deepEqual(obj.state.storage.map.get(takenOverKey(key)) ?? null, s.marked === null ? null : { expires: s.marked }, at + ": mark");
+    }
+  }
 });

@@ -23,6 +23,10 @@ export const MAX_UPSTREAM_BODY = 8 << 20;
  *   isolate's start (warm.mjs), where a timer is refused (the core's UPSTREAM_TIMEOUT_MS is at least 1)
  * @property {number} [maxBytes] bound of the answer read (MAX_UPSTREAM_BODY)
  * @property {typeof fetch} [fetcher] the platform's fetch (or a service binding's)
+ * @property {string | null} [fault] a Sandbox-Fault header value to send (the sandbox's only: serviceCall
+ *   gives one only when the upstream is the SANDBOX binding)
+ * @property {AbortSignal} [signal] the caller's own abort (a rates call that missed its deadline and is
+ *   not the one refreshing the store): the call ends as a timeout
  */
 
 /**
@@ -36,7 +40,8 @@ export const MAX_UPSTREAM_BODY = 8 << 20;
  * @param {UpstreamCall} c
  * @returns {Promise<UpstreamAnswer>}
  */
-export async function upstreamCall({ url, body, authorization, requestId, timeoutMs, maxBytes = MAX_UPSTREAM_BODY, fetcher = fetch }) {
+export async function upstreamCall({ url, body, authorization, requestId, timeoutMs, maxBytes = MAX_UPSTREAM_BODY, fetcher = fetch, fault = null, signal }) {
+  const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
   let status = 0;
   /** @type {Response} */
   let res;
@@ -49,10 +54,11 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
         accept: "application/json",
         "user-agent": "parcelgate-edge/1",
         "x-request-id": requestId,
+        ...(fault ? { "sandbox-fault": fault } : {}),
       },
       body: /** @type {BodyInit} */ (body),
       redirect: "manual",
-      signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
+      signal: signal === undefined ? timeout : timeout === undefined ? signal : AbortSignal.any([timeout, signal]),
     });
     status = res.status;
   } catch (e) {

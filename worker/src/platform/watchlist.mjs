@@ -34,23 +34,19 @@ export class Watchlist extends DurableObject {
 
   /**
    * add watches a shipment from at (due at once); nothing if watched.
-   * @param {string} ref
-   * @param {string} clientRef
-   * @param {number} at
+   * @param {{ref: string, clientRef: string, at: number}} q
    */
-  add(ref, clientRef, at) {
+  add({ ref, clientRef, at }) {
     this.sql.exec("INSERT OR IGNORE INTO watch (ref, client_ref, added, next_at) VALUES (?, ?, ?, ?)", ref, clientRef, at, at);
     return "";
   }
 
   /**
    * lease returns up to n due rows (JSON) and holds them for holdMs.
-   * @param {number} now
-   * @param {number} n
-   * @param {number} holdMs
+   * @param {{now: number, n: number, holdMs: number}} q
    * @returns {string}
    */
-  lease(now, n, holdMs) {
+  lease({ now, n, holdMs }) {
     return this.state.storage.transactionSync(() => {
       const rows = this.sql.exec(
         "SELECT ref, client_ref, added, next_at, pending, state FROM watch WHERE next_at <= ? ORDER BY next_at, ref LIMIT ?",
@@ -64,9 +60,9 @@ export class Watchlist extends DurableObject {
    * commit writes a chunk of a run's rows back, removes the finished ones,
    * adds the chunk's counts to the totals and keeps the run so far, in one
    * transaction (a run commits every few shipments).
-   * @param {string} text a WatchCommit as JSON
+   * @param {{text: string}} q text: a WatchCommit as JSON
    */
-  commit(text) {
+  commit({ text }) {
     /** @type {WatchCommit} */
     const c = JSON.parse(text);
     this.state.storage.transactionSync(() => {
@@ -142,7 +138,7 @@ async function call(env, w, f) {
  * @param {{env: import("../types").Env, list: WatchlistName, ref: string, clientRef: string, at: number}} q
  */
 export function watchAdd({ env, list, ref, clientRef, at }) {
-  return call(env, list, (s) => s.add(ref, clientRef, at));
+  return call(env, list, (s) => s.add({ ref, clientRef, at }));
 }
 
 /**
@@ -151,7 +147,7 @@ export function watchAdd({ env, list, ref, clientRef, at }) {
  * @returns {Promise<WatchAnswer<WatchRow[]>>}
  */
 export async function watchLease({ env, list, now, n, holdMs }) {
-  const a = await call(env, list, (s) => s.lease(now, n, holdMs));
+  const a = await call(env, list, (s) => s.lease({ now, n, holdMs }));
   return a.ok ? { ok: true, value: JSON.parse(a.value) } : a;
 }
 
@@ -160,7 +156,7 @@ export async function watchLease({ env, list, now, n, holdMs }) {
  * @param {{env: import("../types").Env, list: WatchlistName, commit: WatchCommit}} q
  */
 export function watchCommit({ env, list, commit }) {
-  return call(env, list, (s) => s.commit(JSON.stringify(commit)));
+  return call(env, list, (s) => s.commit({ text: JSON.stringify(commit) }));
 }
 
 /**

@@ -80,13 +80,13 @@ export async function limited(x, edge, rl) {
  * Server-Timing and the log line.
  * @param {Exchange} x
  * @param {Edge} edge
- * @param {{operation: string, body: string}} c
+ * @param {{operation: string, body: string, signal?: AbortSignal}} c signal: the caller's abort
  * @returns {Promise<import("../core.mjs").UpstreamResult>}
  */
-export async function callUpstream(x, edge, { operation, body }) {
+export async function callUpstream(x, edge, { operation, body, signal }) {
   const t0 = Date.now();
   x.upstream.attempts++;
-  const a = await serviceCall(edge, operation, body, x.id, { warm: x.warm });
+  const a = await serviceCall(edge, operation, body, x.id, { warm: x.warm, fault: x.request.headers.get("sandbox-fault"), signal });
   x.upstream.ms += Date.now() - t0;
   x.upstream.status = a.status;
   if (a.failure !== null) x.detail = a.detail;

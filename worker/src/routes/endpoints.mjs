@@ -35,7 +35,7 @@ export function healthz({ edge: getEdge, instance }) {
     let webhooks = null;
     if (edge.config.webhooks !== null && edge.config.errors.length === 0) {
       const s = await stats(x, edge);
-      const master = edge.core.isMaster(authorization);
+      const master = edge.core.isMaster({ authorization }).master;
       if (s.ok) {
         const at = s.value.last_run === null ? NaN : Date.parse(String(s.value.last_run.at));
         webhooks = { stats: master ? s.value : null, error: null, lastRunAt: Number.isNaN(at) ? null : at };

@@ -14,6 +14,7 @@ import { sharedGet, sharedPut, defaultCache } from "../platform/cache.mjs";
 import { reply } from "../exchange.mjs";
 import { logLine } from "../middleware/log.mjs";
 import { BOOKINGS, WATCHLIST, serviceCall } from "../edge.mjs";
+import { rated } from "./rates.mjs";
 
 /**
  * @typedef {import("../exchange.mjs").Exchange} Exchange
@@ -72,11 +73,13 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
     if (p.kind === "respond") return send(x, p.response);
     if (p.kind !== "forward") return failure(x, edge, "internal");
     const fwd = p.forward;
+    x.pricing = fwd.pricing || "";
     x.sign = fwd.sign || "";
     // A made-up request of the isolate's start (warm.mjs) never reads or
     // fills a cache: its answer is warmUpstream's stand-in.
     if (fwd.cache !== null && !x.warm) return cached(x, edge, fwd, fwd.cache, cache());
     if (fwd.booking !== null) return booked(x, edge, fwd, fwd.booking);
+    if (fwd.rates && !x.warm) return rated(x, edge, fwd, fwd.rates, { forward, settle, cache: cache() });
     return settle(x, edge, await forward(x, edge, fwd));
   };
 }
@@ -102,15 +105,16 @@ function answerOf(x, edge, fwd, upstream, sentAt) {
  * @param {Edge} edge
  * @param {Forward} fwd
  * @param {number} [sentAt] when a booking is sent (its Retry-After after a lost answer counts from it)
+ * @param {AbortSignal} [signal] the caller's abort (routes/rates.mjs): the call in flight ends, no retry follows
  * @returns {Promise<Answered>}
  */
-async function forward(x, edge, fwd, sentAt = 0) {
+async function forward(x, edge, fwd, sentAt = 0, signal = undefined) {
   const backoff = edge.config.limits.readRetryBackoffMs;
   if (fwd.retryable) edge.retries.deposit();
   for (let i = 0; ; i++) {
-    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody });
+    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody, signal });
     const a = answerOf(x, edge, fwd, up, sentAt);
-    if (!(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
+    if (signal?.aborted || !(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
     await sleep(backoff[i]);
   }
 }
@@ -149,12 +153,14 @@ function settle(x, edge, a, headers) {
  */
 function data(x, edge, body, headers) {
   /** @type {Record<string, string>} */
-  const h = { ...headers, vary: "Accept" };
+  // The shop's prices (x.pricing) name services in the shopper's language.
+  const h = { ...headers, vary: x.pricing === "" ? "Accept" : "Accept, Accept-Language" };
   const wants = wantsNormalized(x.request.headers.get("accept"));
-  // Rates and drop points carry offers and points signed now, for this
-  // request (x.sign): raw answers go through the core too.
-  if (!wants && x.sign === "") return { body, headers: h };
-  const n = edge.core.normalize({ operation: x.op, body, keep: !wants, sign: x.sign, now: Date.now() });
+  // Rates with the shop's prices, and rates and drop points that carry
+  // offers and points signed now for this request (x.sign), go through
+  // the core raw or normalized.
+  if (!wants && x.pricing === "" && x.sign === "") return { body, headers: h };
+  const n = edge.core.normalize({ operation: x.op, body, keep: !wants, pricing: x.pricing, sign: x.sign, now: Date.now() });
   if (n.normalized) h["parcelgate-data"] = "normalized";
   return { body: n.body, headers: h };
 }
@@ -263,46 +269,42 @@ async function booked(x, edge, fwd, t) {
       if (r.upstream.detail !== "") x.detail = r.upstream.detail;
     }
     if (!b.sent.holding) heldNoLonger(x, r.outcome);
-    if (r.step !== null) {
-      if (r.step.watch !== null) watch(x, edge, r.step.watch);
-      return send(x, r.step.response);
-    }
-    if (r.answered === null) return failure(x, edge, "internal");
-    return settle(x, edge, r.answered);
+    return answered(x, edge, r);
   }
-  /** @param {import("../core.mjs").LedgerFinish} f */
-  const finish = async ({ outcome, body }) => {
-    const r = await bookingFinish({ env: x.env, record, holder: b.holder, outcome, body, ttlMs: t.recordTtlMs });
-    if (!r.ok) x.note = "booking ledger finish failed: " + r.detail;
-    else if (!r.holding) heldNoLonger(x, outcome);
-  };
-  /** @type {import("../core.mjs").BookingStep | import("../core.mjs").LookedUpStep} */
-  let step = edge.core.booking({ context: fwd.context, ticket: t, state: b.state, stored: text(b.body),
-    retryAfterMs: b.retryAfterMs ?? 0, requestId: x.id, acceptLanguage: lang, now: Date.now() });
-  let looked = false;
-  if (step.kind === "lookup") {
-    looked = true;
-    const up = await callUpstream(x, edge, { operation: step.operation, body: step.lookupBody });
-    step = edge.core.lookedUp({ context: fwd.context, ticket: t, upstreamBody: fwd.upstreamBody, upstream: up, requestId: x.id, acceptLanguage: lang, now: Date.now() });
+  // The record is this request's (new, lost) or answered as it stands: the core decides, once.
+  const r = await bookOnce(edge, { ...sendIt, state: b.state, stored: text(b.body), retryAfterMs: b.retryAfterMs ?? 0 }, {
+    upstream: (operation, body) => callUpstream(x, edge, { operation, body }),
+    sending: async () => {
+      // Not there: it was never booked. The grace starts again from this send.
+      const s = await bookingSending({ env: x.env, record, holder: b.holder });
+      if (!s.ok) x.detail = "booking ledger: " + s.detail;
+      return !s.ok ? "ledger_unavailable" : s.holding ? null : "booking_taken_over";
+    },
+  });
+  if (r.finish !== null) {
+    const f = await bookingFinish({ env: x.env, record, holder: b.holder, outcome: r.finish.outcome, body: r.finish.body, ttlMs: t.recordTtlMs });
+    if (!f.ok) x.note = "booking ledger finish failed: " + f.detail;
+    else if (!f.holding) heldNoLonger(x, r.finish.outcome);
   }
-  if (step.kind === "respond") {
-    if (step.finish !== null) await finish(step.finish);
-    if (step.watch !== null) watch(x, edge, step.watch);
-    return send(x, step.response);
+  if (r.failure !== null) return failure(x, edge, r.failure);
+  return answered(x, edge, r);
+}
+
+/**
+ * answered sends what bookOnce decided: the core's step, or its answer to
+ * the one upstream call.
+ * @param {Exchange} x
+ * @param {Edge} edge
+ * @param {{step: import("../core.mjs").StepRespond | null, answered: Answered | null}} r
+ * @returns {Response}
+ */
+function answered(x, edge, r) {
+  if (r.step !== null) {
+    if (r.step.watch !== null) watch(x, edge, r.step.watch);
+    return send(x, r.step.response);
   }
-  if (looked) {
-    // Not there: it was never booked. The grace starts again from this send.
-    const r = await bookingSending({ env: x.env, record, holder: b.holder });
-    if (!r.ok) {
-      x.detail = "booking ledger: " + r.detail;
-      return failure(x, edge, "ledger_unavailable");
-    }
-    if (!r.holding) return failure(x, edge, "booking_taken_over");
-  }
-  const sentAt = Date.now();
-  const a = await forward(x, edge, fwd, sentAt);
-  await finish({ outcome: a.outcome, body: a.outcome === "ok" ? a.response.body : null });
-  return settle(x, edge, a);
+  if (r.answered === null) return failure(x, edge, "internal");
+  return settle(x, edge, r.answered);
 }
 
 /**
@@ -339,31 +341,75 @@ function heldNoLonger(x, outcome) {
  */
 
 /**
+ * What bookOnce needs: the booking (BookingSend) and what begin said of its record.
+ * @typedef {BookingSend & {state: import("../core.mjs").BookingInput["state"], stored: string | null, retryAfterMs: number}} BookingTurn
+ */
+
+/**
+ * What bookOnce decided: the core's step when it answered without sending,
+ * else its answer to the one upstream call; what to finish the record with
+ * (null: nothing); a failure to answer with instead (nothing was sent).
+ * @typedef {object} BookingDone
+ * @property {import("../core.mjs").StepRespond | null} step
+ * @property {Answered | null} answered
+ * @property {import("../core.mjs").LedgerFinish | null} finish
+ * @property {import("../core.mjs").FailureKind | null} failure
+ */
+
+/**
+ * bookOnce is the one send-and-answer sequence of a booking, in the worker
+ * (booked) and in the Bookings object that took a new record
+ * (forwardBooking): the core's step for what begin said, its lookup when it
+ * asks for one (then sending: the record must still be this turn's), one
+ * upstream call, the core's answer. Recording the outcome is the caller's.
+ * @param {Edge} edge
+ * @param {BookingTurn} q
+ * @param {{upstream: (operation: string, body: string) => Promise<UpstreamResult>,
+ *   sending: () => Promise<import("../core.mjs").FailureKind | null>}} io the upstream call; sending answers null when the turn still holds
+ * @returns {Promise<BookingDone>}
+ */
+async function bookOnce(edge, q, io) {
+  const { context, ticket, requestId, acceptLanguage } = q;
+  let step = edge.core.booking({ context, ticket, state: q.state, stored: q.stored, retryAfterMs: q.retryAfterMs, requestId, acceptLanguage, now: Date.now() });
+  let looked = false;
+  if (step.kind === "lookup") {
+    looked = true;
+    const up = await io.upstream(step.operation, step.lookupBody);
+    step = edge.core.lookedUp({ context, ticket, upstreamBody: q.upstreamBody, upstream: up, requestId, acceptLanguage, now: Date.now() });
+  }
+  if (step.kind === "respond") return { step, answered: null, finish: step.finish, failure: null };
+  if (step.kind !== "forward") return { step: null, answered: null, finish: { outcome: "unsent", body: null }, failure: "internal" };
+  if (looked) {
+    const f = await io.sending();
+    if (f !== null) return { step: null, answered: null, finish: null, failure: f };
+  }
+  const sentAt = Date.now();
+  const up = await io.upstream(q.operation, q.upstreamBody);
+  const a = edge.core.answer({ context, upstream: up, requestId, acceptLanguage, now: Date.now(), sentAt });
+  return { step: null, answered: a, finish: { outcome: a.outcome, body: a.outcome === "ok" ? a.response.body : null }, failure: null };
+}
+
+/**
  * forwardBooking books a new record's booking once, inside the Bookings
- * object that took the record (one round trip for the worker): the core
- * decides (booking, then answer), as booked() does in the worker.
+ * object that took the record (one round trip for the worker): bookOnce,
+ * with the object's isolate's edge (wired by entry.mjs).
  * @param {Edge} edge the object's isolate's edge
  * @param {BookingSend} q
  * @returns {Promise<{finish: import("../core.mjs").LedgerFinish | null, result: BookingForwarded}>}
  */
 export async function forwardBooking(edge, q) {
-  const { context, ticket, requestId, acceptLanguage } = q;
-  const none = { attempts: 0, ms: 0, status: 0, detail: "" };
-  const step = edge.core.booking({ context, ticket, state: "new", stored: null, retryAfterMs: 0, requestId, acceptLanguage, now: Date.now() });
-  if (step.kind === "respond") {
-    return { finish: step.finish, result: { step, answered: null, outcome: step.finish?.outcome ?? "", upstream: none } };
-  }
-  if (step.kind !== "forward") {
-    // A new record is never looked up; nothing was sent.
-    return { finish: { outcome: "refused", body: null }, result: { step: null, answered: null, outcome: "refused", upstream: none } };
-  }
-  const sentAt = Date.now();
-  const up = await serviceCall(edge, q.operation, q.upstreamBody, requestId);
-  const ms = Date.now() - sentAt;
-  const a = edge.core.answer({ context, upstream: { status: up.status, body: up.body, failure: up.failure }, requestId, acceptLanguage,
-    now: Date.now(), sentAt });
-  return {
-    finish: { outcome: a.outcome, body: a.outcome === "ok" ? a.response.body : null },
-    result: { step: null, answered: a, outcome: a.outcome, upstream: { attempts: 1, ms, status: up.status, detail: up.failure !== null ? up.detail : "" } },
-  };
+  const upstream = { attempts: 0, ms: 0, status: 0, detail: "" };
+  const r = await bookOnce(edge, { ...q, state: "new", stored: null, retryAfterMs: 0 }, {
+    upstream: async (operation, body) => {
+      const t0 = Date.now();
+      const up = await serviceCall(edge, operation, body, q.requestId);
+      Object.assign(upstream, { attempts: upstream.attempts + 1, ms: upstream.ms + Date.now() - t0, status: up.status,
+        detail: up.failure !== null ? up.detail : "" });
+      return { status: up.status, body: up.body, failure: up.failure };
+    },
+    // A new record is never looked up: nothing is sent.
+    sending: async () => "internal",
+  });
+  const finish = r.failure !== null ? { outcome: /** @type {const} */ ("unsent"), body: null } : r.finish;
+  return { finish, result: { step: r.step, answered: r.answered, outcome: finish?.outcome ?? "", upstream } };
 }

@@ -38,6 +38,7 @@ export default {
   "rates.legend": "Versandart",
   "rates.cheapest": "Am günstigsten",
   "rates.fastest": "Am schnellsten",
+  "rates.free": "Kostenlos",
   "rates.dropPoint": "Zustellung an einen Paketshop",
   "rates.arrival": "Ankunft am {date}",
   "rates.arrivalUnknown": "Liefertermin unbekannt",

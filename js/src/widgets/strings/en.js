@@ -38,6 +38,7 @@ export default {
   "rates.legend": "Delivery service",
   "rates.cheapest": "Cheapest",
   "rates.fastest": "Fastest",
+  "rates.free": "Free",
   "rates.dropPoint": "Delivered to a drop point",
   "rates.arrival": "Arrives {date}",
   "rates.arrivalUnknown": "Arrival unknown",

@@ -38,6 +38,7 @@ export default {
   "rates.legend": "Método de envío",
   "rates.cheapest": "Más barato",
   "rates.fastest": "Más rápido",
+  "rates.free": "Gratis",
   "rates.dropPoint": "Entrega en punto de recogida",
   "rates.arrival": "Llega el {date}",
   "rates.arrivalUnknown": "Fecha de entrega no disponible",

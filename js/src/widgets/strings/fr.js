@@ -38,6 +38,7 @@ export default {
   "rates.legend": "Mode de livraison",
   "rates.cheapest": "Le moins cher",
   "rates.fastest": "Le plus rapide",
+  "rates.free": "Gratuit",
   "rates.dropPoint": "Livraison en point relais",
   "rates.arrival": "Arrive le {date}",
   "rates.arrivalUnknown": "Date de livraison inconnue",

@@ -38,6 +38,7 @@ export default {
   "rates.legend": "Servizio di spedizione",
   "rates.cheapest": "Il più economico",
   "rates.fastest": "Il più veloce",
+  "rates.free": "Gratis",
   "rates.dropPoint": "Consegna in un punto di ritiro",
   "rates.arrival": "Arriva il {date}",
   "rates.arrivalUnknown": "Data di consegna non disponibile",

@@ -38,6 +38,7 @@ export default {
   "rates.legend": "Verzendoptie",
   "rates.cheapest": "Goedkoopst",
   "rates.fastest": "Snelst",
+  "rates.free": "Gratis",
   "rates.dropPoint": "Bezorging bij een afhaalpunt",
   "rates.arrival": "Aankomst op {date}",
   "rates.arrivalUnknown": "Bezorgdatum onbekend",

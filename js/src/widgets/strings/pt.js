@@ -38,6 +38,7 @@ export default {
   "rates.legend": "Modo de entrega",
   "rates.cheapest": "Mais barato",
   "rates.fastest": "Mais rápido",
+  "rates.free": "Grátis",
   "rates.dropPoint": "Entrega num ponto de recolha",
   "rates.arrival": "Chega a {date}",
   "rates.arrivalUnknown": "Data de entrega indisponível",

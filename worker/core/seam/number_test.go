@@ -1,9 +1,11 @@
-package core
+package seam
 
 import (
 	"math/rand"
 	"strconv"
 	"testing"
+
+	"github.com/parcelgate/parcelgate/internal/decimal"
 )
 
 // num's fallback for numbers ParseInt refuses is int64(ParseFloat), as it
@@ -19,7 +21,7 @@ func TestTruncNumberMatchesParseFloat(t *testing.T) {
 		} else if f, err := strconv.ParseFloat(r, 64); err == nil {
 			want = int64(f)
 		}
-		if got := (args{keys: []string{"n"}, vals: []string{r}}).num("n"); got != want {
+		if got := numOf(r); got != want {
 			t.Fatalf("num(%s) = %d, int64(ParseFloat) %d", r, got, want)
 		}
 	}
@@ -32,7 +34,7 @@ func TestTruncNumberMatchesParseFloat(t *testing.T) {
 	}
 	// Past int64: saturated, as TinyGo converts (natively Go gives MinInt64).
 	for r, want := range map[string]int64{"9223372036854775806.5": 1<<63 - 1, "1e19": 1<<63 - 1, "-1e19": -1 << 63, "-9.3e18": -1 << 63, "1e22": 1<<63 - 1, "1e300": 1<<63 - 1} {
-		if got := newArgs([]byte(`{"n":` + r + `}`)).num("n"); got != want {
+		if got := numOf(r); got != want {
 			t.Fatalf("num(%s) = %d, want %d", r, got, want)
 		}
 	}
@@ -58,4 +60,12 @@ func TestTruncNumberMatchesParseFloat(t *testing.T) {
 		}
 		check(r)
 	}
+}
+
+// numOf is what readInt makes of a number member's text r.
+func numOf(r string) int64 {
+	if n, ok := decimal.ParseInt(r); ok {
+		return n
+	}
+	return truncNumber(r)
 }

@@ -1,0 +1,389 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/internal/i18n"
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/pricing"
+)
+
+// The shop's shipping prices (issue 31): PRICING_RULES (internal/pricing)
+// applied to get-shipments-rates answers at the edge.
+//
+// The page sends the cart's value as order_value with the rates request:
+// an edge-only field, read and removed before validation, so the
+// upstream never sees it and the cache key (made from the forwarded
+// body) does not depend on it. Prepare gives the forward a pricing basis
+// (the destination, the order value, the shopper's language); the
+// normalize call applies the rules to the client's body, relayed or
+// cached, raw or normalized, so the caches keep the carrier's answer and
+// every request gets the prices of its own cart.
+//
+// Order in the normalize call: normalize, then price, then (issue 30's
+// offers) sign, so an offer signs the shop's price. The offer must also
+// sign the order value: pricingOrderValue reads it from the basis.
+
+// Settings and the edge-only field.
+const (
+	EnvPricingRules     = "PRICING_RULES"
+	EnvShowCarrierPrice = "PRICING_SHOW_CARRIER_PRICE"
+	FieldOrderValue     = "order_value"
+)
+
+// loadPricing reads PRICING_RULES and PRICING_SHOW_CARRIER_PRICE.
+func loadPricing(getenv func(string) string, boolean func(string, bool) bool, bad func(v, p string)) (*pricing.Table, bool) {
+	t, err := pricing.Parse(getenv(EnvPricingRules))
+	if err != nil {
+		bad(EnvPricingRules, err.Error()+" (see worker/README.md, Shipping prices)")
+		t = nil
+	}
+	return t, boolean(EnvShowCarrierPrice, false)
+}
+
+// orderPrecision is the decimals an order value may have: the table's
+// currency's (2 without a table).
+func (e *Edge) orderPrecision() int {
+	if t := e.cfg.Pricing; t != nil {
+		return t.Precision
+	}
+	return 2
+}
+
+// takeOrderValue removes a rates request's order_value and checks it: a
+// non-negative decimal with at most the currency's decimals. It returns
+// the value in minor units as text ("" when not given).
+func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, *Refusal) {
+	v := strings.TrimSpace(req.Get(FieldOrderValue))
+	req.Del(FieldOrderValue)
+	if v == "" {
+		return "", nil
+	}
+	prec := e.orderPrecision()
+	n, ok := pricing.ParseExact(v, prec)
+	if !ok {
+		eg := "59.90"
+		if prec == 0 {
+			eg = "5990"
+		}
+		return "", fieldRefusal(400, 400, "invalid_request", FieldOrderValue,
+			pricingSay(r.locale(), string(pricing.AppendFormat(nil, int64(prec), 0)), eg))
+	}
+	return pricing.Format(n, 0), nil
+}
+
+// pricingBasis is what the rates answer's prices depend on besides the
+// answer: "tc=<country>&ov=<minor units or empty>&l=<language index>".
+// "" when there is no table (nothing to apply).
+func (e *Edge) pricingBasis(op, country, orderValue string, l i18n.Locale) string {
+	if e.cfg.Pricing == nil || op != "get-shipments-rates" {
+		return ""
+	}
+	return "tc=" + country + "&ov=" + orderValue + "&l=" + string(byte('0'+l))
+}
+
+// pricingOrderValue is the basis's order value as a decimal in the
+// table's currency ("" when the page gave none): what an offer signs
+// beside the price (issue 30's hook).
+func (e *Edge) pricingOrderValue(basis string) string {
+	ov := pricingValue(basis, "ov")
+	if ov == "" || e.cfg.Pricing == nil {
+		return ""
+	}
+	n, _ := pricing.ParseExact(ov, 0)
+	return pricing.Format(n, e.cfg.Pricing.Precision)
+}
+
+// pricingValue reads one field of a basis ("k=v&k=v", values unescaped:
+// country codes and digits only).
+func pricingValue(basis, name string) string {
+	for basis != "" {
+		var part string
+		part, basis, _ = strings.Cut(basis, "&")
+		if k, v, _ := strings.Cut(part, "="); k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// rateEntry is one service of a rates answer as the rules read it.
+type rateEntry struct {
+	start, end int // the object's bytes
+	empty      bool
+	priceAt    [2]int // the price value's bytes ({0,0}: none)
+	priceText  string // the price as the carrier sent it (decoded)
+	nameAt     [2]int
+	svc        pricing.Service
+	res        pricing.Result
+	out        []byte // the entry as the shop shows it
+	rank       int64  // the shop's price for best_price_service; -1: unranked
+}
+
+// PriceAnswer returns a rates answer's body with the shop's prices: the
+// rules applied to every service, hidden ones removed, best_price_service
+// the shop's cheapest. normalized says the body is the core's normalized
+// one (an empty best_price_service is then null, else [] as the
+// upstream sends it). The body is returned as is when no rule applies.
+func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool) []byte {
+	t := e.cfg.Pricing
+	if t == nil || basis == "" || op != "get-shipments-rates" {
+		return body
+	}
+	var order pricing.Order
+	if ov := pricingValue(basis, "ov"); ov != "" {
+		order.Value, order.Given = pricing.ParseExact(ov, 0)
+	}
+	lang := 0
+	if l := pricingValue(basis, "l"); len(l) == 1 {
+		lang = int(l[0] - '0')
+	}
+	country := pricingValue(basis, "tc")
+
+	src := string(body)
+	s := jsonlite.NewScannerString(src)
+	var list []rateEntry
+	listAt, bestAt := [2]int{-1, -1}, [2]int{-1, -1}
+	var best *rateEntry
+	entry := func() (rateEntry, error) {
+		en := rateEntry{start: s.Offset(), empty: true, rank: -1}
+		en.svc.Country = country
+		err := s.Object(func(k string) error {
+			en.empty = false
+			var err error
+			switch k {
+			case "carrier_code":
+				en.svc.Carrier, err = s.LooseString()
+			case "service_code":
+				en.svc.Service, err = s.LooseString()
+			case "is_drop_point":
+				en.svc.DropPoint, err = s.LooseBool()
+			case "currency":
+				en.svc.Currency, err = s.LooseString()
+			case "price":
+				en.priceAt[0] = s.Offset()
+				en.priceText, err = s.LooseString()
+				en.priceAt[1] = s.Offset()
+			case "service_name":
+				en.nameAt[0] = s.Offset()
+				err = s.Skip()
+				en.nameAt[1] = s.Offset()
+			}
+			return err
+		})
+		en.end = s.Offset()
+		en.svc.Price = strings.TrimSpace(en.priceText)
+		return en, err
+	}
+	ok := dataObject(s, func(k string) error {
+		switch k {
+		case "services":
+			if s.Peek() != jsonlite.Array {
+				return nil
+			}
+			listAt[0] = s.Offset()
+			err := s.Array(func(int) error {
+				if s.Peek() != jsonlite.Object {
+					return errShape
+				}
+				en, err := entry()
+				list = append(list, en)
+				return err
+			})
+			listAt[1] = s.Offset()
+			return err
+		case "best_price_service":
+			bestAt[0] = s.Offset()
+			if s.Peek() == jsonlite.Object {
+				en, err := entry()
+				best = &en
+				bestAt[1] = s.Offset()
+				return err
+			}
+			err := s.Skip()
+			bestAt[1] = s.Offset()
+			return err
+		}
+		return nil
+	})
+	if !ok {
+		return body // not an ok rates envelope the rules can read: as received
+	}
+	matched := false
+	apply := func(en *rateEntry) {
+		en.res = t.Apply(&en.svc, order, lang)
+		matched = matched || en.res.Matched
+		if !en.res.Hidden {
+			en.out = e.priceEntry(src, en, t.Precision)
+		}
+		switch {
+		case en.res.Priced:
+			en.rank = en.res.Price
+		case en.svc.Currency == "" || en.svc.Currency == t.Currency:
+			if n, ok := pricing.ParseRounded(en.svc.Price, t.Precision); ok {
+				en.rank = n
+			}
+		}
+	}
+	for i := range list {
+		apply(&list[i])
+	}
+	if best != nil {
+		apply(best)
+	}
+	if !matched {
+		return body
+	}
+	type splice struct {
+		at   [2]int
+		text []byte
+	}
+	var cuts []splice
+	var newBest []byte
+	if listAt[0] >= 0 {
+		b := []byte{'['}
+		var cheapest *rateEntry
+		for i := range list {
+			en := &list[i]
+			if en.res.Hidden {
+				continue
+			}
+			if len(b) > 1 {
+				b = append(b, ',')
+			}
+			b = append(b, en.out...)
+			if en.rank >= 0 && (cheapest == nil || en.rank < cheapest.rank) {
+				cheapest = en
+			}
+		}
+		cuts = append(cuts, splice{listAt, append(b, ']')})
+		if cheapest != nil {
+			newBest = cheapest.out
+		}
+	} else if best != nil && !best.res.Hidden {
+		newBest = best.out
+	}
+	if bestAt[0] >= 0 {
+		if newBest == nil {
+			newBest = []byte("[]")
+			if normalized {
+				newBest = []byte("null")
+			}
+		}
+		cuts = append(cuts, splice{bestAt, newBest})
+	}
+	if len(cuts) == 2 && cuts[1].at[0] < cuts[0].at[0] {
+		cuts[0], cuts[1] = cuts[1], cuts[0]
+	}
+	out := make([]byte, 0, len(body)+64)
+	last := 0
+	for _, c := range cuts {
+		out = append(out, src[last:c.at[0]]...)
+		out = append(out, c.text...)
+		last = c.at[1]
+	}
+	return append(out, src[last:]...)
+}
+
+// errShape stops reading a services list that is not a list of objects.
+var errShape = &jsonlite.TypeError{Want: "object", Got: "another value"}
+
+// dataObject calls fn for each member of an ok envelope's data object;
+// false when the body is not one.
+func dataObject(s *jsonlite.Scanner, fn func(k string) error) bool {
+	found := false
+	err := s.Object(func(k string) error {
+		if k != "data" {
+			return nil
+		}
+		if s.Peek() != jsonlite.Object {
+			return errShape
+		}
+		found = true
+		return s.Object(fn)
+	})
+	return err == nil && found
+}
+
+// priceEntry writes one service as the shop shows it: its price the
+// shop's (a string when the carrier's was one), its name the shop's, the
+// carrier's price as carrier_price only when the operator allows it.
+func (e *Edge) priceEntry(src string, en *rateEntry, prec int) []byte {
+	seg := src[en.start:en.end]
+	if !en.res.Priced && en.res.Name == "" {
+		return []byte(seg)
+	}
+	type edit struct {
+		at   [2]int
+		text []byte
+	}
+	var edits []edit
+	if en.res.Priced && en.priceAt[1] > en.priceAt[0] {
+		var p []byte
+		quoted := src[en.priceAt[0]] == '"'
+		if quoted {
+			p = append(p, '"')
+		}
+		p = pricing.AppendFormat(p, en.res.Price, prec)
+		if quoted {
+			p = append(p, '"')
+		}
+		edits = append(edits, edit{en.priceAt, p})
+	}
+	if en.res.Name != "" && en.nameAt[1] > en.nameAt[0] {
+		edits = append(edits, edit{en.nameAt, jsonlite.AppendString(nil, en.res.Name)})
+	}
+	if len(edits) == 2 && edits[1].at[0] < edits[0].at[0] {
+		edits[0], edits[1] = edits[1], edits[0]
+	}
+	out := make([]byte, 0, len(seg)+48)
+	last := en.start
+	for _, ed := range edits {
+		out = append(out, src[last:ed.at[0]]...)
+		out = append(out, ed.text...)
+		last = ed.at[1]
+	}
+	out = append(out, src[last:en.end-1]...) // up to the closing brace
+	empty := en.empty
+	if en.res.Name != "" && en.nameAt[1] == 0 {
+		out = append(out, memberPrefix(empty, "service_name")...)
+		out = jsonlite.AppendString(out, en.res.Name)
+		empty = false
+	}
+	if en.res.Priced && e.cfg.ShowCarrierPrice && en.priceAt[1] > en.priceAt[0] {
+		out = append(out, memberPrefix(empty, "carrier_price")...)
+		out = append(out, src[en.priceAt[0]:en.priceAt[1]]...)
+	}
+	return append(out, '}')
+}
+
+func memberPrefix(empty bool, name string) []byte {
+	var b []byte
+	if !empty {
+		b = append(b, ',')
+	}
+	b = jsonlite.AppendString(b, name)
+	return append(b, ':')
+}
+
+// orderValueMessages is the refusal of a bad order_value, shown to the
+// shopper's page, in internal/i18n's order ({0}: decimals, {1}: example).
+var orderValueMessages = [i18n.Count]string{
+	"must be the cart's value: an amount of 0 or more with at most {0} decimals, such as {1}",
+	"debe ser el valor del carrito: un importe de 0 o más con {0} decimales como máximo, por ejemplo {1}",
+	"deve ser o valor do carrinho: um montante de 0 ou mais com no máximo {0} casas decimais, por exemplo {1}",
+	"doit être la valeur du panier : un montant de 0 ou plus avec au plus {0} décimales, par exemple {1}",
+	"muss der Warenkorbwert sein: ein Betrag ab 0 mit höchstens {0} Nachkommastellen, zum Beispiel {1}",
+	"deve essere il valore del carrello: un importo pari o superiore a 0 con al massimo {0} decimali, ad esempio {1}",
+	"moet de waarde van de winkelwagen zijn: een bedrag van 0 of meer met hoogstens {0} decimalen, bijvoorbeeld {1}",
+}
+
+func pricingSay(l i18n.Locale, decimals, example string) string {
+	m := orderValueMessages[0]
+	if int(l) < len(orderValueMessages) {
+		m = orderValueMessages[l]
+	}
+	m = strings.Replace(m, "{0}", decimals, 1)
+	return strings.Replace(m, "{1}", example, 1)
+}

@@ -1,0 +1,227 @@
+package core_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parcelgate/parcelgate/worker/core"
+	"github.com/parcelgate/parcelgate/worker/core/seam"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The shop's prices at the edge (issue 31): PRICING_RULES checked by
+// Configure, order_value taken off the rates request, the rules applied
+// by the normalize call to raw and normalized answers.
+
+// ratesBody is a rates answer as the upstream sends it: SwiftPost's drop
+// point service the cheapest at "3.90" (a string), Acme 24 home delivery
+// at 4.95 (a number).
+const ratesBody = `{"status":"ok","data":{"best_price_service":{"id_service":"12","service_name":"SwiftPost Shop","service_code":"swiftpost-shop","service_type":"48","carrier_code":"swiftpost","carrier_name":"SwiftPost","is_drop_point":"1","price":"3.90","currency":"EUR"},"services":[{"id_service":11,"service_name":"Acme 24","service_code":"acme-24","service_type":"24","carrier_code":"acme-express","carrier_name":"Acme Express","is_drop_point":0,"price":4.95,"currency":"EUR"},{"id_service":"12","service_name":"SwiftPost Shop","service_code":"swiftpost-shop","service_type":"48","carrier_code":"swiftpost","carrier_name":"SwiftPost","is_drop_point":"1","price":"3.90","currency":"EUR"}]}}`
+
+// shopRules: drop points 1 € more and free from 60; home delivery 10 %
+// more, ending in .95, named the shop's way.
+const shopRules = `[{"kind":"drop_point","markup_fixed":"1","free_from":"60"},` +
+	`{"markup_percent":10,"round_end":".95","name":{"en":"Express 24","es":"Urgente 24"}}]`
+
+const ratesQuery = "from_country_code=ES&from_zip_code=28014&to_country_code=es&to_zip_code=08001" +
+	"&parcels[0][parcel_weight]=2&parcels[0][parcel_width]=20&parcels[0][parcel_height]=10&parcels[0][parcel_length]=30&parcels[0][parcel_volume]=6000"
+
+func pricedEdge(t *testing.T, extra ...string) *core.Edge {
+	t.Helper()
+	vars := env(append([]string{"PRICING_RULES", shopRules}, extra...)...)
+	e := core.Configure(func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, core.Bindings{})
+	require.Empty(t, e.Problems())
+	return e
+}
+
+func prepareRates(e *core.Edge, query, lang string) *core.Prepared {
+	return e.Prepare("get-shipments-rates", &core.Request{Method: "GET", Query: query, HasQuery: true, AcceptLanguage: lang,
+		ClientIP: "203.0.113.9", RequestID: "rid", Now: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}, nil)
+}
+
+// normalizeCall is worker/src's data(): the normalize call with the
+// forward's pricing basis, raw (keep) or normalized.
+func normalizeCall(t *testing.T, e *core.Edge, basis string, normalized bool, body string) (string, bool) {
+	t.Helper()
+	c := core.Calls{Edge: e}
+	in, _ := json.Marshal(map[string]any{"operation": "get-shipments-rates", "keep": !normalized, "pricing": basis})
+	head, parts := c.Call(seam.MethodNormalize, in, []byte(body))
+	raw := bytes.Join(parts, nil) // the one raw part: the body
+	var h struct{ Normalized bool }
+	require.NoError(t, json.Unmarshal(head, &h))
+	return string(raw), h.Normalized
+}
+
+type rate struct {
+	ServiceCode  string          `json:"service_code"`
+	ServiceName  string          `json:"service_name"`
+	Price        json.RawMessage `json:"price"`
+	CarrierPrice json.RawMessage `json:"carrier_price"`
+}
+
+func ratesOf(t *testing.T, body string) (best *rate, services []rate) {
+	t.Helper()
+	var env struct {
+		Data struct {
+			Best     json.RawMessage `json:"best_price_service"`
+			Services []rate          `json:"services"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &env), body)
+	if b := strings.TrimSpace(string(env.Data.Best)); b != "[]" && b != "null" {
+		best = &rate{}
+		require.NoError(t, json.Unmarshal(env.Data.Best, best))
+	}
+	return best, env.Data.Services
+}
+
+func TestPricingRulesSettingIsChecked(t *testing.T) {
+	vars := env("PRICING_RULES", `[{"hide":true},{"min":"5","max":"3"}]`)
+	_, errs := core.LoadConfig(func(k string) string { return vars[k] })
+	require.Len(t, errs, 1)
+	assert.Equal(t, "PRICING_RULES", errs[0].Var)
+	assert.Equal(t, "rule 2: min: is above max (5.00 > 3.00) (see worker/README.md, Shipping prices)", errs[0].Problem)
+	vars = env("PRICING_SHOW_CARRIER_PRICE", "maybe")
+	_, errs = core.LoadConfig(func(k string) string { return vars[k] })
+	require.Len(t, errs, 1)
+	assert.Equal(t, "PRICING_SHOW_CARRIER_PRICE", errs[0].Var)
+}
+
+// order_value is the edge's: never forwarded, and so not in anything
+// keyed by the forwarded body (the edge does not cache rates today; a
+// store of recent answers by route and parcels, issue 31 part 2, keys on
+// that body); the basis carries it, in minor units.
+func TestOrderValueIsTheEdgesOnly(t *testing.T) {
+	e := pricedEdge(t)
+	plain := prepareRates(e, ratesQuery, "es")
+	with := prepareRates(e, ratesQuery+"&order_value=59.9", "es")
+	other := prepareRates(e, ratesQuery+"&order_value=75", "es")
+	for _, p := range []*core.Prepared{plain, with, other} {
+		require.Equal(t, core.KindForward, p.Kind)
+		assert.NotContains(t, string(p.Forward.UpstreamBody), "order_value")
+		assert.Equal(t, string(plain.Forward.UpstreamBody), string(p.Forward.UpstreamBody), "one upstream request for every cart")
+		assert.Equal(t, e.CacheKey("get-shipments-rates", plain.Forward.UpstreamBody), e.CacheKey("get-shipments-rates", p.Forward.UpstreamBody))
+	}
+	assert.Equal(t, "tc=ES&ov=&l=1", plain.Forward.Pricing)
+	assert.Equal(t, "tc=ES&ov=5990&l=1", with.Forward.Pricing)
+	assert.Equal(t, "tc=ES&ov=7500&l=1", other.Forward.Pricing)
+
+	// Without rules order_value is still taken (a page may always send
+	// it) and there is nothing to apply.
+	vars := env()
+	bare := core.Configure(func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, core.Bindings{})
+	p := prepareRates(bare, ratesQuery+"&order_value=10", "")
+	require.Equal(t, core.KindForward, p.Kind)
+	assert.Equal(t, "", p.Forward.Pricing)
+	assert.NotContains(t, string(p.Forward.UpstreamBody), "order_value")
+}
+
+func TestOrderValueRefusals(t *testing.T) {
+	e := pricedEdge(t)
+	for _, v := range []string{"12.345", "-1", "abc", "1e3", url.QueryEscape("60,00")} {
+		p := prepareRates(e, ratesQuery+"&order_value="+v, "es-ES")
+		require.Equal(t, core.KindRespond, p.Kind, v)
+		assert.Equal(t, 400, p.Response.Status, v)
+		body := string(p.Response.Body)
+		assert.Contains(t, body, `"field":"order_value"`, v)
+		assert.Contains(t, body, "debe ser el valor del carrito: un importe de 0 o más con 2 decimales como máximo, por ejemplo 59.90", v)
+	}
+	// Another operation does not take it.
+	p := e.Prepare("get-shipment-time-arrival-estimation", &core.Request{Method: "GET", HasQuery: true,
+		Query: "from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001&order_value=10", RequestID: "r", Now: time.Now()}, nil)
+	require.Equal(t, core.KindRespond, p.Kind)
+	assert.Equal(t, 400, p.Response.Status)
+	assert.Contains(t, string(p.Response.Body), "order_value")
+}
+
+func TestRulesAppliedToRawAndNormalizedAnswers(t *testing.T) {
+	e := pricedEdge(t)
+	for _, normalized := range []bool{false, true} {
+		// A cart of 45 €: no free shipping.
+		basis := prepareRates(e, ratesQuery+"&order_value=45", "es").Forward.Pricing
+		body, norm := normalizeCall(t, e, basis, normalized, ratesBody)
+		assert.Equal(t, normalized, norm)
+		best, list := ratesOf(t, body)
+		require.Len(t, list, 2, body)
+		assert.Equal(t, "acme-24", list[0].ServiceCode)
+		assert.Equal(t, "Urgente 24", list[0].ServiceName, "the shop's name in Spanish")
+		assert.JSONEq(t, "5.95", string(list[0].Price), "4.95 + 10 % = 5.45, ending in .95")
+		assert.Equal(t, "SwiftPost Shop", list[1].ServiceName)
+		if normalized {
+			assert.JSONEq(t, "4.9", string(list[1].Price))
+		} else {
+			assert.Equal(t, `"4.90"`, string(list[1].Price), "a string stays a string")
+		}
+		require.NotNil(t, best)
+		assert.Equal(t, "swiftpost-shop", best.ServiceCode, "the shop's cheapest")
+		assert.Nil(t, list[0].CarrierPrice, "the carrier's price does not reach the page")
+		assert.NotContains(t, body, "3.90")
+
+		// 60 € or more: the drop point is free, and the cheapest.
+		basis = prepareRates(e, ratesQuery+"&order_value=60.00", "en").Forward.Pricing
+		body, _ = normalizeCall(t, e, basis, normalized, ratesBody)
+		best, list = ratesOf(t, body)
+		assert.Equal(t, "Express 24", list[0].ServiceName)
+		free := `"0.00"` // raw: a string as the carrier sent it
+		if normalized {
+			free = "0"
+		}
+		assert.JSONEq(t, free, string(list[1].Price))
+		require.NotNil(t, best)
+		assert.Equal(t, "swiftpost-shop", best.ServiceCode)
+		assert.JSONEq(t, free, string(best.Price))
+	}
+}
+
+func TestShowCarrierPrice(t *testing.T) {
+	e := pricedEdge(t, "PRICING_SHOW_CARRIER_PRICE", "true")
+	basis := prepareRates(e, ratesQuery, "").Forward.Pricing
+	body, _ := normalizeCall(t, e, basis, false, ratesBody)
+	_, list := ratesOf(t, body)
+	assert.Equal(t, "4.95", string(list[0].CarrierPrice))
+	assert.Equal(t, `"3.90"`, string(list[1].CarrierPrice))
+	assert.Equal(t, `"4.90"`, string(list[1].Price))
+}
+
+func TestHiddenServicesAndTheCheapest(t *testing.T) {
+	vars := env("PRICING_RULES", `[{"carrier":"swiftpost","hide":true}]`)
+	e := core.Configure(func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, core.Bindings{})
+	require.Empty(t, e.Problems())
+	basis := prepareRates(e, ratesQuery, "").Forward.Pricing
+	for _, normalized := range []bool{false, true} {
+		body, _ := normalizeCall(t, e, basis, normalized, ratesBody)
+		best, list := ratesOf(t, body)
+		require.Len(t, list, 1)
+		assert.Equal(t, "acme-24", list[0].ServiceCode)
+		require.NotNil(t, best, "the cheapest of what is shown")
+		assert.Equal(t, "acme-24", best.ServiceCode)
+		assert.JSONEq(t, "4.95", string(best.Price), "a service no rule matches keeps its price")
+		assert.NotContains(t, body, "swiftpost")
+	}
+	// Everything hidden: no services, no best (as the upstream says none).
+	vars = env("PRICING_RULES", `[{"hide":true}]`)
+	e = core.Configure(func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, core.Bindings{})
+	basis = prepareRates(e, ratesQuery, "").Forward.Pricing
+	raw, _ := normalizeCall(t, e, basis, false, ratesBody)
+	assert.JSONEq(t, `{"status":"ok","data":{"best_price_service":[],"services":[]}}`, raw)
+	norm, _ := normalizeCall(t, e, basis, true, ratesBody)
+	assert.JSONEq(t, `{"status":"ok","data":{"best_price_service":null,"services":[]}}`, norm)
+}
+
+func TestNoRuleMatchesLeavesTheBytes(t *testing.T) {
+	vars := env("PRICING_RULES", `[{"country":"PT","markup_fixed":"1"}]`)
+	e := core.Configure(func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, core.Bindings{})
+	basis := prepareRates(e, ratesQuery, "").Forward.Pricing
+	body, _ := normalizeCall(t, e, basis, false, ratesBody)
+	assert.Equal(t, ratesBody, body)
+	// Not a rates envelope the rules can read: as received.
+	for _, b := range []string{`{"status":"ok","data":[]}`, `{"status":"error","message":"x"}`, `not json`, `{"status":"ok","data":{"services":[1]}}`} {
+		got, _ := normalizeCall(t, e, "tc=PT&ov=&l=0", false, b)
+		assert.Equal(t, b, got)
+	}
+}

@@ -1,0 +1,250 @@
+package seam
+
+import (
+	"unsafe"
+
+	"github.com/parcelgate/parcelgate/internal/jsonlite"
+)
+
+// The codec reads and writes every type of the seam from its descriptor
+// (wire_gen.go: a Type per struct, its members' JSON names, kinds and
+// offsets), so the module carries one small interpreter and tables rather
+// than a decoder and an encoder per type: code per type cost the edge
+// upload about 6 KB gzip, over its budget. No reflection: the generator
+// writes the offsets with unsafe.Offsetof.
+
+// Kinds of members (worker/core/gen's, in the same order).
+const (
+	kString = iota
+	kStringPtr
+	kBool
+	kInt
+	kIntPtr
+	kFloat
+	kStruct
+	kStructPtr
+	kStrings
+	kInts
+	kStructs
+	kPairs
+	kRaw
+	kRawText
+	kEnum
+)
+
+// Flags of members.
+const (
+	fOmit     = 1 << iota // omitempty: a zero value is not written
+	fNullable             // a raw part that is null when nil
+)
+
+// Type describes a struct of the seam.
+type Type struct {
+	fields []member
+	// union is the index of the member whose value picks the variant (-1:
+	// not a union); variants are those values, bit i of a member's mask
+	// for variants[i] (mask 0: a member of every variant).
+	union    int
+	variants []string
+	// raw: a value carries a raw part (its own or a member's).
+	raw bool
+	// alloc makes a value (for pointer members); appendTo appends a zero
+	// value to the slice at p and returns the new element (for lists).
+	size     uintptr
+	alloc    func() unsafe.Pointer
+	appendTo func(p unsafe.Pointer) unsafe.Pointer
+}
+
+type member struct {
+	name  string
+	kind  uint8
+	flags uint8
+	mask  uint16
+	off   uintptr
+	sub   *Type
+}
+
+func decode(s *jsonlite.Scanner, p unsafe.Pointer, t *Type) error {
+	return object(s, func(k string) error {
+		for i := range t.fields {
+			if f := &t.fields[i]; f.name == k {
+				return decodeMember(s, unsafe.Add(p, f.off), f)
+			}
+		}
+		return s.Skip()
+	})
+}
+
+func decodeMember(s *jsonlite.Scanner, q unsafe.Pointer, f *member) error {
+	switch f.kind {
+	case kString, kEnum:
+		return readString(s, (*string)(q))
+	case kRawText:
+		return readRaw(s, (*string)(q))
+	case kStringPtr:
+		return readStringPtr(s, (**string)(q))
+	case kBool:
+		return readBool(s, (*bool)(q))
+	case kInt:
+		return readInt(s, (*int64)(q))
+	case kIntPtr:
+		if s.Peek() != jsonlite.Number {
+			*(**int64)(q) = nil
+			return s.Skip()
+		}
+		n := new(int64)
+		*(**int64)(q) = n
+		return readInt(s, n)
+	case kStruct:
+		return decode(s, q, f.sub)
+	case kStructPtr:
+		if s.Peek() != jsonlite.Object {
+			*(*unsafe.Pointer)(q) = nil
+			return s.Skip()
+		}
+		n := f.sub.alloc()
+		*(*unsafe.Pointer)(q) = n
+		return decode(s, n, f.sub)
+	case kStrings:
+		return readStrings(s, (*[]string)(q))
+	case kInts:
+		return readInts(s, (*[]int64)(q))
+	case kStructs:
+		if s.Peek() != jsonlite.Array {
+			return s.Skip()
+		}
+		return s.Array(func(int) error { return decode(s, f.sub.appendTo(q), f.sub) })
+	case kPairs:
+		return readPairs(s, (*Pairs)(q))
+	}
+	// kRaw travels apart; kFloat is in answers only: reading one would
+	// link jsonlite's float parser (~17 KB, args.go kept it out too).
+	return s.Skip()
+}
+
+func encode(w *Writer, p unsafe.Pointer, t *Type, at string) {
+	w.BeginObject()
+	encodeMembers(w, p, t, at)
+	w.EndObject()
+}
+
+func encodeMembers(w *Writer, p unsafe.Pointer, t *Type, at string) {
+	active := uint16(0xffff)
+	if t.union >= 0 {
+		v := *(*string)(unsafe.Add(p, t.fields[t.union].off))
+		active = 0
+		for i, val := range t.variants {
+			if val == v {
+				active = 1 << i
+			}
+		}
+	}
+	for i := range t.fields {
+		f := &t.fields[i]
+		if f.mask != 0 && f.mask&active == 0 {
+			continue
+		}
+		encodeMember(w, unsafe.Add(p, f.off), f, at)
+	}
+}
+
+func encodeMember(w *Writer, q unsafe.Pointer, f *member, at string) {
+	omit := f.flags&fOmit != 0
+	switch f.kind {
+	case kString, kEnum:
+		if v := *(*string)(q); !omit || v != "" {
+			writeString(w, f.name, v)
+		}
+		return
+	case kBool:
+		if v := *(*bool)(q); !omit || v {
+			writeBool(w, f.name, v)
+		}
+		return
+	case kInt:
+		if v := *(*int64)(q); !omit || v != 0 {
+			writeInt(w, f.name, v)
+		}
+		return
+	case kStructPtr:
+		if omit && *(*unsafe.Pointer)(q) == nil {
+			return
+		}
+	case kRaw:
+		b := *(*[]byte)(q)
+		if b == nil && f.flags&fNullable != 0 {
+			w.Key(f.name)
+			w.Null()
+		} else {
+			w.raw(at+f.name, b)
+		}
+		return
+	}
+	w.Key(f.name)
+	switch f.kind {
+	case kRawText:
+		if v := *(*string)(q); v == "" {
+			w.Null()
+		} else {
+			w.Raw([]byte(v))
+		}
+	case kStringPtr:
+		if v := *(**string)(q); v == nil {
+			w.Null()
+		} else {
+			w.String(*v)
+		}
+	case kIntPtr:
+		if v := *(**int64)(q); v == nil {
+			w.Null()
+		} else {
+			w.Int(*v)
+		}
+	case kFloat:
+		w.Float(*(*float64)(q))
+	case kStruct:
+		encode(w, q, f.sub, subAt(at, f))
+	case kStructPtr:
+		if v := *(*unsafe.Pointer)(q); v == nil {
+			w.Null()
+		} else {
+			encode(w, v, f.sub, subAt(at, f))
+		}
+	case kStrings:
+		writeStrings(w, *(*[]string)(q))
+	case kInts:
+		writeInts(w, *(*[]int64)(q))
+	case kStructs:
+		hdr := (*struct {
+			data unsafe.Pointer
+			n    int
+		})(q)
+		w.BeginArray()
+		for i := 0; i < hdr.n; i++ {
+			encode(w, unsafe.Add(hdr.data, uintptr(i)*f.sub.size), f.sub, "")
+		}
+		w.EndArray()
+	case kPairs:
+		writePairs(w, *(*Pairs)(q))
+	}
+}
+
+// subAt is the raw parts' path prefix inside member f.
+func subAt(at string, f *member) string {
+	if !f.sub.raw {
+		return ""
+	}
+	return at + f.name + "."
+}
+
+// decodeCall reads a call's input into the value at p.
+func decodeCall(in []byte, p unsafe.Pointer, t *Type) {
+	_ = decode(jsonlite.NewScanner(in), p, t)
+}
+
+// encodeCall writes a call's answer from the value at p.
+func encodeCall(w *Writer, p unsafe.Pointer, t *Type) {
+	w.BeginObject()
+	encodeMembers(w, p, t, "")
+	w.end()
+}

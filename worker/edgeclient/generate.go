@@ -1,0 +1,3 @@
+package edgeclient
+
+//go:generate go run ./gen
