@@ -298,7 +298,7 @@ function refused(reason) {
  * @param {Array<string | ArrayBuffer | ArrayBufferView>} signingKeys
  * @param {string} token
  * @param {{now?: number | Date}} [options] now in ms or a Date
- * @returns {Promise<{operations: string[], shippingClientRef: string, dlvrRef: string, collectionClientRef: string, expiresAt: string}>}
+ * @returns {Promise<{operations: string[], shippingClientRef: string, dlvrRef: string, collectionClientRef: string, offerTag: string, expiresAt: string}>}
  */
 export async function verifyToken(signingKeys, token, { now = Date.now() } = {}) {
   if (!Array.isArray(signingKeys) || signingKeys.length === 0 || signingKeys.length > MAX_KEYS) {

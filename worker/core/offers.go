@@ -322,7 +322,16 @@ func (e *Edge) demoOffer(g *tokens.Grant, offer string, r *Request) *Refusal {
 		if e.cfg.AllowUnbound {
 			return nil
 		}
-		return badTokenField(FieldOffer, "required: the offer of the service the page books (its get-shipments-rates answer's offer)")
+		// Without an offer the page books nothing: the order's reads only
+		// (its label and tracking after a reload of the confirmation).
+		ops := make([]string, 0, len(g.Operations))
+		for _, op := range g.Operations {
+			if op != "new-shipment" {
+				ops = append(ops, op)
+			}
+		}
+		g.Operations = ops
+		return nil
 	}
 	if _, err := offers.Open(e.cfg.SigningKeys, offers.Prefix, offer, r.Now); err != nil {
 		return badTokenField(FieldOffer, tokens.OfferProblem(err))

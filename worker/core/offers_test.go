@@ -206,13 +206,19 @@ func TestDemoTokenBindsItsOffer(t *testing.T) {
 	demo := func(body string) *answer {
 		return toAnswer(t, e.DemoToken(&core.Request{Method: "POST", Body: []byte(body), ContentType: "application/x-www-form-urlencoded", RequestID: "rid", Now: day}).Response, nil)
 	}
+	// Without an offer: the order's reads only (a reloaded confirmation's
+	// label and tracking), never a booking.
 	r := demo("shipping_client_ref=DEMO-1")
-	assert.Equal(t, 400, r.Status)
-	assert.Contains(t, r.message(), "offer: required")
+	require.Equal(t, 200, r.Status, r.Raw)
+	assert.NotContains(t, r.Env.Data["operations"], "new-shipment")
+	assert.Contains(t, r.Env.Data["operations"], "get-shipment-label")
+	a, _ := book(t, e, "Bearer "+r.Env.Data["token"].(string), strings.Replace(offerBooking, "ORD-30", "DEMO-1", 1)+"&offer="+url.QueryEscape(home), "", day)
+	require.NotNil(t, a, "a read-only demo token books nothing")
+	assert.Equal(t, 403, a.Status, a.Raw)
 	r = demo("shipping_client_ref=ORD-30&offer=" + url.QueryEscape(home))
 	require.Equal(t, 200, r.Status, r.Raw)
 	tok := "Bearer " + r.Env.Data["token"].(string)
-	a, _ := book(t, e, tok, offerBooking+"&offer="+url.QueryEscape(home), "", day)
+	a, _ = book(t, e, tok, offerBooking+"&offer="+url.QueryEscape(home), "", day)
 	assert.Nil(t, a)
 	a, _ = book(t, e, tok, strings.Replace(offerBooking, "to_zip_code=08001", "to_zip_code=08002", 1)+"&offer="+url.QueryEscape(home), "", day)
 	require.NotNil(t, a)

@@ -268,6 +268,24 @@ export class PgRateSelector extends SelectableList {
     this._announce(this.selected);
   }
 
+  // The form submits the chosen service's offer beside its key.
+  _signedPart() {
+    const s = this.selected;
+    return s && s.offer ? { name: 'offer', value: s.offer } : null;
+  }
+
+  // pg-select {service}, then pg-change {value, offer, price, currency}:
+  // what a form or a framework binds (offer '' and price null when none).
+  _announce(entry) {
+    super._announce(entry);
+    emit(this, 'pg-change', {
+      value: entry ? key(entry) : '',
+      offer: entry ? entry.offer : '',
+      price: entry ? entry.price : null,
+      currency: entry ? entry.currency : '',
+    });
+  }
+
   _setValue(v, emitEvent) {
     this._value = v;
     this._reflect();
@@ -388,6 +406,8 @@ function normalize(rate, est) {
     is_drop_point: flag(rate.is_drop_point),
     estimated_delivery_date: est && est.estimated_delivery_date ? String(est.estimated_delivery_date) : '',
     transit_hours: est ? num(est.transit_hours) : null,
+    // The edge's signed offer for this service and price ('' when the edge signs none).
+    offer: typeof rate.offer === 'string' ? rate.offer : '',
   };
 }
 
