@@ -423,3 +423,32 @@ test('offers (issue 30): pg-select and pg-change carry the chosen offer, price a
   assert.deepEqual(submitted, [['service', 'tortuga/tortuga-72'], ['service_offer', 'pgo1.test-tortuga-72']]);
   await page.close();
 });
+
+test('a drop-point service without a point in the form\'s picker makes the form invalid (valueMissing, in the shopper\'s language)', async () => {
+  const { page, el } = await openPage();
+  await page.evaluate(() => {
+    const form = document.createElement('form');
+    const rates = document.getElementById('rates');
+    rates.setAttribute('name', 'service');
+    rates.setAttribute('lang', 'es');
+    // The picker as the selector sees it: an element of that name with a value.
+    const picker = document.createElement('pg-drop-point-picker');
+    picker.value = '';
+    form.append(rates, picker);
+    document.body.append(form);
+  });
+  await setRoute(page);
+  await loaded(page);
+  await el.locator('[data-key="tortuga/tortuga-72"] input').check();
+  assert.equal(await page.evaluate(() => document.querySelector('form').checkValidity()), true, 'a home service needs no point');
+  await el.locator('[data-key="tortuga/tortuga-point"] input').check();
+  const v = await el.evaluate((e) => ({ valid: e.form.checkValidity(), missing: e.validity.valueMissing, message: e.validationMessage }));
+  assert.deepEqual(v, { valid: false, missing: true, message: 'Elige un punto de recogida para este envío.' });
+  await page.evaluate(() => {
+    const picker = document.querySelector('pg-drop-point-picker');
+    picker.value = 'ES-00042';
+    picker.dispatchEvent(new CustomEvent('pg-select', { detail: { dropPoint: { drop_point_key: 'ES-00042' } }, bubbles: true, composed: true }));
+  });
+  assert.equal(await page.evaluate(() => document.querySelector('form').checkValidity()), true, 'valid once a point is chosen');
+  await page.close();
+});

@@ -268,6 +268,40 @@ export class PgRateSelector extends SelectableList {
     this._announce(this.selected);
   }
 
+  connectedCallback() {
+    super.connectedCallback();
+    // A drop-point service needs a point: the form stays invalid until its
+    // drop-point picker has one (the picker's pg-select re-checks).
+    if (!this._onPoint) {
+      this._onPoint = (ev) => {
+        if (ev.target && ev.target.localName === 'pg-drop-point-picker') this._syncForm();
+      };
+    }
+    this.ownerDocument.addEventListener('pg-select', this._onPoint);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    if (this._onPoint) this.ownerDocument.removeEventListener('pg-select', this._onPoint);
+  }
+
+  // valueMissing (rates.pointRequired, in the shopper's language) while the
+  // chosen service delivers to a drop point and the form's picker has none.
+  _syncForm() {
+    super._syncForm();
+    const i = this._internals;
+    const s = i && this._value ? this.selected : null;
+    if (!s || !s.is_drop_point) return;
+    const picker = this.form ? this.form.querySelector('pg-drop-point-picker') : null;
+    if (!picker || picker.value) return;
+    try {
+      const anchor = this.shadowRoot.querySelector('input[type=radio]:checked') || undefined;
+      i.setValidity({ valueMissing: true }, this.t('pointRequired'), anchor);
+    } catch {
+      // ElementInternals is a convenience; the widget works without it.
+    }
+  }
+
   // The form submits the chosen service's offer beside its key.
   _signedPart() {
     const s = this.selected;
