@@ -87,8 +87,12 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	if e.signer == nil || basis == "" {
 		return body
 	}
-	sg := signing{s: e.signer, basis: basis, exp: now.Add(e.cfg.OfferTTL).Unix(), buf: make([]byte, 0, 256), text: make([]byte, 0, 2048)}
 	rates := op == "get-shipments-rates"
+	ttl := e.cfg.OfferTTL
+	if rates && ttl > RescuedOfferTTL && rescued(body) {
+		ttl = RescuedOfferTTL
+	}
+	sg := signing{s: e.signer, basis: basis, exp: now.Add(ttl).Unix(), buf: make([]byte, 0, 256), text: make([]byte, 0, 2048)}
 	if !rates && op != "get-drop-points" {
 		return body
 	}
@@ -123,6 +127,18 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 		last, from = at, sg.end[i]
 	}
 	return append(out, body[last:]...)
+}
+
+// RescuedOfferTTL caps the offers of a rates answer the edge rescued
+// (data.source recent or fallback, rates.go): their prices are not the
+// carrier's of now, so the page quotes again soon (issue 31).
+const RescuedOfferTTL = 300 * time.Second
+
+// rescued reports a rates answer marked recent or fallback. A byte search,
+// not a parse: withSource writes the member so, the normalized answer
+// keeps it as an extra member, and a false match only shortens the expiry.
+func rescued(body []byte) bool {
+	return strings.Contains(string(body), `"source":"`+SourceRecent+`"`) || strings.Contains(string(body), `"source":"`+SourceFallback+`"`)
 }
 
 // signing is one answer's signing: the members to insert (the text up

@@ -244,3 +244,32 @@ func TestOffersAcrossAKeyRotation(t *testing.T) {
 	a, _ = book(t, done, bearerMaster, offerBooking+"&offer="+url.QueryEscape(fresh), "", day)
 	assert.Nil(t, a)
 }
+
+// A rescued rates answer (data.source recent or fallback, issue 31) is
+// not the carrier's price of now: its offers expire after at most five
+// minutes, a live one's after OFFER_TTL_SECONDS.
+func TestRescuedRatesOffersExpireSooner(t *testing.T) {
+	e := demoEdge(core.EnvAllowUnbound, "")
+	p := e.Prepare("get-shipments-rates", &core.Request{Method: "GET", Query: offerRatesQuery, HasQuery: true, RequestID: "rid", Now: day}, nil)
+	require.Equal(t, core.KindForward, p.Kind)
+	for source, ttl := range map[string]time.Duration{core.SourceLive: 1800 * time.Second, core.SourceRecent: core.RescuedOfferTTL, core.SourceFallback: core.RescuedOfferTTL, "": 1800 * time.Second} {
+		body := offerRatesAnswer
+		if source != "" {
+			body = strings.Replace(body, `"data":{`, `"data":{"source":"`+source+`",`, 1)
+		}
+		for _, normalized := range []bool{false, true} {
+			b := []byte(body)
+			if normalized {
+				b, _ = core.Normalize("get-shipments-rates", b)
+				require.Contains(t, string(b), source)
+			}
+			var env struct {
+				Data map[string]any `json:"data"`
+			}
+			require.NoError(t, json.Unmarshal(e.SignAnswer("get-shipments-rates", b, p.Forward.Sign, day), &env))
+			o, err := offers.Verify(keys(), offerOf(t, env.Data, 0), day)
+			require.NoError(t, err, source)
+			assert.Equal(t, day.Add(ttl).Unix(), o.Expires.Unix(), "source %q normalized=%v", source, normalized)
+		}
+	}
+}
