@@ -286,14 +286,15 @@ export class PgRateSelector extends SelectableList {
   }
 
   // valueMissing (rates.pointRequired, in the shopper's language) while the
-  // chosen service delivers to a drop point and the form's picker has none.
+  // chosen service delivers to a drop point and the form's picker has none
+  // (a `required` picker says so itself: one message, where the value lacks).
   _syncForm() {
     super._syncForm();
     const i = this._internals;
     const s = i && this._value ? this.selected : null;
     if (!s || !s.is_drop_point) return;
     const picker = this.form ? this.form.querySelector('pg-drop-point-picker') : null;
-    if (!picker || picker.value) return;
+    if (!picker || picker.value || picker.hasAttribute('required')) return;
     try {
       const anchor = this.shadowRoot.querySelector('input[type=radio]:checked') || undefined;
       i.setValidity({ valueMissing: true }, this.t('pointRequired'), anchor);
