@@ -260,6 +260,10 @@ export interface TokenGrant {
   dlvrRef?: string;
   /** Binds new-collection to this pickup reference (at most 15 characters): one token books one pickup; required with new-collection. */
   collectionClientRef?: string;
+  /** Binds new-shipment to this offer (a service's `offer` in a get-shipments-rates answer through the
+   *  edge; check it with verifyOffer first): the booking must carry it and book exactly its carrier,
+   *  service, route and parcels. The edge refuses an unbound new-shipment grant by default. */
+  offer?: string;
 }
 
 /** Options of mintToken. */
@@ -293,12 +297,78 @@ export function mintToken(
   options?: MintOptions,
 ): Promise<MintedToken>;
 
+/**
+ * TOKEN_SIGNING_KEY, or the key set verifyToken takes: [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS]
+ * during a rotation (the current key first; at most 4).
+ */
+export type OfferKeys = string | ArrayBuffer | ArrayBufferView | Array<string | ArrayBuffer | ArrayBufferView>;
+
+/** One end of an offer's route: ISO country code and the postal code as the edge normalized it. */
+export interface OfferPlace {
+  country: string;
+  postal: string;
+}
+
+/** One parcel as the edge normalized it: canonical decimal strings ("" when the request left it out). */
+export interface OfferParcel {
+  weight: string;
+  width: string;
+  height: string;
+  length: string;
+  volume: string;
+}
+
+/** What a shopper was shown for one service, as signed by the edge. */
+export interface OfferFacts {
+  carrier: string;
+  service: string;
+  /** The price shown, a canonical decimal string ("4.95", "12"): compare as a decimal, never as a float. */
+  price: string;
+  currency: string;
+  /** The service delivers to a drop point: the booking must name one the edge listed for `carrier` near `to`. */
+  dropPoint: boolean;
+  from: OfferPlace;
+  to: OfferPlace;
+  parcels: OfferParcel[];
+  /** RFC 3339, UTC, whole seconds. */
+  expiresAt: string;
+  /** What a bound grant names (offerTag). */
+  tag: string;
+}
+
+/** A drop point the edge listed: its carrier and key, and the place it was listed near. */
+export interface PointFacts {
+  carrier: string;
+  key: string;
+  near: OfferPlace;
+  expiresAt: string;
+}
+
+/** Why an offer or point was refused (Go's offers.Reason). */
+export type OfferErrorReason = 'malformed' | 'tampered' | 'foreign' | 'expired' | 'key';
+
+/** A refused offer or point; an expired one means: quote again. */
+export class OfferError extends Error {
+  readonly reason: OfferErrorReason;
+}
+
+/** Verifies an offer offline with the worker's signing key (byte for byte Go's worker/offers.Verify). */
+export function verifyOffer(keys: OfferKeys, offer: string, options?: { now?: number | Date }): Promise<OfferFacts>;
+
+/** Verifies a drop point's signed `point` offline. */
+export function verifyPoint(keys: OfferKeys, point: string, options?: { now?: number | Date }): Promise<PointFacts>;
+
+/** The offer's tag, which a bound grant names ("" for a string that is not an offer). */
+export function offerTag(offer: string): string;
+
 /** The claims of a verified token (verifyToken). */
 export interface VerifiedToken {
   operations: string[];
   shippingClientRef: string;
   dlvrRef: string;
   collectionClientRef: string;
+  /** The bound offer's tag (offerTag), "" when the grant names none. */
+  offerTag: string;
   /** RFC 3339, UTC, whole seconds. */
   expiresAt: string;
 }

@@ -65,6 +65,8 @@ export interface RateService {
   price: number;
   /** "EUR" when absent */
   currency: string;
+  /** the edge's signed offer (issue 30), absent upstream */
+  offer?: string;
   /** Members the decoder does not know, as sent. */
   [member: string]: unknown;
 }
@@ -169,6 +171,8 @@ export interface DropPoint {
   longitude: number | null;
   time_table: TimeTable;
   phone: string;
+  /** the edge's signed point (issue 30), absent upstream */
+  point?: string;
   /** Members the decoder does not know, as sent. */
   [member: string]: unknown;
 }

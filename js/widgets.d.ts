@@ -124,6 +124,21 @@ export interface RateService {
   /** YYYY-MM-DD, '' when unknown. */
   estimated_delivery_date: string;
   transit_hours: number | null;
+  /** The edge's signed offer of this service at this price ('' when the edge signs none): pass it to
+   *  the shop's server, which verifies it (verifyOffer) and binds the booking grant to it. */
+  offer: string;
+}
+
+/** pg-change's detail of <pg-rate-selector>: the chosen service's key, offer, price and currency. */
+export interface RateChange {
+  /** `carrier_code/service_code`, '' when the choice was cleared. */
+  value: string;
+  /** The chosen service's signed offer ('' when none). */
+  offer: string;
+  /** The price shown, null when none. */
+  price: number | null;
+  /** The price's currency ('' when none). */
+  currency: string;
 }
 
 export interface Parcel {
@@ -137,6 +152,7 @@ export interface Parcel {
 /** The events <pg-rate-selector> fires. */
 export interface PgRateSelectorEventMap extends HTMLElementEventMap {
   'pg-select': CustomEvent<{ service: RateService | null }>;
+  'pg-change': CustomEvent<RateChange>;
   'pg-load': CustomEvent<{ services: RateService[] }>;
   'pg-error': CustomEvent<PgErrorDetail>;
 }
@@ -161,7 +177,8 @@ export declare class PgRateSelector extends PgElement {
   carrier: string;
   /** The `filter` attribute: 'home', 'drop-point' or '' (both). */
   filter: string;
-  /** `carrier_code/service_code` of the selection, '' when none. */
+  /** `carrier_code/service_code` of the selection, '' when none. A form submits it under the
+   *  element's name and the chosen service's offer under `${name}_offer`. */
   value: string;
   readonly selected: RateService | null;
   readonly services: RateService[];
@@ -188,6 +205,8 @@ export interface DropPoint {
   phone: string;
   /** Distance from the postal code's approximate location, null when unknown. */
   distance_km: number | null;
+  /** The edge's signed point ('' when the edge signs none): the booking's `point`. */
+  point: string;
 }
 
 /** The events <pg-drop-point-picker> fires. */

@@ -236,6 +236,11 @@ export async function check({ config: configPath, env, secrets }) {
     }
   }
   if (v('FAULT_INJECTION') === 'true') problems.push('FAULT_INJECTION is true: it is for tests only; remove it');
+  // A risk the operator may take on purpose (OFFER_TTL_SECONDS and this
+  // value's spelling are the core's checks, below).
+  if (['1', 'true', 'yes', 'on'].includes(v('ALLOW_UNBOUND_BOOKING_GRANTS').toLowerCase())) {
+    notes.push('warning: ALLOW_UNBOUND_BOOKING_GRANTS is true: a page holding a new-shipment token minted without an offer can book any service, destination and parcels on your account (worker/README.md, "Signed offers"); leave it unset unless only your server books');
+  }
 
   // Bindings.
   const dos = new Map((config.durable_objects?.bindings ?? []).map((b) => [b.name, b]));

@@ -166,6 +166,19 @@ func TestDeployAsTheREADMESays(t *testing.T) {
 	out, err = checkConfig(t, "--config", badPath, "--secrets", secrets)
 	require.Error(t, err, out)
 	assert.Contains(t, out, "BOOKING_GRACE_SECONDS: must be longer than UPSTREAM_TIMEOUT_MS (10000 ms)")
+	// Signed offers (issue 30): an offer's lifetime out of range is refused; unbound booking
+	// grants are a warning (a risk the operator may take), not a refusal.
+	bad = strings.Replace(cfg, "UPSTREAM_TIMEOUT_MS = \"10000\"", "UPSTREAM_TIMEOUT_MS = \"10000\"\nOFFER_TTL_SECONDS = \"30\"", 1)
+	require.NotEqual(t, cfg, bad)
+	require.NoError(t, os.WriteFile(badPath, []byte(bad), 0o644))
+	out, err = checkConfig(t, "--config", badPath, "--secrets", secrets)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "OFFER_TTL_SECONDS: must be a whole number of seconds from 60 to 86400")
+	bad = strings.Replace(cfg, "UPSTREAM_TIMEOUT_MS = \"10000\"", "UPSTREAM_TIMEOUT_MS = \"10000\"\nALLOW_UNBOUND_BOOKING_GRANTS = \"true\"", 1)
+	require.NoError(t, os.WriteFile(badPath, []byte(bad), 0o644))
+	out, err = checkConfig(t, "--config", badPath, "--secrets", secrets)
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "warning: ALLOW_UNBOUND_BOOKING_GRANTS is true")
 
 	out, err = checkConfig(t, "--config", cfgPath, "--secrets", secrets)
 	require.NoError(t, err, out)

@@ -20,6 +20,7 @@ var decisionFiles = []string{
 	"core/prepare.go",
 	"core/answer.go",
 	"core/pricing.go",
+	"core/offers.go",
 	"tokens/tokens.go",
 	"../js/src/tokens.js",
 }

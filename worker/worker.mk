@@ -166,7 +166,7 @@ test-deploy: npm-tools worker worker-assets sandbox-worker
 CORE_OUT := $(WORKER_OUT)/core.wasm
 CORE_TINYGO_FLAGS := -target worker/core/wasm/target.json -tags nodocs -gc=conservative -no-debug -panic=trap -opt=z -stack-size=64KB
 CORE_WASM_OPT := -O2 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
-CORE_GO_SRC := go.mod worker/core/wasm/target.json $(shell find worker/core worker/tokens worker/webhooks internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
+CORE_GO_SRC := go.mod worker/core/wasm/target.json $(shell find worker/core worker/tokens worker/offers worker/webhooks internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
 
 .PHONY: worker-core
 worker-core: $(CORE_OUT)
@@ -235,3 +235,13 @@ size-worker: npm-tools worker
 ## worker, wasm size raw/gzip, and the `wrangler deploy --dry-run` upload size.
 bench-worker: npm-tools worker
 	$(GO) run ./worker/bench
+
+## bench-offers: signed offers (issue 30): an offer's size, Go's Sign and Verify
+## (worker/offers, beside worker/tokens' and webhooks' verifies) and Node's verifyOffer.
+## The rates answer's CPU with offers against without under workerd is the bench's
+## `offers` part (go run ./worker/bench -parts offers), in Node bench-worker-core's rates row.
+.PHONY: bench-offers
+BENCH_STEPS += bench-offers
+bench-offers:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./worker/offers/
+	node js/bench/offers.mjs

@@ -93,6 +93,13 @@ type Policy struct {
 	// answer, and its order_value is the edge's own parameter, taken off
 	// the request before validation and never forwarded.
 	Priced bool
+	// Signs: what the edge signs in each entry of its ok answer (issue 30,
+	// worker/offers): "offer" on every service, "point" on every drop
+	// point; "" for nothing.
+	Signs string
+	// Offered: the booking is held to a signed offer (its `offer` field,
+	// and a grant that books it binds one).
+	Offered bool
 }
 
 // Policies has one row per operation, in the catalog's order. Loop over
@@ -102,11 +109,11 @@ type Policy struct {
 var Policies = [...]Policy{
 	{Name: "get-client-carriers", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-client-services", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
-	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true, Priced: true},
+	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true, Priced: true, Signs: "offer"},
 	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true},
 	{Name: "get-service-info", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
-	{Name: "get-drop-points", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 900},
-	{Name: "new-shipment", Grantable: true, Binding: BindBooking, TokenRef: "shipping_client_ref", ClientRef: "shipping_client_ref", Demo: true, Watched: true,
+	{Name: "get-drop-points", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 900, Signs: "point"},
+	{Name: "new-shipment", Grantable: true, Binding: BindBooking, TokenRef: "shipping_client_ref", ClientRef: "shipping_client_ref", Demo: true, Watched: true, Offered: true,
 		Binds:  [2]Bind{{"shipping_client_ref", "shipping_client_ref", "the order's reference: the one shipment the token may book"}},
 		Lookup: "get-shipments", LookupBy: "filter_shipping_client_ref"},
 	{Name: "get-collection-cutoff-hour", Public: true, Publishable: true, Grantable: true},

@@ -103,9 +103,10 @@ type RateService struct {
 	ServiceType string     `wire:"service_type"`
 	CarrierCode string     `wire:"carrier_code"`
 	CarrierName string     `wire:"carrier_name"`
-	IsDropPoint bool       `wire:"is_drop_point"` // 0/1 on the wire
-	Price       float64    `wire:"price"`         // may arrive as a string
-	Currency    string     `wire:"currency"`      // "EUR" when absent
+	IsDropPoint bool       `wire:"is_drop_point"`   // 0/1 on the wire
+	Price       float64    `wire:"price"`           // may arrive as a string
+	Currency    string     `wire:"currency"`        // "EUR" when absent
+	Offer       string     `wire:"offer,omitempty"` // the edge's signed offer (issue 30), absent upstream
 	Extra       RawMembers `wire:",extra"`
 }
 

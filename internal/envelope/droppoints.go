@@ -53,6 +53,7 @@ type DropPoint struct {
 	Longitude    float64    `wire:"longitude,seen=hasLon,nullunless=HasLocation"` // decimal degrees
 	TimeTable    TimeTable  `wire:"time_table"`
 	Phone        string     `wire:"phone"`
+	Point        string     `wire:"point,omitempty"` // the edge's signed point (issue 30), absent upstream
 	Extra        RawMembers `wire:",extra"`
 	// HasLocation reports that both latitude and longitude were given.
 	HasLocation    bool `wire:"-"`

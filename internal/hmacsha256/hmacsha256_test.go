@@ -190,3 +190,33 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
+
+// Key's precomputed states give crypto/hmac's MAC for keys of every
+// length around the block and messages around its boundaries, and one
+// Key serves many messages (MAC leaves it unchanged).
+func TestKeyMatchesCryptoHMAC(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for kl := 0; kl <= 150; kl += 7 {
+		key := make([]byte, kl)
+		r.Read(key)
+		k := NewKey(key)
+		for _, n := range []int{0, 1, 55, 56, 63, 64, 65, 119, 120, 200} {
+			msg := make([]byte, n)
+			r.Read(msg)
+			std := hmac.New(sha256.New, key)
+			std.Write(msg)
+			if got := k.MAC(msg); !bytes.Equal(got[:], std.Sum(nil)) {
+				t.Fatalf("key %d bytes, message %d bytes: %x, want %x", kl, n, got, std.Sum(nil))
+			}
+		}
+	}
+}
+
+func BenchmarkKeyMAC(b *testing.B) {
+	k := NewKey([]byte("parcelgate-test-signing-key-0123456789ab"))
+	msg := make([]byte, 200)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		k.MAC(msg)
+	}
+}

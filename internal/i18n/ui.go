@@ -255,6 +255,11 @@ var ui = [...][1 + Count]string{
 	{"rates.required",
 		"Choose a delivery service.", "Elige un método de envío.", "Escolha um modo de entrega.", "Choisissez un mode de livraison.",
 		"Wählen Sie eine Versandart.", "Scegli un servizio di spedizione.", "Kies een verzendoptie."},
+	// Form association: a drop-point service chosen while the form's drop-point picker has none.
+	{"rates.pointRequired",
+		"Choose a drop point for this service.", "Elige un punto de recogida para este envío.", "Escolha um ponto de recolha para este envio.",
+		"Choisissez un point relais pour ce mode de livraison.", "Wählen Sie einen Abholpunkt für diese Versandart.",
+		"Scegli un punto di ritiro per questo servizio.", "Kies een afhaalpunt voor deze verzendoptie."},
 	{"rates.field_parcels",
 		"Parcels", "Bultos", "Encomendas", "Colis", "Pakete", "Colli", "Pakketten"},
 

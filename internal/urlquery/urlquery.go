@@ -154,23 +154,17 @@ func unreserved(c byte) bool {
 // unreserved characters as they are, a space as '+', every other byte as
 // %XX in upper-case hex.
 func Escape(s string) string {
-	n := 0
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !unreserved(c) && c != ' ' {
-			n++
+		if !unreserved(s[i]) {
+			return string(AppendEscape(make([]byte, 0, len(s)+8), s))
 		}
 	}
-	if n == 0 {
-		plain := true
-		for i := 0; i < len(s); i++ {
-			plain = plain && s[i] != ' '
-		}
-		if plain {
-			return s
-		}
-	}
+	return s
+}
+
+// AppendEscape appends Escape(s) to b.
+func AppendEscape(b []byte, s string) []byte {
 	const upperHex = "0123456789ABCDEF"
-	b := make([]byte, 0, len(s)+2*n)
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case unreserved(c):
@@ -181,5 +175,5 @@ func Escape(s string) string {
 			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
 		}
 	}
-	return string(b)
+	return b
 }

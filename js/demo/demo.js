@@ -237,11 +237,13 @@ function reason(err) {
  * order and reads what was booked with it, nothing else. Returns the
  * {token, expiresAt} the Client caches and renews.
  */
-async function demoToken(orderRef) {
+async function demoToken(orderRef, offer) {
+  // The grant is bound to the chosen service's offer (issue 30): the
+  // booking must be the one quoted, whatever the page's script sends.
   const res = await fetch('/demo/token', {
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ shipping_client_ref: orderRef }),
+    body: new URLSearchParams({ shipping_client_ref: orderRef, offer: offer || '' }),
   });
   let body = null;
   try {
@@ -287,7 +289,7 @@ async function placeOrder(ev) {
   placingText = true;
   button.textContent = T('demo.placing');
   try {
-    const client = await bookingClient();
+    const client = await bookingClient(state.service.offer);
     const request = {
       shipping_date: shippingDate,
       service_type: 'custom',
@@ -298,7 +300,13 @@ async function placeOrder(ev) {
       ...address.value,
       parcels: [parcel()],
     };
-    if (state.mode === 'drop-point') request.drop_point_key = state.dropPoint.drop_point_key;
+    // The signed offer and drop point travel with the booking; the edge
+    // checks them and strips them before the upstream.
+    if (state.service.offer) request.offer = state.service.offer;
+    if (state.mode === 'drop-point') {
+      request.drop_point_key = state.dropPoint.drop_point_key;
+      if (state.dropPoint.point) request.point = state.dropPoint.point;
+    }
     const booked = await client.newShipment(request, { locale: document.documentElement.lang });
     const s = state.service;
     const a = address.value;
@@ -361,9 +369,9 @@ function deliveryText(d) {
 }
 
 /** A Client for the current order: its token is fetched when first needed and renewed on expiry. */
-async function bookingClient() {
+async function bookingClient(offer) {
   const orderRef = state.orderRef;
-  const client = new Client({ baseUrl: endpoint, token: () => demoToken(orderRef), validateOptions: { today: true } });
+  const client = new Client({ baseUrl: endpoint, token: () => demoToken(orderRef, offer), validateOptions: { today: true } });
   return client;
 }
 

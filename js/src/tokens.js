@@ -8,6 +8,7 @@
 
 import { OPERATIONS } from './operations.js';
 import { ParcelgateError } from './errors.js';
+import { verifyOffer, offerTag } from './offers.js';
 
 const PREFIX = 'pgt1.';
 const MIN_KEY_BYTES = 32;
@@ -33,6 +34,9 @@ const POLICY = new Map(OPERATIONS.map((op) => [op.name, op]));
 const GRANT_KEYS = { dlvr_ref: 'dlvrRef', shipping_client_ref: 'shippingClientRef', collection_client_ref: 'collectionClientRef' };
 // The operations that book, and the one collection_client_ref binds.
 const BOOKINGS = OPERATIONS.filter((op) => op.binding === 'booking').map((op) => op.name);
+// The booking an offer binds: the one whose grant binds the order's
+// shipping_client_ref (catalog.Policy.Offered in Go).
+const OFFERED = OPERATIONS.filter((op) => op.binds.some((b) => b.grant === 'shipping_client_ref')).map((op) => op.name);
 const COLLECTS = OPERATIONS.filter((op) => op.binds.some((b) => b.grant === 'collection_client_ref')).map((op) => op.name);
 
 // Go's unicode.IsSpace, which strings.TrimSpace trims (not JavaScript's
@@ -134,8 +138,12 @@ function checkGrant(grant) {
   }
   p = refProblem(collectionClientRef, MAX_CLIENT_REF);
   if (p) throw fieldError('collection_client_ref', p);
+  const offer = grant.offer === undefined || grant.offer === null ? '' : grant.offer;
+  if (offer !== '' && !OFFERED.some((op) => seen.has(op))) {
+    throw fieldError('offer', `binds ${OFFERED.join(', ')} only: grant ${OFFERED.join(', ')} or leave it out`);
+  }
   const operations = [...seen].sort((a, b) => ORDER.get(a) - ORDER.get(b));
-  return { operations, shippingClientRef, dlvrRef, collectionClientRef };
+  return { operations, shippingClientRef, dlvrRef, collectionClientRef, offer };
 }
 
 function keyBytes(key) {
@@ -191,6 +199,7 @@ function base64url(bytes) {
  * collectionClientRef (the pickup); either lives at most 7200 seconds.
  *
  * @param {import("../core.js").TokenGrant} grant
+ *   grant.offer: the offer the shopper chose (check it with verifyOffer first): the grant's new-shipment books exactly it
  * @param {{ttl?: number, now?: number | Date}} [options] ttl in seconds (1..2592000, at most 7200 for a booking grant; default 900); now in ms or a Date
  * @returns {Promise<{token: string, expiresAt: string, expiresIn: number, operations: string[]}>}
  */
@@ -201,6 +210,24 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   }
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL) {
     throw fieldError('ttl', `must be a whole number of seconds from 1 to ${MAX_TTL}`);
+  }
+  const nowMs0 = now instanceof Date ? now.getTime() : now;
+  if (grant && grant.offer !== undefined && grant.offer !== null && grant.offer !== '') {
+    // The worker's offer, still quotable (tokens.Mint's words).
+    if (typeof grant.offer !== 'string') throw fieldError('offer', 'must be a string');
+    try {
+      await verifyOffer(key, grant.offer, { now: nowMs0 });
+    } catch (e) {
+      const problems = {
+        expired: 'the offer has expired: quote again (a new rates request) and bind the new offer',
+        foreign: 'not an offer of this worker (signed with another TOKEN_SIGNING_KEY)',
+        tampered: "the offer's signature does not match: it was changed after the worker signed it",
+      };
+      if (e && e.name === 'OfferError') {
+        throw fieldError('offer', problems[e.reason] || 'not an offer (the `offer` of a service in a rates answer)');
+      }
+      throw e;
+    }
   }
   const g = checkGrant(grant || {});
   if (ttl > MAX_BOOKING_TTL && g.operations.some((op) => BOOKINGS.includes(op))) {
@@ -214,6 +241,7 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   if (g.dlvrRef) payload += `&dlvr_ref=${queryEscape(g.dlvrRef)}`;
   if (g.shippingClientRef) payload += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
   if (g.collectionClientRef) payload += `&collection_client_ref=${queryEscape(g.collectionClientRef)}`;
+  if (g.offer) payload += `&offer=${offerTag(g.offer)}`;
   const signed = `${PREFIX}${await keyId(key)}.${base64url(new TextEncoder().encode(payload))}`;
   const mac = await hmac(key, signed);
   return {
@@ -273,7 +301,7 @@ function refused(reason) {
  * @param {Array<string | ArrayBuffer | ArrayBufferView>} signingKeys
  * @param {string} token
  * @param {{now?: number | Date}} [options] now in ms or a Date
- * @returns {Promise<{operations: string[], shippingClientRef: string, dlvrRef: string, collectionClientRef: string, expiresAt: string}>}
+ * @returns {Promise<{operations: string[], shippingClientRef: string, dlvrRef: string, collectionClientRef: string, offerTag: string, expiresAt: string}>}
  */
 export async function verifyToken(signingKeys, token, { now = Date.now() } = {}) {
   if (!Array.isArray(signingKeys) || signingKeys.length === 0 || signingKeys.length > MAX_KEYS) {
@@ -315,10 +343,10 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
     throw refused('malformed');
   }
   const parts = text.split('&');
-  if (parts.length < 2 || parts.length > 5) throw refused('malformed');
-  const g = { operations: [], shippingClientRef: '', dlvrRef: '', collectionClientRef: '' };
+  if (parts.length < 2 || parts.length > 6) throw refused('malformed');
+  const g = { operations: [], shippingClientRef: '', dlvrRef: '', collectionClientRef: '', offerTag: '' };
   let exp = 0;
-  const names = { dlvr_ref: 'dlvrRef', shipping_client_ref: 'shippingClientRef', collection_client_ref: 'collectionClientRef' };
+  const names = { dlvr_ref: 'dlvrRef', shipping_client_ref: 'shippingClientRef', collection_client_ref: 'collectionClientRef', offer: 'offerTag' };
   for (const [i, part] of parts.entries()) {
     const eq = part.indexOf('=');
     if (eq < 0) throw refused('malformed');
@@ -339,6 +367,7 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
   if (g.dlvrRef) p += `&dlvr_ref=${queryEscape(g.dlvrRef)}`;
   if (g.shippingClientRef) p += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
   if (g.collectionClientRef) p += `&collection_client_ref=${queryEscape(g.collectionClientRef)}`;
+  if (g.offerTag) p += `&offer=${queryEscape(g.offerTag)}`;
   if (base64url(new TextEncoder().encode(p)) !== body) throw refused('malformed');
   if (Math.floor(nowMs / 1000) >= exp) throw refused('expired');
   let checked;

@@ -29,7 +29,7 @@ for (const v of vectors.mint) {
 
 for (const v of vectors.refuse) {
   test(`refuses like Go: ${v.name}`, async () => {
-    const opts = { now: 0 };
+    const opts = { now: v.now_ms ?? 0 };
     if (v.ttl !== undefined) opts.ttl = v.ttl;
     await assert.rejects(mintToken(vectors.key, v.grant, opts), (err) => {
       assert.ok(err instanceof ParcelgateError, String(err));

@@ -132,6 +132,7 @@ test('keyboard: arrow keys select and pg-select carries the joined service', asy
     is_drop_point: false,
     estimated_delivery_date: est.estimated_delivery_date,
     transit_hours: est.transit_hours,
+    offer: '', // issue 30: this edge signs no offers
   });
   assert.equal(await el.getAttribute('value'), 'tortuga/tortuga-72');
   assert.equal(await el.evaluate((e) => e.value), 'tortuga/tortuga-72');
@@ -142,7 +143,7 @@ test('keyboard: arrow keys select and pg-select carries the joined service', asy
   assert.deepEqual(sel, ['tortuga-72', 'rayo-shop', 'tortuga-72', 'tortuga-point']);
   const picked = (await options(el)).filter((o) => o.checked).map((o) => o.key);
   assert.deepEqual(picked, ['tortuga/tortuga-point']);
-  const dp = await page.evaluate(() => window.events.at(-1).detail.service);
+  const dp = await page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service);
   assert.equal(dp.is_drop_point, true);
   await page.close();
 });
@@ -390,5 +391,64 @@ test('order-value goes to the edge as order_value; a free service shows "Free" i
   assert.equal(await el.evaluate((e) => e.orderValue), '60.00');
   // Other services keep their money format.
   assert.notEqual(opts.find((o) => o.key !== free.key).price, 'Gratis');
+  await page.close();
+});
+
+test('offers (issue 30): pg-select and pg-change carry the chosen offer, price and currency; the form submits it beside the key', async () => {
+  const { page, el } = await openPage();
+  // An edge that signs offers: each service carries its own.
+  edge.answer = (op) => {
+    if (op !== 'get-shipments-rates') return null;
+    const body = structuredClone(fx.madrid_barcelona.rates);
+    for (const s of body.data.services) s.offer = `pgo1.test-${s.service_code}`;
+    return { body };
+  };
+  await page.evaluate(() => {
+    const form = document.createElement('form');
+    const rates = document.getElementById('rates');
+    rates.setAttribute('name', 'service');
+    form.append(rates);
+    document.body.append(form);
+  });
+  await setRoute(page);
+  await loaded(page);
+  await el.locator('[data-key="tortuga/tortuga-72"] input').check();
+  await page.waitForFunction(() => window.events.some((e) => e.type === 'pg-change'));
+  const rate = fx.madrid_barcelona.rates.data.services.find((s) => s.service_code === 'tortuga-72');
+  const select = await page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service);
+  assert.equal(select.offer, 'pgo1.test-tortuga-72');
+  const change = await page.evaluate(() => window.events.filter((e) => e.type === 'pg-change').at(-1).detail);
+  assert.deepEqual(change, { value: 'tortuga/tortuga-72', offer: 'pgo1.test-tortuga-72', price: Number(rate.price), currency: 'EUR' });
+  const submitted = await page.evaluate(() => [...new FormData(document.querySelector('form')).entries()]);
+  assert.deepEqual(submitted, [['service', 'tortuga/tortuga-72'], ['service_offer', 'pgo1.test-tortuga-72']]);
+  await page.close();
+});
+
+test('a drop-point service without a point in the form\'s picker makes the form invalid (valueMissing, in the shopper\'s language)', async () => {
+  const { page, el } = await openPage();
+  await page.evaluate(() => {
+    const form = document.createElement('form');
+    const rates = document.getElementById('rates');
+    rates.setAttribute('name', 'service');
+    rates.setAttribute('lang', 'es');
+    // The picker as the selector sees it: an element of that name with a value.
+    const picker = document.createElement('pg-drop-point-picker');
+    picker.value = '';
+    form.append(rates, picker);
+    document.body.append(form);
+  });
+  await setRoute(page);
+  await loaded(page);
+  await el.locator('[data-key="tortuga/tortuga-72"] input').check();
+  assert.equal(await page.evaluate(() => document.querySelector('form').checkValidity()), true, 'a home service needs no point');
+  await el.locator('[data-key="tortuga/tortuga-point"] input').check();
+  const v = await el.evaluate((e) => ({ valid: e.form.checkValidity(), missing: e.validity.valueMissing, message: e.validationMessage }));
+  assert.deepEqual(v, { valid: false, missing: true, message: 'Elige un punto de recogida para este envío.' });
+  await page.evaluate(() => {
+    const picker = document.querySelector('pg-drop-point-picker');
+    picker.value = 'ES-00042';
+    picker.dispatchEvent(new CustomEvent('pg-select', { detail: { dropPoint: { drop_point_key: 'ES-00042' } }, bubbles: true, composed: true }));
+  });
+  assert.equal(await page.evaluate(() => document.querySelector('form').checkValidity()), true, 'valid once a point is chosen');
   await page.close();
 });

@@ -162,6 +162,30 @@ const ratesRequest = (c, query) => {
 if (!ratesRequest(priced, ratesQuery + '&order_value=45').body.includes('Punto de recogida')) throw new Error('rules not applied');
 const ratesUs = perCall(N, () => ratesRequest(core, ratesQuery));
 const ratesPricedUs = perCall(N, () => ratesRequest(priced, ratesQuery + '&order_value=45.00'));
+// A checkout's quote: prepare + normalize (the client's body, with an
+// offer signed into each of its six services) of get-shipments-rates,
+// against a second instance configured without TOKEN_SIGNING_KEY (no
+// offers: nothing to sign with), alternating; issue 30's criterion.
+const ratesReq = { ...facts({ body: 'from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001&parcels%5B0%5D%5Bparcel_weight%5D=1.5&parcels%5B0%5D%5Bparcel_width%5D=20&parcels%5B0%5D%5Bparcel_height%5D=10&parcels%5B0%5D%5Bparcel_length%5D=30&parcels%5B0%5D%5Bparcel_volume%5D=6000', authorization: `Bearer ${MASTER}` }), operation: 'get-shipments-rates' };
+const offerRates = JSON.stringify({ status: 'ok', data: {
+  best_price_service: { id_service: 12, service_code: 'swift-shop', carrier_code: 'swift', is_drop_point: 1, price: '3.90', currency: 'EUR' },
+  services: [['rayo-24', 'rayo', 0, '4.95'], ['swift-shop', 'swift', 1, '3.90'], ['rayo-48', 'rayo', 0, '4.10'], ['norte-72', 'norte', 0, '3.95'], ['rayo-10', 'rayo', 0, '9.80']]
+    .map(([code, carrier, dp, price], i) => ({ id_service: 11 + i, service_name: code, service_code: code, carrier_code: carrier, is_drop_point: dp, price, currency: 'EUR', transit_days: 2 })),
+} });
+const plainCore = await createCore(module);
+plainCore.configure({ vars: { ...vars, TOKEN_SIGNING_KEY: undefined }, bindings });
+const quote = (c) => {
+  const p = c.prepare(ratesReq);
+  return c.normalize({ operation: 'get-shipments-rates', sign: p.forward.sign, now, body: offerRates }).body;
+};
+if ((quote(core).match(/"offer":"pgo1\./g) || []).length !== 6 || quote(plainCore).includes('"offer"')) throw new Error('rates: offers expected with the key only');
+let ratesWithUs = 0;
+let ratesWithoutUs = 0;
+for (let round = 0; round < 4; round++) {
+  ratesWithUs += perCall(N / 4, () => quote(core)) / 4;
+  ratesWithoutUs += perCall(N / 4, () => quote(plainCore)) / 4;
+}
+const offerBytes = (quote(core).match(/"offer":"(pgo1\.[^"]+)"/) || ['', ''])[1].length;
 // Baseline: the same JSON round trips with no module at all.
 const baselineUs = perCall(N, () => {
   const p = JSON.parse(JSON.stringify({ kind: 'forward', forward: { upstreamBody: read.query, context: { operation: read.operation } } }));
@@ -184,6 +208,7 @@ console.log(`| read: prepare + answer | ${f(readUs)} µs/request |`);
 console.log(`| booking: prepare + booking + answer | ${f(bookingUs)} µs/request |`);
 console.log(`| rates (6 services), normalized: prepare + answer + normalize | ${f(ratesUs)} µs/request |`);
 console.log(`| the same with PRICING_RULES (3 rules) and order_value | ${f(ratesPricedUs)} µs/request (${f(ratesPricedUs / ratesUs, 2)}x) |`);
+console.log(`| rates, 6 services: prepare + normalize with offers / without (no TOKEN_SIGNING_KEY) | ${f(ratesWithUs)} / ${f(ratesWithoutUs)} µs/request (${f(ratesWithUs / ratesWithoutUs, 2)}x; one offer ${offerBytes} B) |`);
 console.log(`| invalid booking: prepare (400 in Spanish) | ${f(invalidUs)} µs/request |`);
 console.log(`| failure (429 in German) | ${f(failureUs)} µs/call |`);
 console.log(`| baseline: the JSON round trips alone | ${f(baselineUs)} µs/request |`);

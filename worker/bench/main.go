@@ -206,7 +206,7 @@ func main() {
 	flag.IntVar(&coldRuns, "cold", 7, "fresh isolates per worker in the cold-start part (alternating)")
 	flag.IntVar(&bareN, "bare-n", 3000, "measured requests per cell in the bare part's warm runs")
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
-	parts := flag.String("parts", "latency,memory,cold,bare,webhooks,rates,size", "parts to run (latency includes throughput)")
+	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
 	flag.IntVar(&ratesN, "rates-n", ratesN, "measured requests per cell of the rates part")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
 	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency and bare parts: label=path/to/worker.mjs, comma-separated")
@@ -243,6 +243,14 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	root, err := wranglerdev.FindRoot()
 	if err != nil {
 		return err
+	}
+	if want["offers"] {
+		if err := offersPart(root, bareN, bareWarm); err != nil {
+			return err
+		}
+		if len(want) == 1 {
+			return nil // nothing else asked: no wrangler dev
+		}
 	}
 	var upCalls atomic.Int64
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -64,7 +64,7 @@ func (c *Calls) prepare(in *seam.PrepareInput, out *seam.Prepared) {
 		out.BookingKey = p.BookingKey
 	case KindForward:
 		f := p.Forward
-		fw := &seam.Forward{Operation: f.Operation, UpstreamBody: f.UpstreamBody, Retryable: f.Retryable, Pricing: f.Pricing,
+		fw := &seam.Forward{Operation: f.Operation, UpstreamBody: f.UpstreamBody, Retryable: f.Retryable, Pricing: f.Pricing, Sign: f.Sign,
 			Context: seam.AnswerContext{Operation: f.Context.Operation, ClientRef: f.Context.ClientRef, Ledger: f.Context.Ledger}}
 		if f.CacheKey != "" {
 			fw.Cache = &seam.CacheTicket{Key: f.CacheKey, TTLSeconds: int64(f.CacheTTL / time.Second)}
@@ -141,6 +141,9 @@ func (c *Calls) normalize(in *seam.NormalizeInput, out *seam.NormalizeResult) {
 	}
 	// The shop's prices (pricing.go), before offers sign them.
 	out.Body = c.Edge.PriceAnswer(in.Operation, out.Body, in.Pricing, out.Normalized)
+	// Offers and points signed into the client's body (offers.go): after
+	// pricing, so an offer binds the shop's price.
+	out.Body = c.Edge.SignAnswer(in.Operation, out.Body, in.Sign, millis(in.Now))
 }
 
 func (c *Calls) configure(in *seam.ConfigureInput, out *seam.Configuration) {
@@ -247,7 +250,7 @@ func seamGrant(g tokens.Grant) seam.Grant {
 	if ops == nil {
 		ops = []string{}
 	}
-	return seam.Grant{Operations: ops, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef, CollectionClientRef: g.CollectionClientRef}
+	return seam.Grant{Operations: ops, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef, CollectionClientRef: g.CollectionClientRef, Offer: g.Offer}
 }
 
 // SignWebhook signs a webhook body with the configured secrets at now.
@@ -315,7 +318,7 @@ func upstream(u *seam.UpstreamResult) *Upstream {
 }
 
 func grant(g *seam.Grant) tokens.Grant {
-	return tokens.Grant{Operations: g.Operations, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef, CollectionClientRef: g.CollectionClientRef}
+	return tokens.Grant{Operations: g.Operations, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef, CollectionClientRef: g.CollectionClientRef, Offer: g.Offer}
 }
 
 func watchRow(r *seam.WatchRow) *WatchRow {

@@ -138,6 +138,15 @@ type Config struct {
 	// that a resent booking never books twice; false (explicit) forwards
 	// bookings as they come, for a shop whose own backend dedupes.
 	ExactlyOnce bool
+	// OfferTTL is a signed offer's lifetime (OFFER_TTL_SECONDS, 60 to
+	// 86400, default 1800: offers.DefaultTTL).
+	OfferTTL time.Duration
+	// AllowUnbound (ALLOW_UNBOUND_BOOKING_GRANTS, default false) lets
+	// POST /tokens mint new-shipment grants without an offer and the edge
+	// forward bookings made with them: a page holding such a token books
+	// any service, destination and parcels on the merchant's account. For
+	// a shop that books from its server only.
+	AllowUnbound bool
 	// BookingGrace: see DefaultBookingGrace (BOOKING_GRACE_SECONDS).
 	BookingGrace time.Duration
 	// BookingsLegacyUntil is the end (Unix milliseconds, exclusive) of
@@ -334,6 +343,8 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	// 0: no in-instance tier (flights still coalesce).
 	c.CacheMaxBytes = whole(EnvCacheMaxBytes, c.CacheMaxBytes, 0, 64<<20, " of bytes")
 	c.ExactlyOnce = boolean(EnvExactlyOnce, true)
+	c.OfferTTL = time.Duration(whole(EnvOfferTTL, 1800, 60, 86400, " of seconds")) * time.Second
+	c.AllowUnbound = boolean(EnvAllowUnbound, false)
 	c.BookingGrace = time.Duration(whole(EnvBookingGrace, int(DefaultBookingGrace/time.Second), 1, 86400, " of seconds")) * time.Second
 	if c.ExactlyOnce && c.BookingGrace <= c.Timeout {
 		// A grace that ends before the answer is even lost would let a

@@ -32,6 +32,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/leak"
 	"github.com/parcelgate/parcelgate/internal/ratekey"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/worker/offers"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
@@ -59,7 +60,8 @@ type Edge struct {
 	leaks    leak.Filter
 	master   [32]byte // SHA-256 of PROXY_TOKEN
 	demoKey  []byte
-	demoKeys tokens.Keys // {demoKey}, built once
+	signer   *offers.Signer // offers and points; nil without TOKEN_SIGNING_KEY
+	demoKeys tokens.Keys    // {demoKey}, built once
 }
 
 // Configure reads the environment through lookup (a variable set to ""
@@ -83,6 +85,9 @@ func Configure(lookup func(string) (string, bool), b Bindings) *Edge {
 		k := hmacsha256.MAC(e.cfg.SigningKey, []byte("parcelgate sandbox demo tokens v2"))
 		e.demoKey = k[:]
 		e.demoKeys = tokens.Keys{e.demoKey}
+	}
+	if len(e.cfg.SigningKey) > 0 {
+		e.signer, _ = offers.NewSigner(e.cfg.SigningKey)
 	}
 	return e
 }

@@ -28,7 +28,7 @@ var DemoOperations = func() []string {
 }()
 
 // tokenFields are the fields POST /tokens accepts.
-var tokenFields = [...]string{"operations", "shipping_client_ref", "dlvr_ref", "collection_client_ref", "ttl"}
+var tokenFields = [...]string{"operations", "shipping_client_ref", "dlvr_ref", "collection_client_ref", "ttl", "offer"}
 
 // Endpoint is the answer of POST /tokens or /demo/token: a rate limit to
 // apply first, then the response.
@@ -80,7 +80,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		}
 		switch {
 		case !known:
-			return fail(badTokenField(clip(k, 64), "unknown field (operations, shipping_client_ref, dlvr_ref, collection_client_ref, ttl)"))
+			return fail(badTokenField(clip(k, 64), "unknown field (operations, shipping_client_ref, dlvr_ref, collection_client_ref, ttl, offer)"))
 		case len(vals[k]) > 1:
 			return fail(badTokenField(k, "given more than once"))
 		}
@@ -94,6 +94,10 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	g.ShippingClientRef = vals.Get("shipping_client_ref")
 	g.DlvrRef = vals.Get("dlvr_ref")
 	g.CollectionClientRef = vals.Get("collection_client_ref")
+	g.Offer = vals.Get("offer")
+	if x := e.unboundGrant(g); x != nil {
+		return fail(x)
+	}
 	var ttl time.Duration
 	if v, ok := vals["ttl"]; ok {
 		n, valid := decimal.Atoi(v[0])
@@ -126,7 +130,7 @@ func (e *Edge) mintAnswer(key []byte, g tokens.Grant, ttl time.Duration, r *Requ
 			w.String(op)
 		}
 		w.EndArray()
-		for _, kv := range [...][2]string{{"shipping_client_ref", g.ShippingClientRef}, {"dlvr_ref", g.DlvrRef}, {"collection_client_ref", g.CollectionClientRef}} {
+		for _, kv := range [...][2]string{{"shipping_client_ref", g.ShippingClientRef}, {"dlvr_ref", g.DlvrRef}, {"collection_client_ref", g.CollectionClientRef}, {"offer", g.Offer}} {
 			if kv[1] != "" {
 				w.Key(kv[0])
 				w.String(kv[1])
@@ -192,8 +196,8 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return fail(x)
 	}
 	for _, f := range req.Fields {
-		if f.Name != "shipping_client_ref" {
-			return fail(badTokenField(f.Name, "not a field of /demo/token (only shipping_client_ref)"))
+		if f.Name != "shipping_client_ref" && f.Name != FieldOffer {
+			return fail(badTokenField(f.Name, "not a field of /demo/token (only shipping_client_ref and offer)"))
 		}
 	}
 	ref := req.Get("shipping_client_ref")
@@ -201,6 +205,11 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 		return fail(badTokenField("shipping_client_ref", "required: the order the page books"))
 	}
 	g := tokens.Grant{Operations: DemoOperations, ShippingClientRef: ref}
+	// The offer is the worker's (its own key), the token the demo key's:
+	// verified here, bound by its tag.
+	if x := e.demoOffer(&g, req.Get(FieldOffer), r); x != nil {
+		return fail(x)
+	}
 	return &Endpoint{RateLimit: rl, Response: e.mintAnswer(e.demoKey, g, DemoTokenTTL, r, func(w jsonlite.Emitter) {
 		w.Key("upstream")
 		w.String("sandbox")

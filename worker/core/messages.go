@@ -352,6 +352,29 @@ var messages = [...]string{
 		"die Antwort auf einen früheren Versuch ging verloren, und der Versanddienst konnte nicht gefragt werden, ob gebucht wurde; es wurde nichts gesendet. Senden Sie dieselbe Anfrage gleich erneut: der Edge-Worker fragt noch einmal und bucht nie doppelt" + next +
 		"la risposta a un tentativo precedente è andata persa e non è stato possibile chiedere al servizio di spedizione se ha prenotato; non è stato inviato nulla. Invia di nuovo la stessa richiesta tra poco: il worker perimetrale chiederà di nuovo e non prenota mai due volte" + next +
 		"het antwoord op een eerdere poging is verloren gegaan en de verzenddienst kon niet worden gevraagd of er geboekt is; er is niets verzonden. Verstuur hetzelfde verzoek zo opnieuw: de edge-worker vraagt het opnieuw en boekt nooit dubbel",
+	// --- signed offers (offers.go): one message per kind of refusal; a
+	// booking that differs from its offer is named by the field.
+	msgOfferExpired: "the shipping offer has expired: choose a service again" + next +
+		"la oferta de envío ha caducado: elige de nuevo un servicio" + next +
+		"a oferta de envio expirou: escolha novamente um serviço" + next +
+		"l’offre d’expédition a expiré : choisissez à nouveau un service" + next +
+		"das Versandangebot ist abgelaufen: wählen Sie erneut einen Dienst" + next +
+		"l’offerta di spedizione è scaduta: scegli di nuovo un servizio" + next +
+		"het verzendaanbod is verlopen: kies opnieuw een dienst",
+	msgOfferInvalid: "the shipping offer is not valid: choose a service again" + next +
+		"la oferta de envío no es válida: elige de nuevo un servicio" + next +
+		"a oferta de envio não é válida: escolha novamente um serviço" + next +
+		"l’offre d’expédition n’est pas valide : choisissez à nouveau un service" + next +
+		"das Versandangebot ist ungültig: wählen Sie erneut einen Dienst" + next +
+		"l’offerta di spedizione non è valida: scegli di nuovo un servizio" + next +
+		"het verzendaanbod is ongeldig: kies opnieuw een dienst",
+	msgOfferDiffers: "does not match the chosen shipping offer: choose a service again" + next +
+		"no coincide con la oferta de envío elegida: elige de nuevo un servicio" + next +
+		"não corresponde à oferta de envio escolhida: escolha novamente um serviço" + next +
+		"ne correspond pas à l’offre d’expédition choisie : choisissez à nouveau un service" + next +
+		"entspricht nicht dem gewählten Versandangebot: wählen Sie erneut einen Dienst" + next +
+		"non corrisponde all’offerta di spedizione scelta: scegli di nuovo un servizio" + next +
+		"komt niet overeen met het gekozen verzendaanbod: kies opnieuw een dienst",
 
 	// --- the fallback table's services (rates.go), shown in the rate selector ---
 	msgFallbackHome: "Home delivery" + next +
@@ -427,6 +450,9 @@ const (
 	msgDifferStatusFields
 	msgDifferFields
 	msgLookupFailed
+	msgOfferExpired
+	msgOfferInvalid
+	msgOfferDiffers
 	msgFallbackHome
 	msgFallbackDrop
 	msgFallbackCarrier

@@ -82,6 +82,9 @@ type Forward struct {
 	// Rates: a rates request's deadline and store (nil for the others).
 	Rates   *RatesPlan
 	Context AnswerContext
+	// Sign is the basis of the answer's offers or points (offers.go):
+	// normalize signs the client's body with it; "" for none.
+	Sign string
 }
 
 // Ticket is what the Bookings object's begin needs.
@@ -154,6 +157,10 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if refusal != nil {
 		return respond(caller, rl, refusal.Response(r.RequestID))
 	}
+	var offer, point string
+	if offered(op.Name) {
+		offer, point = takeOffer(req)
+	}
 	var orderValue string // the shop's prices (pricing.go): edge-only
 	if priced(op.Name) {
 		if orderValue, refusal = e.takeOrderValue(req, r); refusal != nil {
@@ -196,12 +203,18 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 			return respond(caller, rl, refuse(403, "forbidden", say(r.locale(), msgScopedNeedsLedger, EnvExactlyOnce)).Response(r.RequestID))
 		}
 	}
+	if offered(op.Name) {
+		if refusal := e.checkOffer(scope, req, offer, point, r); refusal != nil {
+			return respond(caller, rl, refusal.Response(r.RequestID))
+		}
+	}
 	body := form.Encode(req)
 	f := &Forward{Operation: op.Name, UpstreamBody: body, Retryable: !op.Books,
 		Context: AnswerContext{Operation: op.Name, Ledger: op.Books && e.ledger()}}
 	if ttl := e.cfg.CacheTTL[op.Name]; ttl > 0 {
 		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
 	}
+	f.Sign = e.offerBasis(op.Name, req)
 	f.Rates = e.ratesPlan(op.Name, body, req.Get("to_country_code"))
 	f.Pricing = e.pricingBasis(op.Name, req.Get("to_country_code"), orderValue, l)
 	if op.Books {

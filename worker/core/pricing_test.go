@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/parcelgate/parcelgate/worker/core"
 	"github.com/parcelgate/parcelgate/worker/core/seam"
+	"github.com/parcelgate/parcelgate/worker/offers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -223,5 +225,40 @@ func TestNoRuleMatchesLeavesTheBytes(t *testing.T) {
 	for _, b := range []string{`{"status":"ok","data":[]}`, `{"status":"error","message":"x"}`, `not json`, `{"status":"ok","data":{"services":[1]}}`} {
 		got, _ := normalizeCall(t, e, "tc=PT&ov=&l=0", false, b)
 		assert.Equal(t, b, got)
+	}
+}
+
+// Offers (issue 30) sign the shop's price: the normalize call prices the
+// answer first, then signs each service with the price the shopper sees.
+func TestOffersSignTheShopsPrice(t *testing.T) {
+	e := pricedEdge(t, "TOKEN_SIGNING_KEY", signing)
+	p := prepareRates(e, ratesQuery+"&order_value=20", "es")
+	require.Equal(t, core.KindForward, p.Kind)
+	require.NotEmpty(t, p.Forward.Sign)
+	for _, normalized := range []bool{false, true} {
+		c := core.Calls{Edge: e}
+		in, _ := json.Marshal(map[string]any{"operation": "get-shipments-rates", "keep": !normalized, "pricing": p.Forward.Pricing,
+			"sign": p.Forward.Sign, "now": time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC).UnixMilli()})
+		_, parts := c.Call(seam.MethodNormalize, in, []byte(ratesBody))
+		var env struct {
+			Data struct {
+				Services []struct {
+					ServiceCode string          `json:"service_code"`
+					Price       json.RawMessage `json:"price"`
+					Offer       string          `json:"offer"`
+				} `json:"services"`
+			} `json:"data"`
+		}
+		require.NoError(t, json.Unmarshal(bytes.Join(parts, nil), &env))
+		require.Len(t, env.Data.Services, 2)
+		want := map[string]string{"acme-24": "5.95", "swiftpost-shop": "4.9"} // home +10 % ending .95; drop point +1 €
+		for _, s := range env.Data.Services {
+			o, err := offers.Verify(offers.Keys{[]byte(signing)}, s.Offer, time.Date(2026, 11, 2, 10, 1, 0, 0, time.UTC))
+			require.NoError(t, err, "%s normalized=%v", s.ServiceCode, normalized)
+			assert.Equal(t, want[s.ServiceCode], o.Price, "%s normalized=%v: the offer binds the shop's price, shown as %s", s.ServiceCode, normalized, s.Price)
+			shown, _ := strconv.ParseFloat(strings.Trim(string(s.Price), `"`), 64)
+			signed, _ := strconv.ParseFloat(o.Price, 64)
+			assert.Equal(t, shown, signed, "%s: the shown price is the signed one", s.ServiceCode)
+		}
 	}
 }

@@ -15,8 +15,10 @@ import (
 // English stays what it was (clients and parity.json read it).
 func TestRefusalsInTheClientsLanguage(t *testing.T) {
 	e := edgeOf()
-	ledger := ledgerEdge()
-	noLedger := edgeOf()
+	// Unbound booking grants (issue 30 refuses them by default): these
+	// cases are about the token, not the offer (offers_test.go).
+	ledger := ledgerEdge(core.EnvAllowUnbound, "true")
+	noLedger := edgeOf(core.EnvAllowUnbound, "true")
 	const dropPoints = "country_code=ES&zip_code=28001"
 	upstreamAnswer := func(up *core.Upstream) func(string) *answer {
 		return func(lang string) *answer {

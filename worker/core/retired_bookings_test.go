@@ -224,7 +224,9 @@ func TestBookingsOptOut(t *testing.T) {
 // One token bound to the order's shipping_client_ref books it, then reads
 // the shipment booked with it (its record names it), and nothing else.
 func TestScopedTokenReadsTheShipmentItBooked(t *testing.T) {
-	e := bookingEdge()
+	// An unbound booking grant (allowed explicitly since issue 30): the
+	// reads are what this test is about.
+	e := ledgerEdge(core.EnvBookingGrace, "30", core.EnvUpstreamTimeoutMS, "200", core.EnvAllowUnbound, "true")
 	tok := "Bearer " + mintAt(e, "operations=new-shipment,get-shipment,get-shipment-label,get-shipment-tracking&shipping_client_ref=ORD-77",
 		bearerMaster, day).Env.Data["token"].(string)
 	read := func(e *core.Edge, op, q string, booked *core.Peeked) *core.Prepared {

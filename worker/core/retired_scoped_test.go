@@ -46,7 +46,7 @@ func toAnswerNoT(r *core.Response) *answer {
 }
 
 func TestTokensEndpoint(t *testing.T) {
-	e := ledgerEdge()
+	e := ledgerEdge(core.EnvAllowUnbound, "true") // unbound booking grants: allowed explicitly since issue 30
 	mint := func(body string) *answer { return mintAt(e, body, bearerMaster, day) }
 	r := mint("operations=get-shipment-label,new-shipment&dlvr_ref=D1&shipping_client_ref=ORD-77&ttl=60")
 	require.Equal(t, 200, r.Status, r.Raw)
@@ -138,7 +138,7 @@ func scopedCall(t *testing.T, e *core.Edge, method, op, query, body, auth string
 }
 
 func TestScopedTokenUse(t *testing.T) {
-	e := ledgerEdge()
+	e := ledgerEdge(core.EnvAllowUnbound, "true") // unbound booking grants: allowed explicitly since issue 30
 	now := day
 	mint := func(g tokens.Grant, ttl time.Duration) string {
 		tok, _, err := tokens.Mint([]byte(signing), g, ttl, now)

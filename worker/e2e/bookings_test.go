@@ -369,15 +369,45 @@ func TestScopedTokenFlowUnderWorkerd(t *testing.T) {
 	const signing = "e2e-token-signing-key-0123456789abcdef"
 	s := start(t, wranglerdev.Options{Sandbox: true, Vars: map[string]string{
 		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}})
-	mint := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
+	// Since issue 30 the grant is bound to the offer the shopper chose
+	// (an unbound booking grant is refused by default): quote first.
+	unbound := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
 		"operations":          {"new-shipment,get-shipment-label,get-shipment-tracking"},
 		"shipping_client_ref": {"SCOPED-1"}}, bearer()...)
+	require.Equal(t, 400, unbound.Code, unbound.Raw)
+	assert.Contains(t, str(unbound.Data, "errorMessage"), "offer: required")
+	offer := quotedOffer(t, s.URL, "rayo", "rayo-48")
+	tampered := offer[:30] + string(offer[30]^1) + offer[31:]
+	r := call(t, s.URL, http.MethodPost, "../tokens", url.Values{"operations": {"new-shipment"}, "shipping_client_ref": {"SCOPED-1"}, "offer": {tampered}}, bearer()...)
+	assert.Equal(t, 400, r.Code, r.Raw)
+	mint := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
+		"operations":          {"new-shipment,get-shipment-label,get-shipment-tracking"},
+		"shipping_client_ref": {"SCOPED-1"}, "offer": {offer}}, bearer()...)
 	require.Equal(t, 200, mint.Code, mint.Raw)
 	scoped := []string{"Authorization", "Bearer " + str(mint.Data, "token")}
 
 	v := shipment("SCOPED-1", "rayo")
 	v.Set("service_code", "rayo-48")
-	r := call(t, s.URL, http.MethodPost, "new-shipment", v, scoped...)
+	// What the page's script may change after the quote: each refused with
+	// its own code, nothing booked (the sandbox would book each).
+	for field, change := range map[string][2]string{
+		"service_code": {"rayo-24", "offer_service"}, "to_zip_code": {"08002", "offer_route"}, "from_zip_code": {"28001", "offer_route"},
+		"parcels[0][parcel_weight]": {"25", "offer_parcels"},
+	} {
+		w := url.Values{}
+		for k, x := range v {
+			w[k] = x
+		}
+		w.Set(field, change[0])
+		w.Set("offer", offer)
+		r = call(t, s.URL, http.MethodPost, "new-shipment", w, scoped...)
+		assert.Equal(t, 403, r.Code, "%s: %s", field, r.Raw)
+		assert.Equal(t, change[1], str(r.Data, "errorClass"), field)
+	}
+	r = call(t, s.URL, http.MethodPost, "new-shipment", v, scoped...)
+	assert.Equal(t, 400, r.Code, "no offer: %s", r.Raw)
+	v.Set("offer", offer)
+	r = call(t, s.URL, http.MethodPost, "new-shipment", v, scoped...)
 	require.Equal(t, 200, r.Code, r.Raw)
 	dlvr := str(r.Data, "shipping_dlvr_ref")
 	require.NotEmpty(t, dlvr)
@@ -388,6 +418,9 @@ func TestScopedTokenFlowUnderWorkerd(t *testing.T) {
 	r = call(t, s.URL, http.MethodGet, "get-shipment-tracking", url.Values{"client_ref": {"SCOPED-1"}}, scoped...)
 	assert.Equal(t, 200, r.Code, r.Raw)
 
+	// Booked once: the resend is the first answer.
+	again := call(t, s.URL, http.MethodPost, "new-shipment", v, scoped...)
+	assert.Equal(t, dlvr, str(again.Data, "shipping_dlvr_ref"))
 	// Another order's reference, another operation: refused.
 	other := shipment("SCOPED-2", "rayo")
 	other.Set("service_code", "rayo-48")
@@ -469,4 +502,23 @@ func TestBookingsTakenOverFromTheEarlierLayout(t *testing.T) {
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Empty(t, r.Header.Get("Idempotent-Replayed"))
 	assert.Equal(t, 1, up.bookings())
+}
+
+// quotedOffer asks the edge for rates of shipment()'s route and parcels and
+// returns the offer of carrier/service.
+func quotedOffer(t *testing.T, base, carrier, service string) string {
+	t.Helper()
+	r := call(t, base, http.MethodGet, "get-shipments-rates", parcel(route(url.Values{})), bearer()...)
+	require.Equal(t, 200, r.Code, r.Raw)
+	services, _ := r.Data["services"].([]any)
+	for _, x := range services {
+		m, _ := x.(map[string]any)
+		if m["carrier_code"] == carrier && m["service_code"] == service {
+			o, _ := m["offer"].(string)
+			require.NotEmpty(t, o, "%v", m)
+			return o
+		}
+	}
+	t.Fatalf("no %s/%s in %s", carrier, service, r.Raw)
+	return ""
 }

@@ -116,6 +116,11 @@ func bookingParams(t *testing.T, v url.Values) edgeclient.NewShipmentParams {
 			require.True(t, p.Parcels[0].Set(strings.TrimSuffix(name, "]"), vals[0]), k)
 			continue
 		}
+		if k == "offer" || k == "point" {
+			// The edge's own fields (issue 30), checked and stripped there.
+			p.Extra = append(p.Extra, edgeclient.Field{Name: k, Value: vals[0]})
+			continue
+		}
 		var b strings.Builder
 		for _, part := range strings.Split(k, "_") {
 			b.WriteString(strings.ToUpper(part[:1]) + part[1:])

@@ -118,9 +118,13 @@ func call(t *testing.T, base, method, op string, params url.Values, hdr ...strin
 }
 
 // demoToken calls /demo/token and returns the status and decoded body.
-func demoToken(t *testing.T, base, method string) (int, map[string]any) {
+func demoToken(t *testing.T, base, method string, offer ...string) (int, map[string]any) {
 	t.Helper()
-	req, err := http.NewRequest(method, base+"/demo/token", strings.NewReader("shipping_client_ref=DEMO-E2E"))
+	body := "shipping_client_ref=DEMO-E2E"
+	for _, o := range offer {
+		body += "&offer=" + url.QueryEscape(o) // since issue 30, the quoted service's offer
+	}
+	req, err := http.NewRequest(method, base+"/demo/token", strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	res, err := client.Do(req)
@@ -234,7 +238,8 @@ func TestSandboxFlow(t *testing.T) {
 
 	// The demo shop's token (sandbox only): never the secrets, and
 	// enough to book.
-	code, dt := demoToken(t, B, "POST")
+	offer := quotedOffer(t, B, "rayo", "rayo-48")
+	code, dt := demoToken(t, B, "POST", offer)
 	require.Equal(t, 200, code, "%v", dt)
 	tok := str(dt["data"].(map[string]any), "token")
 	require.True(t, strings.HasPrefix(tok, "pgt1."), "%v", dt)
@@ -243,7 +248,8 @@ func TestSandboxFlow(t *testing.T) {
 		return edgeclient.NewShipmentParams{ShippingDate: day, ServiceType: "custom", CarrierCode: "rayo", ServiceCode: "rayo-48",
 			ShippingClientRef: ref, FromName: "Tienda Ñandú", FromAddress: "Calle de Alcalá 1", FromCity: "Madrid", FromPhone: "910000000",
 			FromZipCode: "28014", FromCountryCode: "ES", ToName: "Ana & Co", ToAddress: "Carrer de Pau Claris 1", ToCity: "Barcelona",
-			ToPhone: "600000000", ToZipCode: "08001", ToCountryCode: "ES", Parcels: madrid.Parcels}
+			ToPhone: "600000000", ToZipCode: "08001", ToCountryCode: "ES", Parcels: madrid.Parcels,
+			Extra: []edgeclient.Field{{Name: "offer", Value: offer}}} // since issue 30: the quoted offer
 	}
 	demo := c.With(edgeclient.WithToken(tok))
 	booked, err := demo.NewShipment(ctx, order("DEMO-E2E"))
@@ -377,6 +383,15 @@ func newUpstream(t *testing.T) *upstream {
 		q, _ := url.ParseQuery(string(b))
 		w.Header().Set("Set-Cookie", "upstream=1")
 		w.Header().Set("X-Upstream-Secret", "internal")
+		// Rates and drop points for the offers' test (offers_test.go).
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/get-shipments-rates"):
+			_, _ = io.WriteString(w, offersRates)
+			return
+		case strings.HasSuffix(r.URL.Path, "/get-drop-points"):
+			_, _ = io.WriteString(w, offersPoints)
+			return
+		}
 		switch q.Get("carrier_code") {
 		case "slow":
 			select {

@@ -37,9 +37,13 @@ func TestTokenKeyRotationUnderWorkerd(t *testing.T) {
 		}()
 		f(s.URL)
 	}
+	// Since issue 30 a booking grant carries the quoted offer (signed with
+	// the key in use).
+	var offer string
 	mint := func(base, ref string) string {
+		offer = quotedOffer(t, base, "rayo", "rayo-48")
 		m := call(t, base, http.MethodPost, "../tokens", url.Values{
-			"operations": {"new-shipment,get-shipment-tracking"}, "shipping_client_ref": {ref}}, bearer()...)
+			"operations": {"new-shipment,get-shipment-tracking"}, "shipping_client_ref": {ref}, "offer": {offer}}, bearer()...)
 		require.Equal(t, 200, m.Code, m.Raw)
 		return str(m.Data, "token")
 	}
@@ -52,6 +56,7 @@ func TestTokenKeyRotationUnderWorkerd(t *testing.T) {
 		before = mint(base, "ROT-1")
 		v := shipment("ROT-1", "rayo")
 		v.Set("service_code", "rayo-48")
+		v.Set("offer", offer)
 		r := book(t, edge(t, base, edgeclient.WithToken(before)), v)
 		require.Equal(t, 200, r.Code, r.Raw)
 	})

@@ -408,6 +408,11 @@ export interface Forward {
    * `normalize` with the client's body; "" without rules or for other operations.
    */
   pricing: string;
+  /**
+   * The basis of the answer's offers (get-shipments-rates) or points (get-drop-points): pass it to
+   * `normalize` with the client's body; "" for other operations or without TOKEN_SIGNING_KEY.
+   */
+  sign: string;
   /** A cacheable read: look up `key` (in-isolate, then Cache API); store an answer that is `cacheable`. */
   cache: CacheTicket | null;
   /** Exactly-once: `begin` on the Bookings object, then `booking()`. */
@@ -764,6 +769,13 @@ export interface NormalizeInput {
    * get-shipments-rates answer for its destination, order value and language. "" applies none.
    */
   pricing?: string;
+  /**
+   * Forward.sign of the request: every service gets a signed `offer` (get-shipments-rates), every drop
+   * point a signed `point` (get-drop-points), expiring OFFER_TTL_SECONDS after `now`. "" signs nothing.
+   */
+  sign?: string;
+  /** Date.now() (ms): the offers' expiry counts from it. */
+  now?: number;
 }
 
 /** NormalizeResult is normalize's answer. */
@@ -823,6 +835,8 @@ export interface Grant {
   dlvrRef: string;
   /** Bound to this collection_client_ref ("" when not). */
   collectionClientRef: string;
+  /** The offer a new-shipment grant books (mint only; the token carries its tag). */
+  offer?: string;
 }
 
 /** MintInput is mint's input. */

@@ -123,7 +123,7 @@ test('token vectors: the same tokens as worker/tokens and mintToken, the same re
   const { c } = await core();
   const v = json('tokens.json');
   for (const m of v.mint) {
-    const g = { operations: m.grant.operations || [], shippingClientRef: m.grant.shippingClientRef || '', dlvrRef: m.grant.dlvrRef || '', collectionClientRef: m.grant.collectionClientRef || '' };
+    const g = { operations: m.grant.operations || [], shippingClientRef: m.grant.shippingClientRef || '', dlvrRef: m.grant.dlvrRef || '', collectionClientRef: m.grant.collectionClientRef || '', offer: m.grant.offer || '' };
     const r = c.mint({ key: v.key, grant: g, ttlSeconds: m.ttl || 0, now: m.now_ms });
     assert.equal(r.error, null, m.name);
     assert.equal(r.token, m.token, m.name);
@@ -135,7 +135,7 @@ test('token vectors: the same tokens as worker/tokens and mintToken, the same re
     assert.equal(c.verify({ key: v.key, token: m.token, now: r.expiresAt }).error, 'expired', m.name);
   }
   for (const m of v.refuse) {
-    const g = { operations: m.grant.operations || [], shippingClientRef: m.grant.shippingClientRef || '', dlvrRef: m.grant.dlvrRef || '', collectionClientRef: m.grant.collectionClientRef || '' };
+    const g = { operations: m.grant.operations || [], shippingClientRef: m.grant.shippingClientRef || '', dlvrRef: m.grant.dlvrRef || '', collectionClientRef: m.grant.collectionClientRef || '', offer: m.grant.offer || '' };
     const r = c.mint({ key: v.key, grant: g, ttlSeconds: m.ttl || 0, now: Date.UTC(2026, 10, 22, 12) });
     assert.equal(r.token, null, m.name);
     assert.deepEqual(r.error, { field: m.field, problem: m.problem }, m.name);

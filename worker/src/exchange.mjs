@@ -22,6 +22,7 @@ import { failureBody, json } from "./respond.mjs";
  * @property {string} id the request id (X-Request-Id)
  * @property {string} op what the log line names: an operation, "healthz", "tokens", ...
  * @property {string} pricing the basis of the answer's shop prices (the core's forward.pricing; "" for none)
+ * @property {string} sign the basis of the answer's signed offers or drop points (the core's forward.sign; "" for none)
  * @property {string} origin the allowed browser origin echoed in CORS headers ("" for none)
  * @property {string} errorClass the failure's class for the log line ("" for none)
  * @property {string} detail a failure's cause, for the log line only
@@ -44,7 +45,7 @@ import { failureBody, json } from "./respond.mjs";
 export function newExchange({ request, env, exec, now, warm = false, body }) {
   const { self, path } = splitUrl(request.url);
   return {
-    request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", pricing: "", origin: "",
+    request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", pricing: "", sign: "", origin: "",
     errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
     bytesIn: 0, bytesOut: 0, body: body ?? null, bodyTooLarge: false, warm,
   };

@@ -49,8 +49,10 @@ import (
 	"github.com/parcelgate/parcelgate/internal/errchain"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/keyset"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
+	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
 // Prefix starts every scoped token.
@@ -60,11 +62,11 @@ const Prefix = "pgt1."
 const (
 	// MinKeyBytes is the shortest accepted TOKEN_SIGNING_KEY (the same
 	// name and length as worker/webhooks').
-	MinKeyBytes = 32
+	MinKeyBytes = keyset.MinKeyBytes
 	// KeyIDLen is the length of a KeyID.
-	KeyIDLen = 8
+	KeyIDLen = keyset.IDLen
 	// MaxKeys bounds a key set: the current key and the previous ones.
-	MaxKeys = 4
+	MaxKeys = keyset.MaxKeys
 	// DefaultTTL is a token's lifetime when the grant names none.
 	DefaultTTL = 900 * time.Second
 	// MaxTTL is the longest lifetime a grant may ask for (30 days): a
@@ -107,6 +109,16 @@ type Grant struct {
 	// one token books at most one pickup. Required with new-collection,
 	// refused without it.
 	CollectionClientRef string
+	// Offer is the offer (worker/offers) the grant's new-shipment must
+	// book: Mint verifies it with the key's offer key and binds the grant
+	// to its Tag. The token carries the tag, not the offer; the booking
+	// carries the offer itself (its `offer` field, which the edge checks
+	// and strips).
+	Offer string
+	// OfferTag is the bound offer's offers.Tag: what Verify returns, and
+	// what Mint binds when Offer is empty (a caller that verified the
+	// offer itself, as the edge's /demo/token does with the worker's key).
+	OfferTag string
 }
 
 // Claims are a verified token's grant and expiry.
@@ -136,8 +148,9 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 
 // Keys is a key set: the keys Verify accepts, the current one first and
 // the previous ones (a rotation) after it; at most MaxKeys, each at least
-// MinKeyBytes. Mint signs with one key, the current one.
-type Keys [][]byte
+// MinKeyBytes. Mint signs with one key, the current one. The same type
+// as worker/offers' Keys (internal/keyset).
+type Keys = keyset.Keys
 
 // Error is why Verify refused a token, or why a key cannot be used: its
 // Reason is one of the sentinels' ("malformed", "signature", "expired",
@@ -209,32 +222,15 @@ func Reason(err error) string {
 	return ""
 }
 
-// KeyID names a key in the tokens it signs: the first KeyIDLen characters
-// of the base64url SHA-256 of "pgt-key-id:" and the key. It tells Verify
-// which key of a set to try, and an operator which key minted a token;
-// 48 bits of a hash say nothing useful about a 32-byte random key.
-func KeyID(key []byte) string {
-	var buf [64]byte
-	return string(keyID(&buf, key))
-}
-
-const keyIDLabel = "pgt-key-id:"
-
-// keyID writes the id into buf (no allocation for keys up to 53 bytes).
-func keyID(buf *[64]byte, key []byte) []byte {
-	msg := append(buf[:0], keyIDLabel...)
-	sum := hmacsha256.Sum(append(msg, key...))
-	return base64lite.AppendEncode(buf[:0], sum[:6], base64lite.URL|base64lite.Raw)
-}
+// KeyID names a key in the tokens it signs: internal/keyset's ID, the
+// same id offers signed with the key carry (the first KeyIDLen characters
+// of the base64url SHA-256 of "pgt-key-id:" and the key). It tells Verify
+// which key of a set to try, and an operator which key minted a token.
+func KeyID(key []byte) string { return keyset.ID(key) }
 
 func checkKeys(keys Keys) error {
-	if len(keys) == 0 || len(keys) > MaxKeys {
+	if !keys.Valid() {
 		return ErrKey
-	}
-	for _, k := range keys {
-		if len(k) < MinKeyBytes {
-			return ErrKey
-		}
 	}
 	return nil
 }
@@ -301,6 +297,8 @@ func (g *Grant) ref(field string) *string {
 		return &g.ShippingClientRef
 	case "collection_client_ref":
 		return &g.CollectionClientRef
+	case "offer":
+		return &g.OfferTag
 	}
 	return nil
 }
@@ -351,6 +349,16 @@ func check(g Grant) error {
 	}
 	if p := refProblem(g.CollectionClientRef, MaxClientRefRunes); p != "" {
 		return &FieldError{"collection_client_ref", p}
+	}
+	if g.OfferTag != "" && !validTag(g.OfferTag) {
+		return &FieldError{"offer", "not an offer's tag"}
+	}
+	if g.Offer != "" || g.OfferTag != "" {
+		// An offer binds the booking that books a shipment (the operation
+		// whose reference is shipping_client_ref).
+		if op := bindingOf("shipping_client_ref"); !grants(g, op) {
+			return &FieldError{"offer", "binds " + op + " only: grant " + op + " or leave it out"}
+		}
 	}
 	return nil
 }
@@ -430,6 +438,15 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 	if ttl < time.Second || ttl > MaxTTL || ttl%time.Second != 0 {
 		return "", time.Time{}, &FieldError{"ttl", "must be a whole number of seconds from 1 to 2592000"}
 	}
+	if g.Offer != "" {
+		// The offer is the worker's: signed with this key's offer key and
+		// still quotable. Its facts are the booking's business (the edge
+		// compares them); the token only names it.
+		if _, err := offers.Open(Keys{key}, offers.Prefix, g.Offer, now); err != nil {
+			return "", time.Time{}, &FieldError{"offer", OfferProblem(err)}
+		}
+		g.OfferTag = offers.Tag(g.Offer)
+	}
 	g, err := Check(g)
 	if err != nil {
 		return "", time.Time{}, err
@@ -468,6 +485,9 @@ func appendPayload(dst []byte, g Grant, exp int64) []byte {
 	}
 	if g.CollectionClientRef != "" {
 		p = append(append(p, "&collection_client_ref="...), urlquery.Escape(g.CollectionClientRef)...)
+	}
+	if g.OfferTag != "" {
+		p = append(append(p, "&offer="...), urlquery.Escape(g.OfferTag)...)
 	}
 	return base64lite.AppendEncode(dst, p, base64lite.URL|base64lite.Raw)
 }
@@ -519,7 +539,7 @@ func Verify(keys Keys, token string, now time.Time) (Claims, error) {
 	var idBuf [64]byte
 	var key []byte
 	for _, k := range keys {
-		if kid != "" && string(keyID(&idBuf, k)) != kid {
+		if kid != "" && string(keyset.AppendID(&idBuf, k)) != kid {
 			continue
 		}
 		sum := hmacsha256.MACString(k, signed)
@@ -571,7 +591,7 @@ func parsePayload(p string) (int64, Grant, bool) {
 	var g Grant
 	var exp int64
 	parts := strings.Split(p, "&")
-	if len(parts) < 2 || len(parts) > 5 {
+	if len(parts) < 2 || len(parts) > 6 {
 		return 0, g, false
 	}
 	for i, part := range parts {
@@ -636,4 +656,31 @@ func clip(s string, n int) string {
 		return s[:n] + "..."
 	}
 	return s
+}
+
+// validTag: an offers.Tag's length (the payload escapes it, so no
+// other shape reaches a token).
+func validTag(t string) bool { return len(t) == offers.TagLen }
+
+func grants(g Grant, op string) bool {
+	for _, o := range g.Operations {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// OfferProblem says why Mint refused a grant's offer (err from
+// offers.Open or Verify), in POST /tokens' words.
+func OfferProblem(err error) string {
+	switch offers.Reason(err) {
+	case "expired":
+		return "the offer has expired: quote again (a new rates request) and bind the new offer"
+	case "foreign":
+		return "not an offer of this worker (signed with another TOKEN_SIGNING_KEY)"
+	case "tampered":
+		return "the offer's signature does not match: it was changed after the worker signed it"
+	}
+	return "not an offer (the `offer` of a service in a rates answer)"
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/testvectors"
+	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tokens.json")
@@ -44,6 +45,7 @@ type grantJSON struct {
 	ShippingClientRef   string   `json:"shippingClientRef,omitempty"`
 	DlvrRef             string   `json:"dlvrRef,omitempty"`
 	CollectionClientRef string   `json:"collectionClientRef,omitempty"`
+	Offer               string   `json:"offer,omitempty"`
 }
 
 type mintVector struct {
@@ -66,6 +68,8 @@ type refuseCase struct {
 	TTL     float64 `json:"ttl,omitempty"`
 	Field   string  `json:"field"`
 	Problem string  `json:"problem"`
+	// NowMs is the mint time where it matters (an offer's expiry); absent: 0.
+	NowMs int64 `json:"now_ms,omitempty"`
 }
 
 type rotatedCase struct {
@@ -92,7 +96,7 @@ const vectorPreviousKey = "parcelgate-vector-previous-key-0123456789"
 const baseMs = 1795348800250
 
 func grantOf(g grantJSON) Grant {
-	return Grant{Operations: g.Operations, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef, CollectionClientRef: g.CollectionClientRef}
+	return Grant{Operations: g.Operations, ShippingClientRef: g.ShippingClientRef, DlvrRef: g.DlvrRef, CollectionClientRef: g.CollectionClientRef, Offer: g.Offer}
 }
 
 // cases are the inputs; the expected outputs are computed by Mint.
@@ -115,6 +119,7 @@ func vectorInputs() vectorFile {
 	m("every grantable operation", grantJSON{Operations: []string{"get-shipment-tracking", "get-shipment", "get-shipment-label", "new-collection", "get-drop-points", "get-collection-cutoff-hour", "new-shipment", "get-service-info", "get-shipment-time-arrival-estimation", "get-shipments-rates", "get-client-services", "get-client-carriers"}, DlvrRef: "D-1", ShippingClientRef: "S-1", CollectionClientRef: "C-1"}, 0, baseMs)
 	m("references that need escaping", grantJSON{Operations: []string{"new-shipment", "get-shipment"}, ShippingClientRef: "a b&c=d+e%f", DlvrRef: "x/y?z#!'()*~._-"}, 0, baseMs)
 	m("non-ASCII references", grantJSON{Operations: []string{"get-shipment"}, ShippingClientRef: "Bestellung-Ä€😀", DlvrRef: "Zoë \u00a0ñ\u0085xy"}, 0, baseMs)
+	m("booking bound to an offer", grantJSON{Operations: []string{"new-shipment", "get-shipment"}, ShippingClientRef: "ORDER-1005", Offer: vectorOffer(baseMs/1000 + 1800)}, 1800, baseMs)
 	m("longest references", grantJSON{Operations: []string{"new-shipment", "get-shipment", "new-collection"}, ShippingClientRef: "ÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄ", DlvrRef: strings.Repeat("é", 64), CollectionClientRef: "ÜÜÜÜÜÜÜÜÜÜÜÜÜÜÜ"}, 0, baseMs)
 
 	r := func(name string, g grantJSON, ttl float64) {
@@ -148,6 +153,11 @@ func vectorInputs() vectorFile {
 	r("zero-width space", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "AB\u200b12"}, 0)
 	r("leading U+FEFF (not a space in Go, a format character)", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "\ufeffD"}, 0)
 	r("bidi override", grantJSON{Operations: []string{"new-collection"}, DlvrRef: "D", CollectionClientRef: "C\u202e1"}, 0)
+	r("offer expired", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: vectorOffer(baseMs / 1000)}, 0)
+	r("offer of another key", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: otherOffer(baseMs/1000 + 60)}, 0)
+	r("offer tampered", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: vectorOffer(baseMs/1000 + 1800)[:40] + "A" + vectorOffer(baseMs/1000 + 1800)[41:]}, 0)
+	r("offer without new-shipment", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D", Offer: vectorOffer(baseMs/1000 + 1800)}, 0)
+	r("not an offer", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: "acme-express/acme-24"}, 0)
 	r("soft hyphen", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D\u00ad1"}, 0)
 	return f
 }
@@ -171,7 +181,10 @@ func build(t *testing.T) vectorFile {
 	}
 	for i := range f.Refuse {
 		v := &f.Refuse[i]
-		_, _, err := Mint(key, grantOf(v.Grant), ttlOf(v.TTL), time.UnixMilli(baseMs))
+		if v.Grant.Offer != "" {
+			v.NowMs = baseMs
+		}
+		_, _, err := Mint(key, grantOf(v.Grant), ttlOf(v.TTL), time.UnixMilli(v.NowMs))
 		var fe *FieldError
 		if !errors.As(err, &fe) {
 			t.Fatalf("%s: want a field error, got %v", v.Name, err)
@@ -256,7 +269,8 @@ func TestVectors(t *testing.T) {
 			t.Fatalf("%s: Verify: %v", v.Name, err)
 		}
 		if strings.Join(c.Operations, ",") != strings.Join(v.Operations, ",") || c.DlvrRef != v.Grant.DlvrRef ||
-			c.ShippingClientRef != v.Grant.ShippingClientRef || c.Expires.Format(time.RFC3339) != v.ExpiresAt {
+			c.ShippingClientRef != v.Grant.ShippingClientRef || c.Expires.Format(time.RFC3339) != v.ExpiresAt ||
+			c.OfferTag != offers.Tag(v.Grant.Offer) {
 			t.Fatalf("%s: claims %+v", v.Name, c)
 		}
 	}
@@ -279,4 +293,21 @@ func TestVectors(t *testing.T) {
 			t.Fatalf("%s: Verify: %v, want ErrGrant", v.Name, err)
 		}
 	}
+}
+
+// vectorOffer is an offer the vector key signed, expiring at exp (unix
+// seconds): a booking's bound offer.
+func vectorOffer(exp int64) string {
+	o := offers.Offer{Carrier: "acme-express", Service: "acme-24", Price: "4.95", Currency: "EUR",
+		From: offers.Place{Country: "ES", Postal: "28014"}, To: offers.Place{Country: "PT", Postal: "1100-053"},
+		Parcels: []offers.Parcel{{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"}}, Expires: time.Unix(exp, 0)}
+	s, _ := offers.Sign([]byte(vectorKey), &o)
+	return s
+}
+
+func otherOffer(exp int64) string {
+	o := offers.Offer{Carrier: "acme-express", Service: "acme-24", Price: "4.95", Currency: "EUR",
+		Parcels: []offers.Parcel{{Weight: "1"}}, Expires: time.Unix(exp, 0)}
+	s, _ := offers.Sign([]byte("another-signing-key-also-32-bytes-long"), &o)
+	return s
 }

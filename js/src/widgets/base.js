@@ -723,7 +723,7 @@ export class SelectableList extends FetchingElement {
     const i = this._internals;
     if (!i) return;
     try {
-      i.setFormValue(this._value || null, this._value || null);
+      i.setFormValue(this._value ? this._formValue(this._value) : null, this._value || null);
       if (this.required && !this._value) {
         const anchor = this.shadowRoot.querySelector('input[type=radio]') || this.shadowRoot.querySelector('[role=status]') || undefined;
         i.setValidity({ valueMissing: true }, this.t('required'), anchor);
@@ -733,6 +733,25 @@ export class SelectableList extends FetchingElement {
     } catch {
       // ElementInternals is a convenience; the widget works without it.
     }
+  }
+
+  /**
+   * What the form submits for the chosen value: the value under the element's name, and the
+   * choice's signed part (a rate's offer, a drop point's point) under name_offer / name_point,
+   * so the shop's server receives what the edge signed beside what was chosen.
+   */
+  _formValue(v) {
+    const extra = this._signedPart();
+    if (!extra || !this.name || typeof FormData !== 'function') return v;
+    const fd = new FormData();
+    fd.append(this.name, v);
+    fd.append(`${this.name}_${extra.name}`, extra.value);
+    return fd;
+  }
+
+  /** The chosen entry's signed part ({name, value}), or null (overridden by the choosers). */
+  _signedPart() {
+    return null;
   }
 
   /** Emits pg-select with the entry (null: the selection was cleared). */

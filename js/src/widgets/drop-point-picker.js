@@ -314,6 +314,12 @@ export class PgDropPointPicker extends SelectableList {
     return this._visible().find((p) => p.drop_point_key === this._value) || null;
   }
 
+  // The form submits the chosen point's signed point beside its key.
+  _signedPart() {
+    const p = this.selected;
+    return p && p.point ? { name: 'point', value: p.point } : null;
+  }
+
   _carrier() {
     return this._filter !== null ? this._filter : (this.getAttribute('carrier') || '').trim();
   }
@@ -495,6 +501,8 @@ function normalize(p, here) {
     time_table: table,
     phone: String(p.phone ?? ''),
     distance_km: Number.isFinite(d) ? Math.round(d * 10) / 10 : null,
+    // The edge's signed point: a booking may carry it as proof the edge listed this point.
+    point: typeof p.point === 'string' ? p.point : '',
   };
 }
 

@@ -268,6 +268,59 @@ export class PgRateSelector extends SelectableList {
     this._announce(this.selected);
   }
 
+  connectedCallback() {
+    super.connectedCallback();
+    // A drop-point service needs a point: the form stays invalid until its
+    // drop-point picker has one (the picker's pg-select re-checks).
+    if (!this._onPoint) {
+      this._onPoint = (ev) => {
+        if (ev.target && ev.target.localName === 'pg-drop-point-picker') this._syncForm();
+      };
+    }
+    this.ownerDocument.addEventListener('pg-select', this._onPoint);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    if (this._onPoint) this.ownerDocument.removeEventListener('pg-select', this._onPoint);
+  }
+
+  // valueMissing (rates.pointRequired, in the shopper's language) while the
+  // chosen service delivers to a drop point and the form's picker has none
+  // (a `required` picker says so itself: one message, where the value lacks).
+  _syncForm() {
+    super._syncForm();
+    const i = this._internals;
+    const s = i && this._value ? this.selected : null;
+    if (!s || !s.is_drop_point) return;
+    const picker = this.form ? this.form.querySelector('pg-drop-point-picker') : null;
+    if (!picker || picker.value || picker.hasAttribute('required')) return;
+    try {
+      const anchor = this.shadowRoot.querySelector('input[type=radio]:checked') || undefined;
+      i.setValidity({ valueMissing: true }, this.t('pointRequired'), anchor);
+    } catch {
+      // ElementInternals is a convenience; the widget works without it.
+    }
+  }
+
+  // The form submits the chosen service's offer beside its key.
+  _signedPart() {
+    const s = this.selected;
+    return s && s.offer ? { name: 'offer', value: s.offer } : null;
+  }
+
+  // pg-select {service}, then pg-change {value, offer, price, currency}:
+  // what a form or a framework binds (offer '' and price null when none).
+  _announce(entry) {
+    super._announce(entry);
+    emit(this, 'pg-change', {
+      value: entry ? key(entry) : '',
+      offer: entry ? entry.offer : '',
+      price: entry ? entry.price : null,
+      currency: entry ? entry.currency : '',
+    });
+  }
+
   _setValue(v, emitEvent) {
     this._value = v;
     this._reflect();
@@ -388,6 +441,8 @@ function normalize(rate, est) {
     is_drop_point: flag(rate.is_drop_point),
     estimated_delivery_date: est && est.estimated_delivery_date ? String(est.estimated_delivery_date) : '',
     transit_hours: est ? num(est.transit_hours) : null,
+    // The edge's signed offer for this service and price ('' when the edge signs none).
+    offer: typeof rate.offer === 'string' ? rate.offer : '',
   };
 }
 

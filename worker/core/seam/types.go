@@ -236,6 +236,9 @@ type Forward struct {
 	// The basis of the shop's prices of a get-shipments-rates answer (PRICING_RULES): pass it to
 	// `normalize` with the client's body; "" without rules or for other operations.
 	Pricing string `json:"pricing"`
+	// The basis of the answer's offers (get-shipments-rates) or points (get-drop-points): pass it to
+	// `normalize` with the client's body; "" for other operations or without TOKEN_SIGNING_KEY.
+	Sign string `json:"sign"`
 	// A cacheable read: look up `key` (in-isolate, then Cache API); store an answer that is `cacheable`.
 	Cache *CacheTicket `json:"cache"`
 	// Exactly-once: `begin` on the Bookings object, then `booking()`.
@@ -592,6 +595,11 @@ type NormalizeInput struct {
 	// Forward.pricing of the request: the shop's prices (PRICING_RULES) applied to a
 	// get-shipments-rates answer for its destination, order value and language. "" applies none.
 	Pricing string `json:"pricing,omitempty"`
+	// Forward.sign of the request: every service gets a signed `offer` (get-shipments-rates), every drop
+	// point a signed `point` (get-drop-points), expiring OFFER_TTL_SECONDS after `now`. "" signs nothing.
+	Sign string `json:"sign,omitempty"`
+	// Date.now() (ms): the offers' expiry counts from it.
+	Now int64 `json:"now,omitempty"`
 }
 
 // NormalizeResult is normalize's answer.
@@ -651,6 +659,8 @@ type Grant struct {
 	DlvrRef string `json:"dlvrRef"`
 	// Bound to this collection_client_ref ("" when not).
 	CollectionClientRef string `json:"collectionClientRef"`
+	// The offer a new-shipment grant books (mint only; the token carries its tag).
+	Offer string `json:"offer,omitempty"`
 }
 
 // MintInput is mint's input.

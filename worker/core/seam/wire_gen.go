@@ -571,76 +571,77 @@ var fields = [...]member{
 	member(uint16(unsafe.Offsetof(Forward{}.UpstreamBody))) | 0xc0c02aa0000, // upstreamBody
 	member(uint16(unsafe.Offsetof(Forward{}.Retryable))) | 0x20902b60000,    // retryable
 	member(uint16(unsafe.Offsetof(Forward{}.Pricing))) | 0x702bf0000,        // pricing
+	member(uint16(unsafe.Offsetof(Forward{}.Sign))) | 0x402c60000,           // sign
 	member(uint16(unsafe.Offsetof(Forward{}.Cache))) | 0xe000705011a0000,    // cache
 	member(uint16(unsafe.Offsetof(Forward{}.Booking))) | 0xf000707000c0000,  // booking
-	member(uint16(unsafe.Offsetof(Forward{}.Rates))) | 0x2900070502c60000,   // rates
-	member(uint16(unsafe.Offsetof(Forward{}.Context))) | 0x1000060702cb0000, // context
+	member(uint16(unsafe.Offsetof(Forward{}.Rates))) | 0x2900070502ca0000,   // rates
+	member(uint16(unsafe.Offsetof(Forward{}.Context))) | 0x1000060702cf0000, // context
 	// CacheTicket
 	member(uint16(unsafe.Offsetof(CacheTicket{}.Key))) | 0x3027d0000,          // key
-	member(uint16(unsafe.Offsetof(CacheTicket{}.TTLSeconds))) | 0x30a02d20000, // ttlSeconds
+	member(uint16(unsafe.Offsetof(CacheTicket{}.TTLSeconds))) | 0x30a02d60000, // ttlSeconds
 	// BookingTicket
 	member(uint16(unsafe.Offsetof(BookingTicket{}.Key))) | 0x3027d0000,           // key
-	member(uint16(unsafe.Offsetof(BookingTicket{}.Fingerprint))) | 0xb02dc0000,   // fingerprint
-	member(uint16(unsafe.Offsetof(BookingTicket{}.RefField))) | 0x802e70000,      // refField
-	member(uint16(unsafe.Offsetof(BookingTicket{}.Ref))) | 0x302e70000,           // ref
-	member(uint16(unsafe.Offsetof(BookingTicket{}.WaitMs))) | 0x30602ef0000,      // waitMs
-	member(uint16(unsafe.Offsetof(BookingTicket{}.HoldMs))) | 0x30602f50000,      // holdMs
-	member(uint16(unsafe.Offsetof(BookingTicket{}.RecordTTLMs))) | 0x30b02fb0000, // recordTtlMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Fingerprint))) | 0xb02e00000,   // fingerprint
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RefField))) | 0x802eb0000,      // refField
+	member(uint16(unsafe.Offsetof(BookingTicket{}.Ref))) | 0x302eb0000,           // ref
+	member(uint16(unsafe.Offsetof(BookingTicket{}.WaitMs))) | 0x30602f30000,      // waitMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.HoldMs))) | 0x30602f90000,      // holdMs
+	member(uint16(unsafe.Offsetof(BookingTicket{}.RecordTTLMs))) | 0x30b02ff0000, // recordTtlMs
 	// AnswerContext
 	member(uint16(unsafe.Offsetof(AnswerContext{}.Operation))) | 0x9005d0000, // operation
-	member(uint16(unsafe.Offsetof(AnswerContext{}.ClientRef))) | 0x903060000, // clientRef
-	member(uint16(unsafe.Offsetof(AnswerContext{}.Ledger))) | 0x206030f0000,  // ledger
+	member(uint16(unsafe.Offsetof(AnswerContext{}.ClientRef))) | 0x9030a0000, // clientRef
+	member(uint16(unsafe.Offsetof(AnswerContext{}.Ledger))) | 0x20603130000,  // ledger
 	// CoreResponse
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Status))) | 0x30603150000,  // status
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Headers))) | 0xb07031b0000, // headers
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Status))) | 0x30603190000,  // status
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Headers))) | 0xb07031f0000, // headers
 	member(uint16(unsafe.Offsetof(CoreResponse{}.Body))) | 0xc0402350000,    // body
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Class))) | 0x503220000,     // class
-	member(uint16(unsafe.Offsetof(CoreResponse{}.Detail))) | 0x100603270000, // detail
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Class))) | 0x503260000,     // class
+	member(uint16(unsafe.Offsetof(CoreResponse{}.Detail))) | 0x1006032b0000, // detail
 	// UpstreamResult
-	member(uint16(unsafe.Offsetof(UpstreamResult{}.Status))) | 0x30603150000, // status
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Status))) | 0x30603190000, // status
 	member(uint16(unsafe.Offsetof(UpstreamResult{}.Body))) | 0x2c0402350000,  // body
-	member(uint16(unsafe.Offsetof(UpstreamResult{}.Failure))) | 0x7032d0000,  // failure
+	member(uint16(unsafe.Offsetof(UpstreamResult{}.Failure))) | 0x703310000,  // failure
 	// AnswerInput
-	member(uint16(unsafe.Offsetof(AnswerInput{}.Context))) | 0x1000060702cb0000,  // context
+	member(uint16(unsafe.Offsetof(AnswerInput{}.Context))) | 0x1000060702cf0000,  // context
 	member(uint16(unsafe.Offsetof(AnswerInput{}.Upstream))) | 0x1200060800410000, // upstream
 	member(uint16(unsafe.Offsetof(AnswerInput{}.RequestID))) | 0x902660000,       // requestId
 	member(uint16(unsafe.Offsetof(AnswerInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
 	member(uint16(unsafe.Offsetof(AnswerInput{}.Now))) | 0x303026f0000,           // now
-	member(uint16(unsafe.Offsetof(AnswerInput{}.SentAt))) | 0x130603340000,       // sentAt
+	member(uint16(unsafe.Offsetof(AnswerInput{}.SentAt))) | 0x130603380000,       // sentAt
 	// Answered
 	member(uint16(unsafe.Offsetof(Answered{}.Response))) | 0x1100070802980000, // response
-	member(uint16(unsafe.Offsetof(Answered{}.Outcome))) | 0x7033a0000,         // outcome
-	member(uint16(unsafe.Offsetof(Answered{}.Cacheable))) | 0x20903410000,     // cacheable
+	member(uint16(unsafe.Offsetof(Answered{}.Outcome))) | 0x7033e0000,         // outcome
+	member(uint16(unsafe.Offsetof(Answered{}.Cacheable))) | 0x20903450000,     // cacheable
 	member(uint16(unsafe.Offsetof(Answered{}.Retry))) | 0x20500f20000,         // retry
-	member(uint16(unsafe.Offsetof(Answered{}.Leak))) | 0x204034a0000,          // leak
+	member(uint16(unsafe.Offsetof(Answered{}.Leak))) | 0x204034e0000,          // leak
 	member(uint16(unsafe.Offsetof(Answered{}.Watch))) | 0x1500070500140000,    // watch
-	member(uint16(unsafe.Offsetof(Answered{}.Note))) | 0x4034e0000,            // note
+	member(uint16(unsafe.Offsetof(Answered{}.Note))) | 0x403520000,            // note
 	// WatchAdd
-	member(uint16(unsafe.Offsetof(WatchAdd{}.DlvrRef))) | 0x703520000,   // dlvrRef
-	member(uint16(unsafe.Offsetof(WatchAdd{}.ClientRef))) | 0x903060000, // clientRef
+	member(uint16(unsafe.Offsetof(WatchAdd{}.DlvrRef))) | 0x703560000,   // dlvrRef
+	member(uint16(unsafe.Offsetof(WatchAdd{}.ClientRef))) | 0x9030a0000, // clientRef
 	// BookingInput
-	member(uint16(unsafe.Offsetof(BookingInput{}.Context))) | 0x1000060702cb0000,  // context
-	member(uint16(unsafe.Offsetof(BookingInput{}.Ticket))) | 0xf00060603590000,    // ticket
+	member(uint16(unsafe.Offsetof(BookingInput{}.Context))) | 0x1000060702cf0000,  // context
+	member(uint16(unsafe.Offsetof(BookingInput{}.Ticket))) | 0xf000606035d0000,    // ticket
 	member(uint16(unsafe.Offsetof(BookingInput{}.State))) | 0x502780000,           // state
-	member(uint16(unsafe.Offsetof(BookingInput{}.Stored))) | 0x2c06035f0000,       // stored
-	member(uint16(unsafe.Offsetof(BookingInput{}.RetryAfterMs))) | 0x130c03650000, // retryAfterMs
+	member(uint16(unsafe.Offsetof(BookingInput{}.Stored))) | 0x2c0603630000,       // stored
+	member(uint16(unsafe.Offsetof(BookingInput{}.RetryAfterMs))) | 0x130c03690000, // retryAfterMs
 	member(uint16(unsafe.Offsetof(BookingInput{}.RequestID))) | 0x902660000,       // requestId
 	member(uint16(unsafe.Offsetof(BookingInput{}.AcceptLanguage))) | 0xe02500000,  // acceptLanguage
 	member(uint16(unsafe.Offsetof(BookingInput{}.Now))) | 0x303026f0000,           // now
 	// Step
 	member(uint16(unsafe.Offsetof(Step{}.Kind))) | 0x4009c0000,            // kind
-	member(uint16(unsafe.Offsetof(Step{}.Sending))) | 0x1020703770000,     // sending
+	member(uint16(unsafe.Offsetof(Step{}.Sending))) | 0x10207037b0000,     // sending
 	member(uint16(unsafe.Offsetof(Step{}.Response))) | 0x1102070802980000, // response
-	member(uint16(unsafe.Offsetof(Step{}.Finish))) | 0x18020706037e0000,   // finish
+	member(uint16(unsafe.Offsetof(Step{}.Finish))) | 0x1802070603820000,   // finish
 	member(uint16(unsafe.Offsetof(Step{}.Watch))) | 0x1502070500140000,    // watch
 	member(uint16(unsafe.Offsetof(Step{}.Operation))) | 0x40009005d0000,   // operation
-	member(uint16(unsafe.Offsetof(Step{}.LookupBody))) | 0x40c0a03840000,  // lookupBody
+	member(uint16(unsafe.Offsetof(Step{}.LookupBody))) | 0x40c0a03880000,  // lookupBody
 	// LedgerFinish
-	member(uint16(unsafe.Offsetof(LedgerFinish{}.Outcome))) | 0x7033a0000, // outcome
+	member(uint16(unsafe.Offsetof(LedgerFinish{}.Outcome))) | 0x7033e0000, // outcome
 	member(uint16(unsafe.Offsetof(LedgerFinish{}.Body))) | 0x2c0402350000, // body
 	// LookedUpInput
-	member(uint16(unsafe.Offsetof(LookedUpInput{}.Context))) | 0x1000060702cb0000,  // context
-	member(uint16(unsafe.Offsetof(LookedUpInput{}.Ticket))) | 0xf00060603590000,    // ticket
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Context))) | 0x1000060702cf0000,  // context
+	member(uint16(unsafe.Offsetof(LookedUpInput{}.Ticket))) | 0xf000606035d0000,    // ticket
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.UpstreamBody))) | 0xc02aa0000,    // upstreamBody
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.Upstream))) | 0x1200060800410000, // upstream
 	member(uint16(unsafe.Offsetof(LookedUpInput{}.RequestID))) | 0x902660000,       // requestId
@@ -655,234 +656,238 @@ var fields = [...]member{
 	member(uint16(unsafe.Offsetof(HealthzInput{}.AcceptLanguage))) | 0xe02500000,    // acceptLanguage
 	member(uint16(unsafe.Offsetof(HealthzInput{}.RequestID))) | 0x902660000,         // requestId
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Now))) | 0x303026f0000,             // now
-	member(uint16(unsafe.Offsetof(HealthzInput{}.Instance))) | 0x1c000708038e0000,   // instance
-	member(uint16(unsafe.Offsetof(HealthzInput{}.RateLimits))) | 0x1d00060a03960000, // rateLimits
+	member(uint16(unsafe.Offsetof(HealthzInput{}.Instance))) | 0x1c00070803920000,   // instance
+	member(uint16(unsafe.Offsetof(HealthzInput{}.RateLimits))) | 0x1d00060a039a0000, // rateLimits
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Cache))) | 0x1e000605011a0000,      // cache
 	member(uint16(unsafe.Offsetof(HealthzInput{}.Webhooks))) | 0x1f00070800870000,   // webhooks
 	// InstanceInfo
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.ID))) | 0x203a00000,            // id
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.Requests))) | 0x30803a20000,    // requests
-	member(uint16(unsafe.Offsetof(InstanceInfo{}.MemoryBytes))) | 0x30b03aa0000, // memoryBytes
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.ID))) | 0x203a40000,            // id
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.Requests))) | 0x30803a60000,    // requests
+	member(uint16(unsafe.Offsetof(InstanceInfo{}.MemoryBytes))) | 0x30b03ae0000, // memoryBytes
 	// RateLimitsBound
 	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Public))) | 0x20601bb0000,     // public
-	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Anonymous))) | 0x120903b50000, // anonymous
-	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Tokens))) | 0x20603be0000,     // tokens
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Anonymous))) | 0x120903b90000, // anonymous
+	member(uint16(unsafe.Offsetof(RateLimitsBound{}.Tokens))) | 0x20603c20000,     // tokens
 	// CacheSize
-	member(uint16(unsafe.Offsetof(CacheSize{}.Entries))) | 0x30703c40000, // entries
-	member(uint16(unsafe.Offsetof(CacheSize{}.Bytes))) | 0x30503cb0000,   // bytes
+	member(uint16(unsafe.Offsetof(CacheSize{}.Entries))) | 0x30703c80000, // entries
+	member(uint16(unsafe.Offsetof(CacheSize{}.Bytes))) | 0x30503cf0000,   // bytes
 	// WebhooksHealth
-	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Stats))) | 0x3400070503d00000, // stats
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Stats))) | 0x3400070503d40000, // stats
 	member(uint16(unsafe.Offsetof(WebhooksHealth{}.Error))) | 0x5003b0000,        // error
-	member(uint16(unsafe.Offsetof(WebhooksHealth{}.LastRunAt))) | 0x30903d50000,  // lastRunAt
+	member(uint16(unsafe.Offsetof(WebhooksHealth{}.LastRunAt))) | 0x30903d90000,  // lastRunAt
 	// FailureInput
 	member(uint16(unsafe.Offsetof(FailureInput{}.Kind))) | 0xe04009c0000,         // kind
 	member(uint16(unsafe.Offsetof(FailureInput{}.RequestID))) | 0x902660000,      // requestId
 	member(uint16(unsafe.Offsetof(FailureInput{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
 	member(uint16(unsafe.Offsetof(FailureInput{}.Operation))) | 0x9005d0000,      // operation
 	member(uint16(unsafe.Offsetof(FailureInput{}.Method))) | 0x601b40000,         // method
-	member(uint16(unsafe.Offsetof(FailureInput{}.Path))) | 0x403de0000,           // path
+	member(uint16(unsafe.Offsetof(FailureInput{}.Path))) | 0x403e20000,           // path
 	member(uint16(unsafe.Offsetof(FailureInput{}.Allow))) | 0x5004f0000,          // allow
-	member(uint16(unsafe.Offsetof(FailureInput{}.Origin))) | 0x603e20000,         // origin
+	member(uint16(unsafe.Offsetof(FailureInput{}.Origin))) | 0x603e60000,         // origin
 	// IsMasterInput
 	member(uint16(unsafe.Offsetof(IsMasterInput{}.Authorization))) | 0xd00a70000, // authorization
 	// IsMasterResult
-	member(uint16(unsafe.Offsetof(IsMasterResult{}.Master))) | 0x20603e80000, // master
+	member(uint16(unsafe.Offsetof(IsMasterResult{}.Master))) | 0x20603ec0000, // master
 	// SignWebhookInput
 	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Body))) | 0xc0402350000, // body
 	member(uint16(unsafe.Offsetof(SignWebhookInput{}.Now))) | 0x303026f0000,  // now
 	// SignWebhookResult
-	member(uint16(unsafe.Offsetof(SignWebhookResult{}.Signature))) | 0x903ee0000, // signature
+	member(uint16(unsafe.Offsetof(SignWebhookResult{}.Signature))) | 0x903f20000, // signature
 	// VersionResult
-	member(uint16(unsafe.Offsetof(VersionResult{}.Version))) | 0x703f70000, // version
+	member(uint16(unsafe.Offsetof(VersionResult{}.Version))) | 0x703fb0000, // version
 	// FaultInput
 	member(uint16(unsafe.Offsetof(FaultInput{}.Kind))) | 0x4009c0000,      // kind
 	member(uint16(unsafe.Offsetof(FaultInput{}.RequestID))) | 0x902660000, // requestId
 	// NormalizeInput
 	member(uint16(unsafe.Offsetof(NormalizeInput{}.Operation))) | 0x9005d0000,  // operation
 	member(uint16(unsafe.Offsetof(NormalizeInput{}.Body))) | 0xc0402350000,     // body
-	member(uint16(unsafe.Offsetof(NormalizeInput{}.Keep))) | 0x120403fe0000,    // keep
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Keep))) | 0x120404020000,    // keep
 	member(uint16(unsafe.Offsetof(NormalizeInput{}.Pricing))) | 0x100702bf0000, // pricing
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Sign))) | 0x100402c60000,    // sign
+	member(uint16(unsafe.Offsetof(NormalizeInput{}.Now))) | 0x1303026f0000,     // now
 	// NormalizeResult
 	member(uint16(unsafe.Offsetof(NormalizeResult{}.Body))) | 0xc0402350000,       // body
-	member(uint16(unsafe.Offsetof(NormalizeResult{}.Normalized))) | 0x20a04020000, // normalized
+	member(uint16(unsafe.Offsetof(NormalizeResult{}.Normalized))) | 0x20a04060000, // normalized
 	// RatesPlan
 	member(uint16(unsafe.Offsetof(RatesPlan{}.Key))) | 0x3027d0000,          // key
-	member(uint16(unsafe.Offsetof(RatesPlan{}.Country))) | 0x7040c0000,      // country
-	member(uint16(unsafe.Offsetof(RatesPlan{}.DeadlineMs))) | 0x30a04130000, // deadlineMs
-	member(uint16(unsafe.Offsetof(RatesPlan{}.StaleMs))) | 0x307041d0000,    // staleMs
+	member(uint16(unsafe.Offsetof(RatesPlan{}.Country))) | 0x704100000,      // country
+	member(uint16(unsafe.Offsetof(RatesPlan{}.DeadlineMs))) | 0x30a04170000, // deadlineMs
+	member(uint16(unsafe.Offsetof(RatesPlan{}.StaleMs))) | 0x30704210000,    // staleMs
 	// RatesInput
-	member(uint16(unsafe.Offsetof(RatesInput{}.Class))) | 0x503220000,          // class
-	member(uint16(unsafe.Offsetof(RatesInput{}.Plan))) | 0x2900060404240000,    // plan
+	member(uint16(unsafe.Offsetof(RatesInput{}.Class))) | 0x503260000,          // class
+	member(uint16(unsafe.Offsetof(RatesInput{}.Plan))) | 0x2900060404280000,    // plan
 	member(uint16(unsafe.Offsetof(RatesInput{}.AcceptLanguage))) | 0xe02500000, // acceptLanguage
-	member(uint16(unsafe.Offsetof(RatesInput{}.StoredAt))) | 0x30804280000,     // storedAt
+	member(uint16(unsafe.Offsetof(RatesInput{}.StoredAt))) | 0x308042c0000,     // storedAt
 	member(uint16(unsafe.Offsetof(RatesInput{}.Now))) | 0x303026f0000,          // now
 	member(uint16(unsafe.Offsetof(RatesInput{}.Body))) | 0x2c0402350000,        // body
 	// RatesResult
-	member(uint16(unsafe.Offsetof(RatesResult{}.Source))) | 0x604300000,          // source
+	member(uint16(unsafe.Offsetof(RatesResult{}.Source))) | 0x604340000,          // source
 	member(uint16(unsafe.Offsetof(RatesResult{}.Response))) | 0x1100070802980000, // response
 	// Grant
 	member(uint16(unsafe.Offsetof(Grant{}.Operations))) | 0x80a005d0000,         // operations
-	member(uint16(unsafe.Offsetof(Grant{}.ShippingClientRef))) | 0x1104360000,   // shippingClientRef
-	member(uint16(unsafe.Offsetof(Grant{}.DlvrRef))) | 0x703520000,              // dlvrRef
-	member(uint16(unsafe.Offsetof(Grant{}.CollectionClientRef))) | 0x1304470000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.ShippingClientRef))) | 0x11043a0000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.DlvrRef))) | 0x703560000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Grant{}.CollectionClientRef))) | 0x13044b0000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Grant{}.Offer))) | 0x1005045e0000,             // offer
 	// MintInput
 	member(uint16(unsafe.Offsetof(MintInput{}.Key))) | 0x3027d0000,          // key
-	member(uint16(unsafe.Offsetof(MintInput{}.Grant))) | 0x2c000605045a0000, // grant
-	member(uint16(unsafe.Offsetof(MintInput{}.TTLSeconds))) | 0xd0a02d20000, // ttlSeconds
+	member(uint16(unsafe.Offsetof(MintInput{}.Grant))) | 0x2c00060504630000, // grant
+	member(uint16(unsafe.Offsetof(MintInput{}.TTLSeconds))) | 0xd0a02d60000, // ttlSeconds
 	member(uint16(unsafe.Offsetof(MintInput{}.Now))) | 0x303026f0000,        // now
 	// FieldProblem
-	member(uint16(unsafe.Offsetof(FieldProblem{}.Field))) | 0x5045f0000,   // field
+	member(uint16(unsafe.Offsetof(FieldProblem{}.Field))) | 0x504680000,   // field
 	member(uint16(unsafe.Offsetof(FieldProblem{}.Problem))) | 0x700bc0000, // problem
 	// MintResult
-	member(uint16(unsafe.Offsetof(MintResult{}.Token))) | 0x10503be0000,      // token
-	member(uint16(unsafe.Offsetof(MintResult{}.ExpiresAt))) | 0x40904640000,  // expiresAt
-	member(uint16(unsafe.Offsetof(MintResult{}.Grant))) | 0x2c000705045a0000, // grant
+	member(uint16(unsafe.Offsetof(MintResult{}.Token))) | 0x10503c20000,      // token
+	member(uint16(unsafe.Offsetof(MintResult{}.ExpiresAt))) | 0x409046d0000,  // expiresAt
+	member(uint16(unsafe.Offsetof(MintResult{}.Grant))) | 0x2c00070504630000, // grant
 	member(uint16(unsafe.Offsetof(MintResult{}.Error))) | 0x2e000705003b0000, // error
 	// VerifyInput
 	member(uint16(unsafe.Offsetof(VerifyInput{}.Key))) | 0x3027d0000,   // key
-	member(uint16(unsafe.Offsetof(VerifyInput{}.Token))) | 0x503be0000, // token
+	member(uint16(unsafe.Offsetof(VerifyInput{}.Token))) | 0x503c20000, // token
 	member(uint16(unsafe.Offsetof(VerifyInput{}.Now))) | 0x303026f0000, // now
 	// Claims
 	member(uint16(unsafe.Offsetof(Claims{}.Operations))) | 0x80a005d0000,         // operations
-	member(uint16(unsafe.Offsetof(Claims{}.ShippingClientRef))) | 0x1104360000,   // shippingClientRef
-	member(uint16(unsafe.Offsetof(Claims{}.DlvrRef))) | 0x703520000,              // dlvrRef
-	member(uint16(unsafe.Offsetof(Claims{}.CollectionClientRef))) | 0x1304470000, // collectionClientRef
-	member(uint16(unsafe.Offsetof(Claims{}.ExpiresAt))) | 0x30904640000,          // expiresAt
+	member(uint16(unsafe.Offsetof(Claims{}.ShippingClientRef))) | 0x11043a0000,   // shippingClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.DlvrRef))) | 0x703560000,              // dlvrRef
+	member(uint16(unsafe.Offsetof(Claims{}.CollectionClientRef))) | 0x13044b0000, // collectionClientRef
+	member(uint16(unsafe.Offsetof(Claims{}.Offer))) | 0x1005045e0000,             // offer
+	member(uint16(unsafe.Offsetof(Claims{}.ExpiresAt))) | 0x309046d0000,          // expiresAt
 	// VerifyResult
-	member(uint16(unsafe.Offsetof(VerifyResult{}.Claims))) | 0x31000706046d0000, // claims
+	member(uint16(unsafe.Offsetof(VerifyResult{}.Claims))) | 0x3100070604760000, // claims
 	member(uint16(unsafe.Offsetof(VerifyResult{}.Error))) | 0x105003b0000,       // error
 	// WatchRow
-	member(uint16(unsafe.Offsetof(WatchRow{}.Ref))) | 0x302e70000,       // ref
-	member(uint16(unsafe.Offsetof(WatchRow{}.ClientRef))) | 0xa04730000, // client_ref
-	member(uint16(unsafe.Offsetof(WatchRow{}.Added))) | 0x305047d0000,   // added
-	member(uint16(unsafe.Offsetof(WatchRow{}.NextAt))) | 0x30704820000,  // next_at
-	member(uint16(unsafe.Offsetof(WatchRow{}.Pending))) | 0x30704890000, // pending
+	member(uint16(unsafe.Offsetof(WatchRow{}.Ref))) | 0x302eb0000,       // ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.ClientRef))) | 0xa047c0000, // client_ref
+	member(uint16(unsafe.Offsetof(WatchRow{}.Added))) | 0x30504860000,   // added
+	member(uint16(unsafe.Offsetof(WatchRow{}.NextAt))) | 0x307048b0000,  // next_at
+	member(uint16(unsafe.Offsetof(WatchRow{}.Pending))) | 0x30704920000, // pending
 	member(uint16(unsafe.Offsetof(WatchRow{}.State))) | 0x502780000,     // state
 	// WatchStats
-	member(uint16(unsafe.Offsetof(WatchStats{}.Watched))) | 0x30704900000,   // watched
-	member(uint16(unsafe.Offsetof(WatchStats{}.Pending))) | 0x30704890000,   // pending
-	member(uint16(unsafe.Offsetof(WatchStats{}.Delivered))) | 0x30904970000, // delivered
-	member(uint16(unsafe.Offsetof(WatchStats{}.Dropped))) | 0x30704a00000,   // dropped
-	member(uint16(unsafe.Offsetof(WatchStats{}.LastRun))) | 0xd0804a70000,   // last_run
+	member(uint16(unsafe.Offsetof(WatchStats{}.Watched))) | 0x30704990000,   // watched
+	member(uint16(unsafe.Offsetof(WatchStats{}.Pending))) | 0x30704920000,   // pending
+	member(uint16(unsafe.Offsetof(WatchStats{}.Delivered))) | 0x30904a00000, // delivered
+	member(uint16(unsafe.Offsetof(WatchStats{}.Dropped))) | 0x30704a90000,   // dropped
+	member(uint16(unsafe.Offsetof(WatchStats{}.LastRun))) | 0xd0804b00000,   // last_run
 	// WatchOpenInput
-	member(uint16(unsafe.Offsetof(WatchOpenInput{}.Row))) | 0x3300060304af0000, // row
-	member(uint16(unsafe.Offsetof(WatchOpenInput{}.RunAt))) | 0x30504b20000,    // runAt
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.Row))) | 0x3300060304b80000, // row
+	member(uint16(unsafe.Offsetof(WatchOpenInput{}.RunAt))) | 0x30504bb0000,    // runAt
 	// WatchOpened
-	member(uint16(unsafe.Offsetof(WatchOpened{}.Record))) | 0x602fb0000,       // record
-	member(uint16(unsafe.Offsetof(WatchOpened{}.PollDue))) | 0x20704b70000,    // pollDue
-	member(uint16(unsafe.Offsetof(WatchOpened{}.PollBody))) | 0x804be0000,     // pollBody
-	member(uint16(unsafe.Offsetof(WatchOpened{}.Unreadable))) | 0x20a04c60000, // unreadable
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Record))) | 0x602ff0000,       // record
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollDue))) | 0x20704c00000,    // pollDue
+	member(uint16(unsafe.Offsetof(WatchOpened{}.PollBody))) | 0x804c70000,     // pollBody
+	member(uint16(unsafe.Offsetof(WatchOpened{}.Unreadable))) | 0x20a04cf0000, // unreadable
 	// WatchNextInput
-	member(uint16(unsafe.Offsetof(WatchNextInput{}.Record))) | 0x602fb0000,  // record
-	member(uint16(unsafe.Offsetof(WatchNextInput{}.RunAt))) | 0x30504b20000, // runAt
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.Record))) | 0x602ff0000,  // record
+	member(uint16(unsafe.Offsetof(WatchNextInput{}.RunAt))) | 0x30504bb0000, // runAt
 	member(uint16(unsafe.Offsetof(WatchNextInput{}.Now))) | 0x303026f0000,   // now
 	// WatchNextResult
-	member(uint16(unsafe.Offsetof(WatchNextResult{}.Event))) | 0x3900070504d00000, // event
+	member(uint16(unsafe.Offsetof(WatchNextResult{}.Event))) | 0x3900070504d90000, // event
 	// WebhookDelivery
-	member(uint16(unsafe.Offsetof(WebhookDelivery{}.ID))) | 0x203a00000,        // id
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.ID))) | 0x203a40000,        // id
 	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Body))) | 0xc0402350000,    // body
-	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Signature))) | 0x903ee0000, // signature
+	member(uint16(unsafe.Offsetof(WebhookDelivery{}.Signature))) | 0x903f20000, // signature
 	// WatchSentInput
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.Record))) | 0x602fb0000,  // record
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.EventID))) | 0x704d50000, // eventId
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.Record))) | 0x602ff0000,  // record
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.EventID))) | 0x704de0000, // eventId
 	member(uint16(unsafe.Offsetof(WatchSentInput{}.OK))) | 0x202000e0000,    // ok
-	member(uint16(unsafe.Offsetof(WatchSentInput{}.RunAt))) | 0x30504b20000, // runAt
+	member(uint16(unsafe.Offsetof(WatchSentInput{}.RunAt))) | 0x30504bb0000, // runAt
 	// WatchSentResult
-	member(uint16(unsafe.Offsetof(WatchSentResult{}.Record))) | 0x602fb0000,    // record
-	member(uint16(unsafe.Offsetof(WatchSentResult{}.Dropped))) | 0x20704a00000, // dropped
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Record))) | 0x602ff0000,    // record
+	member(uint16(unsafe.Offsetof(WatchSentResult{}.Dropped))) | 0x20704a90000, // dropped
 	// WatchTrackedInput
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Record))) | 0x602fb0000,          // record
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Row))) | 0x3300060304af0000,      // row
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Record))) | 0x602ff0000,          // record
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Row))) | 0x3300060304b80000,      // row
 	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.Upstream))) | 0x1200060800410000, // upstream
-	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.RunAt))) | 0x30504b20000,         // runAt
+	member(uint16(unsafe.Offsetof(WatchTrackedInput{}.RunAt))) | 0x30504bb0000,         // runAt
 	// WatchTrackedResult
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Record))) | 0x602fb0000,    // record
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Changes))) | 0x30704dc0000, // changes
-	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Dropped))) | 0x30704a00000, // dropped
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Record))) | 0x602ff0000,    // record
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Changes))) | 0x30704e50000, // changes
+	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Dropped))) | 0x30704a90000, // dropped
 	member(uint16(unsafe.Offsetof(WatchTrackedResult{}.Error))) | 0x105003b0000,   // error
 	// WatchCloseInput
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Record))) | 0x602fb0000,     // record
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Row))) | 0x3300060304af0000, // row
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.RunAt))) | 0x30504b20000,    // runAt
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Touched))) | 0x20704e30000,  // touched
-	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Deferred))) | 0x20804ea0000, // deferred
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Record))) | 0x602ff0000,     // record
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Row))) | 0x3300060304b80000, // row
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.RunAt))) | 0x30504bb0000,    // runAt
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Touched))) | 0x20704ec0000,  // touched
+	member(uint16(unsafe.Offsetof(WatchCloseInput{}.Deferred))) | 0x20804f30000, // deferred
 	// WatchClosed
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Row))) | 0x3300060304af0000, // row
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Remove))) | 0x20604f20000,   // remove
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Finished))) | 0x20804f80000, // finished
-	member(uint16(unsafe.Offsetof(WatchClosed{}.Expired))) | 0x20705000000,  // expired
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Row))) | 0x3300060304b80000, // row
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Remove))) | 0x20604fb0000,   // remove
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Finished))) | 0x20805010000, // finished
+	member(uint16(unsafe.Offsetof(WatchClosed{}.Expired))) | 0x20705090000,  // expired
 	// LedgerRecord
 	member(uint16(unsafe.Offsetof(LedgerRecord{}.State))) | 0x502780000,     // state
-	member(uint16(unsafe.Offsetof(LedgerRecord{}.FP))) | 0x205070000,        // fp
-	member(uint16(unsafe.Offsetof(LedgerRecord{}.Holder))) | 0x605090000,    // holder
-	member(uint16(unsafe.Offsetof(LedgerRecord{}.Since))) | 0x305050f0000,   // since
-	member(uint16(unsafe.Offsetof(LedgerRecord{}.Prev))) | 0x30405140000,    // prev
-	member(uint16(unsafe.Offsetof(LedgerRecord{}.Expires))) | 0x30704640000, // expires
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.FP))) | 0x205100000,        // fp
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Holder))) | 0x605120000,    // holder
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Since))) | 0x30505180000,   // since
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Prev))) | 0x304051d0000,    // prev
+	member(uint16(unsafe.Offsetof(LedgerRecord{}.Expires))) | 0x307046d0000, // expires
 	// LedgerLive
-	member(uint16(unsafe.Offsetof(LedgerLive{}.Holder))) | 0x605090000,  // holder
-	member(uint16(unsafe.Offsetof(LedgerLive{}.Until))) | 0x30505180000, // until
+	member(uint16(unsafe.Offsetof(LedgerLive{}.Holder))) | 0x605120000,  // holder
+	member(uint16(unsafe.Offsetof(LedgerLive{}.Until))) | 0x30505210000, // until
 	// LedgerBeginInput
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Record))) | 0x4000070602fb0000, // record
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Record))) | 0x4000070602ff0000, // record
 	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Live))) | 0x41000704020c0000,   // live
 	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Now))) | 0x303026f0000,         // now
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.FP))) | 0x205070000,            // fp
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Holder))) | 0x605090000,        // holder
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.HoldMs))) | 0x30602f50000,      // holdMs
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.GraceMs))) | 0x307051d0000,     // graceMs
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.TTLMs))) | 0x30505240000,       // ttlMs
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.WaitUntil))) | 0x30905290000,   // waitUntil
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.LegacyUntil))) | 0x30b05320000, // legacyUntil
-	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.EarlierRead))) | 0x20b053d0000, // earlierRead
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.FP))) | 0x205100000,            // fp
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.Holder))) | 0x605120000,        // holder
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.HoldMs))) | 0x30602f90000,      // holdMs
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.GraceMs))) | 0x30705260000,     // graceMs
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.TTLMs))) | 0x305052d0000,       // ttlMs
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.WaitUntil))) | 0x30905320000,   // waitUntil
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.LegacyUntil))) | 0x30b053b0000, // legacyUntil
+	member(uint16(unsafe.Offsetof(LedgerBeginInput{}.EarlierRead))) | 0x20b05460000, // earlierRead
 	// LedgerBegun
-	member(uint16(unsafe.Offsetof(LedgerBegun{}.Verdict))) | 0x705480000,        // verdict
-	member(uint16(unsafe.Offsetof(LedgerBegun{}.Record))) | 0x4000070602fb0000,  // record
-	member(uint16(unsafe.Offsetof(LedgerBegun{}.LiveUntil))) | 0x309054f0000,    // liveUntil
-	member(uint16(unsafe.Offsetof(LedgerBegun{}.RetryAfterMs))) | 0x30c03650000, // retryAfterMs
-	member(uint16(unsafe.Offsetof(LedgerBegun{}.EndLive))) | 0x20705580000,      // endLive
-	member(uint16(unsafe.Offsetof(LedgerBegun{}.Forget))) | 0x206055f0000,       // forget
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.Verdict))) | 0x705510000,        // verdict
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.Record))) | 0x4000070602ff0000,  // record
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.LiveUntil))) | 0x30905580000,    // liveUntil
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.RetryAfterMs))) | 0x30c03690000, // retryAfterMs
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.EndLive))) | 0x20705610000,      // endLive
+	member(uint16(unsafe.Offsetof(LedgerBegun{}.Forget))) | 0x20605680000,       // forget
 	// LedgerTurnInput
-	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Record))) | 0x4000070602fb0000, // record
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Record))) | 0x4000070602ff0000, // record
 	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Live))) | 0x41000704020c0000,   // live
 	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Now))) | 0x303026f0000,         // now
-	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Holder))) | 0x605090000,        // holder
-	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Outcome))) | 0x1007033a0000,    // outcome
-	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.TTLMs))) | 0x130505240000,      // ttlMs
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Holder))) | 0x605120000,        // holder
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.Outcome))) | 0x1007033e0000,    // outcome
+	member(uint16(unsafe.Offsetof(LedgerTurnInput{}.TTLMs))) | 0x1305052d0000,      // ttlMs
 	// LedgerWritten
-	member(uint16(unsafe.Offsetof(LedgerWritten{}.Verdict))) | 0x705480000,       // verdict
-	member(uint16(unsafe.Offsetof(LedgerWritten{}.Record))) | 0x4000070602fb0000, // record
-	member(uint16(unsafe.Offsetof(LedgerWritten{}.KeepBody))) | 0x20805650000,    // keepBody
-	member(uint16(unsafe.Offsetof(LedgerWritten{}.EndLive))) | 0x20705580000,     // endLive
-	member(uint16(unsafe.Offsetof(LedgerWritten{}.Forget))) | 0x206055f0000,      // forget
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.Verdict))) | 0x705510000,       // verdict
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.Record))) | 0x4000070602ff0000, // record
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.KeepBody))) | 0x208056e0000,    // keepBody
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.EndLive))) | 0x20705610000,     // endLive
+	member(uint16(unsafe.Offsetof(LedgerWritten{}.Forget))) | 0x20605680000,      // forget
 	// LedgerPeekInput
-	member(uint16(unsafe.Offsetof(LedgerPeekInput{}.Record))) | 0x4000070602fb0000, // record
+	member(uint16(unsafe.Offsetof(LedgerPeekInput{}.Record))) | 0x4000070602ff0000, // record
 	member(uint16(unsafe.Offsetof(LedgerPeekInput{}.Live))) | 0x41000704020c0000,   // live
 	member(uint16(unsafe.Offsetof(LedgerPeekInput{}.Now))) | 0x303026f0000,         // now
 	// LedgerPeeked
 	member(uint16(unsafe.Offsetof(LedgerPeeked{}.State))) | 0x502780000,    // state
-	member(uint16(unsafe.Offsetof(LedgerPeeked{}.Forget))) | 0x206055f0000, // forget
+	member(uint16(unsafe.Offsetof(LedgerPeeked{}.Forget))) | 0x20605680000, // forget
 	// LedgerTakeOverInput
-	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Record))) | 0x4000070602fb0000,  // record
-	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Earlier))) | 0x40000707053d0000, // earlier
-	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Marked))) | 0x206056d0000,       // marked
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Record))) | 0x4000070602ff0000,  // record
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Earlier))) | 0x4000070705460000, // earlier
+	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Marked))) | 0x20605760000,       // marked
 	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Read))) | 0x20400e00000,         // read
 	member(uint16(unsafe.Offsetof(LedgerTakeOverInput{}.Now))) | 0x303026f0000,          // now
 	// LedgerTakenOver
-	member(uint16(unsafe.Offsetof(LedgerTakenOver{}.Verdict))) | 0x705480000,       // verdict
-	member(uint16(unsafe.Offsetof(LedgerTakenOver{}.MarkExpires))) | 0x30b05730000, // markExpires
+	member(uint16(unsafe.Offsetof(LedgerTakenOver{}.Verdict))) | 0x705510000,       // verdict
+	member(uint16(unsafe.Offsetof(LedgerTakenOver{}.MarkExpires))) | 0x30b057c0000, // markExpires
 	// LedgerSweepInput
-	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.Expires))) | 0x90704640000, // expires
+	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.Expires))) | 0x907046d0000, // expires
 	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.Now))) | 0x303026f0000,     // now
-	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.EveryMs))) | 0x307057e0000, // everyMs
+	member(uint16(unsafe.Offsetof(LedgerSweepInput{}.EveryMs))) | 0x30705870000, // everyMs
 	// LedgerSwept
-	member(uint16(unsafe.Offsetof(LedgerSwept{}.Expired))) | 0x90705000000, // expired
-	member(uint16(unsafe.Offsetof(LedgerSwept{}.Next))) | 0x30404820000,    // next
+	member(uint16(unsafe.Offsetof(LedgerSwept{}.Expired))) | 0x90705090000, // expired
+	member(uint16(unsafe.Offsetof(LedgerSwept{}.Next))) | 0x304048b0000,    // next
 }
 
 // variants are the unions' values, as names (16-bit offset, 8-bit length).
-var variants = [...]uint32{0x70280, 0x40287, 0x7028b, 0x7028b, 0x70280, 0x60371}
+var variants = [...]uint32{0x70280, 0x40287, 0x7028b, 0x7028b, 0x70280, 0x60375}
 
 // names are the members' JSON names and the unions' values.
-const names = "varsbindingsbookingswatchlistsandboxrateLimitAnonymouscheckerrorsupstreamlimitsallowedOriginsoperationsexactlyOncelogRequestsfaultsdemowebhookswatchlistNamekindbaseUrlauthorizationvariableproblemmaxBodyBytesupstreamTimeoutMsreadRetryBackoffMsretryShareretryBurstmaxUpstreamBodyBytescacheMaxBytescacheMaxEntriesrequestDeadlineMsbookingWaitMsbookingHoldMsbookingRecordTtlMsbookingGraceMsbookingsLegacyUntilMsrateLimitRetryAfterSecondsnamemethodspublicbooksurlbudgetcheckEveryMsretryForMsmaxAgeMsleaseMscommitEveryconcurrencydeliveryTimeoutMsrunTimeoutMsuserAgentquerybodybodyTooLargecontentTypeacceptLanguageclientIprequestIdnowbookedstatekeyrespondpeekforwardcallerresponsebookingKeyupstreamBodyretryablepricingratescontextttlSecondsfingerprintrefFieldwaitMsholdMsrecordTtlMsclientRefledgerstatusheadersclassdetailfailuresentAtoutcomecacheableleaknotedlvrRefticketstoredretryAfterMslookupsendingfinishlookupBodyinstancerateLimitsidrequestsmemoryBytesanonymoustokensentriesbytesstatslastRunAtpathoriginmastersignatureversionkeepnormalizedcountrydeadlineMsstaleMsplanstoredAtsourceshippingClientRefcollectionClientRefgrantfieldexpiresAtclaimsclient_refaddednext_atpendingwatcheddelivereddroppedlast_runrowrunAtpollDuepollBodyunreadableeventeventIdchangestoucheddeferredremovefinishedexpiredfpholdersinceprevuntilgraceMsttlMswaitUntillegacyUntilearlierReadverdictliveUntilendLiveforgetkeepBodymarkedmarkExpireseveryMs"
+const names = "varsbindingsbookingswatchlistsandboxrateLimitAnonymouscheckerrorsupstreamlimitsallowedOriginsoperationsexactlyOncelogRequestsfaultsdemowebhookswatchlistNamekindbaseUrlauthorizationvariableproblemmaxBodyBytesupstreamTimeoutMsreadRetryBackoffMsretryShareretryBurstmaxUpstreamBodyBytescacheMaxBytescacheMaxEntriesrequestDeadlineMsbookingWaitMsbookingHoldMsbookingRecordTtlMsbookingGraceMsbookingsLegacyUntilMsrateLimitRetryAfterSecondsnamemethodspublicbooksurlbudgetcheckEveryMsretryForMsmaxAgeMsleaseMscommitEveryconcurrencydeliveryTimeoutMsrunTimeoutMsuserAgentquerybodybodyTooLargecontentTypeacceptLanguageclientIprequestIdnowbookedstatekeyrespondpeekforwardcallerresponsebookingKeyupstreamBodyretryablepricingsignratescontextttlSecondsfingerprintrefFieldwaitMsholdMsrecordTtlMsclientRefledgerstatusheadersclassdetailfailuresentAtoutcomecacheableleaknotedlvrRefticketstoredretryAfterMslookupsendingfinishlookupBodyinstancerateLimitsidrequestsmemoryBytesanonymoustokensentriesbytesstatslastRunAtpathoriginmastersignatureversionkeepnormalizedcountrydeadlineMsstaleMsplanstoredAtsourceshippingClientRefcollectionClientRefoffergrantfieldexpiresAtclaimsclient_refaddednext_atpendingwatcheddelivereddroppedlast_runrowrunAtpollDuepollBodyunreadableeventeventIdchangestoucheddeferredremovefinishedexpiredfpholdersinceprevuntilgraceMsttlMswaitUntillegacyUntilearlierReadverdictliveUntilendLiveforgetkeepBodymarkedmarkExpireseveryMs"
 
 // types are the descriptors, by t<Name>.
 var types = [...]Type{
@@ -912,83 +917,83 @@ var types = [...]Type{
 	tRateLimit: {first: 77, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RateLimit)) }},
 	tPrepared: {first: 79, n: 6, union: 0, variants: 0, nvariants: 3, raw: true},
-	tForward: {first: 85, n: 8, union: -1, raw: true,
+	tForward: {first: 85, n: 9, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Forward)) }},
-	tCacheTicket: {first: 93, n: 2, union: -1,
+	tCacheTicket: {first: 94, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CacheTicket)) }},
-	tBookingTicket: {first: 95, n: 7, union: -1,
+	tBookingTicket: {first: 96, n: 7, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(BookingTicket)) }},
-	tAnswerContext: {first: 102, n: 3, union: -1},
-	tCoreResponse: {first: 105, n: 5, union: -1, raw: true,
+	tAnswerContext: {first: 103, n: 3, union: -1},
+	tCoreResponse: {first: 106, n: 5, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(CoreResponse)) }},
-	tUpstreamResult: {first: 110, n: 3, union: -1, raw: true},
-	tAnswerInput:    {first: 113, n: 6, union: -1, raw: true},
-	tAnswered:       {first: 119, n: 7, union: -1, raw: true},
-	tWatchAdd: {first: 126, n: 2, union: -1,
+	tUpstreamResult: {first: 111, n: 3, union: -1, raw: true},
+	tAnswerInput:    {first: 114, n: 6, union: -1, raw: true},
+	tAnswered:       {first: 120, n: 7, union: -1, raw: true},
+	tWatchAdd: {first: 127, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchAdd)) }},
-	tBookingInput: {first: 128, n: 8, union: -1, raw: true},
-	tStep:         {first: 136, n: 7, union: 0, variants: 3, nvariants: 3, raw: true},
-	tLedgerFinish: {first: 143, n: 2, union: -1, raw: true,
+	tBookingInput: {first: 129, n: 8, union: -1, raw: true},
+	tStep:         {first: 137, n: 7, union: 0, variants: 3, nvariants: 3, raw: true},
+	tLedgerFinish: {first: 144, n: 2, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerFinish)) }},
-	tLookedUpInput:  {first: 145, n: 7, union: -1, raw: true},
-	tEndpointAnswer: {first: 152, n: 2, union: -1, raw: true},
-	tHealthzInput:   {first: 154, n: 9, union: -1},
-	tInstanceInfo: {first: 163, n: 3, union: -1,
+	tLookedUpInput:  {first: 146, n: 7, union: -1, raw: true},
+	tEndpointAnswer: {first: 153, n: 2, union: -1, raw: true},
+	tHealthzInput:   {first: 155, n: 9, union: -1},
+	tInstanceInfo: {first: 164, n: 3, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(InstanceInfo)) }},
-	tRateLimitsBound: {first: 166, n: 3, union: -1},
-	tCacheSize:       {first: 169, n: 2, union: -1},
-	tWebhooksHealth: {first: 171, n: 3, union: -1,
+	tRateLimitsBound: {first: 167, n: 3, union: -1},
+	tCacheSize:       {first: 170, n: 2, union: -1},
+	tWebhooksHealth: {first: 172, n: 3, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhooksHealth)) }},
-	tFailureInput:      {first: 174, n: 8, union: -1},
-	tIsMasterInput:     {first: 182, n: 1, union: -1},
-	tIsMasterResult:    {first: 183, n: 1, union: -1},
-	tSignWebhookInput:  {first: 184, n: 2, union: -1, raw: true},
-	tSignWebhookResult: {first: 186, n: 1, union: -1},
-	tVersionResult:     {first: 187, n: 1, union: -1},
-	tFaultInput:        {first: 188, n: 2, union: -1},
-	tNormalizeInput:    {first: 190, n: 4, union: -1, raw: true},
-	tNormalizeResult:   {first: 194, n: 2, union: -1, raw: true},
-	tRatesPlan: {first: 196, n: 4, union: -1,
+	tFailureInput:      {first: 175, n: 8, union: -1},
+	tIsMasterInput:     {first: 183, n: 1, union: -1},
+	tIsMasterResult:    {first: 184, n: 1, union: -1},
+	tSignWebhookInput:  {first: 185, n: 2, union: -1, raw: true},
+	tSignWebhookResult: {first: 187, n: 1, union: -1},
+	tVersionResult:     {first: 188, n: 1, union: -1},
+	tFaultInput:        {first: 189, n: 2, union: -1},
+	tNormalizeInput:    {first: 191, n: 6, union: -1, raw: true},
+	tNormalizeResult:   {first: 197, n: 2, union: -1, raw: true},
+	tRatesPlan: {first: 199, n: 4, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RatesPlan)) }},
-	tRatesInput:  {first: 200, n: 6, union: -1, raw: true},
-	tRatesResult: {first: 206, n: 2, union: -1, raw: true},
-	tGrant: {first: 208, n: 4, union: -1,
+	tRatesInput:  {first: 203, n: 6, union: -1, raw: true},
+	tRatesResult: {first: 209, n: 2, union: -1, raw: true},
+	tGrant: {first: 211, n: 5, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Grant)) }},
-	tMintInput: {first: 212, n: 4, union: -1},
-	tFieldProblem: {first: 216, n: 2, union: -1,
+	tMintInput: {first: 216, n: 4, union: -1},
+	tFieldProblem: {first: 220, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(FieldProblem)) }},
-	tMintResult:  {first: 218, n: 4, union: -1},
-	tVerifyInput: {first: 222, n: 3, union: -1},
-	tClaims: {first: 225, n: 5, union: -1,
+	tMintResult:  {first: 222, n: 4, union: -1},
+	tVerifyInput: {first: 226, n: 3, union: -1},
+	tClaims: {first: 229, n: 6, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Claims)) }},
-	tVerifyResult: {first: 230, n: 2, union: -1},
-	tWatchRow:     {first: 232, n: 6, union: -1},
-	tWatchStats: {first: 238, n: 5, union: -1,
+	tVerifyResult: {first: 235, n: 2, union: -1},
+	tWatchRow:     {first: 237, n: 6, union: -1},
+	tWatchStats: {first: 243, n: 5, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WatchStats)) }},
-	tWatchOpenInput:  {first: 243, n: 2, union: -1},
-	tWatchOpened:     {first: 245, n: 4, union: -1},
-	tWatchNextInput:  {first: 249, n: 3, union: -1},
-	tWatchNextResult: {first: 252, n: 1, union: -1, raw: true},
-	tWebhookDelivery: {first: 253, n: 3, union: -1, raw: true,
+	tWatchOpenInput:  {first: 248, n: 2, union: -1},
+	tWatchOpened:     {first: 250, n: 4, union: -1},
+	tWatchNextInput:  {first: 254, n: 3, union: -1},
+	tWatchNextResult: {first: 257, n: 1, union: -1, raw: true},
+	tWebhookDelivery: {first: 258, n: 3, union: -1, raw: true,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(WebhookDelivery)) }},
-	tWatchSentInput:     {first: 256, n: 4, union: -1},
-	tWatchSentResult:    {first: 260, n: 2, union: -1},
-	tWatchTrackedInput:  {first: 262, n: 4, union: -1, raw: true},
-	tWatchTrackedResult: {first: 266, n: 4, union: -1},
-	tWatchCloseInput:    {first: 270, n: 5, union: -1},
-	tWatchClosed:        {first: 275, n: 4, union: -1},
-	tLedgerRecord: {first: 279, n: 6, union: -1,
+	tWatchSentInput:     {first: 261, n: 4, union: -1},
+	tWatchSentResult:    {first: 265, n: 2, union: -1},
+	tWatchTrackedInput:  {first: 267, n: 4, union: -1, raw: true},
+	tWatchTrackedResult: {first: 271, n: 4, union: -1},
+	tWatchCloseInput:    {first: 275, n: 5, union: -1},
+	tWatchClosed:        {first: 280, n: 4, union: -1},
+	tLedgerRecord: {first: 284, n: 6, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerRecord)) }},
-	tLedgerLive: {first: 285, n: 2, union: -1,
+	tLedgerLive: {first: 290, n: 2, union: -1,
 		alloc: func() unsafe.Pointer { return unsafe.Pointer(new(LedgerLive)) }},
-	tLedgerBeginInput:    {first: 287, n: 11, union: -1},
-	tLedgerBegun:         {first: 298, n: 6, union: -1},
-	tLedgerTurnInput:     {first: 304, n: 6, union: -1},
-	tLedgerWritten:       {first: 310, n: 5, union: -1},
-	tLedgerPeekInput:     {first: 315, n: 3, union: -1},
-	tLedgerPeeked:        {first: 318, n: 2, union: -1},
-	tLedgerTakeOverInput: {first: 320, n: 5, union: -1},
-	tLedgerTakenOver:     {first: 325, n: 2, union: -1},
-	tLedgerSweepInput:    {first: 327, n: 3, union: -1},
-	tLedgerSwept:         {first: 330, n: 2, union: -1},
+	tLedgerBeginInput:    {first: 292, n: 11, union: -1},
+	tLedgerBegun:         {first: 303, n: 6, union: -1},
+	tLedgerTurnInput:     {first: 309, n: 6, union: -1},
+	tLedgerWritten:       {first: 315, n: 5, union: -1},
+	tLedgerPeekInput:     {first: 320, n: 3, union: -1},
+	tLedgerPeeked:        {first: 323, n: 2, union: -1},
+	tLedgerTakeOverInput: {first: 325, n: 5, union: -1},
+	tLedgerTakenOver:     {first: 330, n: 2, union: -1},
+	tLedgerSweepInput:    {first: 332, n: 3, union: -1},
+	tLedgerSwept:         {first: 335, n: 2, union: -1},
 }

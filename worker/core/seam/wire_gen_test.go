@@ -193,7 +193,7 @@ func TestRoundTripPreparedpeek(t *testing.T) {
 }
 
 func TestRoundTripPreparedforward(t *testing.T) {
-	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
+	want := Prepared{Kind: "forward", Caller: "caller-1", RateLimit: &RateLimit{Binding: "binding-1", Key: "key-1"}, Forward: &Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Sign: "sign-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tPrepared], "")
 	var got Prepared
@@ -206,7 +206,7 @@ func TestRoundTripPreparedforward(t *testing.T) {
 }
 
 func TestRoundTripForward(t *testing.T) {
-	want := Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
+	want := Forward{Operation: "operation-1", Retryable: true, Pricing: "pricing-1", Sign: "sign-1", Cache: &CacheTicket{Key: "key-1", TTLSeconds: 7}, Booking: &BookingTicket{Key: "key-1", Fingerprint: "fingerprint-1", RefField: "refField-1", Ref: "ref-1", WaitMs: 7, HoldMs: 7, RecordTTLMs: 7}, Rates: &RatesPlan{Key: "key-1", Country: "country-1", DeadlineMs: 7, StaleMs: 7}, Context: AnswerContext{Operation: "operation-1", ClientRef: "clientRef-1", Ledger: true}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tForward], "")
 	var got Forward
@@ -570,7 +570,7 @@ func TestRoundTripFaultInput(t *testing.T) {
 }
 
 func TestRoundTripNormalizeInput(t *testing.T) {
-	want := NormalizeInput{Operation: "operation-1", Keep: true, Pricing: "pricing-1"}
+	want := NormalizeInput{Operation: "operation-1", Keep: true, Pricing: "pricing-1", Sign: "sign-1", Now: 7}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tNormalizeInput], "")
 	var got NormalizeInput
@@ -635,7 +635,7 @@ func TestRoundTripRatesResult(t *testing.T) {
 }
 
 func TestRoundTripGrant(t *testing.T) {
-	want := Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}
+	want := Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1", Offer: "offer-1"}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tGrant], "")
 	var got Grant
@@ -648,7 +648,7 @@ func TestRoundTripGrant(t *testing.T) {
 }
 
 func TestRoundTripMintInput(t *testing.T) {
-	want := MintInput{Key: "key-1", Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, TTLSeconds: Number(`7`), Now: 7}
+	want := MintInput{Key: "key-1", Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1", Offer: "offer-1"}, TTLSeconds: Number(`7`), Now: 7}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tMintInput], "")
 	var got MintInput
@@ -674,7 +674,7 @@ func TestRoundTripFieldProblem(t *testing.T) {
 }
 
 func TestRoundTripMintResult(t *testing.T) {
-	want := MintResult{Token: func() *string { s := "token"; return &s }(), ExpiresAt: func() *int64 { n := int64(9); return &n }(), Grant: &Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, Error: &FieldProblem{Field: "field-1", Problem: "problem-1"}}
+	want := MintResult{Token: func() *string { s := "token"; return &s }(), ExpiresAt: func() *int64 { n := int64(9); return &n }(), Grant: &Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1", Offer: "offer-1"}, Error: &FieldProblem{Field: "field-1", Problem: "problem-1"}}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tMintResult], "")
 	var got MintResult
@@ -700,7 +700,7 @@ func TestRoundTripVerifyInput(t *testing.T) {
 }
 
 func TestRoundTripClaims(t *testing.T) {
-	want := Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, ExpiresAt: 7}
+	want := Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1", Offer: "offer-1"}, ExpiresAt: 7}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tClaims], "")
 	var got Claims
@@ -713,7 +713,7 @@ func TestRoundTripClaims(t *testing.T) {
 }
 
 func TestRoundTripVerifyResult(t *testing.T) {
-	want := VerifyResult{Claims: &Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, ExpiresAt: 7}, Error: func() *string { s := "error"; return &s }()}
+	want := VerifyResult{Claims: &Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1", Offer: "offer-1"}, ExpiresAt: 7}, Error: func() *string { s := "error"; return &s }()}
 	var w Writer
 	encode(&w, unsafe.Pointer(&want), &types[tVerifyResult], "")
 	var got VerifyResult
@@ -1238,7 +1238,7 @@ func TestRawPartsSignWebhook(t *testing.T) {
 }
 
 func TestRawPartsMint(t *testing.T) {
-	v := MintResult{Token: func() *string { s := "token"; return &s }(), ExpiresAt: func() *int64 { n := int64(9); return &n }(), Grant: &Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, Error: &FieldProblem{Field: "field-1", Problem: "problem-1"}}
+	v := MintResult{Token: func() *string { s := "token"; return &s }(), ExpiresAt: func() *int64 { n := int64(9); return &n }(), Grant: &Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1", Offer: "offer-1"}, Error: &FieldProblem{Field: "field-1", Problem: "problem-1"}}
 	var w Writer
 	EncodeMint(&w, &v)
 	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {
@@ -1255,7 +1255,7 @@ func TestRawPartsMint(t *testing.T) {
 }
 
 func TestRawPartsVerify(t *testing.T) {
-	v := VerifyResult{Claims: &Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1"}, ExpiresAt: 7}, Error: func() *string { s := "error"; return &s }()}
+	v := VerifyResult{Claims: &Claims{Grant: Grant{Operations: []string{"a", "b"}, ShippingClientRef: "shippingClientRef-1", DlvrRef: "dlvrRef-1", CollectionClientRef: "collectionClientRef-1", Offer: "offer-1"}, ExpiresAt: 7}, Error: func() *string { s := "error"; return &s }()}
 	var w Writer
 	EncodeVerify(&w, &v)
 	if want := []string(nil); !reflect.DeepEqual(w.PartAt, want) && !(len(want) == 0 && len(w.PartAt) == 0) {

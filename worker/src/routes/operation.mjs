@@ -74,6 +74,7 @@ export function operation({ edge: getEdge, cache = defaultCache }) {
     if (p.kind !== "forward") return failure(x, edge, "internal");
     const fwd = p.forward;
     x.pricing = fwd.pricing || "";
+    x.sign = fwd.sign || "";
     // A made-up request of the isolate's start (warm.mjs) never reads or
     // fills a cache: its answer is warmUpstream's stand-in.
     if (fwd.cache !== null && !x.warm) return cached(x, edge, fwd, fwd.cache, cache());
@@ -155,9 +156,11 @@ function data(x, edge, body, headers) {
   // The shop's prices (x.pricing) name services in the shopper's language.
   const h = { ...headers, vary: x.pricing === "" ? "Accept" : "Accept, Accept-Language" };
   const wants = wantsNormalized(x.request.headers.get("accept"));
-  // Rates with the shop's prices go through the core raw or normalized.
-  if (!wants && x.pricing === "") return { body, headers: h };
-  const n = edge.core.normalize({ operation: x.op, body, keep: !wants, pricing: x.pricing });
+  // Rates with the shop's prices, and rates and drop points that carry
+  // offers and points signed now for this request (x.sign), go through
+  // the core raw or normalized.
+  if (!wants && x.pricing === "" && x.sign === "") return { body, headers: h };
+  const n = edge.core.normalize({ operation: x.op, body, keep: !wants, pricing: x.pricing, sign: x.sign, now: Date.now() });
   if (n.normalized) h["parcelgate-data"] = "normalized";
   return { body: n.body, headers: h };
 }

@@ -110,6 +110,7 @@ export class FakeCore {
         cache: CACHEABLE.has(op.name) ? { key: op.name + "?" + body, ttlSeconds: 60 } : null,
         booking: op.books && this.config.exactlyOnce ? { key: "u\nbase\n" + op.name + "\n" + ref, fingerprint: "fp:" + body, refField: "shipping_client_ref", ref, waitMs: 100, holdMs: 1000, recordTtlMs: 60000 } : null,
         pricing: "",
+        sign: "",
         rates: null,
         context: { operation: op.name, clientRef: ref, ledger: op.books && this.config.exactlyOnce },
       },

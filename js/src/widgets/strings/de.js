@@ -60,6 +60,7 @@ export default {
   "rates.field_to_country_code": "Empfängerland",
   "rates.field_shipping_date": "Versanddatum",
   "rates.required": "Wählen Sie eine Versandart.",
+  "rates.pointRequired": "Wählen Sie einen Abholpunkt für diese Versandart.",
   "rates.field_parcels": "Pakete",
   "points.legend": "Paketshop",
   "points.carrier": "Versanddienstleister",

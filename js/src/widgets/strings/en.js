@@ -60,6 +60,7 @@ export default {
   "rates.field_to_country_code": "Destination country",
   "rates.field_shipping_date": "Dispatch date",
   "rates.required": "Choose a delivery service.",
+  "rates.pointRequired": "Choose a drop point for this service.",
   "rates.field_parcels": "Parcels",
   "points.legend": "Drop point",
   "points.carrier": "Carrier",

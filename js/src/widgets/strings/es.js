@@ -60,6 +60,7 @@ export default {
   "rates.field_to_country_code": "País de destino",
   "rates.field_shipping_date": "Fecha de envío",
   "rates.required": "Elige un método de envío.",
+  "rates.pointRequired": "Elige un punto de recogida para este envío.",
   "rates.field_parcels": "Bultos",
   "points.legend": "Punto de recogida",
   "points.carrier": "Transportista",

@@ -60,6 +60,7 @@ export default {
   "rates.field_to_country_code": "Pays de destination",
   "rates.field_shipping_date": "Date d’expédition",
   "rates.required": "Choisissez un mode de livraison.",
+  "rates.pointRequired": "Choisissez un point relais pour ce mode de livraison.",
   "rates.field_parcels": "Colis",
   "points.legend": "Point relais",
   "points.carrier": "Transporteur",

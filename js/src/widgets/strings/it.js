@@ -60,6 +60,7 @@ export default {
   "rates.field_to_country_code": "Paese di destinazione",
   "rates.field_shipping_date": "Data di spedizione",
   "rates.required": "Scegli un servizio di spedizione.",
+  "rates.pointRequired": "Scegli un punto di ritiro per questo servizio.",
   "rates.field_parcels": "Colli",
   "points.legend": "Punto di ritiro",
   "points.carrier": "Corriere",

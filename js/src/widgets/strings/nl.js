@@ -60,6 +60,7 @@ export default {
   "rates.field_to_country_code": "Land van bestemming",
   "rates.field_shipping_date": "Verzenddatum",
   "rates.required": "Kies een verzendoptie.",
+  "rates.pointRequired": "Kies een afhaalpunt voor deze verzendoptie.",
   "rates.field_parcels": "Pakketten",
   "points.legend": "Afhaalpunt",
   "points.carrier": "Vervoerder",

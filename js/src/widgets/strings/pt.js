@@ -60,6 +60,7 @@ export default {
   "rates.field_to_country_code": "País de destino",
   "rates.field_shipping_date": "Data de envio",
   "rates.required": "Escolha um modo de entrega.",
+  "rates.pointRequired": "Escolha um ponto de recolha para este envio.",
   "rates.field_parcels": "Encomendas",
   "points.legend": "Ponto de recolha",
   "points.carrier": "Transportadora",

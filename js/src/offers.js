@@ -1,0 +1,271 @@
+// Offers and drop points verified on the shop's server (Node 20+, Deno,
+// Bun, Workers: any runtime with WebCrypto), offline: the strings the edge
+// signs into get-shipments-rates (`offer` per service) and get-drop-points
+// (`point` per drop point) answers, checked with TOKEN_SIGNING_KEY as Go's
+// worker/offers.Verify checks them. Parity is pinned by testdata/offers.json.
+//
+// Not imported by the Client or the widgets: a page never holds the key.
+
+const OFFER = 'pgo1.';
+const POINT = 'pgp1.';
+const MIN_KEY_BYTES = 32;
+const MAX_LEN = 4096;
+const TAG_LEN = 22;
+const MAC_BYTES = 16;
+const KEY_ID_LEN = 8;
+const MAX_KEYS = 4;
+const OFFER_NAMES = ['e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
+const POINT_NAMES = ['e', 'c', 'key', 'cc', 'z'];
+const B64URL = /^[A-Za-z0-9_-]*$/;
+const enc = new TextEncoder();
+
+/** An offer or point refused: `reason` is malformed, tampered, foreign, expired or key (Go's offers.Reason). */
+export class OfferError extends Error {
+  /** @param {string} reason @param {string} message */
+  constructor(reason, message) {
+    super(message);
+    this.name = 'OfferError';
+    this.reason = reason;
+  }
+}
+
+const MESSAGES = {
+  malformed: 'not an offer',
+  tampered: 'offer signature does not match',
+  foreign: 'offer signed with another key',
+  expired: 'offer expired: quote again',
+  key: 'signing key shorter than 32 bytes',
+};
+const fail = (reason) => new OfferError(reason, `parcelgate: ${MESSAGES[reason]}`);
+
+function keyBytes(key) {
+  if (typeof key === 'string') return enc.encode(key);
+  if (key instanceof ArrayBuffer) return new Uint8Array(key);
+  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  throw new TypeError('parcelgate: verifyOffer: a signing key must be a string, an ArrayBuffer or a Uint8Array');
+}
+
+function subtle() {
+  const s = globalThis.crypto && globalThis.crypto.subtle;
+  if (!s) throw new TypeError('parcelgate: verifyOffer needs WebCrypto (globalThis.crypto.subtle; Node 20+)');
+  return s;
+}
+
+async function hmac(key, msg) {
+  const k = await subtle().importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await subtle().sign('HMAC', k, typeof msg === 'string' ? enc.encode(msg) : msg));
+}
+
+// The offer key per signing key, imported once: a shop's server verifies
+// many offers with one TOKEN_SIGNING_KEY, and deriving and importing the
+// key is most of a verify's cost. Keyed by the key's bytes (as base64url).
+const offerKeys = new Map();
+
+async function offerKey(signingKey) {
+  const id = base64url(signingKey);
+  let k = offerKeys.get(id);
+  if (k === undefined) {
+    const derived = await hmac(signingKey, 'parcelgate offer v1');
+    k = await subtle().importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    if (offerKeys.size >= 16) offerKeys.clear(); // a few keys in a process's life
+    offerKeys.set(id, k);
+  }
+  return k;
+}
+
+function base64url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function unbase64url(s) {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+// Go's url.QueryEscape and QueryUnescape.
+function queryEscape(s) {
+  return encodeURIComponent(s)
+    .replace(/%20/g, '+')
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function queryUnescape(s) {
+  return decodeURIComponent(s.replace(/\+/g, ' '));
+}
+
+// The key id offers (and tokens) signed with signingKey carry: the first
+// 8 characters of the base64url SHA-256 of "pgt-key-id:" and the key
+// (Go's internal/keyset.ID, tokens.js's keyId). Cached with the key.
+const keyIds = new Map();
+
+async function keyId(signingKey) {
+  const id = base64url(signingKey);
+  let kid = keyIds.get(id);
+  if (kid === undefined) {
+    const label = enc.encode('pgt-key-id:');
+    const msg = new Uint8Array(label.length + signingKey.length);
+    msg.set(label);
+    msg.set(signingKey, label.length);
+    kid = base64url(new Uint8Array(await subtle().digest('SHA-256', msg)).subarray(0, 6));
+    if (keyIds.size >= 16) keyIds.clear();
+    keyIds.set(id, kid);
+  }
+  return kid;
+}
+
+/**
+ * A canonical decimal ("1.5", "12"), as offers.Canonical writes them.
+ * @param {string} s
+ */
+function canonical(s) {
+  return /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/.test(s);
+}
+
+// keySet: a key, or an array of keys (the current TOKEN_SIGNING_KEY
+// first, TOKEN_SIGNING_KEY_PREVIOUS after it), as verifyToken takes them.
+function keySet(keys) {
+  const list = Array.isArray(keys) ? keys : [keys];
+  if (list.length === 0 || list.length > MAX_KEYS) {
+    throw new TypeError(`parcelgate: verifyOffer: the signing keys are a key or an array of 1 to ${MAX_KEYS} keys, the current one first`);
+  }
+  return list.map(keyBytes);
+}
+
+/**
+ * open checks a string's shape and MAC with the key its key id names and
+ * returns its fields (unescaped) in names' order.
+ */
+async function open(keys, prefix, s, names) {
+  const set = keySet(keys);
+  if (set.some((k) => k.byteLength < MIN_KEY_BYTES)) throw fail('key');
+  if (typeof s !== 'string' || s.length > MAX_LEN || !s.startsWith(prefix)) throw fail('malformed');
+  // prefix, kid, '.', payload, '.', tag
+  const signedEnd = s.length - TAG_LEN - 1;
+  const kidEnd = prefix.length + KEY_ID_LEN;
+  if (signedEnd <= kidEnd + 1 || s[kidEnd] !== '.' || s[signedEnd] !== '.') throw fail('malformed');
+  const kid = s.slice(prefix.length, kidEnd);
+  let key = null;
+  for (const k of set) {
+    if ((await keyId(k)) === kid) {
+      key = k;
+      break;
+    }
+  }
+  if (key === null) throw fail('foreign');
+  const mac = base64url(new Uint8Array(await subtle().sign('HMAC', await offerKey(key), enc.encode(s.slice(0, signedEnd)))).subarray(0, MAC_BYTES));
+  // Constant time over the tag's characters.
+  const got = s.slice(signedEnd + 1);
+  let diff = 0;
+  for (let i = 0; i < TAG_LEN; i++) diff |= got.charCodeAt(i) ^ mac.charCodeAt(i);
+  if (diff !== 0) throw fail('tampered');
+  const b64 = s.slice(kidEnd + 1, signedEnd);
+  if (!B64URL.test(b64) || b64.length % 4 === 1) throw fail('malformed');
+  const raw = unbase64url(b64);
+  if (base64url(raw) !== b64) throw fail('malformed');
+  let payload;
+  try {
+    payload = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw fail('malformed');
+  }
+  const parts = payload.split('&');
+  if (parts.length !== names.length) throw fail('malformed');
+  const vals = [];
+  for (let i = 0; i < names.length; i++) {
+    const eq = parts[i].indexOf('=');
+    if (eq < 0 || parts[i].slice(0, eq) !== names[i]) throw fail('malformed');
+    const v = parts[i].slice(eq + 1);
+    if (names[i] === 'pc') {
+      vals.push(v);
+      continue;
+    }
+    let u;
+    try {
+      u = queryUnescape(v);
+    } catch {
+      throw fail('malformed');
+    }
+    // One spelling per value (Go re-encodes and compares).
+    if (queryEscape(u) !== v) throw fail('malformed');
+    vals.push(u);
+  }
+  if (!/^[1-9][0-9]*$/.test(vals[0])) throw fail('malformed');
+  return vals;
+}
+
+function parcels(s) {
+  if (s === '') throw fail('malformed');
+  return s.split(',').map((one) => {
+    const v = one.split('*');
+    if (v.length !== 5 || v.some((x) => x !== '' && !canonical(x))) throw fail('malformed');
+    return { weight: v[0], width: v[1], height: v[2], length: v[3], volume: v[4] };
+  });
+}
+
+function when(now) {
+  const ms = now instanceof Date ? now.getTime() : now;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError('parcelgate: verifyOffer: now must be a time in ms or a Date');
+  return Math.floor(ms / 1000);
+}
+
+function iso(s) {
+  return new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Verifies an offer (a service's `offer` in a get-shipments-rates answer
+ * through the edge) with the worker's TOKEN_SIGNING_KEY, offline, and
+ * returns what the shopper was shown. Compare it with the cart, charge
+ * `price` (a decimal string: never parse it to a float for money), then
+ * mint the booking grant bound to it (mintToken's `offer`).
+ *
+ * @param {string | ArrayBuffer | ArrayBufferView | Array<string | ArrayBuffer | ArrayBufferView>} keys
+ *   TOKEN_SIGNING_KEY, or the key set verifyToken takes: [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS] during a rotation
+ * @param {string} offer
+ * @param {{now?: number | Date}} [options]
+ * @returns {Promise<{carrier: string, service: string, price: string, currency: string, dropPoint: boolean, from: {country: string, postal: string}, to: {country: string, postal: string}, parcels: Array<{weight: string, width: string, height: string, length: string, volume: string}>, expiresAt: string, tag: string}>}
+ *   (OfferFacts in the package's typings)
+ * @throws {OfferError} reason malformed, tampered, foreign, expired or key
+ */
+export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
+  const nowS = when(now);
+  const v = await open(keys, OFFER, offer, OFFER_NAMES);
+  if (v[5] !== '0' && v[5] !== '1') throw fail('malformed');
+  const facts = {
+    carrier: v[1], service: v[2], price: v[3], currency: v[4], dropPoint: v[5] === '1',
+    from: { country: v[6], postal: v[7] }, to: { country: v[8], postal: v[9] }, parcels: parcels(v[10]),
+    expiresAt: iso(Number(v[0])), tag: offer.slice(offer.length - TAG_LEN),
+  };
+  if (nowS >= Number(v[0])) throw fail('expired');
+  return facts;
+}
+
+/**
+ * Verifies a drop point (a drop point's `point` in a get-drop-points
+ * answer through the edge): its carrier, key, and the place it was listed
+ * near.
+ *
+ * @param {Parameters<typeof verifyOffer>[0]} keys
+ * @param {string} point
+ * @param {{now?: number | Date}} [options]
+ * @returns {Promise<{carrier: string, key: string, near: {country: string, postal: string}, expiresAt: string}>} (PointFacts)
+ */
+export async function verifyPoint(keys, point, { now = Date.now() } = {}) {
+  const nowS = when(now);
+  const v = await open(keys, POINT, point, POINT_NAMES);
+  const facts = { carrier: v[1], key: v[2], near: { country: v[3], postal: v[4] }, expiresAt: iso(Number(v[0])) };
+  if (nowS >= Number(v[0])) throw fail('expired');
+  return facts;
+}
+
+/** An offer's tag: what a booking grant binds ("" for a string that is not an offer). */
+export function offerTag(offer) {
+  if (typeof offer !== 'string' || !offer.startsWith(OFFER)) return '';
+  const i = offer.lastIndexOf('.');
+  if (i < OFFER.length || offer.length - i - 1 !== TAG_LEN) return '';
+  return offer.slice(i + 1);
+}

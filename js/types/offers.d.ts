@@ -1,0 +1,13 @@
+// Types of @parcelgate/js/offers (server side: offers and drop points verified offline).
+export {
+  verifyOffer,
+  verifyPoint,
+  offerTag,
+  OfferError,
+  type OfferErrorReason,
+  type OfferFacts,
+  type OfferKeys,
+  type OfferParcel,
+  type OfferPlace,
+  type PointFacts,
+} from '../core.js';
