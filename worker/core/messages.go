@@ -163,6 +163,13 @@ var messages = [...]string{
 		"das eingeschränkte Token ist an kein {0} gebunden" + next +
 		"il token limitato non è legato a un {0}" + next +
 		"het beperkte token is niet aan een {0} gebonden",
+	msgScopeNoOffer: "the scoped token is not bound to an offer: ask for rates again and for a token bound to the chosen offer" + next +
+		"el token limitado no está ligado a ninguna oferta: vuelve a pedir las tarifas y un token ligado a la oferta elegida" + next +
+		"o token restrito não está associado a nenhuma oferta: peça novamente as tarifas e um token associado à oferta escolhida" + next +
+		"le jeton restreint n’est lié à aucune offre : demandez à nouveau les tarifs et un jeton lié à l’offre choisie" + next +
+		"das eingeschränkte Token ist an kein Angebot gebunden: fragen Sie die Preise erneut an und ein Token für das gewählte Angebot" + next +
+		"il token limitato non è legato a nessuna offerta: richiedi di nuovo le tariffe e un token legato all’offerta scelta" + next +
+		"het beperkte token is aan geen aanbod gebonden: vraag de tarieven opnieuw op en een token voor het gekozen aanbod",
 	msgScopeUseDlvrRef: "not allowed with a scoped token; use dlvr_ref" + next +
 		"no se permite con un token limitado; usa dlvr_ref" + next +
 		"não é permitido com um token restrito; utilize dlvr_ref" + next +
@@ -425,6 +432,7 @@ const (
 	msgScopeUnbound
 	msgScopeOtherRef
 	msgScopeNotBoundTo
+	msgScopeNoOffer
 	msgScopeUseDlvrRef
 	msgMisconfigGeneric
 	msgHintCollection

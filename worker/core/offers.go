@@ -242,7 +242,7 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 	bound := scope != nil && scope.OfferTag != ""
 	switch {
 	case scope != nil && !bound && !e.cfg.AllowUnbound:
-		return refuse(403, "offer_unbound", say(l, msgScopeNotBoundTo, FieldOffer))
+		return refuse(403, "offer_unbound", say(l, msgScopeNoOffer))
 	case offer == "" && (bound || point != ""):
 		return fieldRefusal(400, CodeBadRequest, "offer_required", FieldOffer, i18n.Message(l, "This field is required."))
 	case offer == "":

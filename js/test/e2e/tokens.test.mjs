@@ -35,16 +35,17 @@ const parcels = [{ parcel_weight: 1.2, parcel_width: 20, parcel_height: 10, parc
 test('a token function books once after the edge refuses its expired token; bound tokens follow the shipment', { timeout: 120000 }, async () => {
   const ref = `E2E-${Date.now() % 1e9}`;
   const calls = [];
+  const pub = new Client({ baseUrl: stack.url, core: null });
+  const rates = await pub.getShipmentsRates({ ...route, parcels });
+  const service = rates.services.find((s) => s.carrier_code && s.service_code && s.offer);
+  assert.ok(service, JSON.stringify(rates).slice(0, 300));
   // The shop's server: the first token it hands out has already expired.
+  // Since issue 30 a booking grant is bound to the offer the shopper chose.
   const source = async () => {
     calls.push(Date.now());
     const now = calls.length === 1 ? Date.now() - 3600_000 : Date.now();
-    return mintToken(KEY, { operations: ['new-shipment', 'get-shipment-tracking'], shippingClientRef: ref }, { ttl: 600, now });
+    return mintToken(KEY, { operations: ['new-shipment', 'get-shipment-tracking'], shippingClientRef: ref, offer: service.offer }, { ttl: 600, now });
   };
-  const pub = new Client({ baseUrl: stack.url, core: null });
-  const rates = await pub.getShipmentsRates({ ...route, parcels });
-  const service = rates.services.find((s) => s.carrier_code && s.service_code);
-  assert.ok(service, JSON.stringify(rates).slice(0, 300));
 
   const shop = new Client({ baseUrl: stack.url, core: null, token: source });
   const booking = {
@@ -58,6 +59,7 @@ test('a token function books once after the edge refuses its expired token; boun
     to_name: 'Ana García', to_address: 'Carrer de Pau Claris 1', to_city: 'Barcelona', to_zip_code: '08001',
     to_country_code: 'ES', to_phone: '930000000', to_email: 'ana@example.com',
     parcels,
+    offer: service.offer,
   };
   const booked = await shop.newShipment(booking);
   assert.match(booked.shipping_dlvr_ref, /\S/);
