@@ -26,7 +26,7 @@ var (
 	outCatalog    seam.CatalogResult
 )
 
-// runVersion is pg_version: The module's version (the loader's core.version).
+// runVersion is pg_version. The module's version (the loader's core.version).
 func runVersion() int32 {
 	outVersion = seam.VersionResult{}
 	if bad := callVersion(&outVersion); bad != "" {
@@ -35,7 +35,7 @@ func runVersion() int32 {
 	return answer(seam.AppendVersionResult(wire.Scratch(), &outVersion))
 }
 
-// runValidate is pg_validate: Every field error of a request, or those of one field (on-input feedback).
+// runValidate is pg_validate. Every field error of a request, or those of one field (on-input feedback).
 func runValidate(msg []byte) int32 {
 	r := wire.NewReader(msg)
 	seam.ReadValidateInput(&r, &inValidate)
@@ -46,7 +46,7 @@ func runValidate(msg []byte) int32 {
 	return answer(seam.AppendValidated(wire.Scratch(), &outValidate))
 }
 
-// runEncode is pg_encode: The form body the edge forwards: values normalized, canonical (catalog) order.
+// runEncode is pg_encode. The form body the edge forwards: values normalized, canonical (catalog) order.
 func runEncode(msg []byte) int32 {
 	r := wire.NewReader(msg)
 	seam.ReadEncodeInput(&r, &inEncode)
@@ -57,7 +57,7 @@ func runEncode(msg []byte) int32 {
 	return answer(seam.AppendEncoded(wire.Scratch(), &outEncode))
 }
 
-// runEncodeForm is pg_encode_form: The form body of a request exactly as held (no operation, no normalization).
+// runEncodeForm is pg_encode_form. The form body of a request exactly as held (no operation, no normalization).
 func runEncodeForm(msg []byte) int32 {
 	r := wire.NewReader(msg)
 	seam.ReadEncodeFormInput(&r, &inEncodeForm)
@@ -68,7 +68,7 @@ func runEncodeForm(msg []byte) int32 {
 	return answer(seam.AppendEncoded(wire.Scratch(), &outEncodeForm))
 }
 
-// runPostal is pg_postal: Checks and normalizes a postal code of a country.
+// runPostal is pg_postal. Checks and normalizes a postal code of a country.
 func runPostal(msg []byte) int32 {
 	r := wire.NewReader(msg)
 	seam.ReadPostalInput(&r, &inPostal)
@@ -79,7 +79,7 @@ func runPostal(msg []byte) int32 {
 	return answer(seam.AppendPostalResult(wire.Scratch(), &outPostal))
 }
 
-// runLocate is pg_locate: The approximate location of a postal code.
+// runLocate is pg_locate. The approximate location of a postal code.
 func runLocate(msg []byte) int32 {
 	r := wire.NewReader(msg)
 	seam.ReadLocateInput(&r, &inLocate)
@@ -90,7 +90,7 @@ func runLocate(msg []byte) int32 {
 	return answer(seam.AppendLocated(wire.Scratch(), &outLocate))
 }
 
-// runDescribe is pg_describe: The Events-table entry of a tracking code.
+// runDescribe is pg_describe. The Events-table entry of a tracking code.
 func runDescribe(msg []byte) int32 {
 	r := wire.NewReader(msg)
 	seam.ReadDescribeInput(&r, &inDescribe)
@@ -101,7 +101,7 @@ func runDescribe(msg []byte) int32 {
 	return answer(seam.AppendDescribed(wire.Scratch(), &outDescribe))
 }
 
-// runCatalog is pg_catalog: The operation catalog as JSON (catalog.Catalog).
+// runCatalog is pg_catalog. The operation catalog as JSON (catalog.Catalog).
 func runCatalog() int32 {
 	outCatalog = seam.CatalogResult{}
 	if bad := callCatalog(&outCatalog); bad != "" {

@@ -28,10 +28,9 @@ import { US, tok, packRequest } from './wire.js';
 export const version = {
   export: 'pg_version',
   pack: () => '',
-  /** @param {string[]} t @returns {VersionResult} */
+  /** @param {import('./wire.js').Tokens} t @returns {VersionResult} */
   unpack(t) {
-    let i = 0;
-    return { version: t[i++] };
+    return { version: t.next() };
   },
 };
 
@@ -40,11 +39,10 @@ export const validate = {
   export: 'pg_validate',
   /** @param {ValidateInput} v */
   pack: (v) => tok(v.operation) + (v.rules ? '1' + US : US) + tok(v.today) + tok(v.locale) + tok(v.field) + packRequest(v.request),
-  /** @param {string[]} t @returns {Validated} */
+  /** @param {import('./wire.js').Tokens} t @returns {Validated} */
   unpack(t) {
-    let i = 0;
     const o = { errors: [] };
-    while (i < t.length) o.errors.push({ field: t[i++], code: Number(t[i++]), message: t[i++] });
+    while (t.more()) o.errors.push({ field: t.next(), code: Number(t.next()), message: t.next() });
     return o;
   },
 };
@@ -54,10 +52,9 @@ export const encode = {
   export: 'pg_encode',
   /** @param {EncodeInput} v */
   pack: (v) => tok(v.operation) + packRequest(v.request),
-  /** @param {string[]} t @returns {Encoded} */
+  /** @param {import('./wire.js').Tokens} t @returns {Encoded} */
   unpack(t) {
-    let i = 0;
-    return { body: t[i++] };
+    return { body: t.next() };
   },
 };
 
@@ -66,10 +63,9 @@ export const encodeForm = {
   export: 'pg_encode_form',
   /** @param {EncodeFormInput} v */
   pack: (v) => packRequest(v.request),
-  /** @param {string[]} t @returns {Encoded} */
+  /** @param {import('./wire.js').Tokens} t @returns {Encoded} */
   unpack(t) {
-    let i = 0;
-    return { body: t[i++] };
+    return { body: t.next() };
   },
 };
 
@@ -78,10 +74,9 @@ export const postal = {
   export: 'pg_postal',
   /** @param {PostalInput} v */
   pack: (v) => tok(v.country) + tok(v.input) + tok(v.locale),
-  /** @param {string[]} t @returns {PostalResult} */
+  /** @param {import('./wire.js').Tokens} t @returns {PostalResult} */
   unpack(t) {
-    let i = 0;
-    return { valid: t[i++] === '1', normalized: t[i++], province: Number(t[i++]), zone: t[i++], message: t[i++] };
+    return { valid: t.next() === '1', normalized: t.next(), province: Number(t.next()), zone: t.next(), message: t.next() };
   },
 };
 
@@ -90,10 +85,9 @@ export const locate = {
   export: 'pg_locate',
   /** @param {LocateInput} v */
   pack: (v) => tok(v.country) + tok(v.zip),
-  /** @param {string[]} t @returns {Located} */
+  /** @param {import('./wire.js').Tokens} t @returns {Located} */
   unpack(t) {
-    let i = 0;
-    return { location: i < t.length ? { city: t[i++], lat: Number(t[i++]), lon: Number(t[i++]), precision: t[i++] } : null };
+    return { location: t.more() ? { city: t.next(), lat: Number(t.next()), lon: Number(t.next()), precision: t.next() } : null };
   },
 };
 
@@ -102,10 +96,9 @@ export const describe = {
   export: 'pg_describe',
   /** @param {DescribeInput} v */
   pack: (v) => tok(v.code),
-  /** @param {string[]} t @returns {Described} */
+  /** @param {import('./wire.js').Tokens} t @returns {Described} */
   unpack(t) {
-    let i = 0;
-    return { tracking: i < t.length ? { code: t[i++], meaning: t[i++], label: t[i++], category: t[i++], final: t[i++] === '1' } : null };
+    return { tracking: t.more() ? { code: t.next(), meaning: t.next(), label: t.next(), category: t.next(), final: t.next() === '1' } : null };
   },
 };
 
@@ -113,9 +106,8 @@ export const describe = {
 export const catalog = {
   export: 'pg_catalog',
   pack: () => '',
-  /** @param {string[]} t @returns {CatalogResult} */
+  /** @param {import('./wire.js').Tokens} t @returns {CatalogResult} */
   unpack(t) {
-    let i = 0;
-    return { json: t[i++] };
+    return { json: t.next() };
   },
 };

@@ -11,7 +11,7 @@
 // (generated) packs the named input and reads the named answer.
 
 import * as calls from './core.gen.js';
-import { US, Usage, tok, tokens, numberText } from './wire.js';
+import { US, Usage, Tokens, tok, numberText } from './wire.js';
 
 export { numberText };
 
@@ -193,9 +193,9 @@ async function fromResponse(res, imports) {
 
 // ---- the calls' inputs (declared in wasm/internal/seam; core.gen.js packs them) ----
 
-function checkOperation(op) {
-  if (typeof op !== 'string') throw new Usage('operation must be a string such as "new-shipment"');
-  return op;
+// A call's operation must be a string (the module finds an unknown name).
+function checkOperation(name, op) {
+  if (typeof op !== 'string') throw new TypeError(`parcelgate.${name}: operation must be a string such as "new-shipment"`);
 }
 
 // validate's input: the operation, the options as named members, the
@@ -318,11 +318,19 @@ export class Core {
   // crossing, the named answer (a usage error the module found throws).
   #run(name, call, input) {
     const m = this.#m;
-    const msg = input === undefined ? '' : this.#guard(name, () => call.pack(input));
+    let msg = '';
+    if (input !== undefined) {
+      try {
+        msg = call.pack(input);
+      } catch (err) {
+        if (err instanceof Usage) throw new TypeError(`parcelgate.${name}: ${err.message}`);
+        throw err;
+      }
+    }
     const n = m.write(msg);
     const r = m.call(name, m.exports[call.export], n);
     if (r < 0) throw new TypeError(`parcelgate.${name}: ${m.read(-r)}`);
-    return call.unpack(r === 0 ? [] : tokens(m.read(r)));
+    return call.unpack(new Tokens(r === 0 ? '' : m.read(r)));
   }
 
   // Runs f and turns a Usage error into the TypeError the module would
@@ -343,13 +351,13 @@ export class Core {
 
   /** Every field error of a request, as the edge reports them; options.locale picks the language. */
   validate(operation, request, options) {
-    this.#guard('validate', () => checkOperation(operation));
+    checkOperation('validate', operation);
     return this.#run('validate', calls.validate, validateInput(operation, request, options, '')).errors;
   }
 
   /** The errors of one field in the context of the others (on-input feedback). */
   validateField(operation, request, field, options) {
-    this.#guard('validateField', () => checkOperation(operation));
+    checkOperation('validateField', operation);
     if (typeof field !== 'string') {
       // The request is checked first, as before.
       this.#guard('validateField', () => calls.encodeForm.pack({ request }));
@@ -381,7 +389,7 @@ export class Core {
 
   /** The form body the edge forwards: values normalized, canonical order. */
   encode(operation, request) {
-    this.#guard('encode', () => checkOperation(operation));
+    checkOperation('encode', operation);
     return this.#run('encode', calls.encode, { operation, request }).body;
   }
 

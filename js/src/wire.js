@@ -20,14 +20,30 @@ const unescChar = (m) => String.fromCharCode(0x1c + m.charCodeAt(1) - 0x63);
 // A token: the text with separator bytes escaped, then US.
 export const tok = (s) => (SEPARATORS.test(s) ? s.replace(SEPARATORS_G, escChar) : s) + US;
 
-// The tokens of an answer.
-export function tokens(text) {
-  const t = text.split(US);
-  t.pop();
-  if (text.indexOf('\x1c') >= 0) {
-    for (let i = 0; i < t.length; i++) t[i] = t[i].replace(/\x1c[c-f]/g, unescChar);
+// The tokens of an answer, read in order (no array of them: a call's
+// answer is read once, on every keystroke).
+export class Tokens {
+  /** @param {string} text */
+  constructor(text) {
+    this.text = text;
+    this.at = 0;
+    this.esc = text.indexOf('\x1c') >= 0;
   }
-  return t;
+
+  /** Whether a token is left. */
+  more() {
+    return this.at < this.text.length;
+  }
+
+  /** The next token ('' at the end). */
+  next() {
+    const s = this.text;
+    let end = s.indexOf(US, this.at);
+    if (end < 0) end = s.length;
+    const t = s.slice(this.at, end);
+    this.at = end + 1;
+    return this.esc ? t.replace(/\x1c[c-f]/g, unescChar) : t;
+  }
 }
 
 export class Usage extends TypeError {}

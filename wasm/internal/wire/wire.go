@@ -124,7 +124,12 @@ func (r *Reader) Rest() []byte {
 
 // Append appends s as a token: escaped, followed by US.
 func Append(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i < len(s) && (s[i] < ESC || s[i] > US) {
+		i++
+	}
+	dst = append(dst, s[:i]...) // one copy for the text before a separator (usually all of it)
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= ESC && c <= US {
 			dst = append(dst, ESC, 'c'+c-ESC)

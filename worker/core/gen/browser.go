@@ -210,7 +210,7 @@ func browserDispatch(m *model) string {
 	}
 	p(")\n")
 	for _, c := range m.Calls {
-		p("\n// run%s is %s: %s\n", c.GoName, exportName(c), strings.ReplaceAll(c.Doc, "\n", "\n// "))
+		p("\n// run%s is %s. %s\n", c.GoName, exportName(c), strings.ReplaceAll(c.Doc, "\n", "\n// "))
 		if c.In != "" {
 			p("func run%s(msg []byte) int32 {\n\tr := wire.NewReader(msg)\n\tseam.Read%s(&r, &in%s)\n", c.GoName, c.In, c.GoName)
 		} else {
@@ -283,11 +283,11 @@ func browserJS(m *model) string {
 			q("\tpack: () => '',\n")
 		}
 		out := m.st(c.Out)
-		q("\t/** @param {string[]} t @returns {%s} */\n\tunpack(t) {\n\t\tlet i = 0;\n", c.Out)
+		q("\t/** @param {import('./wire.js').Tokens} t @returns {%s} */\n\tunpack(t) {\n", c.Out)
 		last := out.Fields[len(out.Fields)-1]
 		if last.Kind == kStructs {
 			q("\t\tconst o = %s;\n", m.jsUnpack(c.Out))
-			q("\t\twhile (i < t.length) o.%s.push(%s);\n\t\treturn o;\n\t},\n};\n", last.JSON, m.jsUnpack(last.Type))
+			q("\t\twhile (t.more()) o.%s.push(%s);\n\t\treturn o;\n\t},\n};\n", last.JSON, m.jsUnpack(last.Type))
 		} else {
 			q("\t\treturn %s;\n\t},\n};\n", m.jsUnpack(c.Out))
 		}
@@ -351,23 +351,23 @@ func (m *model) jsPack(name, x string, uses map[string]bool) string {
 	return strings.Join(parts, " + ")
 }
 
-// jsUnpack is the object literal reading the struct name from t at i (a
-// list member starts empty: the caller fills it).
+// jsUnpack is the object literal reading the struct name from the tokens
+// t (a list member starts empty: the caller fills it).
 func (m *model) jsUnpack(name string) string {
 	var parts []string
 	for _, f := range m.st(name).Fields {
 		var v string
 		switch f.Kind {
 		case kString:
-			v = "t[i++]"
+			v = "t.next()"
 		case kBool:
-			v = "t[i++] === '1'"
+			v = "t.next() === '1'"
 		case kInt, kFloat:
-			v = "Number(t[i++])"
+			v = "Number(t.next())"
 		case kStruct:
 			v = m.jsUnpack(f.Type)
 		case kStructPtr:
-			v = "i < t.length ? " + m.jsUnpack(f.Type) + " : null"
+			v = "t.more() ? " + m.jsUnpack(f.Type) + " : null"
 		case kStructs:
 			v = "[]"
 		}
