@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/wasm/internal/wire"
 )
 
@@ -29,7 +30,7 @@ func normalVersionResult(v VersionResult) VersionResult {
 }
 
 func TestRoundTripValidateInput(t *testing.T) {
-	for _, want := range []ValidateInput{ValidateInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Rules: true, Today: "today\x1c\x1d\x1e\x1f-é", Locale: "locale\x1c\x1d\x1e\x1f-é", Field: "field\x1c\x1d\x1e\x1f-é", Request: sampleRequest()}, {}} {
+	for _, want := range []ValidateInput{ValidateInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Rules: true, Today: "today\x1c\x1d\x1e\x1f-é", Locale: "locale\x1c\x1d\x1e\x1f-é", Field: "field\x1c\x1d\x1e\x1f-é", Request: form.Request{Fields: []form.Field{{Name: "from_zip_code", Value: "28\x1f001"}, {Name: "notes", Value: "a\x1db\x1cc"}}, Parcels: []form.Parcel{{Weight: "2.5", Width: "10", Height: "20", Length: "30", Volume: "6"}, {Weight: "1"}}}}, {}} {
 		msg := AppendValidateInput(nil, &want)
 		r := wire.NewReader(msg)
 		var got ValidateInput
@@ -90,7 +91,7 @@ func normalFieldError(v FieldError) FieldError {
 }
 
 func TestRoundTripEncodeInput(t *testing.T) {
-	for _, want := range []EncodeInput{EncodeInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Request: sampleRequest()}, {}} {
+	for _, want := range []EncodeInput{EncodeInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Request: form.Request{Fields: []form.Field{{Name: "from_zip_code", Value: "28\x1f001"}, {Name: "notes", Value: "a\x1db\x1cc"}}, Parcels: []form.Parcel{{Weight: "2.5", Width: "10", Height: "20", Length: "30", Volume: "6"}, {Weight: "1"}}}}, {}} {
 		msg := AppendEncodeInput(nil, &want)
 		r := wire.NewReader(msg)
 		var got EncodeInput
@@ -110,7 +111,7 @@ func normalEncodeInput(v EncodeInput) EncodeInput {
 }
 
 func TestRoundTripEncodeFormInput(t *testing.T) {
-	for _, want := range []EncodeFormInput{EncodeFormInput{Request: sampleRequest()}, {}} {
+	for _, want := range []EncodeFormInput{EncodeFormInput{Request: form.Request{Fields: []form.Field{{Name: "from_zip_code", Value: "28\x1f001"}, {Name: "notes", Value: "a\x1db\x1cc"}}, Parcels: []form.Parcel{{Weight: "2.5", Width: "10", Height: "20", Length: "30", Volume: "6"}, {Weight: "1"}}}}, {}} {
 		msg := AppendEncodeFormInput(nil, &want)
 		r := wire.NewReader(msg)
 		var got EncodeFormInput
@@ -317,4 +318,102 @@ func TestRoundTripCatalogResult(t *testing.T) {
 
 func normalCatalogResult(v CatalogResult) CatalogResult {
 	return v
+}
+
+func TestMessageVersionVersionResult(t *testing.T) {
+	v := VersionResult{Version: "version\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendVersionResult(nil, &v)), "version\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageValidateValidateInput(t *testing.T) {
+	v := ValidateInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Rules: true, Today: "today\x1c\x1d\x1e\x1f-é", Locale: "locale\x1c\x1d\x1e\x1f-é", Field: "field\x1c\x1d\x1e\x1f-é", Request: form.Request{Fields: []form.Field{{Name: "from_zip_code", Value: "28\x1f001"}, {Name: "notes", Value: "a\x1db\x1cc"}}, Parcels: []form.Parcel{{Weight: "2.5", Width: "10", Height: "20", Length: "30", Volume: "6"}, {Weight: "1"}}}}
+	if got, want := string(AppendValidateInput(nil, &v)), "operation\x1cc\x1cd\x1ce\x1cf-é\x1f1\x1ftoday\x1cc\x1cd\x1ce\x1cf-é\x1flocale\x1cc\x1cd\x1ce\x1cf-é\x1ffield\x1cc\x1cd\x1ce\x1cf-é\x1ffrom_zip_code\x1f28\x1cf001\x1fnotes\x1fa\x1cdb\x1ccc\x1f\x1d\x1fparcel_weight\x1f2.5\x1fparcel_width\x1f10\x1fparcel_height\x1f20\x1fparcel_length\x1f30\x1fparcel_volume\x1f6\x1f\x1d\x1fparcel_weight\x1f1\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageValidateValidated(t *testing.T) {
+	v := Validated{Errors: []FieldError{FieldError{Field: "field\x1c\x1d\x1e\x1f-é", Code: -42, Message: "message\x1c\x1d\x1e\x1f-é"}, FieldError{Field: "field\x1c\x1d\x1e\x1f-é", Code: -42, Message: "message\x1c\x1d\x1e\x1f-é"}}}
+	if got, want := string(AppendValidated(nil, &v)), "field\x1cc\x1cd\x1ce\x1cf-é\x1f-42\x1fmessage\x1cc\x1cd\x1ce\x1cf-é\x1ffield\x1cc\x1cd\x1ce\x1cf-é\x1f-42\x1fmessage\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageEncodeEncodeInput(t *testing.T) {
+	v := EncodeInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Request: form.Request{Fields: []form.Field{{Name: "from_zip_code", Value: "28\x1f001"}, {Name: "notes", Value: "a\x1db\x1cc"}}, Parcels: []form.Parcel{{Weight: "2.5", Width: "10", Height: "20", Length: "30", Volume: "6"}, {Weight: "1"}}}}
+	if got, want := string(AppendEncodeInput(nil, &v)), "operation\x1cc\x1cd\x1ce\x1cf-é\x1ffrom_zip_code\x1f28\x1cf001\x1fnotes\x1fa\x1cdb\x1ccc\x1f\x1d\x1fparcel_weight\x1f2.5\x1fparcel_width\x1f10\x1fparcel_height\x1f20\x1fparcel_length\x1f30\x1fparcel_volume\x1f6\x1f\x1d\x1fparcel_weight\x1f1\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageEncodeEncoded(t *testing.T) {
+	v := Encoded{Body: "body\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendEncoded(nil, &v)), "body\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageEncodeFormEncodeFormInput(t *testing.T) {
+	v := EncodeFormInput{Request: form.Request{Fields: []form.Field{{Name: "from_zip_code", Value: "28\x1f001"}, {Name: "notes", Value: "a\x1db\x1cc"}}, Parcels: []form.Parcel{{Weight: "2.5", Width: "10", Height: "20", Length: "30", Volume: "6"}, {Weight: "1"}}}}
+	if got, want := string(AppendEncodeFormInput(nil, &v)), "from_zip_code\x1f28\x1cf001\x1fnotes\x1fa\x1cdb\x1ccc\x1f\x1d\x1fparcel_weight\x1f2.5\x1fparcel_width\x1f10\x1fparcel_height\x1f20\x1fparcel_length\x1f30\x1fparcel_volume\x1f6\x1f\x1d\x1fparcel_weight\x1f1\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageEncodeFormEncoded(t *testing.T) {
+	v := Encoded{Body: "body\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendEncoded(nil, &v)), "body\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessagePostalPostalInput(t *testing.T) {
+	v := PostalInput{Country: "country\x1c\x1d\x1e\x1f-é", Input: "input\x1c\x1d\x1e\x1f-é", Locale: "locale\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendPostalInput(nil, &v)), "country\x1cc\x1cd\x1ce\x1cf-é\x1finput\x1cc\x1cd\x1ce\x1cf-é\x1flocale\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessagePostalPostalResult(t *testing.T) {
+	v := PostalResult{Valid: true, Normalized: "normalized\x1c\x1d\x1e\x1f-é", Province: -42, Zone: "zone\x1c\x1d\x1e\x1f-é", Message: "message\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendPostalResult(nil, &v)), "1\x1fnormalized\x1cc\x1cd\x1ce\x1cf-é\x1f-42\x1fzone\x1cc\x1cd\x1ce\x1cf-é\x1fmessage\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageLocateLocateInput(t *testing.T) {
+	v := LocateInput{Country: "country\x1c\x1d\x1e\x1f-é", Zip: "zip\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendLocateInput(nil, &v)), "country\x1cc\x1cd\x1ce\x1cf-é\x1fzip\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageLocateLocated(t *testing.T) {
+	v := Located{Location: &Location{City: "city\x1c\x1d\x1e\x1f-é", Lat: -3.7038, Lon: -3.7038, Precision: "precision\x1c\x1d\x1e\x1f-é"}}
+	if got, want := string(AppendLocated(nil, &v)), "city\x1cc\x1cd\x1ce\x1cf-é\x1f-3.7038\x1f-3.7038\x1fprecision\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageDescribeDescribeInput(t *testing.T) {
+	v := DescribeInput{Code: "code\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendDescribeInput(nil, &v)), "code\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageDescribeDescribed(t *testing.T) {
+	v := Described{Tracking: &TrackingCode{Code: "code\x1c\x1d\x1e\x1f-é", Meaning: "meaning\x1c\x1d\x1e\x1f-é", Label: "label\x1c\x1d\x1e\x1f-é", Category: "category\x1c\x1d\x1e\x1f-é", Final: true}}
+	if got, want := string(AppendDescribed(nil, &v)), "code\x1cc\x1cd\x1ce\x1cf-é\x1fmeaning\x1cc\x1cd\x1ce\x1cf-é\x1flabel\x1cc\x1cd\x1ce\x1cf-é\x1fcategory\x1cc\x1cd\x1ce\x1cf-é\x1f1\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageCatalogCatalogResult(t *testing.T) {
+	v := CatalogResult{JSON: "json\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendCatalogResult(nil, &v)), "json\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
 }

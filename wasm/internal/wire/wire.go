@@ -239,14 +239,14 @@ func ParseFloat(s string) float64 {
 }
 
 // AppendRequest appends req as the loader's packRequest does: name and
-// value tokens, then a GS token before each parcel's pairs (in
+// value tokens, then GS alone before each parcel's pairs (in
 // form.ParcelFieldNames order, empty ones left out).
 func AppendRequest(dst []byte, req *form.Request) []byte {
 	for _, f := range req.Fields {
 		dst = Append(Append(dst, f.Name), f.Value)
 	}
 	for i := range req.Parcels {
-		dst = Append(dst, "\x1d")
+		dst = append(dst, GS, US) // unescaped: a parcel's start, not a name
 		for j, name := range form.ParcelFieldNames {
 			if v := req.Parcels[i].At(j); v != "" {
 				dst = Append(Append(dst, name), v)

@@ -26,6 +26,7 @@ func writeBrowser(m *model) {
 	writeGo(filepath.Join(wasmDir, "calls_gen.go"), browserDispatch(m))
 	writeGo(filepath.Join(wasmDir, "exports_gen.go"), browserExports(m))
 	write(filepath.Join(wasmDir, "..", "js", "src", "core.gen.js"), browserJS(m))
+	write(filepath.Join(wasmDir, "..", "js", "test", "seam.gen.test.mjs"), browserJSTests(m))
 }
 
 // checkBrowser refuses what the token wire cannot carry: a list, a pointer
@@ -161,7 +162,7 @@ func (m *model) browserSample(name string) string {
 		case kStructs:
 			val = fmt.Sprintf("[]%s{%s, %s}", f.Type, m.browserSample(f.Type), m.browserSample(f.Type))
 		case kCustom:
-			val = "sample" + f.Type + "()"
+			val, _, _ = customSample(f.Type)
 		}
 		parts = append(parts, f.GoName+": "+val)
 	}
@@ -174,7 +175,7 @@ func (m *model) browserSample(name string) string {
 func browserTests(m *model) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	p("%s\npackage seam\n\nimport (\n\t\"reflect\"\n\t\"testing\"\n\n\t\"github.com/parcelgate/parcelgate/wasm/internal/wire\"\n)\n", browserHeader)
+	p("%s\npackage seam\n\nimport (\n\t\"reflect\"\n\t\"testing\"\n\n\t\"github.com/parcelgate/parcelgate/internal/form\"\n\t\"github.com/parcelgate/parcelgate/wasm/internal/wire\"\n)\n", browserHeader)
 	for _, st := range m.Structs {
 		p("\nfunc TestRoundTrip%s(t *testing.T) {\n", st.Name)
 		p("\tfor _, want := range []%s{%s, {}} {\n", st.Name, m.browserSample(st.Name))
@@ -193,8 +194,127 @@ func browserTests(m *model) string {
 		}
 		p("\treturn v\n}\n")
 	}
+	// The messages of the samples, as the generator writes them from the
+	// token rules: js/test/seam.gen.test.mjs holds the loader to the same.
+	for _, c := range m.Calls {
+		for _, name := range []string{c.In, c.Out} {
+			if name == "" {
+				continue
+			}
+			p("\nfunc TestMessage%s%s(t *testing.T) {\n\tv := %s\n", c.GoName, name, m.browserSample(name))
+			p("\tif got, want := string(Append%s(nil, &v)), %q; got != want {\n\t\tt.Fatalf(\"%%q, want %%q\", got, want)\n\t}\n}\n", name, m.browserMsg(name))
+		}
+	}
 	return b.String()
 }
+
+// customSample is a custom type's sample: Go and JavaScript literals and
+// its message (what wire.AppendRequest and the loader's packRequest write).
+func customSample(typ string) (goLit, jsLit, msg string) {
+	if typ != "Request" {
+		fail("custom type %s: no sample (worker/core/gen/browser.go, customSample)", typ)
+	}
+	goLit = `form.Request{Fields: []form.Field{{Name: "from_zip_code", Value: "28\x1f001"}, {Name: "notes", Value: "a\x1db\x1cc"}}, ` +
+		`Parcels: []form.Parcel{{Weight: "2.5", Width: "10", Height: "20", Length: "30", Volume: "6"}, {Weight: "1"}}}`
+	jsLit = `{ fields: [['from_zip_code', '28\x1f001'], ['notes', 'a\x1db\x1cc']], ` +
+		`parcels: [{ parcel_weight: 2.5, parcel_width: '10', parcel_height: 20, parcel_length: '30', parcel_volume: '6' }, { parcel_weight: '1' }] }`
+	msg = tokenText("from_zip_code") + tokenText("28\x1f001") + tokenText("notes") + tokenText("a\x1db\x1cc") +
+		"\x1d\x1f" + tokenText("parcel_weight") + tokenText("2.5") + tokenText("parcel_width") + tokenText("10") +
+		tokenText("parcel_height") + tokenText("20") + tokenText("parcel_length") + tokenText("30") + tokenText("parcel_volume") + tokenText("6") +
+		"\x1d\x1f" + tokenText("parcel_weight") + tokenText("1")
+	return goLit, jsLit, msg
+}
+
+// tokenText is s as a token: separator bytes escaped (ESC and 'c'-'f'), then US.
+func tokenText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x1c && c <= 0x1f {
+			b.WriteByte(0x1c)
+			b.WriteByte('c' + c - 0x1c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(0x1f)
+	return b.String()
+}
+
+// sampleString is a string member's sample: its name and the separator bytes.
+func sampleString(f field) string { return f.JSON + "\x1c\x1d\x1e\x1f-é" }
+
+// browserMsg is the message of name's sample (browserSample, jsSample).
+func (m *model) browserMsg(name string) string {
+	var b strings.Builder
+	for _, f := range m.st(name).Fields {
+		switch f.Kind {
+		case kString:
+			b.WriteString(tokenText(sampleString(f)))
+		case kBool:
+			b.WriteString(tokenText("1"))
+		case kInt:
+			b.WriteString(tokenText("-42"))
+		case kFloat:
+			b.WriteString(tokenText("-3.7038"))
+		case kStruct, kStructPtr:
+			b.WriteString(m.browserMsg(f.Type))
+		case kStructs:
+			b.WriteString(m.browserMsg(f.Type) + m.browserMsg(f.Type))
+		case kCustom:
+			_, _, msg := customSample(f.Type)
+			b.WriteString(msg)
+		}
+	}
+	return b.String()
+}
+
+// jsSample is browserSample as a JavaScript literal.
+func (m *model) jsSample(name string) string {
+	var parts []string
+	for _, f := range m.st(name).Fields {
+		var val string
+		switch f.Kind {
+		case kString:
+			val = fmt.Sprintf("%q", sampleString(f))
+		case kBool:
+			val = "true"
+		case kInt:
+			val = "-42"
+		case kFloat:
+			val = "-3.7038"
+		case kStruct, kStructPtr:
+			val = m.jsSample(f.Type)
+		case kStructs:
+			val = "[" + m.jsSample(f.Type) + ", " + m.jsSample(f.Type) + "]"
+		case kCustom:
+			_, val, _ = customSample(f.Type)
+		}
+		parts = append(parts, f.JSON+": "+val)
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+// browserJSTests writes js/test/seam.gen.test.mjs: each call's pack writes
+// the message of the sample input and its unpack reads the sample answer
+// from its message (the messages the Go tests hold the module's side to).
+func browserJSTests(m *model) string {
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	p("%s// The loader's side of the browser seam against the messages of\n// wasm/internal/seam/wire_gen_test.go (same samples, same messages).\n\n", browserHeader)
+	p("import test from 'node:test';\nimport assert from 'node:assert/strict';\n\nimport * as calls from '../src/core.gen.js';\nimport { Tokens } from '../src/wire.js';\n")
+	for _, c := range m.Calls {
+		js := lowerFirst(c.GoName)
+		if c.In != "" {
+			p("\ntest('%s packs its input as the module reads it', () => {\n\tassert.equal(calls.%s.pack(%s), %s);\n});\n", js, js, m.jsSample(c.In), jsString(m.browserMsg(c.In)))
+		}
+		p("\ntest('%s reads its answer as the module writes it', () => {\n\tassert.deepEqual(calls.%s.unpack(new Tokens(%s)), %s);\n});\n", js, js, jsString(m.browserMsg(c.Out)), m.jsSample(c.Out))
+	}
+	return strings.ReplaceAll(b.String(), "\t", "  ")
+}
+
+// jsString is s as a JavaScript string literal (Go's quoting, which
+// JavaScript reads the same for these characters).
+func jsString(s string) string { return fmt.Sprintf("%q", s) }
 
 // browserDispatch writes wasm/calls_gen.go: run<Name> for each call.
 func browserDispatch(m *model) string {
