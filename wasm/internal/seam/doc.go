@@ -16,8 +16,11 @@
 // string, bool ("1" or ""), int64, float64 (at most 4 decimals: the only
 // floats are coordinates), a struct, a pointer to a struct and a list of
 // structs (both last in their struct: they run to the end of the message;
-// a nil pointer is nothing) and Request (the form request, last: the
-// loader's packRequest and wire.ReadRequest).
+// a nil pointer is nothing) and Request (the form request, last; its
+// directive `seam:custom` says its codec is hand-written: wire.ReadRequest
+// and wire.AppendRequest, the loader's packRequest in js/src/wire.js).
+// The generated tests hold both sides to the same message of the same
+// sample (wire_gen_test.go, js/test/seam.gen.test.mjs).
 //
 //go:generate go run ../../../worker/core/gen -browser
 package seam
