@@ -286,13 +286,11 @@ class Module {
     const p = this.exports.pg_out();
     const u8 = this.u8;
     if (n <= 32) {
-      let s = '';
-      for (let i = 0; i < n; i++) {
-        const c = u8[p + i];
-        if (c >= 0x80) return decoder.decode(u8.subarray(p, p + n));
-        s += String.fromCharCode(c);
-      }
-      return s;
+      // Short ASCII answers: one flat string (a string built by += is a
+      // rope, which the token cursor's indexOf and slice flatten again).
+      const b = u8.subarray(p, p + n);
+      for (let i = 0; i < n; i++) if (b[i] >= 0x80) return decoder.decode(b);
+      return String.fromCharCode.apply(null, /** @type {any} */ (b));
     }
     return decoder.decode(u8.subarray(p, p + n));
   }
