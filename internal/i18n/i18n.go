@@ -60,8 +60,8 @@ func Parse(tag string) (Locale, bool) {
 		return English, false
 	}
 	a, b := lower(tag[0]), lower(tag[1])
-	for i, t := range tags {
-		if t[0] == a && t[1] == b {
+	for i := range tags { // by index: ranging over the array copies it under TinyGo
+		if tags[i][0] == a && tags[i][1] == b {
 			return Locale(i), true
 		}
 	}

@@ -44,9 +44,9 @@ var currencies = [...]struct {
 
 // Precision returns the decimals of a currency the tables know.
 func Precision(code string) (int, bool) {
-	for _, c := range currencies {
-		if c.code == code {
-			return c.prec, true
+	for i := range currencies { // by index: ranging over the array copies it under TinyGo
+		if currencies[i].code == code {
+			return currencies[i].prec, true
 		}
 	}
 	return 0, false
@@ -54,11 +54,11 @@ func Precision(code string) (int, bool) {
 
 func currencyList() string {
 	var b []byte
-	for i, c := range currencies {
+	for i := range currencies {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = append(b, c.code...)
+		b = append(b, currencies[i].code...)
 	}
 	return string(b)
 }
