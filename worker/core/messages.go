@@ -457,17 +457,5 @@ func text(m int, l i18n.Locale) string {
 
 // say writes message m in locale l with args in place of {0}, {1}...
 func say(l i18n.Locale, m int, args ...string) string {
-	s := text(m, l)
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] == '{' && i+2 < len(s) && s[i+2] == '}' && s[i+1] >= '0' && s[i+1] <= '9' {
-			if n := int(s[i+1] - '0'); n < len(args) {
-				b = append(b, args[n]...)
-				i += 2
-				continue
-			}
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
+	return i18n.Fill(text(m, l), args...)
 }
