@@ -104,9 +104,9 @@ func Normalize(op *catalog.Operation, r *form.Request) {
 	}
 	for i := range r.Parcels {
 		pc := &r.Parcels[i]
-		for _, name := range form.ParcelFieldNames {
-			v, _ := pc.Get(name)
-			pc.Set(name, strings.TrimSpace(v))
+		for j := range form.ParcelFieldNames { // by index: ranging over another package's array copies it under TinyGo
+			v, _ := pc.Get(form.ParcelFieldNames[j])
+			pc.Set(form.ParcelFieldNames[j], strings.TrimSpace(v))
 		}
 	}
 }
