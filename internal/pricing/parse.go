@@ -441,8 +441,8 @@ func (p *parser) names(r *Rule) error {
 	}
 	return p.s.Object(func(lang string) error {
 		i := -1
-		for j, t := range LanguageTags {
-			if t == lang {
+		for j := range LanguageTags { // by index: ranging over the array copies it under TinyGo
+			if LanguageTags[j] == lang {
 				i = j
 			}
 		}
