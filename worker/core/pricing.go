@@ -147,8 +147,8 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	var list []rateEntry
 	listAt, bestAt := [2]int{-1, -1}, [2]int{-1, -1}
 	var best *rateEntry
-	entry := func() (rateEntry, error) {
-		en := rateEntry{start: s.Offset(), empty: true, rank: -1}
+	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
+		*en = rateEntry{start: s.Offset(), empty: true, rank: -1}
 		en.svc.Country = country
 		err := s.Object(func(k string) error {
 			en.empty = false
@@ -175,7 +175,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		})
 		en.end = s.Offset()
 		en.svc.Price = strings.TrimSpace(en.priceText)
-		return en, err
+		return err
 	}
 	ok := dataObject(s, func(k string) error {
 		switch k {
@@ -188,17 +188,16 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 				if s.Peek() != jsonlite.Object {
 					return errShape
 				}
-				en, err := entry()
-				list = append(list, en)
-				return err
+				list = append(list, rateEntry{})
+				return entry(&list[len(list)-1])
 			})
 			listAt[1] = s.Offset()
 			return err
 		case "best_price_service":
 			bestAt[0] = s.Offset()
 			if s.Peek() == jsonlite.Object {
-				en, err := entry()
-				best = &en
+				best = new(rateEntry)
+				err := entry(best)
 				bestAt[1] = s.Offset()
 				return err
 			}
