@@ -192,14 +192,16 @@ func (p *parser) rules() error {
 		if p.s.Peek() != jsonlite.Object {
 			return p.fail("", "must be an object such as {\"carrier\": \"acme-express\", \"markup_percent\": 10}")
 		}
-		var r Rule
-		if err := p.ruleFields(&r); err != nil {
+		// Read in place (no copy of the Rule): on an error Parse drops the
+		// table.
+		p.t.Rules = append(p.t.Rules, Rule{})
+		r := &p.t.Rules[len(p.t.Rules)-1]
+		if err := p.ruleFields(r); err != nil {
 			return err
 		}
-		if err := p.check(&r); err != nil {
+		if err := p.check(r); err != nil {
 			return err
 		}
-		p.t.Rules = append(p.t.Rules, r)
 		p.rule = 0
 		return nil
 	})
