@@ -28,7 +28,9 @@ GENERATED = testdata/catalog.json testdata/schemas/*.json testdata/schemas/rules
 	testdata/responses/*.json \
 	js/src/widgets/strings/*.js js/demo/strings.js \
 	worker/core/seam/wire_gen.go worker/core/seam/wire_gen_test.go worker/core/calls_gen.go \
-	worker/src/core.gen.mjs worker/src/core.d.mts
+	worker/src/core.gen.mjs worker/src/core.d.mts \
+	wasm/internal/seam/wire_gen.go wasm/internal/seam/wire_gen_test.go wasm/calls_gen.go wasm/exports_gen.go \
+	js/src/core.gen.js js/test/seam.gen.test.mjs
 
 ## test: everything (formatting, vet, native Go tests, in-browser Go tests, ...).
 test: $(TEST_STEPS)
@@ -53,7 +55,7 @@ test-go:
 ## (worker/core/gen: Go dispatch, JavaScript calls, core.d.mts), the response vectors
 ## (testdata/responses/generate.mjs).
 generate:
-	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./worker/edgeclient ./internal/sandbox ./internal/i18n ./internal/unitab ./worker/core/seam
+	$(GO) generate ./internal/postal ./internal/catalog ./internal/envelope ./js ./worker/edgeclient ./internal/sandbox ./internal/i18n ./internal/unitab ./worker/core/seam ./wasm/internal/seam
 	node testdata/responses/generate.mjs
 
 ## check-generated: runs make generate and fails when that changed a file: a

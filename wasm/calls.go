@@ -2,6 +2,7 @@ package main
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/envelope"
@@ -11,6 +12,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/postal"
 	"github.com/parcelgate/parcelgate/internal/validate"
+	"github.com/parcelgate/parcelgate/wasm/internal/seam"
 	"github.com/parcelgate/parcelgate/wasm/internal/wire"
 )
 
@@ -19,10 +21,16 @@ const Version = "0.2.0"
 
 // Scratch state reused across calls (see package wire).
 var (
-	req     form.Request
-	errsBuf []validate.FieldError
-	writer  catalogWriter
+	errsBuf  []validate.FieldError
+	bodyBuf  []byte
+	location seam.Location
+	tracking seam.TrackingCode
+	writer   catalogWriter
 )
+
+// The calls: each takes its input and fills its answer (both declared in
+// wasm/internal/seam; calls_gen.go reads and writes them), and returns ""
+// or a usage error's message (the loader throws it).
 
 // usage answers a misuse: the message, and minus its length so the
 // loader throws.
@@ -48,139 +56,99 @@ func locale(tag string) i18n.Locale {
 	return l
 }
 
-// callValidate: op, rules ("1" or ""), today, locale, field ("" for every
-// field), then the request -> one (field, code, message) triple per error.
-func callValidate(msg []byte) int32 {
-	r := wire.NewReader(msg)
-	op, bad := operation(r.Next())
+func callVersion(out *seam.VersionResult) string {
+	out.Version = Version
+	return ""
+}
+
+// callValidate: the request's errors, or only those of in.Field.
+func callValidate(in *seam.ValidateInput, out *seam.Validated) string {
+	op, bad := operation(in.Operation)
 	if bad != "" {
-		return usage(bad)
+		return bad
 	}
-	opt := validate.Options{Rules: r.Next() == "1", Today: r.Next(), Locale: locale(r.Next())}
-	field := r.Next()
-	wire.ReadRequest(&r, &req)
-	errsBuf = validate.Request(op, &req, opt, errsBuf[:0])
-	out := wire.Scratch()
+	opt := validate.Options{Rules: in.Rules, Today: in.Today, Locale: locale(in.Locale)}
+	errsBuf = validate.Request(op, &in.Request, opt, errsBuf[:0])
 	for _, e := range errsBuf {
-		if field != "" && e.Field != field {
+		if in.Field != "" && e.Field != in.Field {
 			continue
 		}
-		out = wire.Append(out, e.Field)
-		out = wire.AppendInt(out, e.Code)
-		out = wire.Append(out, e.Message)
+		out.Errors = append(out.Errors, seam.FieldError{Field: e.Field, Code: int64(e.Code), Message: e.Message})
 	}
-	return answer(out)
+	return ""
 }
 
-// callEncode: op (ignored unless canon), then the request -> the form
-// body; canon normalizes the values and orders the fields as the catalog
-// does (what the edge forwards), otherwise the request is encoded as held.
-func callEncode(msg []byte, canon bool) int32 {
-	r := wire.NewReader(msg)
-	name := r.Next()
-	wire.ReadRequest(&r, &req)
-	if canon {
-		op, bad := operation(name)
-		if bad != "" {
-			return usage(bad)
-		}
-		validate.Normalize(op, &req)
-		validate.Canonicalize(op, &req)
+// callEncode: the values normalized and the fields in the catalog's order
+// (what the edge forwards).
+func callEncode(in *seam.EncodeInput, out *seam.Encoded) string {
+	op, bad := operation(in.Operation)
+	if bad != "" {
+		return bad
 	}
-	return answer(form.AppendEncode(wire.Scratch(), &req))
+	validate.Normalize(op, &in.Request)
+	validate.Canonicalize(op, &in.Request)
+	out.Body = body(&in.Request)
+	return ""
 }
 
-// Bits of pg_postal's result: the answer's length in the low 16 bits, the
-// province and zone above, validity on top.
-const (
-	postalValid      = 1 << 30
-	postalZoneShift  = 16
-	postalProvShift  = 19
-	postalLengthMask = 1<<postalZoneShift - 1
-)
+// callEncodeForm: the request encoded as held.
+func callEncodeForm(in *seam.EncodeFormInput, out *seam.Encoded) string {
+	out.Body = body(&in.Request)
+	return ""
+}
 
-// callPostal: country, input, locale -> the normalized code (valid) or the
-// message (invalid) as the answer, and the packed result.
-func callPostal(msg []byte) int32 {
-	r := wire.NewReader(msg)
-	c, in := r.Next(), r.Next()
-	res, m := postal.Check(c, in)
-	out := wire.Scratch()
+// body is req's form body, a view of bodyBuf (valid until the next call;
+// the answer copies it).
+func body(req *form.Request) string {
+	bodyBuf = form.AppendEncode(bodyBuf[:0], req)
+	if len(bodyBuf) == 0 {
+		return ""
+	}
+	return unsafe.String(&bodyBuf[0], len(bodyBuf))
+}
+
+// callPostal: the normalized code (valid) or the message (invalid).
+func callPostal(in *seam.PostalInput, out *seam.PostalResult) string {
+	res, m := postal.Check(in.Country, in.Input)
 	if m != "" {
-		out = append(out, i18n.Message(locale(r.Next()), m)...)
-		answer(out)
-		return int32(len(out))
+		out.Message = i18n.Message(locale(in.Locale), m)
+		return ""
 	}
-	out = append(out, res.Normalized...)
-	answer(out)
-	return int32(len(out)) | int32(res.Zone)<<postalZoneShift | int32(res.Province)<<postalProvShift | postalValid
+	out.Valid = true
+	out.Normalized = res.Normalized
+	out.Province = int64(res.Province)
+	out.Zone = res.Zone.String()
+	return ""
 }
 
-// callLocate: country, zip -> city, lat, lon, precision, or 0 when the
-// location is unknown.
-func callLocate(msg []byte) int32 {
-	r := wire.NewReader(msg)
-	c, z := r.Next(), r.Next()
-	p, prec := geo.Locate(c, z)
+// callLocate: city, coordinates and precision, or none when unknown.
+func callLocate(in *seam.LocateInput, out *seam.Located) string {
+	p, prec := geo.Locate(in.Country, in.Zip)
 	if prec == geo.PrecisionUnknown {
-		return answer(wire.Scratch())
+		return ""
 	}
-	out := wire.Append(wire.Scratch(), p.City)
-	out = appendDegrees(out, p.Lat)
-	out = appendDegrees(out, p.Lon)
-	out = wire.Append(out, prec.String())
-	return answer(out)
+	location = seam.Location{City: p.City, Lat: p.Lat, Lon: p.Lon, Precision: prec.String()}
+	out.Location = &location
+	return ""
 }
 
-// appendDegrees writes a coordinate token with at most 4 decimals (geo's
-// tables hold 1e-4 degrees), without strconv's float formatting: its
-// tables alone are 11 KB of the module.
-func appendDegrees(dst []byte, f float64) []byte {
-	n := int64(f*10000 + 0.5)
-	if f < 0 {
-		n = int64(f*10000 - 0.5)
-		dst = append(dst, '-')
-		n = -n
-	}
-	dst = strconv.AppendInt(dst, n/10000, 10)
-	if frac := n % 10000; frac != 0 {
-		dst = append(dst, '.')
-		for d := int64(1000); d > 0 && frac != 0; d /= 10 {
-			dst = append(dst, byte('0'+frac/d))
-			frac %= d
-		}
-	}
-	return append(dst, wire.US)
-}
-
-// callDescribe: a tracking code -> code, meaning, label, category, final
-// ("1" or ""), or 0 for a code outside 01-30.
-func callDescribe(msg []byte) int32 {
-	r := wire.NewReader(msg)
-	tc, ok := envelope.DescribeTracking(r.Next())
+// callDescribe: a tracking code's entry, or none outside 01-30.
+func callDescribe(in *seam.DescribeInput, out *seam.Described) string {
+	tc, ok := envelope.DescribeTracking(in.Code)
 	if !ok {
-		return answer(wire.Scratch())
+		return ""
 	}
-	out := wire.Append(wire.Scratch(), tc.Code)
-	out = wire.Append(out, tc.Meaning)
-	out = wire.Append(out, tc.Label)
-	out = wire.Append(out, tc.Category)
-	final := ""
-	if tc.Final {
-		final = "1"
-	}
-	return answer(wire.Append(out, final))
+	tracking = seam.TrackingCode{Code: tc.Code, Meaning: tc.Meaning, Label: tc.Label, Category: tc.Category, Final: tc.Final}
+	out.Tracking = &tracking
+	return ""
 }
 
 // callCatalog: the operation catalog as JSON (catalog.Catalog).
-func callCatalog() int32 {
-	writer = catalogWriter{buf: wire.Scratch()}
+func callCatalog(out *seam.CatalogResult) string {
+	writer.buf, writer.comma = writer.buf[:0], false
 	catalog.Catalog{}.EmitTo(&writer)
-	return answer(writer.buf)
-}
-
-func callVersion() int32 {
-	return answer(append(wire.Scratch(), Version...))
+	out.JSON = string(writer.buf)
+	return ""
 }
 
 // catalogWriter is a JSON writer for the catalog, which has no floats and

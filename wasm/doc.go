@@ -14,18 +14,16 @@
 // message from pg_out (format: wasm/internal/wire). There is no
 // wasm_exec.js and no syscall/js: each js.Value crossing cost about 2 µs.
 //
-// Exports (n is the request's length in bytes; a negative result is a
-// usage error: minus the length of its message, which is the answer):
+// The calls are declared once, in wasm/internal/seam (a named input and a
+// named answer each): worker/core/gen writes their exports
+// (exports_gen.go: pg_<name>(n) len, n the input's length in bytes; a
+// negative result is a usage error, minus the length of its message, which
+// is the answer), the dispatch (calls_gen.go: run<Name> reads the input,
+// runs call<Name> of calls.go and writes the answer) and the loader's side
+// (js/src/core.gen.js). Besides them:
 //
 //	pg_in(n) ptr              the input buffer, at least n bytes
 //	pg_out() ptr              the last answer
-//	pg_version() len          the module's version
-//	pg_validate(n) len        op, rules, today, locale, field, request -> errors (field, code, message)*
-//	pg_encode(n, canon) len   op, request -> form body (canon: normalized, catalog order)
-//	pg_postal(n) packed       country, input, locale -> normalized or message (see postal below)
-//	pg_locate(n) len          country, zip -> city, lat, lon, precision; 0 when unknown
-//	pg_describe(n) len        tracking code -> code, meaning, label, category, final; 0 when unknown
-//	pg_catalog() len          the operation catalog as JSON
 //
 // The module keeps no state between calls except its buffers; with
 // TinyGo's leaking heap the loader swaps in a fresh instance when memory

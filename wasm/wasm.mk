@@ -25,7 +25,8 @@ TINYGO_OPT_DECODER := -opt=z
 WASM_OPT_DECODER := -Oz
 WASM_OPT_FLAGS := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
 # Budgets of `make size`, gzip -9 bytes. The validation module + its loader
-# (js/src/core.js) is what a checkout page fetches before the first validation.
+# (js/src/core.js, its generated calls core.gen.js and the wire format wire.js) is what a
+# checkout page fetches before the first validation.
 VALIDATION_BUDGET_GZIP ?= 49152
 # The response decoder, fetched only for an answer the edge did not normalize (an error, an older edge).
 DECODER_BUDGET_GZIP ?= 73728
@@ -41,6 +42,8 @@ MAP_BUDGET_GZIP ?= 51200
 MAP_FILES ?= js/src/widgets/drop-point-map.js node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.css
 WASM_GO_SRC  := go.mod $(shell find wasm internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
 JS_SRC       := $(wildcard js/src/*.js)
+# The loader: what load() needs (js/src/core.js and its imports).
+LOADER_JS    := js/src/core.js js/src/core.gen.js js/src/wire.js
 
 TEST_STEPS  += test-wasm-go test-js
 BENCH_STEPS += bench-wasm
@@ -96,13 +99,13 @@ test-wasm-go:
 ## size: raw and gzip sizes of each part, against its budget, and the checkout page's total.
 size: wasm npm-tools
 	@echo "validation module, fetched before the first validation (load()):"
-	@node js/bench/size.mjs $(VALIDATION_BUDGET_GZIP) $(JS_DIST)/parcelgate.wasm js/src/core.js
+	@node js/bench/size.mjs $(VALIDATION_BUDGET_GZIP) $(JS_DIST)/parcelgate.wasm $(LOADER_JS)
 	@echo ""
 	@echo "response decoder, fetched on the first answer the edge did not normalize (an error, an older edge):"
 	@node js/bench/size.mjs $(DECODER_BUDGET_GZIP) $(JS_DIST)/parcelgate-decoder.wasm
 	@echo ""
 	@echo "the rest of the package (Client, errors, operation list; not needed to validate):"
-	@node js/bench/size.mjs 1000000 $(filter-out js/src/core.js,$(JS_SRC))
+	@node js/bench/size.mjs 1000000 $(filter-out $(LOADER_JS),$(JS_SRC))
 	@echo ""
 	@node js/bench/checkout-size.mjs $(CHECKOUT_BUDGET_GZIP) $(MAP_BUDGET_GZIP) $(MAP_FILES)
 

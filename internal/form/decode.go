@@ -396,8 +396,8 @@ func parseParcelKey(s []byte, indexDigits, maxParcels int) (idx, field int, msg 
 	if len(name) == 0 {
 		return 0, 0, msgNoField
 	}
-	for j, n := range ParcelFieldNames {
-		if n == string(name) {
+	for j := range ParcelFieldNames {
+		if ParcelFieldNames[j] == string(name) {
 			return idx, j, ""
 		}
 	}
@@ -480,16 +480,7 @@ func appendValue(dst, raw []byte, maxRunes int) ([]byte, string) {
 
 // setAt sets the i-th field in ParcelFieldNames order.
 func (p *Parcel) setAt(i int, v string) {
-	switch i {
-	case 0:
-		p.Weight = v
-	case 1:
-		p.Width = v
-	case 2:
-		p.Height = v
-	case 3:
-		p.Length = v
-	case 4:
-		p.Volume = v
+	if f := p.field(i); f != nil {
+		*f = v
 	}
 }

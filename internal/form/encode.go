@@ -88,9 +88,9 @@ func EncodedLen(r *Request) int {
 			n += prefix + len(ParcelFieldNames[0])
 			continue
 		}
-		for j, name := range ParcelFieldNames {
+		for j := range ParcelFieldNames {
 			if v := p.At(j); v != "" {
-				n += prefix + len(name) + escapedLen(v)
+				n += prefix + len(ParcelFieldNames[j]) + escapedLen(v)
 			}
 		}
 	}
@@ -124,7 +124,8 @@ func AppendEncode(dst []byte, r *Request) []byte {
 	for i := range r.Parcels {
 		p := &r.Parcels[i]
 		empty := emptyParcel(p)
-		for j, name := range ParcelFieldNames {
+		for j := range ParcelFieldNames {
+			name := ParcelFieldNames[j]
 			v := p.At(j)
 			if v == "" && !(empty && j == 0) {
 				continue

@@ -47,33 +47,37 @@ func (p *Parcel) Set(name, value string) bool {
 
 // At returns the i-th field in ParcelFieldNames order.
 func (p *Parcel) At(i int) string {
-	switch i {
-	case 0:
-		return p.Weight
-	case 1:
-		return p.Width
-	case 2:
-		return p.Height
-	case 3:
-		return p.Length
-	case 4:
-		return p.Volume
+	if f := p.field(i); f != nil {
+		return *f
 	}
 	return ""
 }
 
-func (p *Parcel) ref(name string) *string {
-	switch name {
-	case "parcel_weight":
+// field is the i-th field in ParcelFieldNames order (nil past the end):
+// the one switch over the fields that At, setAt and the by-name accessors
+// share.
+func (p *Parcel) field(i int) *string {
+	switch i {
+	case 0:
 		return &p.Weight
-	case "parcel_width":
+	case 1:
 		return &p.Width
-	case "parcel_height":
+	case 2:
 		return &p.Height
-	case "parcel_length":
+	case 3:
 		return &p.Length
-	case "parcel_volume":
+	case 4:
 		return &p.Volume
+	}
+	return nil
+}
+
+// ref is the field with the given wire name, or nil.
+func (p *Parcel) ref(name string) *string {
+	for i := range ParcelFieldNames { // by index: ranging over the array copies it under TinyGo
+		if ParcelFieldNames[i] == name {
+			return p.field(i)
+		}
 	}
 	return nil
 }

@@ -60,8 +60,8 @@ func Parse(tag string) (Locale, bool) {
 		return English, false
 	}
 	a, b := lower(tag[0]), lower(tag[1])
-	for i, t := range tags {
-		if t[0] == a && t[1] == b {
+	for i := range tags { // by index: ranging over the array copies it under TinyGo
+		if tags[i][0] == a && tags[i][1] == b {
 			return Locale(i), true
 		}
 	}
@@ -201,7 +201,13 @@ func Message(l Locale, english string) string {
 // Format writes the template (its English text, with {0}, {1}... for the
 // variable parts) in locale l with args in place of the placeholders.
 func Format(l Locale, template string, args ...string) string {
-	s := Message(l, template)
+	return Fill(Message(l, template), args...)
+}
+
+// Fill writes s with args in place of its placeholders {0}, {1}... (a
+// placeholder without an arg stays as it is). The edge's own messages
+// (worker/core) fill theirs with it too: one copy of the loop in the module.
+func Fill(s string, args ...string) string {
 	var b []byte
 	for i := 0; i < len(s); i++ {
 		if s[i] == '{' && i+2 < len(s) && s[i+2] == '}' && s[i+1] >= '0' && s[i+1] <= '9' {

@@ -44,9 +44,9 @@ var currencies = [...]struct {
 
 // Precision returns the decimals of a currency the tables know.
 func Precision(code string) (int, bool) {
-	for _, c := range currencies {
-		if c.code == code {
-			return c.prec, true
+	for i := range currencies { // by index: ranging over the array copies it under TinyGo
+		if currencies[i].code == code {
+			return currencies[i].prec, true
 		}
 	}
 	return 0, false
@@ -54,11 +54,11 @@ func Precision(code string) (int, bool) {
 
 func currencyList() string {
 	var b []byte
-	for i, c := range currencies {
+	for i := range currencies {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = append(b, c.code...)
+		b = append(b, currencies[i].code...)
 	}
 	return string(b)
 }
@@ -192,14 +192,16 @@ func (p *parser) rules() error {
 		if p.s.Peek() != jsonlite.Object {
 			return p.fail("", "must be an object such as {\"carrier\": \"acme-express\", \"markup_percent\": 10}")
 		}
-		var r Rule
-		if err := p.ruleFields(&r); err != nil {
+		// Read in place (no copy of the Rule): on an error Parse drops the
+		// table.
+		p.t.Rules = append(p.t.Rules, Rule{})
+		r := &p.t.Rules[len(p.t.Rules)-1]
+		if err := p.ruleFields(r); err != nil {
 			return err
 		}
-		if err := p.check(&r); err != nil {
+		if err := p.check(r); err != nil {
 			return err
 		}
-		p.t.Rules = append(p.t.Rules, r)
 		p.rule = 0
 		return nil
 	})
@@ -217,8 +219,8 @@ func (p *parser) ruleFields(r *Rule) error {
 			return p.fail(k, "given twice")
 		}
 		seen |= bit
-		switch k {
-		case "country":
+		switch bit { // the bit, not the name: integer cases, no string compares
+		case fCountry:
 			list, err := p.codes(k)
 			if err != nil {
 				return err
@@ -231,15 +233,15 @@ func (p *parser) ruleFields(r *Rule) error {
 				list[i] = c
 			}
 			r.Countries = list
-		case "carrier":
+		case fCarrier:
 			list, err := p.codes(k)
 			r.Carriers = list
 			return err
-		case "service":
+		case fService:
 			list, err := p.codes(k)
 			r.Services = list
 			return err
-		case "kind":
+		case fKind:
 			v, err := p.s.String()
 			switch {
 			case err != nil:
@@ -251,25 +253,25 @@ func (p *parser) ruleFields(r *Rule) error {
 				return nil
 			}
 			return p.fail(k, "must be \"home\" or \"drop_point\"")
-		case "hide":
+		case fHide:
 			v, err := p.s.Bool()
 			if err != nil {
 				return p.fail(k, "must be true or false")
 			}
 			r.Hide = v
-		case "markup_percent":
+		case fMarkupPercent:
 			v, ok := p.amount(2, true)
 			if !ok || v < MinPercent*100 || v > MaxPercent*100 {
 				return p.fail(k, "must be a percentage from -100 to 1000 with at most 2 decimals, such as 10 or 12.5")
 			}
 			r.Percent = v
-		case "markup_fixed":
+		case fMarkupFixed:
 			v, ok := p.amount(prec, true)
 			if !ok {
 				return p.fail(k, p.amountWords(true))
 			}
 			r.Fixed = v
-		case "round_step":
+		case fRoundStep:
 			if r.Round != NoRounding {
 				return p.fail(k, "give round_step or round_end, not both")
 			}
@@ -281,7 +283,7 @@ func (p *parser) ruleFields(r *Rule) error {
 				return p.fail(k, "must be more than 0 (a step such as 0.50 rounds up to the next 0.50)")
 			}
 			r.Round, r.Step = Step, v
-		case "round_end":
+		case fRoundEnd:
 			if r.Round != NoRounding {
 				return p.fail(k, "give round_step or round_end, not both")
 			}
@@ -300,25 +302,25 @@ func (p *parser) ruleFields(r *Rule) error {
 			if prec < 2 {
 				return p.fail(k, "needs a currency with cents; "+p.t.Currency+" has none (use round_step)")
 			}
-		case "min":
+		case fMin:
 			v, ok := p.amount(prec, false)
 			if !ok {
 				return p.fail(k, p.amountWords(false))
 			}
 			r.Min, r.HasMin = v, true
-		case "max":
+		case fMax:
 			v, ok := p.amount(prec, false)
 			if !ok {
 				return p.fail(k, p.amountWords(false))
 			}
 			r.Max, r.HasMax = v, true
-		case "free_from":
+		case fFreeFrom:
 			v, ok := p.amount(prec, false)
 			if !ok {
 				return p.fail(k, p.amountWords(false))
 			}
 			r.FreeFrom, r.HasFree = v, true
-		case "name":
+		case fName:
 			return p.names(r)
 		}
 		return nil
@@ -328,9 +330,26 @@ func (p *parser) ruleFields(r *Rule) error {
 var ruleFieldNames = [...]string{"country", "carrier", "service", "kind", "hide", "markup_percent", "markup_fixed",
 	"round_step", "round_end", "min", "max", "free_from", "name"}
 
+// The bits fieldBit gives, in ruleFieldNames' order.
+const (
+	fCountry = 1 << iota
+	fCarrier
+	fService
+	fKind
+	fHide
+	fMarkupPercent
+	fMarkupFixed
+	fRoundStep
+	fRoundEnd
+	fMin
+	fMax
+	fFreeFrom
+	fName
+)
+
 func fieldBit(k string) int {
-	for i, n := range ruleFieldNames {
-		if n == k {
+	for i := range ruleFieldNames { // by index: ranging over the array copies it under TinyGo
+		if ruleFieldNames[i] == k {
 			return 1 << i
 		}
 	}
@@ -424,8 +443,8 @@ func (p *parser) names(r *Rule) error {
 	}
 	return p.s.Object(func(lang string) error {
 		i := -1
-		for j, t := range LanguageTags {
-			if t == lang {
+		for j := range LanguageTags { // by index: ranging over the array copies it under TinyGo
+			if LanguageTags[j] == lang {
 				i = j
 			}
 		}

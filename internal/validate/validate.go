@@ -104,9 +104,9 @@ func Normalize(op *catalog.Operation, r *form.Request) {
 	}
 	for i := range r.Parcels {
 		pc := &r.Parcels[i]
-		for _, name := range form.ParcelFieldNames {
-			v, _ := pc.Get(name)
-			pc.Set(name, strings.TrimSpace(v))
+		for j := range form.ParcelFieldNames { // by index: ranging over another package's array copies it under TinyGo
+			v, _ := pc.Get(form.ParcelFieldNames[j])
+			pc.Set(form.ParcelFieldNames[j], strings.TrimSpace(v))
 		}
 	}
 }
@@ -123,27 +123,29 @@ func localErr(dst []FieldError, l i18n.Locale, name string, code int, msg string
 // checkParam validates one value v (already trimmed) of parameter p,
 // reported under the wire name.
 func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, name string, opt Options, dst []FieldError) []FieldError {
-	if v == "" {
-		if p.Need.IsRequired(opt.Rules) && !(p.Kind == catalog.Zip && !postal.HasCodes(countryOf(r, p))) {
-			return localErr(dst, opt.Locale, name, p.Code, msgRequired)
+	// Each check sets msg; the one localErr below writes it (one call
+	// instead of one per check).
+	msg := ""
+	switch {
+	case v == "":
+		if !p.Need.IsRequired(opt.Rules) || p.Kind == catalog.Zip && !postal.HasCodes(countryOf(r, p)) {
+			return dst
 		}
-		return dst
-	}
-	if !utf8.ValidString(v) {
-		return localErr(dst, opt.Locale, name, p.Code, msgUTF8)
-	}
-	if hasControl(v) {
-		return localErr(dst, opt.Locale, name, p.Code, msgControl)
-	}
-	if (p.Kind == catalog.Ref || p.Kind == catalog.Code) && hasFormat(v) {
-		return localErr(dst, opt.Locale, name, p.Code, msgFormatChar)
-	}
+		msg = msgRequired
+	case !utf8.ValidString(v):
+		msg = msgUTF8
+	case hasControl(v):
+		msg = msgControl
+	case (p.Kind == catalog.Ref || p.Kind == catalog.Code) && hasFormat(v):
+		msg = msgFormatChar
 	// Postal codes and countries have rules of their own; phones are counted
 	// once normalized.
-	if p.MaxLen > 0 && p.Kind != catalog.Zip && p.Kind != catalog.Country && p.Kind != catalog.Phone && utf8.RuneCountInString(v) > p.MaxLen {
+	case p.MaxLen > 0 && p.Kind != catalog.Zip && p.Kind != catalog.Country && p.Kind != catalog.Phone && utf8.RuneCountInString(v) > p.MaxLen:
 		return fieldErr(dst, name, p.Code, tooLong(opt.Locale, p.MaxLen))
 	}
-	msg := ""
+	if msg != "" {
+		return localErr(dst, opt.Locale, name, p.Code, msg)
+	}
 	switch p.Kind {
 	case catalog.Code:
 		if !isCode(v) {

@@ -6,7 +6,14 @@
 // the first need (loadDecoder(); the Client does it by itself). A call
 // writes one message into the module's memory (TextEncoder.encodeInto),
 // makes one WebAssembly call and reads one answer (TextDecoder): the
-// format is wasm/internal/wire's, tokens ended by US (0x1f).
+// format is wasm/internal/wire's, tokens ended by US (0x1f). Each call's
+// input and answer are declared once, in wasm/internal/seam: core.gen.js
+// (generated) packs the named input and reads the named answer.
+
+import * as calls from './core.gen.js';
+import { US, Usage, Tokens, tok, numberText } from './wire.js';
+
+export { numberText };
 
 // The modules next to the package, written as `new URL('...', import.meta.url)`:
 // the form bundlers (Vite, webpack 5, Parcel, Rollup with an import-meta-assets
@@ -184,127 +191,23 @@ async function fromResponse(res, imports) {
 }
 
 
-// ---- the wire format (wasm/internal/wire) ---------------------------------
+// ---- the calls' inputs (declared in wasm/internal/seam; core.gen.js packs them) ----
 
-const US = '\x1f';
-const SEPARATORS = /[\x1c-\x1f]/;
-const SEPARATORS_G = /[\x1c-\x1f]/g;
-const escChar = (c) => '\x1c' + 'cdef'[c.charCodeAt(0) - 0x1c];
-const unescChar = (m) => String.fromCharCode(0x1c + m.charCodeAt(1) - 0x63);
-
-// A token: the text with separator bytes escaped, then US.
-const tok = (s) => (SEPARATORS.test(s) ? s.replace(SEPARATORS_G, escChar) : s) + US;
-
-// The tokens of an answer.
-function tokens(text) {
-  const t = text.split(US);
-  t.pop();
-  if (text.indexOf('\x1c') >= 0) {
-    for (let i = 0; i < t.length; i++) t[i] = t[i].replace(/\x1c[c-f]/g, unescChar);
-  }
-  return t;
+// A call's operation must be a string (the module finds an unknown name).
+function checkOperation(name, op) {
+  if (typeof op !== 'string') throw new TypeError(`parcelgate.${name}: operation must be a string such as "new-shipment"`);
 }
 
-class Usage extends TypeError {}
-
-const PARCEL_FIELDS = new Set(['parcel_weight', 'parcel_width', 'parcel_height', 'parcel_length', 'parcel_volume']);
-
-// A number as the service expects it in a form field: a point, never an
-// exponent, the shortest digits that read back to the same number (as Go's
-// strconv 'f' -1): 1e21 -> "1000000000000000000000", 1e-7 -> "0.0000001".
-export function numberText(n) {
-  const s = String(n);
-  const e = s.indexOf('e');
-  if (e < 0) return s;
-  const sign = s[0] === '-' ? '-' : '';
-  const mant = s.slice(sign.length, e).replace('.', '');
-  const point = 1 + Number(s.slice(e + 1));
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${mant}`;
-  if (point >= mant.length) return sign + mant + '0'.repeat(point - mant.length);
-  return `${sign}${mant.slice(0, point)}.${mant.slice(point)}`;
-}
-
-// A field value as text; undefined when absent (null, undefined).
-function text(v, where) {
-  switch (typeof v) {
-    case 'string':
-      return v;
-    case 'number':
-      return numberText(v);
-    case 'boolean':
-      return v ? '1' : '0';
-    case 'undefined':
-      return undefined;
-    default:
-      if (v === null) return undefined;
-      throw new Usage(where);
-  }
-}
-
-function field(name, v) {
-  const t = text(v, `field ${name} must be a string, a number or a boolean`);
-  return t === undefined ? '' : tok(name) + tok(t);
-}
-
-// The request's tokens: {fields, parcels} (fields an object or [name,
-// value] pairs) or flat {name: value, ..., parcels}.
-function packRequest(request) {
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
-    throw new Usage('request must be an object: {fields, parcels} or {name: value, ...}');
-  }
-  let s = '';
-  const fields = request.fields;
-  if (fields !== undefined && fields !== null) {
-    if (typeof fields !== 'object') throw new Usage('request.fields must be an object or an array of [name, value] pairs');
-    if (Array.isArray(fields)) {
-      for (let i = 0; i < fields.length; i++) {
-        const pair = fields[i];
-        if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
-          throw new Usage(`request.fields[${i}] must be a [name, value] pair`);
-        }
-        s += field(pair[0], pair[1]);
-      }
-    } else {
-      for (const k of Object.keys(fields)) s += field(k, fields[k]);
-    }
-  } else {
-    for (const k of Object.keys(request)) if (k !== 'parcels' && k !== 'fields') s += field(k, request[k]);
-  }
-  const parcels = request.parcels;
-  if (parcels === undefined || parcels === null) return s;
-  if (!Array.isArray(parcels)) throw new Usage('request.parcels must be an array of objects');
-  for (let i = 0; i < parcels.length; i++) {
-    const p = parcels[i];
-    const where = `request.parcels[${i}]`;
-    if (p === null || typeof p !== 'object') throw new Usage(`${where} must be an object`);
-    s += '\x1d' + US;
-    for (const k of Object.keys(p)) {
-      if (!PARCEL_FIELDS.has(k)) {
-        throw new Usage(`${where} has an unknown field ${k} (parcel fields: parcel_weight, parcel_width, parcel_height, parcel_length, parcel_volume)`);
-      }
-      const t = text(p[k], `${where}.${k} must be a string or a number`);
-      if (t !== undefined) s += k + US + tok(t);
-    }
-  }
-  return s;
-}
-
-function operationToken(op) {
-  if (typeof op !== 'string') throw new Usage('operation must be a string such as "new-shipment"');
-  return tok(op);
-}
-
-function validateOptions(options) {
-  if (!options) return US + US + US;
-  let t = options.today;
+// validate's input: the operation, the options as named members, the
+// field ('' for every field) and the request.
+function validateInput(operation, request, options, field) {
+  let t = options ? options.today : '';
   if (t === true) t = today();
   else if (t instanceof Date) t = today(t);
   else if (typeof t !== 'string') t = '';
-  const locale = typeof options.locale === 'string' ? options.locale : '';
-  return (options.rules ? '1' : '') + US + tok(t) + tok(locale);
+  const locale = options && typeof options.locale === 'string' ? options.locale : '';
+  return { operation, rules: !!(options && options.rules), today: t, locale, field, request };
 }
-
-const ZONES = ['', 'peninsular', 'balearic', 'canary', 'ceuta', 'melilla'];
 
 // ---- one instance of a module ---------------------------------------------
 
@@ -383,13 +286,11 @@ class Module {
     const p = this.exports.pg_out();
     const u8 = this.u8;
     if (n <= 32) {
-      let s = '';
-      for (let i = 0; i < n; i++) {
-        const c = u8[p + i];
-        if (c >= 0x80) return decoder.decode(u8.subarray(p, p + n));
-        s += String.fromCharCode(c);
-      }
-      return s;
+      // Short ASCII answers: one flat string (a string built by += is a
+      // rope, which the token cursor's indexOf and slice flatten again).
+      const b = u8.subarray(p, p + n);
+      for (let i = 0; i < n; i++) if (b[i] >= 0x80) return decoder.decode(b);
+      return String.fromCharCode.apply(null, /** @type {any} */ (b));
     }
     return decoder.decode(u8.subarray(p, p + n));
   }
@@ -407,20 +308,31 @@ export class Core {
   constructor(module, instance, options = {}) {
     this.#m = new Module(module, instance, options.maxMemory || DEFAULT_MAX_MEMORY);
     this.#decoderSource = options.decoder === undefined ? DEFAULT_DECODER : options.decoder;
-    this.#version = this.#m.read(this.#m.call('version', this.#m.exports.pg_version));
+    this.#version = this.#run('version', calls.version).version;
   }
 
-  // One call of the validation module: the message in, the export's result out.
-  #call(name, fn, msg, b) {
+  // One call of the validation module: the named input packed (a request
+  // the loader refuses is the TypeError the module would have thrown), one
+  // crossing, the named answer (a usage error the module found throws).
+  #run(name, call, input) {
     const m = this.#m;
+    let msg = '';
+    if (input !== undefined) {
+      try {
+        msg = call.pack(input);
+      } catch (err) {
+        if (err instanceof Usage) throw new TypeError(`parcelgate.${name}: ${err.message}`);
+        throw err;
+      }
+    }
     const n = m.write(msg);
-    const r = m.call(name, fn, n, b);
+    const r = m.call(name, m.exports[call.export], n);
     if (r < 0) throw new TypeError(`parcelgate.${name}: ${m.read(-r)}`);
-    return r;
+    return call.unpack(new Tokens(r === 0 ? '' : m.read(r)));
   }
 
-  // Runs f and turns a request the loader refuses into the TypeError the
-  // module would have thrown.
+  // Runs f and turns a Usage error into the TypeError the module would
+  // have thrown.
   #guard(name, f) {
     try {
       return f();
@@ -435,34 +347,21 @@ export class Core {
     return this.#version;
   }
 
-  #errors(name, operation, request, options, fieldName) {
-    const msg = this.#guard(name, () => {
-      const head = operationToken(operation);
-      const body = packRequest(request);
-      if (fieldName !== undefined && typeof fieldName !== 'string') throw new Usage('field must be a string');
-      return head + validateOptions(options) + tok(fieldName || '') + body;
-    });
-    const n = this.#call(name, this.#m.exports.pg_validate, msg);
-    if (n === 0) return [];
-    const t = tokens(this.#m.read(n));
-    const out = [];
-    for (let i = 0; i + 2 < t.length; i += 3) out.push({ field: t[i], code: Number(t[i + 1]), message: t[i + 2] });
-    return out;
-  }
-
   /** Every field error of a request, as the edge reports them; options.locale picks the language. */
   validate(operation, request, options) {
-    return this.#errors('validate', operation, request, options, undefined);
+    checkOperation('validate', operation);
+    return this.#run('validate', calls.validate, validateInput(operation, request, options, '')).errors;
   }
 
   /** The errors of one field in the context of the others (on-input feedback). */
   validateField(operation, request, field, options) {
+    checkOperation('validateField', operation);
     if (typeof field !== 'string') {
-      // The operation and request are checked first, as before.
-      this.#guard('validateField', () => (operationToken(operation), packRequest(request)));
+      // The request is checked first, as before.
+      this.#guard('validateField', () => calls.encodeForm.pack({ request }));
       throw new TypeError('parcelgate.validateField: field must be a string');
     }
-    return this.#errors('validateField', operation, request, options, field);
+    return this.#run('validateField', calls.validate, validateInput(operation, request, options, field)).errors;
   }
 
   /**
@@ -475,12 +374,7 @@ export class Core {
       throw new TypeError('parcelgate.postal: postal(country, input) takes two strings');
     }
     const locale = options && typeof options.locale === 'string' ? options.locale : '';
-    const r = this.#call('postal', this.#m.exports.pg_postal, tok(country) + tok(input) + tok(locale));
-    const text = this.#m.read(r & 0xffff);
-    if (r & (1 << 30)) {
-      return { valid: true, normalized: text, province: (r >> 19) & 0x7ff, zone: ZONES[(r >> 16) & 7], message: '' };
-    }
-    return { valid: false, normalized: '', province: 0, zone: '', message: text };
+    return this.#run('postal', calls.postal, { country, input, locale });
   }
 
   /** Approximate location of a postal code: {city, lat, lon, precision} or null when unknown. */
@@ -488,22 +382,18 @@ export class Core {
     if (typeof country !== 'string' || typeof zip !== 'string') {
       throw new TypeError('parcelgate.locate: locate(country, zip) takes two strings');
     }
-    const n = this.#call('locate', this.#m.exports.pg_locate, tok(country) + tok(zip));
-    if (n === 0) return null;
-    const t = tokens(this.#m.read(n));
-    return { city: t[0], lat: Number(t[1]), lon: Number(t[2]), precision: t[3] };
+    return this.#run('locate', calls.locate, { country, zip }).location;
   }
 
   /** The form body the edge forwards: values normalized, canonical order. */
   encode(operation, request) {
-    const msg = this.#guard('encode', () => operationToken(operation) + packRequest(request));
-    return this.#m.read(this.#call('encode', this.#m.exports.pg_encode, msg, 1));
+    checkOperation('encode', operation);
+    return this.#run('encode', calls.encode, { operation, request }).body;
   }
 
   /** The form body of a request exactly as held (no operation, no normalization). */
   encodeForm(request) {
-    const msg = this.#guard('encodeForm', () => US + packRequest(request));
-    return this.#m.read(this.#call('encodeForm', this.#m.exports.pg_encode, msg, 0));
+    return this.#run('encodeForm', calls.encodeForm, { request }).body;
   }
 
   /** The Events-table entry of a tracking code, or null. */
@@ -512,17 +402,13 @@ export class Core {
     if (typeof code === 'string') s = code;
     else if (typeof code === 'number') s = numberText(code);
     else return null;
-    const n = this.#call('describeTracking', this.#m.exports.pg_describe, tok(s));
-    if (n === 0) return null;
-    const t = tokens(this.#m.read(n));
-    return { code: t[0], meaning: t[1], label: t[2], category: t[3], final: t[4] === '1' };
+    return this.#run('describeTracking', calls.describe, { code: s }).tracking;
   }
 
   /** The operation catalog (built once, frozen). */
   catalog() {
     if (!this.#catalog) {
-      const n = this.#call('catalog', this.#m.exports.pg_catalog, '');
-      this.#catalog = deepFreeze(JSON.parse(this.#m.read(n)));
+      this.#catalog = deepFreeze(JSON.parse(this.#run('catalog', calls.catalog).json));
     }
     return this.#catalog;
   }

@@ -405,6 +405,16 @@ var messages = [...]string{
 		"Standardtarif" + next +
 		"Tariffa standard" + next +
 		"Standaardtarief",
+
+	// --- the shop's pricing (pricing.go) ---
+	// A bad order_value ({0}: decimals, {1}: example).
+	msgOrderValue: "must be the cart's value: an amount of 0 or more with at most {0} decimals, such as {1}" + next +
+		"debe ser el valor del carrito: un importe de 0 o más con {0} decimales como máximo, por ejemplo {1}" + next +
+		"deve ser o valor do carrinho: um montante de 0 ou mais com no máximo {0} casas decimais, por exemplo {1}" + next +
+		"doit être la valeur du panier : un montant de 0 ou plus avec au plus {0} décimales, par exemple {1}" + next +
+		"muss der Warenkorbwert sein: ein Betrag ab 0 mit höchstens {0} Nachkommastellen, zum Beispiel {1}" + next +
+		"deve essere il valore del carrello: un importo pari o superiore a 0 con al massimo {0} decimali, ad esempio {1}" + next +
+		"moet de waarde van de winkelwagen zijn: een bedrag van 0 of meer met hoogstens {0} decimalen, bijvoorbeeld {1}",
 }
 
 // Rows of messages.
@@ -464,6 +474,7 @@ const (
 	msgFallbackHome
 	msgFallbackDrop
 	msgFallbackCarrier
+	msgOrderValue
 	messageCount
 )
 
@@ -480,17 +491,5 @@ func text(m int, l i18n.Locale) string {
 
 // say writes message m in locale l with args in place of {0}, {1}...
 func say(l i18n.Locale, m int, args ...string) string {
-	s := text(m, l)
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] == '{' && i+2 < len(s) && s[i+2] == '}' && s[i+1] >= '0' && s[i+1] <= '9' {
-			if n := int(s[i+1] - '0'); n < len(args) {
-				b = append(b, args[n]...)
-				i += 2
-				continue
-			}
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
+	return i18n.Fill(text(m, l), args...)
 }

@@ -147,8 +147,8 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	var list []rateEntry
 	listAt, bestAt := [2]int{-1, -1}, [2]int{-1, -1}
 	var best *rateEntry
-	entry := func() (rateEntry, error) {
-		en := rateEntry{start: s.Offset(), empty: true, rank: -1}
+	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
+		*en = rateEntry{start: s.Offset(), empty: true, rank: -1}
 		en.svc.Country = country
 		err := s.Object(func(k string) error {
 			en.empty = false
@@ -175,7 +175,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		})
 		en.end = s.Offset()
 		en.svc.Price = strings.TrimSpace(en.priceText)
-		return en, err
+		return err
 	}
 	ok := dataObject(s, func(k string) error {
 		switch k {
@@ -188,17 +188,16 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 				if s.Peek() != jsonlite.Object {
 					return errShape
 				}
-				en, err := entry()
-				list = append(list, en)
-				return err
+				list = append(list, rateEntry{})
+				return entry(&list[len(list)-1])
 			})
 			listAt[1] = s.Offset()
 			return err
 		case "best_price_service":
 			bestAt[0] = s.Offset()
 			if s.Peek() == jsonlite.Object {
-				en, err := entry()
-				best = &en
+				best = new(rateEntry)
+				err := entry(best)
 				bestAt[1] = s.Offset()
 				return err
 			}
@@ -368,25 +367,10 @@ func memberPrefix(empty bool, name string) []byte {
 	return append(b, ':')
 }
 
-// orderValueMessages is the refusal of a bad order_value, shown to the
-// shopper's page, in internal/i18n's order ({0}: decimals, {1}: example).
-var orderValueMessages = [i18n.Count]string{
-	"must be the cart's value: an amount of 0 or more with at most {0} decimals, such as {1}",
-	"debe ser el valor del carrito: un importe de 0 o más con {0} decimales como máximo, por ejemplo {1}",
-	"deve ser o valor do carrinho: um montante de 0 ou mais com no máximo {0} casas decimais, por exemplo {1}",
-	"doit être la valeur du panier : un montant de 0 ou plus avec au plus {0} décimales, par exemple {1}",
-	"muss der Warenkorbwert sein: ein Betrag ab 0 mit höchstens {0} Nachkommastellen, zum Beispiel {1}",
-	"deve essere il valore del carrello: un importo pari o superiore a 0 con al massimo {0} decimali, ad esempio {1}",
-	"moet de waarde van de winkelwagen zijn: een bedrag van 0 of meer met hoogstens {0} decimalen, bijvoorbeeld {1}",
-}
-
+// pricingSay is the refusal of a bad order_value, shown to the shopper's
+// page (a row of messages, so say's placeholders rather than strings.Replace).
 func pricingSay(l i18n.Locale, decimals, example string) string {
-	m := orderValueMessages[0]
-	if int(l) < len(orderValueMessages) {
-		m = orderValueMessages[l]
-	}
-	m = strings.Replace(m, "{0}", decimals, 1)
-	return strings.Replace(m, "{1}", example, 1)
+	return say(l, msgOrderValue, decimals, example)
 }
 
 // priced: the shop's rules price op's answers (catalog.Policies' Priced).

@@ -156,9 +156,9 @@ func withSource(body []byte, source string) []byte {
 func (e *Edge) fallbackAnswer(to string, l i18n.Locale) []byte {
 	var rows []fallbackRate
 	for _, want := range [...]string{to, "*"} {
-		for _, r := range e.cfg.RatesFallback {
-			if r.country == want {
-				rows = append(rows, r)
+		for i := range e.cfg.RatesFallback {
+			if e.cfg.RatesFallback[i].country == want {
+				rows = append(rows, e.cfg.RatesFallback[i])
 			}
 		}
 		if len(rows) > 0 {
@@ -183,11 +183,11 @@ func (e *Edge) fallbackAnswer(to string, l i18n.Locale) []byte {
 	w.Key("source")
 	w.String(SourceFallback)
 	w.Key("best_price_service")
-	e.fallbackService(w, rows[best], l)
+	e.fallbackService(w, &rows[best], l)
 	w.Key("services")
 	w.BeginArray()
-	for _, r := range rows {
-		e.fallbackService(w, r, l)
+	for i := range rows {
+		e.fallbackService(w, &rows[i], l)
 	}
 	w.EndArray()
 	w.EndObject()
@@ -200,7 +200,7 @@ func (e *Edge) fallbackAnswer(to string, l i18n.Locale) []byte {
 // service for it (worker/core/RATES.md). Its
 // names are the shopper's to read: in the request's language (codes
 // never change).
-func (e *Edge) fallbackService(w *jsonlite.Writer, r fallbackRate, l i18n.Locale) {
+func (e *Edge) fallbackService(w *jsonlite.Writer, r *fallbackRate, l i18n.Locale) {
 	code, name := "fallback-home", text(msgFallbackHome, l)
 	if r.drop {
 		code, name = "fallback-drop", text(msgFallbackDrop, l)

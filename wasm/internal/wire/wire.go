@@ -15,6 +15,7 @@
 package wire
 
 import (
+	"strconv"
 	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/form"
@@ -123,7 +124,12 @@ func (r *Reader) Rest() []byte {
 
 // Append appends s as a token: escaped, followed by US.
 func Append(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i < len(s) && (s[i] < ESC || s[i] > US) {
+		i++
+	}
+	dst = append(dst, s[:i]...) // one copy for the text before a separator (usually all of it)
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= ESC && c <= US {
 			dst = append(dst, ESC, 'c'+c-ESC)
@@ -175,4 +181,77 @@ func ReadRequest(r *Reader, req *form.Request) {
 			req.Set(name, value)
 		}
 	}
+}
+
+// AppendBool appends a boolean token: "1" or "".
+func AppendBool(dst []byte, b bool) []byte {
+	if b {
+		dst = append(dst, '1')
+	}
+	return append(dst, US)
+}
+
+// ParseInt reads a decimal integer token (what AppendInt writes); anything
+// else reads as the digits it starts with.
+func ParseInt(s string) int64 {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var n int64
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int64(s[i]-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+// AppendFloat4 appends a number token with at most 4 decimals (the only
+// floats on the wire are coordinates, held in geo's tables as 1e-4
+// degrees), without strconv's float formatting: its tables alone are
+// 11 KB of the module.
+func AppendFloat4(dst []byte, f float64) []byte {
+	n := int64(f*10000 + 0.5)
+	if f < 0 {
+		n = int64(f*10000 - 0.5)
+		dst = append(dst, '-')
+		n = -n
+	}
+	dst = strconv.AppendInt(dst, n/10000, 10)
+	if frac := n % 10000; frac != 0 {
+		dst = append(dst, '.')
+		for d := int64(1000); d > 0 && frac != 0; d /= 10 {
+			dst = append(dst, byte('0'+frac/d))
+			frac %= d
+		}
+	}
+	return append(dst, US)
+}
+
+// ParseFloat reads a number token (0 when it is not one). Only the Go
+// side's tests read floats (the module writes them): the module does not
+// link strconv's float parsing.
+func ParseFloat(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+// AppendRequest appends req as the loader's packRequest does: name and
+// value tokens, then GS alone before each parcel's pairs (in
+// form.ParcelFieldNames order, empty ones left out).
+func AppendRequest(dst []byte, req *form.Request) []byte {
+	for _, f := range req.Fields {
+		dst = Append(Append(dst, f.Name), f.Value)
+	}
+	for i := range req.Parcels {
+		dst = append(dst, GS, US) // unescaped: a parcel's start, not a name
+		for j, name := range form.ParcelFieldNames {
+			if v := req.Parcels[i].At(j); v != "" {
+				dst = Append(Append(dst, name), v)
+			}
+		}
+	}
+	return dst
 }

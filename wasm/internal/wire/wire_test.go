@@ -49,3 +49,20 @@ func TestInputGrows(t *testing.T) {
 	assert.GreaterOrEqual(t, len(Input(1000)), 1000)
 	assert.Nil(t, Request(-1))
 }
+
+func TestAppendFloat4(t *testing.T) {
+	for f, want := range map[float64]string{40.4168: "40.4168", -3.7038: "-3.7038", 2.5: "2.5", -0.0513: "-0.0513", 41: "41", 0.0001: "0.0001"} {
+		got := AppendFloat4(nil, f)
+		assert.Equal(t, want+"\x1f", string(got))
+		assert.Equal(t, f, ParseFloat(want))
+	}
+}
+
+func TestIntTokens(t *testing.T) {
+	for _, n := range []int{0, 7, -42, 400, 1 << 40} {
+		r := NewReader(AppendInt(nil, n))
+		assert.Equal(t, int64(n), ParseInt(r.Next()))
+	}
+	assert.Equal(t, "1\x1f", string(AppendBool(nil, true)))
+	assert.Equal(t, "\x1f", string(AppendBool(nil, false)))
+}

@@ -31,6 +31,7 @@ const (
 	kRaw     // []byte with seam:"raw": the raw part
 	kRawText // Number, RawJSON: a JSON value's text
 	kEnum    // a seam:enum string type
+	kCustom  // a seam:custom type: its codec is hand-written (the browser seam's Request)
 )
 
 type field struct {
@@ -83,6 +84,7 @@ type model struct {
 	order   []string // type names in source order (structs, aliases, enums)
 	records map[string]bool
 	texts   map[string]bool
+	customs map[string]bool
 }
 
 func (m *model) st(name string) *structType { return m.byName[name] }
@@ -108,7 +110,7 @@ func load(dir string) (*model, error) {
 	}
 	sort.SliceStable(names, func(i, j int) bool { return rank(names[i]) < rank(names[j]) })
 	m := &model{byName: map[string]*structType{}, Enums: map[string][]enumValue{}, EnumDoc: map[string]string{},
-		records: map[string]bool{}, texts: map[string]bool{}}
+		records: map[string]bool{}, texts: map[string]bool{}, customs: map[string]bool{}}
 	var files []*ast.File
 	for _, n := range names {
 		if rank(n) == 3 {
@@ -136,6 +138,8 @@ func load(dir string) (*model, error) {
 				switch {
 				case directive(doc, "seam:record") != "":
 					m.records[ts.Name.Name] = true
+				case directive(doc, "seam:custom") != "":
+					m.customs[ts.Name.Name] = true
 				case directive(doc, "seam:enum") != "":
 					m.Enums[ts.Name.Name] = nil
 					m.EnumDoc[ts.Name.Name] = text(doc)
@@ -173,6 +177,9 @@ func load(dir string) (*model, error) {
 					ts := s.(*ast.TypeSpec)
 					doc := docOf(g.Doc, ts.Doc)
 					name := ts.Name.Name
+					if m.customs[name] {
+						continue
+					}
 					if ts.Assign != 0 {
 						m.Aliases = append(m.Aliases, [2]string{name, ts.Type.(*ast.Ident).Name})
 						m.order = append(m.order, name)
@@ -256,6 +263,8 @@ func (m *model) field(fl *ast.Field) (field, error) {
 			f.Kind = kFloat
 		case m.records[t.Name]:
 			f.Kind, f.Type = kPairs, t.Name
+		case m.customs[t.Name]:
+			f.Kind, f.Type = kCustom, t.Name
 		case m.texts[t.Name]:
 			f.Kind, f.Type = kRawText, t.Name
 		default:
