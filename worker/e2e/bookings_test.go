@@ -374,6 +374,7 @@ func TestScopedTokenFlowUnderWorkerd(t *testing.T) {
 		"UPSTREAM_BASE_URL": "sandbox", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}})
 	// Since issue 30 the grant is bound to the offer the shopper chose
 	// (an unbound booking grant is refused by default): quote first.
+	// Raw: /tokens is the shop server's minting path, no operation of the client.
 	unbound := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
 		"operations":          {"new-shipment,get-shipment-label,get-shipment-tracking"},
 		"shipping_client_ref": {"SCOPED-1"}}, bearer()...)
@@ -511,7 +512,9 @@ func TestBookingsTakenOverFromTheEarlierLayout(t *testing.T) {
 // returns the offer of carrier/service.
 func quotedOffer(t *testing.T, base, carrier, service string) string {
 	t.Helper()
-	r := call(t, base, http.MethodGet, "get-shipments-rates", parcel(route(url.Values{})), bearer()...)
+	var p edgeclient.GetShipmentsRatesParams
+	fill(t, parcel(route(url.Values{})), &p)
+	r := do(t, edge(t, base), p)
 	require.Equal(t, 200, r.Code, r.Raw)
 	services, _ := r.Data["services"].([]any)
 	for _, x := range services {

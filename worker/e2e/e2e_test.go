@@ -193,7 +193,7 @@ func TestSandboxFlow(t *testing.T) {
 	s := start(t, opts)
 	B := s.URL
 
-	r := call(t, B, "GET", "healthz", nil)
+	r := call(t, B, "GET", "healthz", nil) // raw: /v1/healthz is no operation (the 404 is the point)
 	assert.Equal(t, 404, r.Code, "healthz is not an operation")
 	res, err := client.Get(B + "/healthz")
 	require.NoError(t, err)
@@ -585,12 +585,12 @@ func TestFakeUpstream(t *testing.T) {
 	res = pre("https://evil.example")
 	assert.Equal(t, 403, res.StatusCode)
 	assert.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
-	r = call(t, B, "GET", "get-client-carriers", nil, "Origin", "https://evil.example")
+	r = call(t, B, "GET", "get-client-carriers", nil, "Origin", "https://evil.example") // raw: a browser's foreign Origin
 	assert.Equal(t, 403, r.Code)
 	assert.Empty(t, r.Header.Get("Access-Control-Allow-Origin"))
 
 	// Body limit on the bytes read, under workerd.
-	r = call(t, B, "POST", "get-client-services", url.Values{"carrier_code": {strings.Repeat("a", 70000)}})
+	r = call(t, B, "POST", "get-client-services", url.Values{"carrier_code": {strings.Repeat("a", 70000)}}) // raw: an oversized body, no token
 	assert.Equal(t, 413, r.Code)
 
 	assert.NotContains(t, s.Logs(), key)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -36,7 +35,9 @@ func TestOfferRefusalsReachNoUpstream(t *testing.T) {
 	up := newUpstream(t)
 	s := start(t, wranglerdev.Options{Vars: map[string]string{
 		"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey}})
-	rates := call(t, s.URL, http.MethodGet, "get-shipments-rates", parcel(route(url.Values{})), bearer()...)
+	var quote edgeclient.GetShipmentsRatesParams
+	fill(t, parcel(route(url.Values{})), &quote)
+	rates := do(t, edge(t, s.URL), quote)
 	require.Equal(t, 200, rates.Code, rates.Raw)
 	offerOf := func(service string) string {
 		for _, x := range rates.Data["services"].([]any) {
@@ -49,7 +50,7 @@ func TestOfferRefusalsReachNoUpstream(t *testing.T) {
 	}
 	require.NotNil(t, rates.Data["services"], rates.Raw)
 	home, shop := offerOf("rayo-24"), offerOf("swift-shop")
-	pts := call(t, s.URL, http.MethodGet, "get-drop-points", url.Values{"country_code": {"ES"}, "zip_code": {"08001"}}, bearer()...)
+	pts := do(t, edge(t, s.URL), edgeclient.GetDropPointsParams{CountryCode: "ES", ZipCode: "08001"})
 	require.Equal(t, 200, pts.Code, pts.Raw)
 	var rayoPoint, swiftPoint string
 	for _, x := range pts.List {
