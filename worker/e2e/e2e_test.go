@@ -504,14 +504,15 @@ func TestFakeUpstream(t *testing.T) {
 	t.Logf("forwarded body framing: Content-Length=%d Transfer-Encoding=%v; headers %v", got.ContentLength, got.TransferEncoding, got.Header)
 
 	// GET of a read is forwarded as the same POST form.
-	r := call(t, B, "GET", "get-collection-cutoff-hour", url.Values{"zip_code": {"28014"}, "country_code": {"ES"},
-		"to_country_code": {"ES"}, "to_zip_code": {"08001"}, "carrier_code": {"rayo"}})
+	anon := edge(t, B, edgeclient.WithToken("")) // the public reads, as a page calls them
+	r := do(t, anon, edgeclient.GetCollectionCutoffHourParams{ZipCode: "28014", CountryCode: "ES",
+		ToCountryCode: "ES", ToZipCode: "08001", CarrierCode: "rayo"})
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo", up.last().Body)
 
 	// Invalid input never reaches the upstream.
 	n = up.count()
-	r = call(t, B, "POST", "get-service-info", url.Values{"carrier_code": {"rayo"}, "from_country_code": {"XX"}})
+	r = do(t, anon, edgeclient.GetServiceInfoParams{CarrierCode: "rayo", FromCountryCode: "XX"})
 	assert.Equal(t, 400, r.Code)
 	assert.NotEmpty(t, r.Data["errors"])
 	assert.Equal(t, n, up.count())
@@ -551,7 +552,9 @@ func TestFakeUpstream(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			n := up.count()
-			r := call(t, B, "GET", "get-service-info", info(c.mode))
+			var p edgeclient.GetServiceInfoParams
+			fill(t, info(c.mode), &p)
+			r := do(t, anon, p)
 			assert.Equal(t, c.status, r.Code, r.Raw)
 			assert.Equal(t, "err", r.Status)
 			assert.Contains(t, str(r.Data, "errorMessage"), c.contains)

@@ -190,14 +190,15 @@ func TestCacheUnderWorkerd(t *testing.T) {
 	assert.Equal(t, n+1, up.count(), "identical concurrent misses make one upstream call")
 
 	// The same parameters spelled otherwise, by POST: a hit.
-	r := call(t, s.URL, http.MethodPost, "get-client-services", url.Values{"carrier_code": {" delay "}})
+	r := call(t, s.URL, http.MethodPost, "get-client-services", url.Values{"carrier_code": {" delay "}}) // raw: another spelling by POST is the point
 	assert.Equal(t, "HIT", r.Header.Get("X-Cache"))
 	// Other parameters, errors and uncached operations go upstream.
-	r = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"reject-108"}})
+	anon := edge(t, s.URL, edgeclient.WithToken(""))
+	r = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "reject-108"})
 	assert.Equal(t, "MISS", r.Header.Get("X-Cache"))
-	r = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"reject-108"}})
+	r = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "reject-108"})
 	assert.Equal(t, "MISS", r.Header.Get("X-Cache"), "an err envelope is never cached")
-	r = call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+	r = do(t, anon, edgeclient.GetClientCarriersParams{})
 	assert.Empty(t, r.Header.Get("X-Cache"), "CACHE_TTL turned it off")
 	assert.Equal(t, n+4, up.count())
 
@@ -205,9 +206,10 @@ func TestCacheUnderWorkerd(t *testing.T) {
 	// a hit from the Cache API.
 	s2 := runtimeStack(t, up, map[string]string{"CACHE_TTL": "*=0,get-client-services=60", "CACHE_MAX_BYTES": "0"})
 	n = up.count()
-	r = call(t, s2.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"cache-api"}})
+	anon2 := edge(t, s2.URL, edgeclient.WithToken(""))
+	r = do(t, anon2, edgeclient.GetClientServicesParams{CarrierCode: "cache-api"})
 	assert.Equal(t, "MISS", r.Header.Get("X-Cache"))
-	r = call(t, s2.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"cache-api"}})
+	r = do(t, anon2, edgeclient.GetClientServicesParams{CarrierCode: "cache-api"})
 	assert.Equal(t, 200, r.Code)
 	assert.Equal(t, "HIT", r.Header.Get("X-Cache"), "the Cache API's copy")
 	assert.Equal(t, n+1, up.count())
@@ -271,7 +273,7 @@ func TestRateLimitsUnderWorkerd(t *testing.T) {
 	assert.EqualValues(t, 1429, last.Data["errorCode"])
 	// The shop's server (master token) is not limited.
 	for i := 0; i < 3; i++ {
-		r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil, bearer()...)
+		r := do(t, edge(t, s.URL), edgeclient.GetClientCarriersParams{})
 		assert.Equal(t, 200, r.Code, r.Raw)
 	}
 	// Without the bindings: no limit, and /healthz says so.
@@ -287,8 +289,8 @@ func TestPublicOperationsSetEmptyUnderWorkerd(t *testing.T) {
 	up := newUpstream(t)
 	s := start(t, wranglerdev.Options{Vars: map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1",
 		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "PUBLIC_OPERATIONS": ""}})
-	r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+	r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil) // raw: the missing token is the point
 	assert.Equal(t, 401, r.Code, r.Raw)
-	r = call(t, s.URL, http.MethodGet, "get-client-carriers", nil, bearer()...)
+	r = do(t, edge(t, s.URL), edgeclient.GetClientCarriersParams{})
 	assert.Equal(t, 200, r.Code, r.Raw)
 }
