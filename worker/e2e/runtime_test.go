@@ -61,11 +61,12 @@ func get(t *testing.T, base, path string) *result {
 func inFlight(t *testing.T, base string, n int) func() []*result {
 	var wg sync.WaitGroup
 	out := make([]*result, n)
+	anon := edge(t, base, edgeclient.WithToken(""))
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			out[i] = call(t, base, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"delay"}})
+			out[i] = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "delay"})
 		}(i)
 	}
 	return func() []*result { wg.Wait(); return out }
@@ -168,11 +169,12 @@ func TestCacheUnderWorkerd(t *testing.T) {
 	// Ten identical concurrent misses: one upstream call, all the same answer.
 	var wg sync.WaitGroup
 	rs := make([]*result, 10)
+	anon := edge(t, s.URL, edgeclient.WithToken(""))
 	for i := range rs {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			rs[i] = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"delay"}})
+			rs[i] = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "delay"})
 		}(i)
 	}
 	wg.Wait()
@@ -193,7 +195,6 @@ func TestCacheUnderWorkerd(t *testing.T) {
 	r := call(t, s.URL, http.MethodPost, "get-client-services", url.Values{"carrier_code": {" delay "}}) // raw: another spelling by POST is the point
 	assert.Equal(t, "HIT", r.Header.Get("X-Cache"))
 	// Other parameters, errors and uncached operations go upstream.
-	anon := edge(t, s.URL, edgeclient.WithToken(""))
 	r = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "reject-108"})
 	assert.Equal(t, "MISS", r.Header.Get("X-Cache"))
 	r = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "reject-108"})
@@ -263,8 +264,9 @@ func TestRateLimitsUnderWorkerd(t *testing.T) {
 	assert.Equal(t, map[string]any{"RATE_LIMIT_PUBLIC": "on", "RATE_LIMIT_ANONYMOUS": "on", "RATE_LIMIT_TOKENS": "on"}, r.Data["rate_limits"])
 	codes := map[int]int{}
 	var last *result
+	anon := edge(t, s.URL, edgeclient.WithToken("")) // the client never resends a read: 8 calls, 8 answers
 	for i := 0; i < 8; i++ {
-		last = call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+		last = do(t, anon, edgeclient.GetClientCarriersParams{})
 		codes[last.Code]++
 	}
 	assert.Equal(t, 5, codes[200], "%v", codes)
