@@ -100,25 +100,38 @@ func do(t *testing.T, c *edgeclient.Client, p edgeclient.Params) *result {
 }
 
 // bookingParams are the typed parameters of a booking the tests hold as a
-// form (the fake services read and seed the same form): each wire name is
-// the field of its name in CamelCase.
+// form (the fake services read and seed the same form).
 func bookingParams(t *testing.T, v url.Values) edgeclient.NewShipmentParams {
 	t.Helper()
 	var p edgeclient.NewShipmentParams
-	pv := reflect.ValueOf(&p).Elem()
+	fill(t, v, &p)
+	return p
+}
+
+// fill sets the typed parameters p (a pointer to <Operation>Params) from a
+// form: each wire name is the field of its name in CamelCase, parcels[0]
+// the first Parcel, offer and point (the edge's own fields of issue 30,
+// checked and stripped there) Extra.
+func fill(t *testing.T, v url.Values, p any) {
+	t.Helper()
+	pv := reflect.ValueOf(p).Elem()
 	for k, vals := range v {
 		if rest, ok := strings.CutPrefix(k, "parcels["); ok {
 			i, name, _ := strings.Cut(rest, "][")
 			require.Equal(t, "0", i, "one parcel: %s", k)
-			if len(p.Parcels) == 0 {
-				p.Parcels = make([]edgeclient.Parcel, 1)
+			f := pv.FieldByName("Parcels")
+			require.True(t, f.IsValid(), "%T has no parcels", p)
+			if f.Len() == 0 {
+				f.Set(reflect.ValueOf(make([]edgeclient.Parcel, 1)))
 			}
-			require.True(t, p.Parcels[0].Set(strings.TrimSuffix(name, "]"), vals[0]), k)
+			parcels := f.Interface().([]edgeclient.Parcel)
+			require.True(t, parcels[0].Set(strings.TrimSuffix(name, "]"), vals[0]), k)
 			continue
 		}
 		if k == "offer" || k == "point" {
-			// The edge's own fields (issue 30), checked and stripped there.
-			p.Extra = append(p.Extra, edgeclient.Field{Name: k, Value: vals[0]})
+			f := pv.FieldByName("Extra")
+			require.True(t, f.IsValid(), "%T has no %s", p, k)
+			f.Set(reflect.Append(f, reflect.ValueOf(edgeclient.Field{Name: k, Value: vals[0]})))
 			continue
 		}
 		var b strings.Builder
@@ -126,8 +139,7 @@ func bookingParams(t *testing.T, v url.Values) edgeclient.NewShipmentParams {
 			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 		}
 		f := pv.FieldByName(b.String())
-		require.True(t, f.IsValid(), "new-shipment has no parameter %s", k)
+		require.True(t, f.IsValid(), "%T has no parameter %s", p, k)
 		f.SetString(vals[0])
 	}
-	return p
 }

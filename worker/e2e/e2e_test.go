@@ -193,7 +193,7 @@ func TestSandboxFlow(t *testing.T) {
 	s := start(t, opts)
 	B := s.URL
 
-	r := call(t, B, "GET", "healthz", nil)
+	r := call(t, B, "GET", "healthz", nil) // raw: /v1/healthz is no operation (the 404 is the point)
 	assert.Equal(t, 404, r.Code, "healthz is not an operation")
 	res, err := client.Get(B + "/healthz")
 	require.NoError(t, err)
@@ -504,14 +504,15 @@ func TestFakeUpstream(t *testing.T) {
 	t.Logf("forwarded body framing: Content-Length=%d Transfer-Encoding=%v; headers %v", got.ContentLength, got.TransferEncoding, got.Header)
 
 	// GET of a read is forwarded as the same POST form.
-	r := call(t, B, "GET", "get-collection-cutoff-hour", url.Values{"zip_code": {"28014"}, "country_code": {"ES"},
-		"to_country_code": {"ES"}, "to_zip_code": {"08001"}, "carrier_code": {"rayo"}})
+	anon := edge(t, B, edgeclient.WithToken("")) // the public reads, as a page calls them
+	r := do(t, anon, edgeclient.GetCollectionCutoffHourParams{ZipCode: "28014", CountryCode: "ES",
+		ToCountryCode: "ES", ToZipCode: "08001", CarrierCode: "rayo"})
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo", up.last().Body)
 
 	// Invalid input never reaches the upstream.
 	n = up.count()
-	r = call(t, B, "POST", "get-service-info", url.Values{"carrier_code": {"rayo"}, "from_country_code": {"XX"}})
+	r = do(t, anon, edgeclient.GetServiceInfoParams{CarrierCode: "rayo", FromCountryCode: "XX"})
 	assert.Equal(t, 400, r.Code)
 	assert.NotEmpty(t, r.Data["errors"])
 	assert.Equal(t, n, up.count())
@@ -520,12 +521,12 @@ func TestFakeUpstream(t *testing.T) {
 	ship := parcel(parties(url.Values{"shipping_date": {nextWorkingDay()}, "service_type": {"custom"}, "carrier_code": {"rayo"},
 		"service_code": {"rayo-48"}, "shipping_client_ref": {"E2E-FAKE-1"}}))
 	n = up.count()
-	r = call(t, B, "POST", "new-shipment", ship)
+	r = call(t, B, "POST", "new-shipment", ship) // raw: the missing token is the point
 	assert.Equal(t, 401, r.Code)
-	r = call(t, B, "POST", "new-shipment", ship, "Authorization", "Bearer wrong")
+	r = call(t, B, "POST", "new-shipment", ship, "Authorization", "Bearer wrong") // raw: the wrong token is the point
 	assert.Equal(t, 401, r.Code)
 	assert.Equal(t, n, up.count())
-	r = call(t, B, "POST", "new-shipment", ship, bearer()...)
+	r = book(t, edge(t, B), ship)
 	assert.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, n+1, up.count())
 	assert.Equal(t, wantAuth, up.last().Header.Get("Authorization"), "the proxy token is replaced by the upstream's Basic auth")
@@ -551,7 +552,9 @@ func TestFakeUpstream(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			n := up.count()
-			r := call(t, B, "GET", "get-service-info", info(c.mode))
+			var p edgeclient.GetServiceInfoParams
+			fill(t, info(c.mode), &p)
+			r := do(t, anon, p)
 			assert.Equal(t, c.status, r.Code, r.Raw)
 			assert.Equal(t, "err", r.Status)
 			assert.Contains(t, str(r.Data, "errorMessage"), c.contains)
@@ -561,7 +564,7 @@ func TestFakeUpstream(t *testing.T) {
 	n = up.count()
 	ship.Set("carrier_code", "html-503")
 	ship.Set("shipping_client_ref", "E2E-FAKE-2")
-	r = call(t, B, "POST", "new-shipment", ship, bearer()...)
+	r = book(t, edge(t, B, edgeclient.WithMaxResends(0)), ship) // the first answer is asserted: no resends
 	assert.Equal(t, 502, r.Code)
 	assert.Equal(t, true, r.Data["retryable"], "resending is safe: the Bookings object makes it exactly-once")
 	assert.Contains(t, str(r.Data, "hint"), "never books twice")
@@ -585,12 +588,12 @@ func TestFakeUpstream(t *testing.T) {
 	res = pre("https://evil.example")
 	assert.Equal(t, 403, res.StatusCode)
 	assert.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
-	r = call(t, B, "GET", "get-client-carriers", nil, "Origin", "https://evil.example")
+	r = call(t, B, "GET", "get-client-carriers", nil, "Origin", "https://evil.example") // raw: a browser's foreign Origin
 	assert.Equal(t, 403, r.Code)
 	assert.Empty(t, r.Header.Get("Access-Control-Allow-Origin"))
 
 	// Body limit on the bytes read, under workerd.
-	r = call(t, B, "POST", "get-client-services", url.Values{"carrier_code": {strings.Repeat("a", 70000)}})
+	r = call(t, B, "POST", "get-client-services", url.Values{"carrier_code": {strings.Repeat("a", 70000)}}) // raw: an oversized body, no token
 	assert.Equal(t, 413, r.Code)
 
 	assert.NotContains(t, s.Logs(), key)

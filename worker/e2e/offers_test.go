@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/worker/edgeclient"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 	"github.com/parcelgate/parcelgate/worker/offers"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -35,7 +35,9 @@ func TestOfferRefusalsReachNoUpstream(t *testing.T) {
 	up := newUpstream(t)
 	s := start(t, wranglerdev.Options{Vars: map[string]string{
 		"UPSTREAM_BASE_URL": up.srv.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signingKey}})
-	rates := call(t, s.URL, http.MethodGet, "get-shipments-rates", parcel(route(url.Values{})), bearer()...)
+	var quote edgeclient.GetShipmentsRatesParams
+	fill(t, parcel(route(url.Values{})), &quote)
+	rates := do(t, edge(t, s.URL), quote)
 	require.Equal(t, 200, rates.Code, rates.Raw)
 	offerOf := func(service string) string {
 		for _, x := range rates.Data["services"].([]any) {
@@ -48,7 +50,7 @@ func TestOfferRefusalsReachNoUpstream(t *testing.T) {
 	}
 	require.NotNil(t, rates.Data["services"], rates.Raw)
 	home, shop := offerOf("rayo-24"), offerOf("swift-shop")
-	pts := call(t, s.URL, http.MethodGet, "get-drop-points", url.Values{"country_code": {"ES"}, "zip_code": {"08001"}}, bearer()...)
+	pts := do(t, edge(t, s.URL), edgeclient.GetDropPointsParams{CountryCode: "ES", ZipCode: "08001"})
 	require.Equal(t, 200, pts.Code, pts.Raw)
 	var rayoPoint, swiftPoint string
 	for _, x := range pts.List {
@@ -72,7 +74,9 @@ func TestOfferRefusalsReachNoUpstream(t *testing.T) {
 	unbound, _, err := tokens.Mint([]byte(signingKey), tokens.Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "OFR-U"}, time.Hour, time.Now())
 	require.NoError(t, err)
 
-	book := func(ref, service, offer string, more url.Values, auth ...string) *result {
+	// booking books through the client with the master token or, if given,
+	// the token tok.
+	booking := func(ref, service, offer string, more url.Values, tok ...string) *result {
 		v := shipment(ref, strings.SplitN(service, "-", 2)[0])
 		v.Set("service_code", service)
 		if offer != "" {
@@ -81,20 +85,21 @@ func TestOfferRefusalsReachNoUpstream(t *testing.T) {
 		for k, x := range more {
 			v[k] = x
 		}
-		if auth == nil {
-			auth = bearer()
+		c := edge(t, s.URL)
+		if len(tok) > 0 {
+			c = edge(t, s.URL, edgeclient.WithToken(tok[0]))
 		}
-		return call(t, s.URL, http.MethodPost, "new-shipment", v, auth...)
+		return book(t, c, v)
 	}
 	before := up.bookings()
 	for _, c := range []struct {
 		name, class string
 		r           *result
 	}{
-		{"a drop point of another carrier", "offer_drop_point", book("OFR-1", "swift-shop", shop, url.Values{"drop_point_key": {"R-1"}, "point": {rayoPoint}})},
-		{"another service", "offer_service", book("OFR-2", "rayo-48", home, nil)},
-		{"an expired offer", "offer_expired", book("OFR-3", "rayo-24", expired, nil)},
-		{"an unbound booking grant", "offer_unbound", book("OFR-U", "rayo-24", "", nil, "Authorization", "Bearer "+unbound)},
+		{"a drop point of another carrier", "offer_drop_point", booking("OFR-1", "swift-shop", shop, url.Values{"drop_point_key": {"R-1"}, "point": {rayoPoint}})},
+		{"another service", "offer_service", booking("OFR-2", "rayo-48", home, nil)},
+		{"an expired offer", "offer_expired", booking("OFR-3", "rayo-24", expired, nil)},
+		{"an unbound booking grant", "offer_unbound", booking("OFR-U", "rayo-24", "", nil, unbound)},
 	} {
 		assert.Equal(t, 403, c.r.Code, "%s: %s", c.name, c.r.Raw)
 		assert.Equal(t, c.class, str(c.r.Data, "errorClass"), "%s: %s", c.name, c.r.Raw)
@@ -103,7 +108,7 @@ func TestOfferRefusalsReachNoUpstream(t *testing.T) {
 
 	// The offer's booking, with the point of its carrier: forwarded once,
 	// without offer or point.
-	r := book("OFR-4", "swift-shop", shop, url.Values{"drop_point_key": {"S-1"}, "point": {swiftPoint}})
+	r := booking("OFR-4", "swift-shop", shop, url.Values{"drop_point_key": {"S-1"}, "point": {swiftPoint}})
 	require.Equal(t, 200, r.Code, r.Raw)
 	require.Equal(t, before+1, up.bookings())
 	sent := up.last().Body

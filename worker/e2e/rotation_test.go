@@ -42,6 +42,7 @@ func TestTokenKeyRotationUnderWorkerd(t *testing.T) {
 	var offer string
 	mint := func(base, ref string) string {
 		offer = quotedOffer(t, base, "rayo", "rayo-48")
+		// Raw: /tokens is no operation of the client.
 		m := call(t, base, http.MethodPost, "../tokens", url.Values{
 			"operations": {"new-shipment,get-shipment-tracking"}, "shipping_client_ref": {ref}, "offer": {offer}}, bearer()...)
 		require.Equal(t, 200, m.Code, m.Raw)

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/worker/edgeclient"
 	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
@@ -60,11 +61,12 @@ func get(t *testing.T, base, path string) *result {
 func inFlight(t *testing.T, base string, n int) func() []*result {
 	var wg sync.WaitGroup
 	out := make([]*result, n)
+	anon := edge(t, base, edgeclient.WithToken(""))
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			out[i] = call(t, base, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"delay"}})
+			out[i] = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "delay"})
 		}(i)
 	}
 	return func() []*result { wg.Wait(); return out }
@@ -120,7 +122,8 @@ func TestTrapIsolation(t *testing.T) {
 		v.Set("carrier_code", "delay")
 		v.Set("service_code", "delay-24")
 		v.Set("shipping_client_ref", "TRAP-1")
-		booking = call(t, s.URL, http.MethodPost, "new-shipment", v, bearer()...)
+		// No resends: the first answer must be the booking's, trap or not.
+		booking = book(t, edge(t, s.URL, edgeclient.WithMaxResends(0)), v)
 	}()
 	time.Sleep(400 * time.Millisecond)
 	r := get(t, s.URL, "/__faults/trap")
@@ -166,11 +169,12 @@ func TestCacheUnderWorkerd(t *testing.T) {
 	// Ten identical concurrent misses: one upstream call, all the same answer.
 	var wg sync.WaitGroup
 	rs := make([]*result, 10)
+	anon := edge(t, s.URL, edgeclient.WithToken(""))
 	for i := range rs {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			rs[i] = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"delay"}})
+			rs[i] = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "delay"})
 		}(i)
 	}
 	wg.Wait()
@@ -188,14 +192,14 @@ func TestCacheUnderWorkerd(t *testing.T) {
 	assert.Equal(t, n+1, up.count(), "identical concurrent misses make one upstream call")
 
 	// The same parameters spelled otherwise, by POST: a hit.
-	r := call(t, s.URL, http.MethodPost, "get-client-services", url.Values{"carrier_code": {" delay "}})
+	r := call(t, s.URL, http.MethodPost, "get-client-services", url.Values{"carrier_code": {" delay "}}) // raw: another spelling by POST is the point
 	assert.Equal(t, "HIT", r.Header.Get("X-Cache"))
 	// Other parameters, errors and uncached operations go upstream.
-	r = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"reject-108"}})
+	r = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "reject-108"})
 	assert.Equal(t, "MISS", r.Header.Get("X-Cache"))
-	r = call(t, s.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"reject-108"}})
+	r = do(t, anon, edgeclient.GetClientServicesParams{CarrierCode: "reject-108"})
 	assert.Equal(t, "MISS", r.Header.Get("X-Cache"), "an err envelope is never cached")
-	r = call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+	r = do(t, anon, edgeclient.GetClientCarriersParams{})
 	assert.Empty(t, r.Header.Get("X-Cache"), "CACHE_TTL turned it off")
 	assert.Equal(t, n+4, up.count())
 
@@ -203,9 +207,10 @@ func TestCacheUnderWorkerd(t *testing.T) {
 	// a hit from the Cache API.
 	s2 := runtimeStack(t, up, map[string]string{"CACHE_TTL": "*=0,get-client-services=60", "CACHE_MAX_BYTES": "0"})
 	n = up.count()
-	r = call(t, s2.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"cache-api"}})
+	anon2 := edge(t, s2.URL, edgeclient.WithToken(""))
+	r = do(t, anon2, edgeclient.GetClientServicesParams{CarrierCode: "cache-api"})
 	assert.Equal(t, "MISS", r.Header.Get("X-Cache"))
-	r = call(t, s2.URL, http.MethodGet, "get-client-services", url.Values{"carrier_code": {"cache-api"}})
+	r = do(t, anon2, edgeclient.GetClientServicesParams{CarrierCode: "cache-api"})
 	assert.Equal(t, 200, r.Code)
 	assert.Equal(t, "HIT", r.Header.Get("X-Cache"), "the Cache API's copy")
 	assert.Equal(t, n+1, up.count())
@@ -259,8 +264,9 @@ func TestRateLimitsUnderWorkerd(t *testing.T) {
 	assert.Equal(t, map[string]any{"RATE_LIMIT_PUBLIC": "on", "RATE_LIMIT_ANONYMOUS": "on", "RATE_LIMIT_TOKENS": "on"}, r.Data["rate_limits"])
 	codes := map[int]int{}
 	var last *result
+	anon := edge(t, s.URL, edgeclient.WithToken("")) // the client never resends a read: 8 calls, 8 answers
 	for i := 0; i < 8; i++ {
-		last = call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+		last = do(t, anon, edgeclient.GetClientCarriersParams{})
 		codes[last.Code]++
 	}
 	assert.Equal(t, 5, codes[200], "%v", codes)
@@ -269,7 +275,7 @@ func TestRateLimitsUnderWorkerd(t *testing.T) {
 	assert.EqualValues(t, 1429, last.Data["errorCode"])
 	// The shop's server (master token) is not limited.
 	for i := 0; i < 3; i++ {
-		r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil, bearer()...)
+		r := do(t, edge(t, s.URL), edgeclient.GetClientCarriersParams{})
 		assert.Equal(t, 200, r.Code, r.Raw)
 	}
 	// Without the bindings: no limit, and /healthz says so.
@@ -285,8 +291,8 @@ func TestPublicOperationsSetEmptyUnderWorkerd(t *testing.T) {
 	up := newUpstream(t)
 	s := start(t, wranglerdev.Options{Vars: map[string]string{"UPSTREAM_BASE_URL": up.srv.URL + "/v1",
 		"API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "PUBLIC_OPERATIONS": ""}})
-	r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil)
+	r := call(t, s.URL, http.MethodGet, "get-client-carriers", nil) // raw: the missing token is the point
 	assert.Equal(t, 401, r.Code, r.Raw)
-	r = call(t, s.URL, http.MethodGet, "get-client-carriers", nil, bearer()...)
+	r = do(t, edge(t, s.URL), edgeclient.GetClientCarriersParams{})
 	assert.Equal(t, 200, r.Code, r.Raw)
 }

@@ -33,7 +33,7 @@ func TestPercentEncodedBookingPathUnderWorkerd(t *testing.T) {
 	v.Set("service_code", "delay-24")
 	v.Set("shipping_client_ref", "ENC-1")
 	for _, op := range []string{"new%2Dshipment", "new%2dshipment", "new-%73hipment"} {
-		r := call(t, s.URL, http.MethodPost, op, v, bearer()...)
+		r := call(t, s.URL, http.MethodPost, op, v, bearer()...) // raw: encoded operation names the client never sends
 		require.Equal(t, 400, r.Code, "%s: %s", op, r.Raw)
 		assert.Equal(t, "encoded_path", str(r.Data, "errorClass"), op)
 		assert.Contains(t, str(r.Data, "errorMessage"), "/v1/"+op, op)
