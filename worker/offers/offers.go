@@ -49,6 +49,7 @@
 package offers
 
 import (
+	"github.com/parcelgate/parcelgate/internal/errchain"
 	"strconv"
 	"strings"
 	"time"
@@ -126,28 +127,55 @@ type Point struct {
 // before it (TOKEN_SIGNING_KEY_PREVIOUS), verify-only.
 type Keys = keyset.Keys
 
-// Errors of Verify and VerifyPoint. Compare with errors.Is (or ==), or
-// name one with Reason.
+// Errors of Verify and VerifyPoint: every one is an *Error whose Reason is
+// one of these sentinels' (errors.Is(err, ErrExpired), or errors.As for
+// the *Error; the same shape as worker/tokens' and worker/webhooks').
 var (
-	ErrMalformed error = &verifyError{"malformed", "not an offer"}
-	ErrTampered  error = &verifyError{"tampered", "offer signature does not match"}
-	ErrForeign   error = &verifyError{"foreign", "offer signed with another key"}
-	ErrExpired   error = &verifyError{"expired", "offer expired: quote again"}
-	ErrKey       error = &verifyError{"key", "signing key shorter than 32 bytes"}
+	ErrMalformed = &Error{Reason: "malformed"}
+	ErrTampered  = &Error{Reason: "tampered"}
+	ErrForeign   = &Error{Reason: "foreign"}
+	ErrExpired   = &Error{Reason: "expired"}
+	ErrKey       = &Error{Reason: "key"}
 )
 
-// verifyError is the type of the errors, so that Reason tells them apart
-// with a type assertion (interface comparison links reflectlite under
-// TinyGo).
-type verifyError struct{ reason, msg string }
+// Error is why Verify or VerifyPoint refused an offer or a point, or why
+// a key cannot sign: Reason is "malformed", "tampered", "foreign",
+// "expired" or "key".
+type Error struct {
+	Reason string
+}
 
-func (e *verifyError) Error() string { return e.msg }
+func (e *Error) Error() string {
+	switch e.Reason {
+	case "malformed":
+		return "not an offer"
+	case "tampered":
+		return "offer signature does not match"
+	case "foreign":
+		return "offer signed with another key"
+	case "expired":
+		return "offer expired: quote again"
+	case "key":
+		return "signing key shorter than 32 bytes"
+	}
+	return "offer refused: " + e.Reason
+}
+
+// Is makes errors.Is(err, ErrExpired) true for every error of that
+// reason (a method with a type assertion, not an interface comparison:
+// under TinyGo err == ErrExpired links internal/reflectlite into the edge
+// core module).
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Reason == e.Reason
+}
 
 // Reason names an error of Verify: "malformed", "tampered", "foreign",
-// "expired" or "key"; "" for nil or any other error.
+// "expired" or "key" (the Reason of the first *Error in err's chain, as
+// errors.As finds it); "" for nil or any other error.
 func Reason(err error) string {
-	if e, ok := err.(*verifyError); ok {
-		return e.reason
+	if e, ok := errchain.As[*Error](err); ok {
+		return e.Reason
 	}
 	return ""
 }
