@@ -31,6 +31,7 @@ func TestPricingRulesUnderWorkerd(t *testing.T) {
 		if normalized {
 			hdr = append(hdr, "Accept", "application/json; parcelgate=normalized")
 		}
+		// raw: order_value is no parameter of the client, nor the normalized Accept
 		r := call(t, s.URL, http.MethodGet, "get-shipments-rates", params, hdr...)
 		require.Equal(t, 200, r.Code, r.Raw)
 		assert.Equal(t, normalized, r.Header.Get("Parcelgate-Data") == "normalized")
@@ -58,7 +59,7 @@ func TestPricingRulesUnderWorkerd(t *testing.T) {
 	}
 	// Below the threshold: drop points at the carrier's price.
 	params.Set("order_value", "20")
-	r := call(t, s.URL, http.MethodGet, "get-shipments-rates", params)
+	r := call(t, s.URL, http.MethodGet, "get-shipments-rates", params) // raw: order_value is no parameter of the client
 	require.Equal(t, 200, r.Code, r.Raw)
 	for _, x := range r.Data["services"].([]any) {
 		sv := x.(map[string]any)
@@ -68,7 +69,7 @@ func TestPricingRulesUnderWorkerd(t *testing.T) {
 	}
 	// A bad order value: refused by the edge, in the shopper's language.
 	params.Set("order_value", "20.123")
-	r = call(t, s.URL, http.MethodGet, "get-shipments-rates", params, "Accept-Language", "es")
+	r = call(t, s.URL, http.MethodGet, "get-shipments-rates", params, "Accept-Language", "es") // raw: order_value is no parameter of the client
 	assert.Equal(t, 400, r.Code, r.Raw)
 	assert.Contains(t, r.Raw, "order_value")
 	assert.Contains(t, r.Raw, "valor del carrito")

@@ -95,6 +95,14 @@ func newModeUpstream(t *testing.T) *modeUpstream {
 	return u
 }
 
+// rateParams are the typed parameters of a rates request held as a form.
+func rateParams(t *testing.T, v url.Values) edgeclient.GetShipmentsRatesParams {
+	t.Helper()
+	var p edgeclient.GetShipmentsRatesParams
+	fill(t, v, &p)
+	return p
+}
+
 func rates(to, zip string) url.Values {
 	v := parcel(route(url.Values{}))
 	v.Set("to_country_code", to)
@@ -118,7 +126,7 @@ func TestRatesWithADeadline(t *testing.T) {
 	B := s.URL
 	es := rates("ES", "08001")
 
-	r := call(t, B, "POST", "get-shipments-rates", es)
+	r := do(t, edge(t, B), rateParams(t, es))
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "live", r.Header.Get("Rates-Source"))
 	assert.Equal(t, "live", r.Data["source"])
@@ -129,7 +137,7 @@ func TestRatesWithADeadline(t *testing.T) {
 			up.set(mode)
 			n := up.count()
 			t0 := time.Now()
-			r := call(t, B, "POST", "get-shipments-rates", es)
+			r := do(t, edge(t, B), rateParams(t, es))
 			t.Logf("%s: answered in %v", mode, time.Since(t0))
 			require.Equal(t, 200, r.Code, r.Raw)
 			assert.Equal(t, "recent", r.Header.Get("Rates-Source"))
@@ -138,6 +146,7 @@ func TestRatesWithADeadline(t *testing.T) {
 			assert.Equal(t, "swiftpost-shop", svc["service_code"], "the live answer's services")
 			assert.Greater(t, up.count(), n, "the upstream was asked")
 			// The client's form: normalized data keeps its source.
+			// raw: the client always sends Accept: application/json, never the normalized form
 			nr := call(t, B, "POST", "get-shipments-rates", es, "Accept", "application/json; parcelgate=normalized")
 			require.Equal(t, 200, nr.Code, nr.Raw)
 			assert.Equal(t, "normalized", nr.Header.Get("Parcelgate-Data"))
@@ -154,7 +163,7 @@ func TestRatesWithADeadline(t *testing.T) {
 
 	// No recent answer for this route: the fallback table's PT row.
 	up.set("500")
-	r = call(t, B, "POST", "get-shipments-rates", rates("PT", "1000-001"))
+	r = do(t, edge(t, B), rateParams(t, rates("PT", "1000-001")))
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "fallback", r.Header.Get("Rates-Source"))
 	assert.Equal(t, "fallback", r.Data["source"])
@@ -163,7 +172,7 @@ func TestRatesWithADeadline(t *testing.T) {
 	assert.Equal(t, 4.5, best["price"])
 	assert.Len(t, r.Data["services"], 2)
 	// In the shopper's language: the fallback services' names (codes unchanged).
-	r = call(t, B, "POST", "get-shipments-rates", rates("PT", "1000-001"), "Accept-Language", "pt-PT,pt;q=0.9")
+	r = do(t, edge(t, B, edgeclient.WithHeader("Accept-Language", "pt-PT,pt;q=0.9")), rateParams(t, rates("PT", "1000-001")))
 	require.Equal(t, 200, r.Code, r.Raw)
 	best = r.Data["best_price_service"].(map[string]any)
 	assert.Equal(t, "Entrega em ponto de recolha", best["service_name"])
@@ -171,7 +180,7 @@ func TestRatesWithADeadline(t *testing.T) {
 	assert.Equal(t, "fallback-drop", best["service_code"])
 
 	// Neither: today's error.
-	r = call(t, B, "POST", "get-shipments-rates", rates("FR", "75001"))
+	r = do(t, edge(t, B), rateParams(t, rates("FR", "75001")))
 	assert.Equal(t, 502, r.Code, r.Raw)
 	assert.Equal(t, "err", r.Status)
 	assert.Empty(t, r.Header.Get("Rates-Source"))
@@ -179,7 +188,7 @@ func TestRatesWithADeadline(t *testing.T) {
 	// A failure of the request itself is never hidden: invalid input is 400.
 	bad := rates("ES", "08001")
 	bad.Set("to_country_code", "XX")
-	r = call(t, B, "POST", "get-shipments-rates", bad)
+	r = do(t, edge(t, B), rateParams(t, bad))
 	assert.Equal(t, 400, r.Code, r.Raw)
 
 	// Bookings never come from stored data.
@@ -196,7 +205,7 @@ func TestRatesWithADeadline(t *testing.T) {
 	// The upstream back: live again, and the late call of the slow case
 	// had refreshed the store (the store's answer is the live one).
 	up.set("ok")
-	r = call(t, B, "POST", "get-shipments-rates", es)
+	r = do(t, edge(t, B), rateParams(t, es))
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "live", r.Header.Get("Rates-Source"))
 }
@@ -215,23 +224,23 @@ func TestSandboxFaultsThroughTheEdge(t *testing.T) {
 	// No stored answer for this route yet: today's errors, which show what
 	// the edge's fetch saw.
 	other := rates("ES", "41001")
-	r := call(t, B, "POST", "get-shipments-rates", other, "Sandbox-Fault", "drop")
+	r := do(t, edge(t, B, edgeclient.WithHeader("Sandbox-Fault", "drop")), rateParams(t, other))
 	assert.Equal(t, 502, r.Code, r.Raw)
 	assert.Contains(t, r.Raw, "upstream_unreachable", "a dropped connection is a network failure to the edge")
-	r = call(t, B, "POST", "get-shipments-rates", other, "Sandbox-Fault", "status=503")
+	r = do(t, edge(t, B, edgeclient.WithHeader("Sandbox-Fault", "status=503")), rateParams(t, other))
 	assert.Equal(t, 502, r.Code, r.Raw)
 	assert.Contains(t, r.Raw, "upstream_error")
-	r = call(t, B, "GET", "get-client-carriers", nil, "Sandbox-Fault", "status=500")
+	r = do(t, edge(t, B, edgeclient.WithHeader("Sandbox-Fault", "status=500")), edgeclient.GetClientCarriersParams{})
 	assert.Equal(t, 502, r.Code, "a fault on another read: %s", r.Raw)
-	r = call(t, B, "GET", "get-client-carriers", nil, "Sandbox-Fault", "status=418")
+	r = do(t, edge(t, B, edgeclient.WithHeader("Sandbox-Fault", "status=418")), edgeclient.GetClientCarriersParams{})
 	assert.Equal(t, 418, r.Code, "a 4xx of the upstream is its refusal, relayed: %s", r.Raw)
 
 	es := rates("ES", "08001")
-	r = call(t, B, "POST", "get-shipments-rates", es)
+	r = do(t, edge(t, B), rateParams(t, es))
 	require.Equal(t, 200, r.Code, r.Raw)
 	assert.Equal(t, "live", r.Header.Get("Rates-Source"))
 	for _, f := range []string{"drop", "status=503", "delay=5000"} {
-		r = call(t, B, "POST", "get-shipments-rates", es, "Sandbox-Fault", f)
+		r = do(t, edge(t, B, edgeclient.WithHeader("Sandbox-Fault", f)), rateParams(t, es))
 		require.Equal(t, 200, r.Code, "%s: %s", f, r.Raw)
 		assert.Equal(t, "recent", r.Header.Get("Rates-Source"), f)
 		assert.Equal(t, "recent", r.Data["source"], f)

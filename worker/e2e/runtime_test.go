@@ -40,7 +40,13 @@ func get(t *testing.T, base, path string) *result {
 	t.Helper()
 	op := strings.TrimPrefix(path, "/v1/")
 	if op != path {
-		return call(t, base, http.MethodGet, op, nil)
+		// An operation through the client; the paths outside /v1/ raw.
+		params, known := map[string]edgeclient.Params{
+			string(edgeclient.OpGetClientCarriers): edgeclient.GetClientCarriersParams{},
+			string(edgeclient.OpGetClientServices): edgeclient.GetClientServicesParams{},
+		}[op]
+		require.True(t, known, "get sends %s with no parameters", op)
+		return do(t, edge(t, base), params)
 	}
 	res, err := client.Get(base + path)
 	require.NoError(t, err)
