@@ -6,6 +6,8 @@
 //
 // Not imported by the Client or the widgets: a page never holds the key.
 
+import { base64url, unbase64url, queryEscape, queryUnescape } from './signing.js';
+
 const OFFER = 'pgo1.';
 const POINT = 'pgp1.';
 const MIN_KEY_BYTES = 32;
@@ -71,30 +73,6 @@ async function offerKey(signingKey) {
     offerKeys.set(id, k);
   }
   return k;
-}
-
-function base64url(bytes) {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function unbase64url(s) {
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-// Go's url.QueryEscape and QueryUnescape.
-function queryEscape(s) {
-  return encodeURIComponent(s)
-    .replace(/%20/g, '+')
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-function queryUnescape(s) {
-  return decodeURIComponent(s.replace(/\+/g, ' '));
 }
 
 // The key id offers (and tokens) signed with signingKey carry: the first
@@ -165,7 +143,7 @@ async function open(keys, prefix, s, names) {
   const b64 = s.slice(kidEnd + 1, signedEnd);
   if (!B64URL.test(b64) || b64.length % 4 === 1) throw fail('malformed');
   const raw = unbase64url(b64);
-  if (base64url(raw) !== b64) throw fail('malformed');
+  if (raw === null || base64url(raw) !== b64) throw fail('malformed');
   let payload;
   try {
     payload = new TextDecoder('utf-8', { fatal: true }).decode(raw);
@@ -183,14 +161,9 @@ async function open(keys, prefix, s, names) {
       vals.push(v);
       continue;
     }
-    let u;
-    try {
-      u = queryUnescape(v);
-    } catch {
-      throw fail('malformed');
-    }
+    const u = queryUnescape(v);
     // One spelling per value (Go re-encodes and compares).
-    if (queryEscape(u) !== v) throw fail('malformed');
+    if (u === null || queryEscape(u) !== v) throw fail('malformed');
     vals.push(u);
   }
   if (!/^[1-9][0-9]*$/.test(vals[0])) throw fail('malformed');

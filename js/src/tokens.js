@@ -6,6 +6,7 @@
 // Not imported by the Client or the widgets: a browser bundle that does not
 // import mintToken does not carry it (and a page must never hold the key).
 
+import { base64url, unbase64url, queryEscape, queryUnescape } from './signing.js';
 import { OPERATIONS } from './operations.js';
 import { ParcelgateError } from './errors.js';
 import { verifyOffer, offerTag } from './offers.js';
@@ -77,14 +78,6 @@ function refProblem(v, max) {
   // every reference, so a token bound to one could never be used).
   if (/\p{Cf}/u.test(v)) return 'must not contain invisible format characters (zero-width, bidi controls, U+FEFF)';
   return '';
-}
-
-// Go's url.QueryEscape: unreserved A-Z a-z 0-9 - _ . ~ kept, space as +,
-// every other UTF-8 byte as %XX (upper case).
-function queryEscape(s) {
-  return encodeURIComponent(s)
-    .replace(/%20/g, '+')
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function ref(value, field) {
@@ -182,12 +175,6 @@ export async function keyId(signingKey) {
   return base64url(sum.subarray(0, 6)).slice(0, KEY_ID_LEN);
 }
 
-function base64url(bytes) {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 /**
  * Mints a scoped token on the shop's server: what POST /tokens answers,
  * without the request. The token is byte for byte the one Go's
@@ -250,33 +237,6 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
     expiresIn: exp - nowS,
     operations: g.operations,
   };
-}
-
-// Go's url.QueryUnescape, strictly: %XX and + only; null when invalid.
-function queryUnescape(s) {
-  if (/%(?![0-9A-Fa-f]{2})/.test(s)) return null;
-  try {
-    const bytes = [];
-    for (let i = 0; i < s.length; i++) {
-      const c = s[i];
-      if (c === '%') {
-        bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
-        i += 2;
-      } else if (c === '+') bytes.push(0x20);
-      else bytes.push(...new TextEncoder().encode(c));
-    }
-    return new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array(bytes));
-  } catch {
-    return null;
-  }
-}
-
-function unbase64url(s) {
-  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 function refused(reason) {
