@@ -70,6 +70,7 @@ type Client struct {
 	header     http.Header
 	maxResends int
 	maxWait    time.Duration
+	normalized bool
 	sleep      func(ctx context.Context, d time.Duration) error
 }
 
@@ -87,9 +88,27 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = 
 
 // WithHeader sends a header on every request, e.g. Accept-Language, the
 // language of the edge's messages and field errors (seven languages).
+// Accept is the Client's (see WithNormalized), Content-Type and
+// Authorization (WithToken) too.
 func WithHeader(name, value string) Option {
 	return func(c *Client) { c.header.Set(name, value) }
 }
+
+// NormalizedAccept is the Accept a Client sends WithNormalized: the edge
+// then answers an ok answer's data normalized by the core's decoder
+// (numbers as numbers, flags as booleans, PHP's [] as {}; worker/HTTP.md,
+// "Normalized data on request"), marked Parcelgate-Data: normalized. It
+// is what @parcelgate/js's Client sends.
+const NormalizedAccept = "application/json; parcelgate=normalized"
+
+// WithNormalized(true) asks the edge for normalized data (NormalizedAccept)
+// instead of the service's as received (Accept: application/json, the
+// default). The typed results are the same either way: the generated
+// decoders read both, so a typed call gains nothing by it. It is for
+// Client.Call's undecoded data, to relay to a page that then needs no
+// decoder: the data a browser's Client gets from its edge. For one call:
+// c.With(edgeclient.WithNormalized(true)).Call(ctx, p).
+func WithNormalized(on bool) Option { return func(c *Client) { c.normalized = on } }
 
 // WithMaxResends sets how many times a booking is resent while the edge
 // says it is retryable (0: never; the caller gets the *Error).
@@ -145,6 +164,11 @@ type Response[T any] struct {
 	// Attempts is how many times the request was sent (more than 1 for a
 	// booking resent under the resend rules).
 	Attempts int
+	// Normalized is true when Body's data is the edge's normalized form
+	// (Parcelgate-Data: normalized; asked for WithNormalized). A client that
+	// asked may still get the service's data as received: data the
+	// decoder refuses, and bookings replayed from the edge's ledger.
+	Normalized bool
 }
 
 // Call calls the operation of p (any <Operation>Params) and answers with
@@ -152,7 +176,7 @@ type Response[T any] struct {
 // for data the typed decoders would refuse. The resend rules apply as for
 // the typed methods.
 func (c *Client) Call(ctx context.Context, p Params) (*Response[json.RawMessage], error) {
-	return call(ctx, c, p.operation(), p.request(), func(status int, body []byte) (json.RawMessage, error) {
+	return call(ctx, c, p, func(status int, body []byte) (json.RawMessage, error) {
 		env, err := envelope.Open(status, body) // send has opened it: an ok envelope
 		return json.RawMessage(env.Data), err
 	})
@@ -164,9 +188,43 @@ func add(r *form.Request, name, value string) {
 	}
 }
 
-// call sends op (GET with a query for reads, POST with a form otherwise),
-// decodes the answer and applies the resend rules to bookings.
-func call[T any](ctx context.Context, c *Client, op Operation, req *form.Request, decode func(int, []byte) (T, error)) (*Response[T], error) {
+// setExtra sets a booking's carrier-specific fields after the listed
+// ones: a listed parameter's name replaces its value, but one of the
+// edge's own (own: offer, point) may not contradict its typed field. Two
+// values of the offer a booking is held to are a mistake the Client
+// cannot settle by picking one: the edge refuses a repeated field
+// (internal/form, "repeated field"), and the Client refuses the same
+// before sending, naming the field.
+func setExtra(op Operation, r *form.Request, extra []Field, own ...string) *Error {
+	for _, f := range extra {
+		for _, name := range own {
+			if f.Name != name {
+				continue
+			}
+			if v := r.Get(name); v != "" && strings.TrimSpace(v) != strings.TrimSpace(f.Value) {
+				msg := "repeated field: " + strconv.Quote(name) + " is given both as a field of the parameters and in Extra, with another value"
+				return &Error{Operation: op, Code: codeFormat, Class: "invalid_request", Source: SourceClient,
+					Message:     name + ": " + msg + " (not sent)",
+					FieldErrors: []FieldError{{Field: name, Code: codeFormat, Message: msg}}}
+			}
+		}
+		r.Set(f.Name, f.Value)
+	}
+	return nil
+}
+
+// codeFormat is the code of the edge's refusal of a malformed form (a
+// repeated field): internal/validate's CodeFormat.
+const codeFormat = 400
+
+// call sends p's operation (GET with a query for reads, POST with a form
+// otherwise), decodes the answer and applies the resend rules to bookings.
+func call[T any](ctx context.Context, c *Client, p Params, decode func(int, []byte) (T, error)) (*Response[T], error) {
+	op := p.operation()
+	req, e := p.request()
+	if e != nil {
+		return nil, e
+	}
 	if e := checkRefs(op, req, c.header); e != nil {
 		return nil, e
 	}
@@ -218,7 +276,11 @@ func send[T any](ctx context.Context, c *Client, op Operation, body []byte, atte
 	for k, v := range c.header {
 		req.Header[k] = v
 	}
-	req.Header.Set("Accept", "application/json")
+	if c.normalized {
+		req.Header.Set("Accept", NormalizedAccept)
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
@@ -261,7 +323,8 @@ func send[T any](ctx context.Context, c *Client, op Operation, body []byte, atte
 		return fail(&Error{HTTPStatus: res.StatusCode, Class: ClassUnexpectedResponse, Message: err.Error(), RequestID: rid, Header: res.Header, Body: b, Err: err})
 	}
 	return &Response[T]{Data: data, Replayed: res.Header.Get("Idempotent-Replayed") == "true", RequestID: rid,
-		StatusCode: res.StatusCode, Header: res.Header, Body: b, Attempts: attempt}, nil
+		StatusCode: res.StatusCode, Header: res.Header, Body: b, Attempts: attempt,
+		Normalized: res.Header.Get("Parcelgate-Data") == "normalized"}, nil
 }
 
 // sleep waits d or until ctx is done.

@@ -123,13 +123,13 @@ type GetClientCarriersParams struct {
 
 func (GetClientCarriersParams) operation() Operation { return OpGetClientCarriers }
 
-func (p GetClientCarriersParams) request() *form.Request {
-	return &form.Request{}
+func (p GetClientCarriersParams) request() (*form.Request, *Error) {
+	return &form.Request{}, nil
 }
 
 // GetClientCarriers calls get-client-carriers: Lists the client's carriers, keyed by carrier code.
 func (c *Client) GetClientCarriers(ctx context.Context) (*Response[Carriers], error) {
-	return call(ctx, c, OpGetClientCarriers, GetClientCarriersParams{}.request(), envelope.DecodeCarriers)
+	return call(ctx, c, GetClientCarriersParams{}, envelope.DecodeCarriers)
 }
 
 // GetClientServicesParams are the parameters of get-client-services. An empty string is an absent
@@ -145,17 +145,17 @@ type GetClientServicesParams struct {
 
 func (GetClientServicesParams) operation() Operation { return OpGetClientServices }
 
-func (p GetClientServicesParams) request() *form.Request {
+func (p GetClientServicesParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 3)}
 	add(r, "carrier_code", p.CarrierCode)
 	add(r, "service_code", p.ServiceCode)
 	add(r, "status", p.Status)
-	return r
+	return r, nil
 }
 
 // GetClientServices calls get-client-services: Lists the client's services, optionally filtered.
 func (c *Client) GetClientServices(ctx context.Context, p GetClientServicesParams) (*Response[Services], error) {
-	return call(ctx, c, OpGetClientServices, p.request(), envelope.DecodeServices)
+	return call(ctx, c, p, envelope.DecodeServices)
 }
 
 // GetShipmentsRatesParams are the parameters of get-shipments-rates. An empty string is an absent
@@ -171,23 +171,32 @@ type GetShipmentsRatesParams struct {
 	ToZipCode string
 	// Parcels are sent as parcels[<i>][<field>] (at least one, at most 50).
 	Parcels []Parcel
+	// OrderValue is order_value, the edge's own parameter (read and removed by
+	// the edge, never forwarded). The cart's value: a decimal with a point in
+	// the currency of the shop's PRICING_RULES (EUR without them), 0 or more,
+	// with at most the currency's decimals ("59.90"; no sign, no exponent, no
+	// thousands separator); the rules' free_from reads it
+	// (internal/pricing/README.md). Absent: no order value, and no free_from
+	// applies. The edge refuses another value (400 naming it).
+	OrderValue string
 }
 
 func (GetShipmentsRatesParams) operation() Operation { return OpGetShipmentsRates }
 
-func (p GetShipmentsRatesParams) request() *form.Request {
-	r := &form.Request{Fields: make([]form.Field, 0, 4)}
+func (p GetShipmentsRatesParams) request() (*form.Request, *Error) {
+	r := &form.Request{Fields: make([]form.Field, 0, 5)}
 	add(r, "from_country_code", p.FromCountryCode)
 	add(r, "from_zip_code", p.FromZipCode)
 	add(r, "to_country_code", p.ToCountryCode)
 	add(r, "to_zip_code", p.ToZipCode)
+	add(r, "order_value", p.OrderValue)
 	r.Parcels = p.Parcels
-	return r
+	return r, nil
 }
 
 // GetShipmentsRates calls get-shipments-rates: Estimates the price of a route and parcels with every service; best_price_service is the cheapest.
 func (c *Client) GetShipmentsRates(ctx context.Context, p GetShipmentsRatesParams) (*Response[Rates], error) {
-	return call(ctx, c, OpGetShipmentsRates, p.request(), envelope.DecodeRates)
+	return call(ctx, c, p, envelope.DecodeRates)
 }
 
 // GetShipmentTimeArrivalEstimationParams are the parameters of get-shipment-time-arrival-estimation. An empty string is an absent
@@ -209,19 +218,19 @@ func (GetShipmentTimeArrivalEstimationParams) operation() Operation {
 	return OpGetShipmentTimeArrivalEstimation
 }
 
-func (p GetShipmentTimeArrivalEstimationParams) request() *form.Request {
+func (p GetShipmentTimeArrivalEstimationParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 5)}
 	add(r, "from_country_code", p.FromCountryCode)
 	add(r, "from_zip_code", p.FromZipCode)
 	add(r, "to_country_code", p.ToCountryCode)
 	add(r, "to_zip_code", p.ToZipCode)
 	add(r, "shipping_date", p.ShippingDate)
-	return r
+	return r, nil
 }
 
 // GetShipmentTimeArrivalEstimation calls get-shipment-time-arrival-estimation: Estimates the transit time of a route with every service; bestArrivalTime is the fastest.
 func (c *Client) GetShipmentTimeArrivalEstimation(ctx context.Context, p GetShipmentTimeArrivalEstimationParams) (*Response[ArrivalEstimates], error) {
-	return call(ctx, c, OpGetShipmentTimeArrivalEstimation, p.request(), envelope.DecodeArrivalEstimates)
+	return call(ctx, c, p, envelope.DecodeArrivalEstimates)
 }
 
 // GetServiceInfoParams are the parameters of get-service-info. An empty string is an absent
@@ -243,7 +252,7 @@ type GetServiceInfoParams struct {
 
 func (GetServiceInfoParams) operation() Operation { return OpGetServiceInfo }
 
-func (p GetServiceInfoParams) request() *form.Request {
+func (p GetServiceInfoParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 6)}
 	add(r, "carrier_code", p.CarrierCode)
 	add(r, "service_code", p.ServiceCode)
@@ -251,12 +260,12 @@ func (p GetServiceInfoParams) request() *form.Request {
 	add(r, "from_zip_code", p.FromZipCode)
 	add(r, "to_country_code", p.ToCountryCode)
 	add(r, "to_zip_code", p.ToZipCode)
-	return r
+	return r, nil
 }
 
 // GetServiceInfo calls get-service-info: Describes the methods a service offers on a route and the JSON Schema of each.
 func (c *Client) GetServiceInfo(ctx context.Context, p GetServiceInfoParams) (*Response[ServiceInfo], error) {
-	return call(ctx, c, OpGetServiceInfo, p.request(), envelope.DecodeServiceInfo)
+	return call(ctx, c, p, envelope.DecodeServiceInfo)
 }
 
 // GetDropPointsParams are the parameters of get-drop-points. An empty string is an absent
@@ -272,17 +281,17 @@ type GetDropPointsParams struct {
 
 func (GetDropPointsParams) operation() Operation { return OpGetDropPoints }
 
-func (p GetDropPointsParams) request() *form.Request {
+func (p GetDropPointsParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 3)}
 	add(r, "country_code", p.CountryCode)
 	add(r, "zip_code", p.ZipCode)
 	add(r, "carrier_code", p.CarrierCode)
-	return r
+	return r, nil
 }
 
 // GetDropPoints calls get-drop-points: Lists the active drop points of the client's active carriers near a postal code.
 func (c *Client) GetDropPoints(ctx context.Context, p GetDropPointsParams) (*Response[DropPoints], error) {
-	return call(ctx, c, OpGetDropPoints, p.request(), envelope.DecodeDropPoints)
+	return call(ctx, c, p, envelope.DecodeDropPoints)
 }
 
 // NewShipmentParams are the parameters of new-shipment. An empty string is an absent
@@ -344,15 +353,34 @@ type NewShipmentParams struct {
 	ToObservations string
 	// Parcels are sent as parcels[<i>][<field>] (at least one, at most 50).
 	Parcels []Parcel
+	// Offer is offer, the edge's own parameter (read and removed by the edge,
+	// never forwarded). The signed offer the shopper chose: a service's offer
+	// in a get-shipments-rates answer through the edge (worker/offers verifies
+	// it on the shop's server). The booking is held to it: carrier, service,
+	// route and parcels must be the offer's (else a 403 naming the field); a
+	// token bound to an offer books only with it; an expired one is 403
+	// offer_expired (quote again). A booking with the master token and no
+	// offer is held to none.
+	Offer string
+	// Point is point, the edge's own parameter (read and removed by the edge,
+	// never forwarded). The signed drop point the shopper chose: the point of
+	// a drop point in a get-drop-points answer through the edge
+	// (worker/offers). Required with an offer of a drop-point service, with
+	// drop_point_key its key, of the offer's carrier near the offer's
+	// destination; refused without an offer.
+	Point string
 	// Extra are carrier-specific fields (get-service-info describes them),
 	// sent after the listed ones; a name of a listed parameter replaces it.
+	// A name of the edge's own (offer, point) may be given here only
+	// with its field's value or with the field empty: another value is
+	// refused before sending, as the edge refuses a repeated field.
 	Extra []Field
 }
 
 func (NewShipmentParams) operation() Operation { return OpNewShipment }
 
-func (p NewShipmentParams) request() *form.Request {
-	r := &form.Request{Fields: make([]form.Field, 0, 27)}
+func (p NewShipmentParams) request() (*form.Request, *Error) {
+	r := &form.Request{Fields: make([]form.Field, 0, 29)}
 	add(r, "shipping_date", p.ShippingDate)
 	add(r, "service_type", p.ServiceType)
 	add(r, "carrier_code", p.CarrierCode)
@@ -380,18 +408,20 @@ func (p NewShipmentParams) request() *form.Request {
 	add(r, "to_phone", p.ToPhone)
 	add(r, "to_email", p.ToEmail)
 	add(r, "to_observations", p.ToObservations)
+	add(r, "offer", p.Offer)
+	add(r, "point", p.Point)
 	r.Parcels = p.Parcels
-	for _, f := range p.Extra {
-		r.Set(f.Name, f.Value)
+	if e := setExtra(OpNewShipment, r, p.Extra, "offer", "point"); e != nil {
+		return nil, e
 	}
-	return r
+	return r, nil
 }
 
 // NewShipment calls new-shipment: Books a shipment.
 // It books: the body is encoded once and resent, identical, while the
 // edge answers that resending is safe (see Client).
 func (c *Client) NewShipment(ctx context.Context, p NewShipmentParams) (*Response[NewShipment], error) {
-	return call(ctx, c, OpNewShipment, p.request(), envelope.DecodeNewShipment)
+	return call(ctx, c, p, envelope.DecodeNewShipment)
 }
 
 // GetCollectionCutoffHourParams are the parameters of get-collection-cutoff-hour. An empty string is an absent
@@ -411,19 +441,19 @@ type GetCollectionCutoffHourParams struct {
 
 func (GetCollectionCutoffHourParams) operation() Operation { return OpGetCollectionCutoffHour }
 
-func (p GetCollectionCutoffHourParams) request() *form.Request {
+func (p GetCollectionCutoffHourParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 5)}
 	add(r, "country_code", p.CountryCode)
 	add(r, "zip_code", p.ZipCode)
 	add(r, "to_country_code", p.ToCountryCode)
 	add(r, "to_zip_code", p.ToZipCode)
 	add(r, "carrier_code", p.CarrierCode)
-	return r
+	return r, nil
 }
 
 // GetCollectionCutoffHour calls get-collection-cutoff-hour: Returns the latest hour a pickup can be booked for a carrier and route.
 func (c *Client) GetCollectionCutoffHour(ctx context.Context, p GetCollectionCutoffHourParams) (*Response[Cutoff], error) {
-	return call(ctx, c, OpGetCollectionCutoffHour, p.request(), envelope.DecodeCutoff)
+	return call(ctx, c, p, envelope.DecodeCutoff)
 }
 
 // NewCollectionParams are the parameters of new-collection. An empty string is an absent
@@ -494,7 +524,7 @@ type NewCollectionParams struct {
 
 func (NewCollectionParams) operation() Operation { return OpNewCollection }
 
-func (p NewCollectionParams) request() *form.Request {
+func (p NewCollectionParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 29)}
 	add(r, "collection_date", p.CollectionDate)
 	add(r, "hour_start_1", p.HourStart1)
@@ -525,17 +555,17 @@ func (p NewCollectionParams) request() *form.Request {
 	add(r, "to_phone", p.ToPhone)
 	add(r, "to_email", p.ToEmail)
 	add(r, "to_observations", p.ToObservations)
-	for _, f := range p.Extra {
-		r.Set(f.Name, f.Value)
+	if e := setExtra(OpNewCollection, r, p.Extra); e != nil {
+		return nil, e
 	}
-	return r
+	return r, nil
 }
 
 // NewCollection calls new-collection: Books a pickup (collection) for a shipment.
 // It books: the body is encoded once and resent, identical, while the
 // edge answers that resending is safe (see Client).
 func (c *Client) NewCollection(ctx context.Context, p NewCollectionParams) (*Response[Collection], error) {
-	return call(ctx, c, OpNewCollection, p.request(), envelope.DecodeCollection)
+	return call(ctx, c, p, envelope.DecodeCollection)
 }
 
 // GetShipmentLabelParams are the parameters of get-shipment-label. An empty string is an absent
@@ -549,16 +579,16 @@ type GetShipmentLabelParams struct {
 
 func (GetShipmentLabelParams) operation() Operation { return OpGetShipmentLabel }
 
-func (p GetShipmentLabelParams) request() *form.Request {
+func (p GetShipmentLabelParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 2)}
 	add(r, "dlvr_ref", p.DlvrRef)
 	add(r, "shipping_carrier_ref", p.ShippingCarrierRef)
-	return r
+	return r, nil
 }
 
 // GetShipmentLabel calls get-shipment-label: Returns a shipment's label as a PDF (base64 in label_raw).
 func (c *Client) GetShipmentLabel(ctx context.Context, p GetShipmentLabelParams) (*Response[Label], error) {
-	return call(ctx, c, OpGetShipmentLabel, p.request(), envelope.DecodeLabel)
+	return call(ctx, c, p, envelope.DecodeLabel)
 }
 
 // GetShipmentParams are the parameters of get-shipment. An empty string is an absent
@@ -570,15 +600,15 @@ type GetShipmentParams struct {
 
 func (GetShipmentParams) operation() Operation { return OpGetShipment }
 
-func (p GetShipmentParams) request() *form.Request {
+func (p GetShipmentParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 1)}
 	add(r, "dlvr_ref", p.DlvrRef)
-	return r
+	return r, nil
 }
 
 // GetShipment calls get-shipment: Returns one shipment with every block.
 func (c *Client) GetShipment(ctx context.Context, p GetShipmentParams) (*Response[Shipment], error) {
-	return call(ctx, c, OpGetShipment, p.request(), envelope.DecodeShipment)
+	return call(ctx, c, p, envelope.DecodeShipment)
 }
 
 // GetShipmentsParams are the parameters of get-shipments. An empty string is an absent
@@ -608,7 +638,7 @@ type GetShipmentsParams struct {
 
 func (GetShipmentsParams) operation() Operation { return OpGetShipments }
 
-func (p GetShipmentsParams) request() *form.Request {
+func (p GetShipmentsParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 10)}
 	add(r, "filter_shipping_dlvr_ref", p.FilterShippingDlvrRef)
 	add(r, "filter_shipping_client_ref", p.FilterShippingClientRef)
@@ -620,12 +650,12 @@ func (p GetShipmentsParams) request() *form.Request {
 	add(r, "filter_date_end", p.FilterDateEnd)
 	add(r, "page", p.Page)
 	add(r, "n_items", p.NItems)
-	return r
+	return r, nil
 }
 
 // GetShipments calls get-shipments: Lists shipments, filtered and paginated.
 func (c *Client) GetShipments(ctx context.Context, p GetShipmentsParams) (*Response[Shipments], error) {
-	return call(ctx, c, OpGetShipments, p.request(), envelope.DecodeShipments)
+	return call(ctx, c, p, envelope.DecodeShipments)
 }
 
 // GetShipmentTrackingParams are the parameters of get-shipment-tracking. An empty string is an absent
@@ -643,16 +673,16 @@ type GetShipmentTrackingParams struct {
 
 func (GetShipmentTrackingParams) operation() Operation { return OpGetShipmentTracking }
 
-func (p GetShipmentTrackingParams) request() *form.Request {
+func (p GetShipmentTrackingParams) request() (*form.Request, *Error) {
 	r := &form.Request{Fields: make([]form.Field, 0, 4)}
 	add(r, "dlvr_ref", p.DlvrRef)
 	add(r, "carrier_ref", p.CarrierRef)
 	add(r, "carrier_code", p.CarrierCode)
 	add(r, "client_ref", p.ClientRef)
-	return r
+	return r, nil
 }
 
 // GetShipmentTracking calls get-shipment-tracking: Returns the current state and the history of a shipment.
 func (c *Client) GetShipmentTracking(ctx context.Context, p GetShipmentTrackingParams) (*Response[ShipmentTracking], error) {
-	return call(ctx, c, OpGetShipmentTracking, p.request(), envelope.DecodeShipmentTracking)
+	return call(ctx, c, p, envelope.DecodeShipmentTracking)
 }

@@ -13,7 +13,9 @@ type Operation string
 // <Operation>Params structs, which know their operation (see Client.Call).
 type Params interface {
 	operation() Operation
-	request() *form.Request
+	// request is the form to send, or the Client's refusal of
+	// contradictory parameters (nothing sent).
+	request() (*form.Request, *Error)
 }
 
 // Request parameters. They are the types of the form codec the edge

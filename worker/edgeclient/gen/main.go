@@ -135,6 +135,33 @@ func paramFacts(p *catalog.Param) string {
 	return facts + "; error code " + strconv.Itoa(p.Code)
 }
 
+// wrap writes text as a field's comment, in lines of at most 80 columns.
+func wrap(w func(string, ...any), text string) {
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > 72 {
+			w("\t// %s", line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		w("\t// %s", line)
+	}
+}
+
+// names lists the edge's own parameters' wire names: "offer, point".
+func names(own []catalog.EdgeParam) string {
+	s := make([]string, len(own))
+	for i := range own {
+		s[i] = own[i].Name
+	}
+	return strings.Join(s, ", ")
+}
+
 // refLimits checks that the catalog's references have two limits, the
 // shop's own (shipping_client_ref's) and catalog.MaxRefRunes, and returns
 // the names of the shop's own references: two constants then describe
@@ -283,35 +310,52 @@ func generate(results map[string]string) ([]byte, error) {
 			w("\t// Parcels are sent as parcels[<i>][<field>] (%s, at most %d).", need, catalog.MaxParcels)
 			w("\tParcels []Parcel")
 		}
+		own := catalog.PolicyOf(op.Name).EdgeParams()
+		for _, e := range own {
+			wrap(w, fmt.Sprintf("%s is %s, the edge's own parameter (read and removed by the edge, never forwarded). %s", camel(e.Name), e.Name, e.Doc))
+			w("\t%s string", camel(e.Name))
+		}
 		if op.Extra {
 			w("\t// Extra are carrier-specific fields (get-service-info describes them),")
 			w("\t// sent after the listed ones; a name of a listed parameter replaces it.")
+			if len(own) > 0 {
+				w("\t// A name of the edge's own (%s) may be given here only", names(own))
+				w("\t// with its field's value or with the field empty: another value is")
+				w("\t// refused before sending, as the edge refuses a repeated field.")
+			}
 			w("\tExtra []Field")
 		}
 		w("}")
 		w("")
 		w("func (%sParams) operation() Operation { return Op%s }", name, name)
 		w("")
-		w("func (p %sParams) request() *form.Request {", name)
-		if len(op.Params) == 0 && !op.TakesParcels() && !op.Extra {
-			w("\treturn &form.Request{}")
+		w("func (p %sParams) request() (*form.Request, *Error) {", name)
+		if len(op.Params) == 0 && !op.TakesParcels() && !op.Extra && len(own) == 0 {
+			w("\treturn &form.Request{}, nil")
 			w("}")
 			w("")
 		} else {
-			w("\tr := &form.Request{Fields: make([]form.Field, 0, %d)}", len(op.Params))
+			w("\tr := &form.Request{Fields: make([]form.Field, 0, %d)}", len(op.Params)+len(own))
 			for j := range op.Params {
 				p := &op.Params[j]
 				w("\tadd(r, %q, p.%s)", p.Name, camel(p.Name))
+			}
+			for _, e := range own {
+				w("\tadd(r, %q, p.%s)", e.Name, camel(e.Name))
 			}
 			if op.TakesParcels() {
 				w("\tr.Parcels = p.Parcels")
 			}
 			if op.Extra {
-				w("\tfor _, f := range p.Extra {")
-				w("\t\tr.Set(f.Name, f.Value)")
+				args := "p.Extra"
+				for _, e := range own {
+					args += ", " + strconv.Quote(e.Name)
+				}
+				w("\tif e := setExtra(Op%s, r, %s); e != nil {", name, args)
+				w("\t\treturn nil, e")
 				w("\t}")
 			}
-			w("\treturn r")
+			w("\treturn r, nil")
 			w("}")
 			w("")
 		}
@@ -320,12 +364,12 @@ func generate(results map[string]string) ([]byte, error) {
 			w("// It books: the body is encoded once and resent, identical, while the")
 			w("// edge answers that resending is safe (see Client).")
 		}
-		if len(op.Params) == 0 && !op.TakesParcels() {
+		if len(op.Params) == 0 && !op.TakesParcels() && len(own) == 0 {
 			w("func (c *Client) %s(ctx context.Context) (*Response[%s], error) {", name, res)
-			w("\treturn call(ctx, c, Op%s, %sParams{}.request(), envelope.Decode%s)", name, name, res)
+			w("\treturn call(ctx, c, %sParams{}, envelope.Decode%s)", name, res)
 		} else {
 			w("func (c *Client) %s(ctx context.Context, p %sParams) (*Response[%s], error) {", name, name, res)
-			w("\treturn call(ctx, c, Op%s, p.request(), envelope.Decode%s)", name, res)
+			w("\treturn call(ctx, c, p, envelope.Decode%s)", res)
 		}
 		w("}")
 		w("")
