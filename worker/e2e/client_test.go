@@ -109,9 +109,8 @@ func bookingParams(t *testing.T, v url.Values) edgeclient.NewShipmentParams {
 }
 
 // fill sets the typed parameters p (a pointer to <Operation>Params) from a
-// form: each wire name is the field of its name in CamelCase, parcels[0]
-// the first Parcel, offer and point (the edge's own fields of issue 30,
-// checked and stripped there) Extra.
+// form: each wire name is the field of its name in CamelCase (the edge's
+// own order_value, offer and point too), parcels[0] the first Parcel.
 func fill(t *testing.T, v url.Values, p any) {
 	t.Helper()
 	pv := reflect.ValueOf(p).Elem()
@@ -126,12 +125,6 @@ func fill(t *testing.T, v url.Values, p any) {
 			}
 			parcels := f.Interface().([]edgeclient.Parcel)
 			require.True(t, parcels[0].Set(strings.TrimSuffix(name, "]"), vals[0]), k)
-			continue
-		}
-		if k == "offer" || k == "point" {
-			f := pv.FieldByName("Extra")
-			require.True(t, f.IsValid(), "%T has no %s", p, k)
-			f.Set(reflect.Append(f, reflect.ValueOf(edgeclient.Field{Name: k, Value: vals[0]})))
 			continue
 		}
 		var b strings.Builder

@@ -249,7 +249,7 @@ func TestSandboxFlow(t *testing.T) {
 			ShippingClientRef: ref, FromName: "Tienda Ñandú", FromAddress: "Calle de Alcalá 1", FromCity: "Madrid", FromPhone: "910000000",
 			FromZipCode: "28014", FromCountryCode: "ES", ToName: "Ana & Co", ToAddress: "Carrer de Pau Claris 1", ToCity: "Barcelona",
 			ToPhone: "600000000", ToZipCode: "08001", ToCountryCode: "ES", Parcels: madrid.Parcels,
-			Extra: []edgeclient.Field{{Name: "offer", Value: offer}}} // since issue 30: the quoted offer
+			Offer: offer} // since issue 30: the quoted offer
 	}
 	demo := c.With(edgeclient.WithToken(tok))
 	booked, err := demo.NewShipment(ctx, order("DEMO-E2E"))

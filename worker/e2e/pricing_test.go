@@ -1,14 +1,17 @@
 package e2e
 
 import (
-	"net/http"
+	"context"
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"testing"
 
-	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/parcelgate/parcelgate/worker/edgeclient"
+	"github.com/parcelgate/parcelgate/worker/internal/wranglerdev"
 )
 
 // The shop's prices under workerd (issue 31): PRICING_RULES applied by
@@ -24,55 +27,66 @@ func TestPricingRulesUnderWorkerd(t *testing.T) {
 			`{"kind":"drop_point","free_from":"60","name":{"en":"Pick-up point","es":"Punto de recogida"}},` +
 			`{"markup_fixed":"1"}]`,
 	}})
-	params := parcel(route(url.Values{}))
-	params.Set("order_value", "75.00")
+	ctx := context.Background()
+	p := rateParams(t, parcel(route(url.Values{})))
+	p.OrderValue = "75.00"
 	for _, normalized := range []bool{false, true} {
-		hdr := []string{"Accept-Language", "es"}
-		if normalized {
-			hdr = append(hdr, "Accept", "application/json; parcelgate=normalized")
-		}
-		// raw: order_value is no parameter of the client, nor the normalized Accept
-		r := call(t, s.URL, http.MethodGet, "get-shipments-rates", params, hdr...)
-		require.Equal(t, 200, r.Code, r.Raw)
-		assert.Equal(t, normalized, r.Header.Get("Parcelgate-Data") == "normalized")
-		services, _ := r.Data["services"].([]any)
-		require.NotEmpty(t, services, r.Raw)
+		c := edge(t, s.URL, edgeclient.WithHeader("Accept-Language", "es"), edgeclient.WithNormalized(normalized))
+		res, err := c.GetShipmentsRates(ctx, p)
+		ok(t, res, err)
+		assert.Equal(t, normalized, res.Normalized)
+		assert.Equal(t, normalized, res.Header.Get("Parcelgate-Data") == "normalized")
+		services := res.Data.Services
+		require.NotEmpty(t, services, string(res.Body))
 		home, points := 0, 0
-		for _, x := range services {
-			sv := x.(map[string]any)
-			assert.NotEqual(t, "rayo", sv["carrier_code"], "hidden")
-			price, carrier := num(t, sv["price"]), num(t, sv["carrier_price"])
-			if dp := sv["is_drop_point"]; dp == true || dp == "1" || dp == 1.0 {
+		for _, sv := range services {
+			assert.NotEqual(t, "rayo", sv.CarrierCode, "hidden")
+			carrier := carrierPrice(t, sv)
+			if sv.IsDropPoint {
 				points++
-				assert.Equal(t, 0.0, price, "free from 60: %v", sv)
-				assert.Equal(t, "Punto de recogida", sv["service_name"])
+				assert.Equal(t, 0.0, sv.Price, "free from 60: %+v", sv)
+				assert.Equal(t, "Punto de recogida", sv.ServiceName)
 			} else {
 				home++
-				assert.InDelta(t, carrier+1, price, 0.001, "1 € over the carrier's: %v", sv)
+				assert.InDelta(t, carrier+1, sv.Price, 0.001, "1 € over the carrier's: %+v", sv)
 			}
 		}
 		assert.Positive(t, home)
 		assert.Positive(t, points)
-		best, _ := r.Data["best_price_service"].(map[string]any)
-		require.NotNil(t, best, r.Raw)
-		assert.Equal(t, 0.0, num(t, best["price"]), "the shop's cheapest: a free drop point")
+		best := res.Data.BestPriceService
+		require.NotNil(t, best, string(res.Body))
+		assert.Equal(t, 0.0, best.Price, "the shop's cheapest: a free drop point")
 	}
 	// Below the threshold: drop points at the carrier's price.
-	params.Set("order_value", "20")
-	r := call(t, s.URL, http.MethodGet, "get-shipments-rates", params) // raw: order_value is no parameter of the client
-	require.Equal(t, 200, r.Code, r.Raw)
-	for _, x := range r.Data["services"].([]any) {
-		sv := x.(map[string]any)
-		if dp := sv["is_drop_point"]; dp == true || dp == "1" || dp == 1.0 {
-			assert.Equal(t, num(t, sv["carrier_price"]), num(t, sv["price"]))
+	c := edge(t, s.URL)
+	p.OrderValue = "20"
+	res, err := c.GetShipmentsRates(ctx, p)
+	ok(t, res, err)
+	for _, sv := range res.Data.Services {
+		if sv.IsDropPoint {
+			assert.Equal(t, carrierPrice(t, sv), sv.Price)
 		}
 	}
 	// A bad order value: refused by the edge, in the shopper's language.
-	params.Set("order_value", "20.123")
-	r = call(t, s.URL, http.MethodGet, "get-shipments-rates", params, "Accept-Language", "es") // raw: order_value is no parameter of the client
-	assert.Equal(t, 400, r.Code, r.Raw)
-	assert.Contains(t, r.Raw, "order_value")
-	assert.Contains(t, r.Raw, "valor del carrito")
+	p.OrderValue = "20.123"
+	_, err = c.With(edgeclient.WithHeader("Accept-Language", "es")).GetShipmentsRates(ctx, p)
+	e := refused(t, err)
+	assert.Equal(t, 400, e.HTTPStatus)
+	assert.Equal(t, edgeclient.SourceEdge, e.Source)
+	f, found := e.Field("order_value")
+	require.True(t, found, "%v", e.FieldErrors)
+	assert.Contains(t, f.Message, "valor del carrito")
+}
+
+// carrierPrice is a priced service's carrier_price (PRICING_SHOW_CARRIER_PRICE):
+// the edge's member, kept in the typed result's Extra.
+func carrierPrice(t *testing.T, sv edgeclient.RateService) float64 {
+	t.Helper()
+	b, found := sv.Extra.Get("carrier_price")
+	require.True(t, found, "carrier_price: %+v", sv)
+	var v any
+	require.NoError(t, json.Unmarshal(b, &v))
+	return num(t, v)
 }
 
 func num(t *testing.T, v any) float64 {

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -145,10 +146,11 @@ func TestRatesWithADeadline(t *testing.T) {
 			svc := r.Data["services"].([]any)[0].(map[string]any)
 			assert.Equal(t, "swiftpost-shop", svc["service_code"], "the live answer's services")
 			assert.Greater(t, up.count(), n, "the upstream was asked")
-			// The client's form: normalized data keeps its source.
-			// raw: the client always sends Accept: application/json, never the normalized form
-			nr := call(t, B, "POST", "get-shipments-rates", es, "Accept", "application/json; parcelgate=normalized")
+			// The browser Client's form: normalized data keeps its source.
+			nres, err := edge(t, B, edgeclient.WithNormalized(true)).Call(context.Background(), rateParams(t, es))
+			nr := asResult(t, nres, err)
 			require.Equal(t, 200, nr.Code, nr.Raw)
+			assert.True(t, nres.Normalized)
 			assert.Equal(t, "normalized", nr.Header.Get("Parcelgate-Data"))
 			assert.Equal(t, "recent", nr.Data["source"])
 			assert.Equal(t, true, nr.Data["services"].([]any)[0].(map[string]any)["is_drop_point"])
