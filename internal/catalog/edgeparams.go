@@ -21,6 +21,7 @@ const (
 
 // EdgeParam is one of the edge's own parameters of an operation.
 type EdgeParam struct {
+	// Name is the wire name (ParamOrderValue, ParamOffer, ParamPoint).
 	Name string
 	// Doc says what it is and what the edge requires of it, in English.
 	Doc string

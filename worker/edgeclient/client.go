@@ -25,6 +25,12 @@
 // trimming as the edge counts them) is refused before sending: an *Error
 // with Source SourceClient naming the field, with the edge's code.
 //
+// The edge's own parameters, which it reads and never forwards, are typed
+// fields of the operations that take them: the cart's OrderValue of a
+// rates request (the shop's pricing rules), the Offer and Point a booking
+// is held to (worker/offers). WithNormalized asks for the edge's
+// normalized data (Response.Normalized); the typed results are the same.
+//
 // The package imports internal/ (the form codec and the envelope) and
 // re-exports the types a caller needs as aliases, so a shop never imports
 // internal/.
