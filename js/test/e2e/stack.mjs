@@ -91,7 +91,10 @@ export async function startStack(options = {}) {
     UPSTREAM_BASE_URL: 'sandbox',
     ...(options.vars || {}),
   };
-  const devVars = (o) => Object.entries(o).map(([k, v]) => `${k}=${JSON.stringify(String(v))}`).join('\n') + '\n';
+  // Double-quoted (dotenv unescapes nothing in them but \n), single-quoted when the value has a
+  // double quote (a JSON setting such as PRICING_RULES): read as written.
+  const quote = (v) => (v.includes('"') && !v.includes("'") ? `'${v}'` : JSON.stringify(v));
+  const devVars = (o) => Object.entries(o).map(([k, v]) => `${k}=${quote(String(v))}`).join('\n') + '\n';
   await fs.writeFile(path.join(dir, '.dev.vars'), devVars(vars), { mode: 0o600 });
   // What make dev's worker/devvars.sh derives: the sandbox accepts the
   // edge's credentials and follows its time scale and rules feature.
