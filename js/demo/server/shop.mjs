@@ -351,4 +351,13 @@ export function main(argv = process.argv.slice(2), env = process.env) {
   return server;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] || '').href) main();
+// Run as a program (node js/demo/server/shop.mjs ...): Node names the module by its real path,
+// so a symlinked checkout (the make dev tests' mirrors) is compared by real path too.
+const invoked = (() => {
+  try {
+    return pathToFileURL(fs.realpathSync(process.argv[1] || '')).href;
+  } catch {
+    return '';
+  }
+})();
+if (import.meta.url === invoked) main();
