@@ -69,7 +69,7 @@ const grams = (s) => {
 const canonical = (n) => String(n);
 
 /** A new cart: its lines, value and the one parcel it ships in, as the shop computes them. */
-function newCart(id, contents) {
+export function newCart(id, contents) {
   const lines = (contents?.lines || CART_LINES).map((l) => ({ ...CATALOGUE[l.sku], ...l }));
   const value = lines.reduce((s, l) => s + l.qty * cents(l.price), 0);
   const weight = lines.reduce((s, l) => s + l.qty * grams(l.weight), 0) + grams(BOX.packing);
