@@ -401,8 +401,7 @@ function deliveryText(d) {
  * with the order first, then fresh ones from it when the edge refuses an
  * expired one (or after a reload).
  */
-function bookingClient(placed) {
-  const cart = state.cart ? state.cart.id : '';
+function bookingClient(placed, cart = state.cart ? state.cart.id : '') {
   let first = placed ? { token: placed.token, expiresAt: placed.expiresAt } : null;
   const token = async () => {
     if (first) {
@@ -446,12 +445,15 @@ async function newOrder() {
   await loadCart('');
 }
 
-/** The cart of that id from the shop's server (a new one when it has none), saved for a reload. */
+/**
+ * The cart of that id from the shop's server (a new one when it has none),
+ * saved for a reload unless the tab's confirmation is still on screen.
+ */
 async function loadCart(id) {
   try {
     const cart = await shop('/cart', { cart: id });
     useCart(cart);
-    if (cart.id !== id) save({ cart: cart.id });
+    if (cart.id !== id && !state.booking) save({ cart: cart.id });
     return cart;
   } catch (err) {
     fail(() => T('demo.errShop'));
@@ -471,14 +473,17 @@ async function showMode() {
   else if (state.upstream === 'unreachable') show('modeNote', () => T('demo.unreachable'));
 }
 
-/** Restores this tab's checkout: its cart, or its confirmation. */
+/** Restores this tab's checkout: its cart, and its confirmation once booked. */
 async function restore() {
   const v = saved();
-  const cart = await loadCart(v.cart || '');
-  if (!cart || cart.id !== v.cart || !v.booking || !v.booking.ref) return;
+  if (!v.booking || !v.booking.ref) {
+    await loadCart(v.cart || '');
+    return;
+  }
+  // Booked: the confirmation from this tab's record, its token from the shop's server (by the cart's id).
   state.orderRef = v.orderRef || '';
   try {
-    state.booking = { ...v.booking, client: bookingClient(null) };
+    state.booking = { ...v.booking, client: bookingClient(null, v.cart) };
     showConfirmation();
   } catch (err) {
     console.error('[tienda-demo] the saved order cannot be shown:', err);
