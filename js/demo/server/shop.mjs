@@ -21,6 +21,7 @@
 // account is never charged for a demo cart).
 
 import http from 'node:http';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { load, verifyOffer, verifyPoint, mintToken, OfferError } from '../../src/node.js';
@@ -54,6 +55,8 @@ const OPERATIONS = ['new-shipment', 'get-shipment', 'get-shipment-label', 'get-s
 const TOKEN_TTL = 1800;
 const MAX_BODY = 16 * 1024;
 const LANGS = Object.keys(DEMO);
+// A demo keeps carts in memory: the oldest go first past this many.
+const MAX_CARTS = 10000;
 
 // Cents from a decimal string of euros ("18.5" -> 1850), and back.
 const cents = (s) => {
@@ -170,7 +173,13 @@ export function createShop(options) {
   function cart(body) {
     let c = typeof body.cart === 'string' ? carts.get(body.cart) : undefined;
     if (!c) {
-      c = newCart(`c${now().toString(36)}${Math.random().toString(36).slice(2, 10)}`, options.cart);
+      // The cart's id is what the page holds: unguessable, as a session would be.
+      c = newCart(randomUUID(), options.cart);
+      if (carts.size >= MAX_CARTS) {
+        const oldest = carts.keys().next().value;
+        carts.delete(oldest);
+        orders.delete(oldest);
+      }
       carts.set(c.id, c);
     }
     const o = orders.get(c.id);
