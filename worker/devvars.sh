@@ -106,7 +106,7 @@ if has ALLOWED_ORIGINS; then
 	echo "note: ALLOWED_ORIGINS in $dv is not used: make dev allows its own origins (DEV_ORIGINS, from DEV_PORT)" >&2
 fi
 if ! $sandbox; then
-	echo "note: the upstream is $upstream (not the sandbox): the demo shop gets no demo token" >&2
+	echo "note: the upstream is $upstream (not the sandbox): the demo shop gets no demo token and its server books nothing" >&2
 fi
 
 # line KEY VALUE: a .dev.vars line (dotenv: the outer quotes are removed).

@@ -96,6 +96,26 @@ func portPair(t *testing.T) int {
 	return 0
 }
 
+// devPorts returns a free DEV_PORT p for make dev: p+10000 (its inspector)
+// and p+20000 (the demo shop's server, at most 65535) are free too.
+func devPorts(t *testing.T) int {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		p := portPair(t)
+		if p+20000 > 65535 {
+			continue
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p+20000))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return p
+	}
+	t.Fatal("no free DEV_PORT with DEV_PORT+10000 and DEV_PORT+20000 free")
+	return 0
+}
+
 // makeRun is a long-running make target (make dev, make sandbox) in its own
 // process group.
 type makeRun struct {
@@ -294,8 +314,8 @@ func commands(block string) []string {
 // the fake service with the account's Basic credentials and its envelope
 // comes back. A second make dev on another DEV_PORT (the sandbox upstream)
 // runs beside it: the two listen on no common port, every port either
-// listens on is its DEV_PORT, its DEV_PORT+10000 (the inspector) or one the
-// kernel picked. SIGTERM to each make's process group leaves no process.
+// listens on is its DEV_PORT, its DEV_PORT+10000 (the inspector), its
+// DEV_PORT+20000 (the demo shop's server) or one the kernel picked. SIGTERM to each make's process group leaves no process.
 func TestDevVarsRealUpstreamMakeDev(t *testing.T) {
 	skipUnlessDeployTest(t)
 	doc, err := os.ReadFile("DEPLOY.md")
@@ -341,7 +361,7 @@ func TestDevVarsRealUpstreamMakeDev(t *testing.T) {
 	require.NoError(t, os.WriteFile(dv, []byte(s), 0o600))
 	assert.Contains(t, sh(cmds[1]), "wrote a random PROXY_TOKEN")
 
-	port := portPair(t)
+	port := devPorts(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	m := startMake(t, dir, base, "/healthz", "dev", fmt.Sprintf("DEV_PORT=%d", port))
 	c := &http.Client{Timeout: 30 * time.Second}
@@ -376,9 +396,9 @@ func TestDevVarsRealUpstreamMakeDev(t *testing.T) {
 
 	// A second make dev (the example's sandbox upstream) on another DEV_PORT.
 	dir2 := mirrorRepo(t)
-	port2 := portPair(t)
-	for port2 == port || port2 == port+10000 || port2+10000 == port {
-		port2 = portPair(t)
+	port2 := devPorts(t)
+	for d := port2 - port; d == 0 || d == 10000 || d == -10000 || d == 20000 || d == -20000; d = port2 - port {
+		port2 = devPorts(t)
 	}
 	base2 := fmt.Sprintf("http://127.0.0.1:%d", port2)
 	m2 := startMake(t, dir2, base2, "/healthz", "dev", fmt.Sprintf("DEV_PORT=%d", port2))
@@ -397,8 +417,9 @@ func TestDevVarsRealUpstreamMakeDev(t *testing.T) {
 	}{{p1, port}, {p2, port2}} {
 		assert.True(t, x.ports[x.dev], "listens on DEV_PORT %d: %v", x.dev, x.ports)
 		assert.True(t, x.ports[x.dev+10000], "the inspector on DEV_PORT+10000: %v", x.ports)
+		assert.True(t, x.ports[x.dev+20000], "the demo shop's server on DEV_PORT+20000: %v", x.ports)
 		for p := range x.ports {
-			if p != x.dev && p != x.dev+10000 {
+			if p != x.dev && p != x.dev+10000 && p != x.dev+20000 {
 				assert.True(t, p >= lo && p <= hi, "port %d is neither DEV_PORT-derived nor the kernel's pick (%d-%d)", p, lo, hi)
 			}
 		}
@@ -408,7 +429,7 @@ func TestDevVarsRealUpstreamMakeDev(t *testing.T) {
 	}
 	m2.stop(t)
 	m.stop(t)
-	for _, p := range []int{port, port + 10000, port2, port2 + 10000} {
+	for _, p := range []int{port, port + 10000, port + 20000, port2, port2 + 10000, port2 + 20000} {
 		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
 		if assert.NoError(t, err, "port %d free again after make dev stopped", p) {
 			l.Close()

@@ -19,6 +19,11 @@ DEV_PORT ?= 8787
 # The devtools inspector of make dev's wrangler (wrangler's default, 9229, is one port for every
 # session: a second make dev on another DEV_PORT collided): DEV_PORT + 10000, on DEV_HOST.
 DEV_INSPECTOR_PORT ?= $(shell expr $(DEV_PORT) + 10000)
+# The demo shop's own server (js/demo/server/shop.mjs: the cart, the offer's check, the bound
+# grant): DEV_PORT + 20000 on DEV_HOST, where the demo page looks for it. DEV_PORT + 10000 and
+# + 20000 are the session's own, so two make dev on different DEV_PORTs (not 10000 or 20000 apart)
+# share no port.
+DEV_SHOP_PORT = $(shell expr $(DEV_PORT) + 20000)
 comma := ,
 # The browser origins make dev allows: the dev server's own, whichever host name is used.
 DEV_ORIGINS ?= http://127.0.0.1:$(DEV_PORT),http://localhost:$(DEV_PORT)$(if $(filter-out 127.0.0.1 localhost,$(DEV_HOST)),$(comma)http://$(DEV_HOST):$(DEV_PORT))
@@ -120,15 +125,19 @@ dev-secrets:
 ## (workerd, offline, wrangler.toml's [env.dev]: the demo shop as assets, the SANDBOX service
 ## binding) on http://$(DEV_HOST):$(DEV_PORT). .dev.vars may name a real upstream instead
 ## (UPSTREAM_BASE_URL); worker/devvars.sh checks it and writes the sandbox's .dev.vars.dev.
-## ALLOWED_ORIGINS is the dev server's own origins (DEV_ORIGINS). Ctrl-C stops it.
+## ALLOWED_ORIGINS is the dev server's own origins (DEV_ORIGINS). Beside it, the demo shop's server
+## (js/demo/server/shop.mjs) on DEV_SHOP_PORT, with .dev.vars' TOKEN_SIGNING_KEY. Ctrl-C stops both.
 dev: npm-tools worker worker-assets sandbox-worker .dev.vars
 	@bash worker/devvars.sh .dev.vars .dev.vars.example internal/sandbox/worker/.dev.vars.dev
 	@echo ""
-	@echo "  demo shop:   http://$(DEV_HOST):$(DEV_PORT)/demo/"
+	@[ $(DEV_SHOP_PORT) -le 65535 ] || { echo "DEV_PORT must be at most 45535: the demo shop's server listens on DEV_PORT + 20000" >&2; exit 2; }
+	@echo "  demo shop:   http://$(DEV_HOST):$(DEV_PORT)/demo/ (its server: http://$(DEV_HOST):$(DEV_SHOP_PORT)/)"
 	@echo "  edge worker: http://$(DEV_HOST):$(DEV_PORT)/  (health: /healthz, operations: /v1/<operation>; Ctrl-C stops)"
 	@echo "  webhooks:    curl http://$(DEV_HOST):$(DEV_PORT)/__scheduled runs the watcher (js/demo/README.md)"
 	@echo ""
-	@exec env $(WRANGLER_ENV) $(WRANGLER) dev --env dev -c wrangler.toml -c $(SANDBOX_TOML) \
+	@node js/demo/server/shop.mjs --host $(DEV_HOST) --port $(DEV_SHOP_PORT) --edge http://$(DEV_HOST):$(DEV_PORT) \
+	  --origins "$(DEV_ORIGINS)" --dev-vars .dev.vars & shop=$$!; trap 'kill $$shop 2>/dev/null; wait $$shop' EXIT; \
+	env $(WRANGLER_ENV) $(WRANGLER) dev --env dev -c wrangler.toml -c $(SANDBOX_TOML) \
 	  --local --ip $(DEV_HOST) --port $(DEV_PORT) --inspector-ip $(DEV_HOST) --inspector-port $(DEV_INSPECTOR_PORT) \
 	  --persist-to .wrangler/state \
 	  --var "ALLOWED_ORIGINS:$(DEV_ORIGINS)" --show-interactive-dev-session=false --test-scheduled
@@ -202,8 +211,10 @@ test-worker-e2e: npm-tools worker sandbox-worker
 
 ## test-e2e: the demo shop in headless Chromium (playwright-core + Debian's chromium)
 ## against make dev's stack (the built worker and assets under wrangler dev, a fresh
-## sandbox): address validation, rates, drop points, booking, label PDF, tracking; a
-## real upstream configured means no demo token. Writes build/e2e/checkout.png. Also
+## sandbox, the demo's shop server): address validation, rates, drop points, booking through
+## the shop's server with a grant bound to the offer, label PDF, tracking; a page script that
+## changes the booking is refused (demo-offers); js/README's order-flow snippets run against it
+## (order-flow); a real upstream configured means no demo token. Writes build/e2e/checkout.png. Also
 ## js/test/e2e/bundlers.test.mjs: the packed package (npm pack, installed offline into a new
 ## project) built with esbuild, Vite and webpack (pinned in package.json) and driven against the
 ## same stack from another origin.

@@ -1,10 +1,9 @@
-// Tienda Demo: a checkout wired to the parcelgate widgets and the edge
-// worker that serves this page. Everything a real shop would do is here,
-// except one thing: where the order's token comes from. A real shop's
-// server mints a scoped token per order (POST /tokens with PROXY_TOKEN, or
-// mintToken); this demo has no server, so it asks the worker's /demo/token,
-// which mints the same kind of token for one order and exists only while the
-// worker's upstream is the embedded sandbox.
+// Tienda Demo: a checkout wired to the parcelgate widgets, the edge worker
+// that serves this page and the shop's own server (server/shop.mjs, which
+// make dev runs beside the worker), as a real shop does it: the page quotes
+// through the edge and the shopper chooses; the shop's server keeps the
+// cart, verifies the chosen offer, charges its price and mints a booking
+// token bound to it; the page books with that token through the edge.
 
 import { Client, ParcelgateError, load } from '../src/index.js';
 import { LANGUAGES, entry, fill, intlLocale, language, formatMoney, formatUnit, formatNumber, formatDate, countryName } from '../src/widgets/i18n.js';
@@ -12,6 +11,9 @@ import DEMO from './strings.js';
 
 const $ = (id) => document.getElementById(id);
 const endpoint = location.origin;
+// The shop's server: make dev runs it on DEV_PORT + 20000 (the worker's
+// inspector is on DEV_PORT + 10000), on the same host.
+const shopUrl = `${location.protocol}//${location.hostname}:${Number(location.port || (location.protocol === 'https:' ? 443 : 80)) + 20000}`;
 
 // The page's language: ?lang=, else the last one chosen, else Spanish (a
 // Madrid shop). The widgets follow the document's lang; the page's own
@@ -38,37 +40,32 @@ function show(id, text) {
   if (id === 'routeHint') el.hidden = !text; // the others are live regions: kept in the page
 }
 
-// The shop: who ships, what is in the cart, how it is packed.
-const SHOP = {
-  from_name: 'Tienda Demo',
-  from_address: 'Calle de Alcalá 1',
-  from_city: 'Madrid',
-  from_zip_code: '28014',
-  from_country_code: 'ES',
-  from_phone: '910000000',
-  from_email: 'envios@tienda-demo.example',
+// Where the shop ships from (the rates' origin; the shop's server adds
+// its sender address to the booking).
+const ORIGIN = { city: 'Madrid', country: 'ES', zip: '28014' };
+// The names of the shop's articles (the cart itself comes from its server).
+const ARTICLES = {
+  mug: () => T('demo.item.mug'),
+  bowl: (line) => T('demo.item.bowl', { size: formatUnit(line.size, 'centimeter', locale()) }),
 };
-const CART = [
-  { name: () => T('demo.item.mug'), qty: 2, price: 18.5, weight: 0.45 },
-  { name: () => T('demo.item.bowl', { size: formatUnit(24, 'centimeter', locale()) }), qty: 1, price: 42, weight: 1.1 },
-];
 // The shop's rule (PRICING_RULES in wrangler.toml's [env.dev.vars]): the
 // edge prices the services, the page only says so.
 const FREE_DROP_POINT_FROM = 60;
-const BOX = { parcel_width: 30, parcel_height: 20, parcel_length: 40, packing: 0.35 };
 
 const state = {
   mode: 'home',
   service: null,
   dropPoint: null,
+  cart: null, // the shop's server's: {id, lines, value, currency, parcels}
   orderRef: '',
   booking: null,
   upstream: 'unknown',
 };
 
-// The checkout survives a reload: the order reference (so a retry after a
-// lost answer, even from a reloaded page, reuses it and cannot book twice)
-// and, once booked, the confirmation. sessionStorage: this tab only.
+// The checkout survives a reload: the cart's id (the shop's server keeps
+// one order reference per cart, so a retry after a lost answer, even from
+// a reloaded page, cannot book twice) and, once booked, the confirmation.
+// sessionStorage: this tab only.
 const STORE_KEY = 'tienda-demo-checkout';
 
 function saved() {
@@ -87,22 +84,34 @@ function save(v) {
   }
 }
 
-function newOrderRef() {
-  // At most 15 characters (the spec's limit for shipping_client_ref). Kept
-  // for every attempt of this checkout, so a retry after a lost answer is
-  // answered with the first booking instead of booking twice.
-  return `WEB-${Date.now().toString(36).toUpperCase()}`.slice(0, 15);
+/** A refusal of the shop's server: its code and the sentence it wrote in the shopper's language. */
+class ShopError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
 }
 
-function parcel() {
-  const weight = CART.reduce((s, i) => s + i.qty * i.weight, 0) + BOX.packing;
-  return {
-    parcel_weight: Math.round(weight * 100) / 100,
-    parcel_width: BOX.parcel_width,
-    parcel_height: BOX.parcel_height,
-    parcel_length: BOX.parcel_length,
-    parcel_volume: BOX.parcel_width * BOX.parcel_height * BOX.parcel_length,
-  };
+/** POSTs to the shop's server; resolves with its data, rejects with a ShopError (status 0: not answering). */
+async function shop(path, body) {
+  let res;
+  let env = null;
+  try {
+    res = await fetch(shopUrl + path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ ...body, lang }),
+    });
+    env = await res.json();
+  } catch (err) {
+    console.error(`[tienda-demo] the shop's server (${shopUrl}) did not answer:`, err);
+    throw new ShopError(0, 'shop_down', T('demo.errShop'));
+  }
+  if (!res.ok || !env || env.status !== 'ok') {
+    throw new ShopError(res.status, env?.data?.code || 'unknown', env?.data?.errorMessage || T('demo.errOrder'));
+  }
+  return env.data;
 }
 
 /** The next working day (Mon-Fri) as YYYY-MM-DD, local time. */
@@ -115,28 +124,28 @@ function nextWorkingDay(from = new Date()) {
 
 const eur = { format: (n) => formatMoney(n, 'EUR', locale()) };
 const kg = (n) => formatUnit(n, 'kilogram', locale(), { maximumFractionDigits: 2 });
-const subtotal = () => CART.reduce((s, i) => s + i.qty * i.price, 0);
+const subtotal = () => (state.cart ? Number(state.cart.value) : 0);
 
 function renderCart() {
   $('items').innerHTML = '';
-  for (const item of CART) {
+  for (const line of state.cart ? state.cart.lines : []) {
     const li = document.createElement('li');
     const name = document.createElement('span');
-    name.textContent = T('demo.item.line', { qty: formatNumber(item.qty, locale()), name: item.name() });
+    name.textContent = T('demo.item.line', { qty: formatNumber(line.qty, locale()), name: (ARTICLES[line.sku] || (() => line.sku))(line) });
     const small = document.createElement('small');
-    small.textContent = T('demo.item.weight', { weight: kg(item.weight) });
+    small.textContent = T('demo.item.weight', { weight: kg(Number(line.weight)) });
     name.append(small);
     const price = document.createElement('span');
-    price.textContent = eur.format(item.qty * item.price);
+    price.textContent = eur.format(line.qty * Number(line.price));
     li.append(name, price);
     $('items').append(li);
   }
-  const p = parcel();
+  const p = state.cart && state.cart.parcels[0];
   const n = (x) => formatNumber(x, locale());
-  $('parcel-note').textContent = T('demo.parcel', {
+  $('parcel-note').textContent = p ? T('demo.parcel', {
     size: `${n(p.parcel_length)} × ${n(p.parcel_width)} × ${formatUnit(p.parcel_height, 'centimeter', locale())}`,
     weight: kg(p.parcel_weight),
-  });
+  }) : '';
   $('free-note').textContent = T('demo.freeDropPoint', { amount: formatMoney(FREE_DROP_POINT_FROM, 'EUR', locale()) });
   renderTotals();
 }
@@ -154,13 +163,19 @@ const rates = $('rates');
 const dropPoints = $('drop-points');
 const shippingDate = nextWorkingDay();
 
-function setupWidgets() {
-  rates.parcels = [parcel()];
+/** The cart from the shop's server: what the rates are asked for. */
+function useCart(cart) {
+  state.cart = cart;
+  rates.parcels = cart.parcels;
   // The cart's value: the edge's pricing rules (make dev: drop points
   // free from 60 €, wrangler.toml's [env.dev.vars] PRICING_RULES).
-  rates.orderValue = subtotal().toFixed(2);
+  rates.orderValue = cart.value;
+  renderCart();
+}
+
+function setupWidgets() {
   rates.setAttribute('shipping-date', shippingDate);
-  for (const [k, v] of Object.entries({ 'from-country': SHOP.from_country_code, 'from-zip': SHOP.from_zip_code })) {
+  for (const [k, v] of Object.entries({ 'from-country': ORIGIN.country, 'from-zip': ORIGIN.zip })) {
     rates.setAttribute(k, v);
   }
 
@@ -179,7 +194,7 @@ function setupWidgets() {
     dropPoints.setAttribute('zip-code', zip);
     show('routeHint', () =>
       T('demo.route', {
-        from: SHOP.from_city,
+        from: ORIGIN.city,
         zip,
         country: countryName(country, locale()),
         date: formatDate(shippingDate, locale(), { weekday: 'long', day: 'numeric', month: 'long' }),
@@ -233,33 +248,24 @@ function reason(err) {
 }
 
 /**
- * Asks the worker for a token for one order (sandbox only): it books that
- * order and reads what was booked with it, nothing else. Returns the
- * {token, expiresAt} the Client caches and renews.
+ * After a refusal of what was chosen (by the shop's server, or by the edge
+ * because the booking was not the offer the token is bound to): the choice
+ * is cleared and the services (and drop points) are quoted again.
  */
-async function demoToken(orderRef, offer) {
-  // The grant is bound to the chosen service's offer (issue 30): the
-  // booking must be the one quoted, whatever the page's script sends.
-  const res = await fetch('/demo/token', {
-    method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ shipping_client_ref: orderRef, offer: offer || '' }),
-  });
-  let body = null;
-  try {
-    body = await res.json();
-  } catch {
-    // handled below
-  }
-  if (res.status === 404) {
-    throw Object.assign(new Error('this worker has a real upstream configured: /demo/token exists only with the embedded sandbox'), { category: 'demo_remote' });
-  }
-  if (!res.ok || !body || body.status !== 'ok') {
-    throw Object.assign(new Error(body?.data?.errorMessage || `the token endpoint answered HTTP ${res.status}`), {
-      category: res.status === 429 ? 'rate_limited' : 'unknown',
-    });
-  }
-  return { token: body.data.token, expiresAt: body.data.expires_at };
+function quoteAgain() {
+  state.service = null;
+  state.dropPoint = null;
+  rates.value = '';
+  dropPoints.value = '';
+  renderTotals();
+  rates.refresh();
+  if (state.mode === 'drop-point') dropPoints.refresh();
+}
+
+/** A refusal by the edge of a booking that is not its offer: 403 offer_*, or 400 naming offer or point. */
+function offerRefused(err) {
+  return err instanceof ParcelgateError && err.operation === 'new-shipment' &&
+    (err.status === 403 || err.fieldErrors.some((e) => e.field === 'offer' || e.field === 'point'));
 }
 
 let placing = false;
@@ -282,6 +288,10 @@ async function placeOrder(ev) {
     fail(() => T('demo.errDropPoint'));
     return;
   }
+  if (!state.cart) {
+    // The shop's server did not answer with a cart: ask again.
+    if (!(await loadCart(''))) return;
+  }
 
   placing = true;
   const button = $('place-order');
@@ -289,30 +299,30 @@ async function placeOrder(ev) {
   placingText = true;
   button.textContent = T('demo.placing');
   try {
-    const client = await bookingClient(state.service.offer);
-    const request = {
-      shipping_date: shippingDate,
-      service_type: 'custom',
-      carrier_code: state.service.carrier_code,
-      service_code: state.service.service_code,
-      shipping_client_ref: state.orderRef,
-      ...SHOP,
-      ...address.value,
-      parcels: [parcel()],
-    };
-    // The signed offer and drop point travel with the booking; the edge
-    // checks them and strips them before the upstream.
-    if (state.service.offer) request.offer = state.service.offer;
-    if (state.mode === 'drop-point') {
-      request.drop_point_key = state.dropPoint.drop_point_key;
-      if (state.dropPoint.point) request.point = state.dropPoint.point;
-    }
-    const booked = await client.newShipment(request, { locale: document.documentElement.lang });
+    // 1. The shop's server: the cart's id, the chosen offer (and point) and
+    // the address. It verifies the offer against its cart, charges the
+    // signed price and answers a token bound to that offer, with the
+    // booking it checked (its sender, the cart's parcels, the offer's service).
     const s = state.service;
+    const placed = await shop('/orders', {
+      cart: state.cart.id,
+      offer: s.offer,
+      ...(state.mode === 'drop-point' ? { point: state.dropPoint.point || '', drop_point_key: state.dropPoint.drop_point_key } : {}),
+      address: address.value,
+      shipping_date: shippingDate,
+    });
+    state.orderRef = placed.order;
+    save({ cart: state.cart.id, orderRef: state.orderRef });
+    // 2. Book through the edge with that token: the edge books the offer
+    // it is bound to, or refuses (the offer and point are checked and
+    // stripped before the upstream).
+    const client = bookingClient(placed);
+    const booked = await client.newShipment(placed.booking, { locale: document.documentElement.lang });
     const a = address.value;
     state.booking = {
       client,
       ref: booked.shipping_dlvr_ref,
+      charged: placed.charged,
       carrier: `${s.carrier_name || s.carrier_code} · ${s.service_name || s.service_code}`,
       delivery: state.mode === 'drop-point'
         ? { point: { name: state.dropPoint.name, address: state.dropPoint.address, city: state.dropPoint.city } }
@@ -320,11 +330,28 @@ async function placeOrder(ev) {
       trackingUrl: booked.advance_tracking_url || '',
     };
     const { client: _c, ...kept } = state.booking;
-    save({ orderRef: state.orderRef, booking: kept });
+    save({ cart: state.cart.id, orderRef: state.orderRef, booking: kept });
     showConfirmation();
   } catch (err) {
     console.error('[tienda-demo] booking failed:', err);
-    if (err instanceof ParcelgateError && ['upstream_unavailable', 'timeout', 'network', 'booking_unconfirmed'].includes(err.category)) {
+    if (err instanceof ShopError && (err.code === 'quote_again' || err.code === 'booked')) {
+      fail(() => T('demo.errQuoteAgain'));
+      quoteAgain();
+    } else if (err instanceof ShopError && err.code === 'cart_unknown') {
+      // The shop's server forgot the cart (restarted): a new one.
+      fail(() => T('demo.errCart'));
+      await loadCart('');
+    } else if (err instanceof ShopError && err.code === 'demo_remote') {
+      fail(() => T('demo.remote'));
+    } else if (err instanceof ShopError) {
+      const said = err.message;
+      fail(() => (err.code === 'shop_down' ? T('demo.errShop') : said));
+    } else if (offerRefused(err)) {
+      // The edge refused a booking that is not the offer the token is
+      // bound to (changed by a script, or stale): nothing was booked.
+      fail(() => T('demo.errQuoteAgain'));
+      quoteAgain();
+    } else if (err instanceof ParcelgateError && ['upstream_unavailable', 'timeout', 'network', 'booking_unconfirmed'].includes(err.category)) {
       // The answer was lost: the booking may exist. Placing the order again
       // sends the same order reference, which the service answers with the
       // first booking instead of booking twice.
@@ -351,6 +378,7 @@ function showConfirmation() {
   $('dlvr-ref').textContent = b.ref;
   $('booked-carrier').textContent = b.carrier;
   $('booked-delivery').textContent = deliveryText(b.delivery);
+  renderPaid();
   if (b.trackingUrl) $('booked-delivery').title = b.trackingUrl;
   $('checkout').hidden = true;
   const box = $('confirmation');
@@ -368,11 +396,22 @@ function deliveryText(d) {
   return T('demo.deliveryHome', d.home);
 }
 
-/** A Client for the current order: its token is fetched when first needed and renewed on expiry. */
-async function bookingClient(offer) {
-  const orderRef = state.orderRef;
-  const client = new Client({ baseUrl: endpoint, token: () => demoToken(orderRef, offer), validateOptions: { today: true } });
-  return client;
+/**
+ * A Client for the current order: the token the shop's server answered
+ * with the order first, then fresh ones from it when the edge refuses an
+ * expired one (or after a reload).
+ */
+function bookingClient(placed, cart = state.cart ? state.cart.id : '') {
+  let first = placed ? { token: placed.token, expiresAt: placed.expiresAt } : null;
+  const token = async () => {
+    if (first) {
+      const t = first;
+      first = null;
+      return t;
+    }
+    return shop('/orders/token', { cart });
+  };
+  return new Client({ baseUrl: endpoint, token, validateOptions: { today: true } });
 }
 
 async function downloadLabel() {
@@ -397,13 +436,29 @@ async function downloadLabel() {
   }
 }
 
-function newOrder() {
-  state.orderRef = newOrderRef();
+async function newOrder() {
+  state.orderRef = '';
   state.booking = null;
-  save({ orderRef: state.orderRef });
   $('tracking').removeAttribute('reference');
   $('confirmation').hidden = true;
   $('checkout').hidden = false;
+  await loadCart('');
+}
+
+/**
+ * The cart of that id from the shop's server (a new one when it has none),
+ * saved for a reload unless the tab's confirmation is still on screen.
+ */
+async function loadCart(id) {
+  try {
+    const cart = await shop('/cart', { cart: id });
+    useCart(cart);
+    if (cart.id !== id && !state.booking) save({ cart: cart.id });
+    return cart;
+  } catch (err) {
+    fail(() => T('demo.errShop'));
+    return null;
+  }
 }
 
 async function showMode() {
@@ -418,14 +473,17 @@ async function showMode() {
   else if (state.upstream === 'unreachable') show('modeNote', () => T('demo.unreachable'));
 }
 
-/** Restores this tab's checkout: its order reference, or its confirmation. */
+/** Restores this tab's checkout: its cart, and its confirmation once booked. */
 async function restore() {
   const v = saved();
-  state.orderRef = v.orderRef || newOrderRef();
-  save({ orderRef: state.orderRef, booking: v.booking });
-  if (!v.booking || !v.booking.ref) return;
+  if (!v.booking || !v.booking.ref) {
+    await loadCart(v.cart || '');
+    return;
+  }
+  // Booked: the confirmation from this tab's record, its token from the shop's server (by the cart's id).
+  state.orderRef = v.orderRef || '';
   try {
-    state.booking = { ...v.booking, client: await bookingClient() };
+    state.booking = { ...v.booking, client: bookingClient(null, v.cart) };
     showConfirmation();
   } catch (err) {
     console.error('[tienda-demo] the saved order cannot be shown:', err);
@@ -450,6 +508,14 @@ function applyTexts() {
   for (const id of Object.keys(shown)) show(id, shown[id]);
   renderCart();
   if (state.booking) $('booked-delivery').textContent = deliveryText(state.booking.delivery);
+  if (state.booking) renderPaid();
+}
+
+// What the shop's server charged (the signed price of the booked offer).
+function renderPaid() {
+  const c = state.booking.charged;
+  $('paid-shipping').textContent = c ? eur.format(Number(c.shipping)) : '';
+  $('paid-total').textContent = c ? eur.format(Number(c.total)) : '';
 }
 
 // Switches the whole page: the document's lang (the widgets follow it),

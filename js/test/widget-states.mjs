@@ -416,13 +416,25 @@ export async function fakeDemoEdge(page) {
   await page.route('**/healthz', (route) =>
     route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'ok', data: { upstream: 'sandbox' } }) }),
   );
-  await page.route('**/demo/token', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify({ status: 'ok', data: { token: 'demo-token', expires_at: new Date(Date.now() + 3600e3).toISOString() } }),
-    }),
-  );
+  // The shop's own server (js/demo/server/shop.mjs, on the page's port + 20000): its cart, and an
+  // order for the first home-delivery service (these rates carry no offers to verify).
+  const { newCart, SENDER } = await import('../demo/server/shop.mjs');
+  const cart = newCart('c-states');
+  const shop = (data) => ({ status: 200, contentType: 'application/json', headers: { 'Access-Control-Allow-Origin': '*' }, body: JSON.stringify({ status: 'ok', data }) });
+  const token = { token: 'demo-token', expiresAt: new Date(Date.now() + 3600e3).toISOString() };
+  await page.route((url) => /^\/(cart|orders|orders\/token)$/.test(url.pathname), (route) => {
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Content-Type' } });
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/cart') return route.fulfill(shop({ ...cart, order: null }));
+    if (path === '/orders/token') return route.fulfill(shop(token));
+    const body = route.request().postDataJSON();
+    const s = (RX.madrid_barcelona.rates.data.services || []).find((x) => !Number(x.is_drop_point));
+    return route.fulfill(shop({
+      order: 'WEB-STATES01', charged: { shipping: Number(s.price).toFixed(2), total: (Number(cart.value) + Number(s.price)).toFixed(2), currency: 'EUR' }, ...token,
+      booking: { shipping_date: body.shipping_date, service_type: 'custom', carrier_code: s.carrier_code, service_code: s.service_code,
+        shipping_client_ref: 'WEB-STATES01', ...SENDER, ...body.address, parcels: cart.parcels },
+    }));
+  });
 }
 
 async function demo(page, lang, base, steps) {

@@ -6,7 +6,9 @@
 // internal/sandbox/worker/wrangler.toml with absolute paths, run with
 // --env dev as `make dev` runs them: the edge reaches the sandbox through
 // its SANDBOX service binding, and ALLOWED_ORIGINS is the server's own
-// (plus vars.ALLOWED_ORIGINS when given).
+// (plus vars.ALLOWED_ORIGINS when given). Beside it, as make dev runs it,
+// the demo shop's server (js/demo/server/shop.mjs) on the port + 20000,
+// where the demo page looks for it, with the stack's TOKEN_SIGNING_KEY.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -27,6 +29,24 @@ export function freePort() {
   });
 }
 
+/** Whether a TCP port on 127.0.0.1 can be listened on now. */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** A free port p (at most 45535) whose p + offset is free too: make dev's DEV_PORT and its shop's. */
+export async function freePortPair(offset = 20000) {
+  for (let i = 0; i < 200; i++) {
+    const p = 20000 + Math.floor(Math.random() * (65535 - offset - 20000));
+    if ((await portFree(p)) && (await portFree(p + offset))) return p;
+  }
+  throw new Error(`no free port p with p + ${offset} free`);
+}
+
 function tomlString(s) {
   return JSON.stringify(s);
 }
@@ -34,7 +54,7 @@ function tomlString(s) {
 /**
  * Starts wrangler dev. vars are written to a private .dev.vars.
  * @param {{vars?: Record<string, string>, startTimeout?: number}} options
- * @returns {Promise<{url: string, logs: () => string, stop: () => Promise<void>}>}
+ * @returns {Promise<{url: string, shopUrl: string, logs: () => string, stop: () => Promise<void>}>}
  */
 export async function startStack(options = {}) {
   const main = path.join(ROOT, 'build/worker/worker.mjs');
@@ -71,14 +91,17 @@ export async function startStack(options = {}) {
     UPSTREAM_BASE_URL: 'sandbox',
     ...(options.vars || {}),
   };
-  const devVars = (o) => Object.entries(o).map(([k, v]) => `${k}=${JSON.stringify(String(v))}`).join('\n') + '\n';
+  // Double-quoted (dotenv unescapes nothing in them but \n), single-quoted when the value has a
+  // double quote (a JSON setting such as PRICING_RULES): read as written.
+  const quote = (v) => (v.includes('"') && !v.includes("'") ? `'${v}'` : JSON.stringify(v));
+  const devVars = (o) => Object.entries(o).map(([k, v]) => `${k}=${quote(String(v))}`).join('\n') + '\n';
   await fs.writeFile(path.join(dir, '.dev.vars'), devVars(vars), { mode: 0o600 });
   // What make dev's worker/devvars.sh derives: the sandbox accepts the
   // edge's credentials and follows its time scale and rules feature.
   const sandboxVars = { SANDBOX_USER: vars.API_USER, SANDBOX_KEY: vars.API_KEY };
   for (const k of ['SANDBOX_TIME_SCALE', 'RULES_FEATURE']) if (k in vars) sandboxVars[k] = vars[k];
   await fs.writeFile(path.join(sandboxDir, '.dev.vars'), devVars(sandboxVars), { mode: 0o600 });
-  const port = await freePort();
+  const port = await freePortPair(20000);
   const inspector = await freePort();
   let out = '';
   const child = spawn(process.execPath, [
@@ -111,7 +134,20 @@ export async function startStack(options = {}) {
   let gone = null;
   exited.then((r) => (gone = r));
 
+  // The demo shop's server, as make dev starts it (its signing keys from the environment).
+  const shop = spawn(process.execPath, [path.join(ROOT, 'js/demo/server/shop.mjs'), '--host', '127.0.0.1', '--port', String(port + 20000),
+    '--edge', `http://127.0.0.1:${port}`, '--origins', `http://127.0.0.1:${port},http://localhost:${port}`], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, TOKEN_SIGNING_KEY: vars.TOKEN_SIGNING_KEY, ...(vars.TOKEN_SIGNING_KEY_PREVIOUS ? { TOKEN_SIGNING_KEY_PREVIOUS: vars.TOKEN_SIGNING_KEY_PREVIOUS } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  shop.stdout.on('data', (b) => (out += b));
+  shop.stderr.on('data', (b) => (out += b));
+  const shopExited = new Promise((resolve) => shop.once('exit', resolve));
+
   const stop = async () => {
+    if (shop.exitCode === null && shop.signalCode === null) shop.kill('SIGTERM');
+    await shopExited;
     if (!gone) {
       try {
         process.kill(-child.pid, 'SIGTERM');
@@ -152,5 +188,18 @@ export async function startStack(options = {}) {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, logs: () => out, stop };
+  const shopUrl = `http://127.0.0.1:${port + 20000}`;
+  for (;;) {
+    try {
+      await (await fetch(`${shopUrl}/`)).arrayBuffer(); // any answer: it listens
+      break;
+    } catch {
+      if (shop.exitCode !== null || Date.now() > deadline) {
+        await stop();
+        throw new Error(`the demo shop's server did not start:\n${out}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url, shopUrl, logs: () => out, stop };
 }
