@@ -376,7 +376,7 @@ func browserExports(m *model) string {
 func browserJS(m *model) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	p("%s", browserHeader)
+	p("%s// @ts-check\n", browserHeader)
 	p("// The validation module's calls (wasm/internal/seam): for each, its export,\n")
 	p("// pack(input) -> the message (wasm/internal/wire's tokens, members in\n")
 	p("// declaration order) and unpack(tokens) -> the named answer. js/src/core.js\n")
@@ -406,7 +406,8 @@ func browserJS(m *model) string {
 		q("\t/** @param {import('./wire.js').Tokens} t @returns {%s} */\n\tunpack(t) {\n", c.Out)
 		last := out.Fields[len(out.Fields)-1]
 		if last.Kind == kStructs {
-			q("\t\tconst o = %s;\n", m.jsUnpack(c.Out))
+			// Typed as the answer: an empty list alone would be never[] to tsc.
+			q("\t\tconst o = /** @type {%s} */ (%s);\n", c.Out, m.jsUnpack(c.Out))
 			q("\t\twhile (t.more()) o.%s.push(%s);\n\t\treturn o;\n\t},\n};\n", last.JSON, m.jsUnpack(last.Type))
 		} else {
 			q("\t\treturn %s;\n\t},\n};\n", m.jsUnpack(c.Out))
