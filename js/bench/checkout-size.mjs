@@ -39,7 +39,8 @@ function reach(entry) {
     if (seen.has(f)) return;
     seen.add(f);
     const src = fs.readFileSync(f, 'utf8');
-    for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]/g)) {
+    // Statements only, at the start of a line (a JSDoc `@import ... from` names types, not modules).
+    for (const m of src.matchAll(/^(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm)) {
       const spec = m[1] || m[2];
       if (spec.startsWith('.')) walk(path.join(path.dirname(f), spec));
     }
