@@ -38,9 +38,9 @@ function reach(entry) {
   const walk = (f) => {
     if (seen.has(f)) return;
     seen.add(f);
-    const src = fs.readFileSync(f, 'utf8');
-    // Statements only, at the start of a line (a JSDoc `@import ... from` names types, not modules).
-    for (const m of src.matchAll(/^(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm)) {
+    // Comments dropped: a JSDoc `@import ... from` names types, not modules.
+    const src = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]/g)) {
       const spec = m[1] || m[2];
       if (spec.startsWith('.')) walk(path.join(path.dirname(f), spec));
     }
