@@ -24,6 +24,8 @@ import { US, tok, packRequest } from './wire.js';
 /** @typedef {{ tracking: TrackingCode | null }} Described */
 /** @typedef {{ code: string, meaning: string, label: string, category: string, final: boolean }} TrackingCode */
 /** @typedef {{ json: string }} CatalogResult */
+/** @typedef {{ operation: string, status: number, body: string }} DecodeInput */
+/** @typedef {{ json: string }} Decoded */
 
 /** The module's version (the loader's core.version). */
 export const version = {
@@ -108,6 +110,19 @@ export const catalog = {
   export: 'pg_catalog',
   pack: () => '',
   /** @param {import('./wire.js').Tokens} t @returns {CatalogResult} */
+  unpack(t) {
+    return { json: t.next() };
+  },
+};
+
+// The response decoder's (wasm/decoder).
+
+/** Decodes a {status, data} response: {ok: true, data} or {ok: false, error}, as JSON. */
+export const decode = {
+  export: 'pg_decode',
+  /** @param {DecodeInput} v */
+  pack: (v) => tok(v.operation) + tok(String(v.status)) + tok(v.body),
+  /** @param {import('./wire.js').Tokens} t @returns {Decoded} */
   unpack(t) {
     return { json: t.next() };
   },

@@ -12,7 +12,7 @@
 // (generated) packs the named input and reads the named answer.
 
 import * as calls from './core.gen.js';
-import { US, Usage, Tokens, tok, numberText } from './wire.js';
+import { Usage, Tokens, numberText } from './wire.js';
 
 export { numberText };
 
@@ -35,8 +35,7 @@ let defaultLoading = null;
 /** @type {LoadOptions} */
 let defaults = {};
 
-// Node's process as read here (no Node typings: browsers load this module;
-// the two modules asked of getBuiltinModule have NodeIO's members).
+// Node's process, typed here (no Node typings in a browser module).
 /** @type {{versions?: {node?: string}, getBuiltinModule?: (id: string) => NodeIO} | undefined} */
 const nodeProcess = /** @type {{process?: typeof nodeProcess}} */ (/** @type {unknown} */ (globalThis)).process;
 const isNode = nodeProcess !== undefined && !!(nodeProcess.versions && nodeProcess.versions.node);
@@ -367,9 +366,8 @@ export class Core {
   // One call of the validation module: the named input packed (a request
   // the loader refuses is the TypeError the module would have thrown), one
   // crossing, the named answer (a usage error the module found throws).
-  /** @template I, O @param {string} name @param {{export: string, pack: (v: I) => string, unpack: (t: Tokens) => O}} call @param {I} [input] @returns {O} */
-  #run(name, call, input) {
-    const m = this.#m;
+  /** @template I, O @param {string} name @param {{export: string, pack: (v: I) => string, unpack: (t: Tokens) => O}} call @param {I} [input] @param {Module} [m] @returns {O} */
+  #run(name, call, input, m = this.#m) {
     let msg = '';
     if (input !== undefined) {
       try {
@@ -501,11 +499,7 @@ export class Core {
     if (typeof operation !== 'string' || typeof httpStatus !== 'number') {
       throw new TypeError('parcelgate.decode: decode(operation, httpStatus, body) takes a string, a number and a string');
     }
-    const msg = tok(operation) + String(Math.trunc(httpStatus) | 0) + US + String(body);
-    const n = d.write(msg);
-    const r = d.call('decode', /** @type {Call} */ (d.exports.pg_decode), n);
-    if (r < 0) throw new TypeError(`parcelgate.decode: ${d.read(-r)}`);
-    return JSON.parse(d.read(r));
+    return JSON.parse(this.#run('decode', calls.decode, { operation, status: Math.trunc(httpStatus) | 0, body: String(body) }, d).json);
   }
 }
 

@@ -9,8 +9,7 @@
 /**
  * A request as the public API takes it: {fields, parcels} (fields an
  * object or [name, value] pairs) or flat {name: value, ..., parcels}.
- * packRequest checks its shape at run time (a page's JavaScript passes
- * anything), so the seam takes any value and names a misuse as a Usage error.
+ * Any value: packRequest checks it (a misuse is a Usage error).
  * @typedef {unknown} Request
  */
 
