@@ -9,7 +9,7 @@ import { ParcelgateError } from './errors.js';
 import { loaded } from './core.js';
 import { numberText } from './wire.js';
 
-/** @import { ClientOptions, CallOptions, Core, TokenSource, ValidateOptions, Label, RequestInput } from '../core.js' */
+/** @import { ClientOptions, CallOptions, Core, TokenSource, ValidateOptions, Label, RequestInput, ErrorCategory } from '../core.js' */
 /** @import { OperationName, OperationParams, GetShipmentsParams, GetShipmentLabelParams } from '../index.js' */
 /** @import { OperationResults, ErrorData, FieldError, Shipments, Shipment } from '../results.js' */
 /**
@@ -377,7 +377,7 @@ function decodeResponse(core, operation, status, text) {
       });
     }
     throw new ParcelgateError(`${operation}: ${e.description}`, {
-      category: e.type === 'shape' ? 'unexpected_response' : e.class,
+      category: e.type === 'shape' ? 'unexpected_response' : /** @type {ErrorCategory} */ (e.class),
       status,
       operation,
       details: e,
@@ -426,10 +426,10 @@ function decodeResponse(core, operation, status, text) {
 // later (upstream_unavailable) or nothing they can fix (configuration).
 /**
  * @param {number} status
- * @param {string} cls the class the decoder (or classOf) gave the code
+ * @param {string} cls the class the decoder (or classOf) gave the code: internal/envelope's classes are categories
  * @param {unknown[]} fieldErrors
  * @param {string} edgeClass
- * @returns {string}
+ * @returns {ErrorCategory}
  */
 function categoryOf(status, cls, fieldErrors, edgeClass) {
   // The edge's 425 (code 1425): an earlier booking's answer was lost and
@@ -443,7 +443,7 @@ function categoryOf(status, cls, fieldErrors, edgeClass) {
   // The edge's own 502/504 envelopes (codes 1502/1504, outside the
   // service's table): the upstream could not be reached or failed.
   if (status >= 502 && status <= 504 && (cls === 'unknown' || !cls)) return 'upstream_unavailable';
-  return cls;
+  return /** @type {ErrorCategory} */ (cls);
 }
 
 // edgeClassOf: the errorClass of an envelope the edge wrote itself, or ''.

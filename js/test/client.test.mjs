@@ -428,3 +428,17 @@ test('data the edge normalized is used as sent: the decoder module is not fetche
   assert.deepEqual(await c.getShipmentsRates(params), v.expect);
   assert.equal(core.decoderLoaded, true);
 });
+
+test('a ParcelgateError made as core.d.ts declares it (message, optional info): a page or a test can make one', () => {
+  // js/test/types-default-lib.ts writes new ParcelgateError('no core'); it threw reading info.cause.
+  const e = new ParcelgateError('no core');
+  assert.equal(e.message, 'no core');
+  assert.equal(e.name, 'ParcelgateError');
+  assert.equal(e.category, 'unknown');
+  assert.equal(e.class, 'unknown');
+  assert.equal(e.code, 0);
+  assert.deepEqual(e.fieldErrors, []);
+  const v = new ParcelgateError('bad', { category: 'validation', code: 400 });
+  assert.equal(v.category, 'validation');
+  assert.equal(v.code, 400);
+});
