@@ -738,6 +738,10 @@ function canRetry(err) {
  * validationMessage), a form reset clears the choice (pg-select null), the
  * browser's form restore (back/forward, reload) brings it back, and a
  * disabled fieldset disables the options.
+ *
+ * E is a listed entry (a rate's service, a drop point): a chooser says
+ * which with `@extends {SelectableList<RateService>}`.
+ * @template E
  */
 export class SelectableList extends FetchingElement {
   static formAssociated = true;
@@ -752,7 +756,7 @@ export class SelectableList extends FetchingElement {
     this._value = '';
     this._formDisabled = false;
     this._reflecting = false;
-    /** @type {unknown} the entry last announced (the subclasses') */
+    /** @type {E | null} the entry last announced */
     this._lastSelected = null;
     this._internals = typeof this.attachInternals === 'function' ? this.attachInternals() : null;
   }
@@ -890,7 +894,7 @@ export class SelectableList extends FetchingElement {
 
   /**
    * Emits pg-select with the entry (null: the selection was cleared).
-   * @param {unknown} entry
+   * @param {E | null} entry
    */
   _announce(entry) {
     emit(this, 'pg-select', { [this._selectKey]: entry });
