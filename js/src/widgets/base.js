@@ -505,7 +505,7 @@ export class FetchingElement extends PgElement {
   _fetch() {}
 
   /** @param {unknown} err */
-  _fail(err) {} // eslint-disable-line no-unused-vars
+  _fail(err) {}
 
   render() {}
 

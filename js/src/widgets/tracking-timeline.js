@@ -328,6 +328,6 @@ function events(data, core) {
  * @param {TimelineEntry} event
  * @returns {TimelineEvent}
  */
-function withoutKnown({ known, ...e }) { // eslint-disable-line no-unused-vars
+function withoutKnown({ known, ...e }) {
   return e;
 }
