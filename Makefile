@@ -30,6 +30,7 @@ GENERATED = testdata/catalog.json testdata/schemas/*.json testdata/schemas/rules
 	worker/core/seam/wire_gen.go worker/core/seam/wire_gen_test.go worker/core/calls_gen.go \
 	worker/src/core.gen.mjs worker/src/core.d.mts \
 	wasm/internal/seam/wire_gen.go wasm/internal/seam/wire_gen_test.go wasm/calls_gen.go wasm/exports_gen.go \
+	wasm/decoder/calls_gen.go wasm/decoder/exports_gen.go \
 	js/src/core.gen.js js/test/seam.gen.test.mjs
 
 ## test: everything (formatting, vet, native Go tests, in-browser Go tests, ...).

@@ -199,6 +199,22 @@ export type ErrorCategory =
 
 /** Every failure of the Client. */
 export class ParcelgateError extends Error {
+  /** The Client makes these; a page or a test may too (category "unknown" unless info says). */
+  constructor(
+    message: string,
+    info?: {
+      code?: number;
+      category?: ErrorCategory;
+      fieldErrors?: FieldError[];
+      status?: number;
+      operation?: string;
+      carrierCode?: string;
+      carrierMessage?: string;
+      details?: unknown;
+      cause?: unknown;
+      retryAfter?: number;
+    },
+  );
   readonly name: "ParcelgateError";
   /** The spec's error code (errorCode, or the first field error's code); 0 when there is none. */
   readonly code: number;

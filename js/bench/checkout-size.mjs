@@ -38,7 +38,8 @@ function reach(entry) {
   const walk = (f) => {
     if (seen.has(f)) return;
     seen.add(f);
-    const src = fs.readFileSync(f, 'utf8');
+    // Comments dropped: a JSDoc `@import ... from` names types, not modules.
+    const src = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]/g)) {
       const spec = m[1] || m[2];
       if (spec.startsWith('.')) walk(path.join(path.dirname(f), spec));

@@ -1,3 +1,4 @@
+// @ts-check
 // Client of the edge worker: one method per operation (see OPERATIONS),
 // validation with the WebAssembly core before anything is sent (when a
 // core is loaded), one error class, get-shipments pagination and a label
@@ -6,12 +7,25 @@
 import { OPERATIONS } from './operations.js';
 import { ParcelgateError } from './errors.js';
 import { loaded } from './core.js';
+import { numberText } from './wire.js';
+
+/** @import { ClientOptions, CallOptions, Core, TokenSource, ValidateOptions, Label, RequestInput, ErrorCategory } from '../core.js' */
+/** @import { OperationName, OperationParams, GetShipmentsParams, GetShipmentLabelParams } from '../index.js' */
+/** @import { OperationResults, ErrorData, FieldError, Shipments, Shipment } from '../results.js' */
+/**
+ * An envelope as the edge sends it, read without the decoder.
+ * @typedef {{status?: unknown, data?: unknown}} Envelope
+ */
 
 const BY_NAME = new Map(OPERATIONS.map((op) => [op.name, op]));
 
 /** The Accept the Client sends: JSON, with the operation's data normalized by the edge (worker/HTTP.md). */
 export const NORMALIZED_ACCEPT = 'application/json; parcelgate=normalized';
 
+/**
+ * @param {string} text
+ * @returns {Envelope | null}
+ */
 function parseEnvelope(text) {
   try {
     const env = JSON.parse(text);
@@ -24,8 +38,10 @@ function parseEnvelope(text) {
 /** Client of the edge worker. */
 export class Client {
   #token = '';
+  /** @type {TokenSource | null} */
   #source = null;
   #expires = NaN;
+  /** @type {Promise<string> | null} */
   #pending = null;
 
   /**
@@ -35,8 +51,7 @@ export class Client {
    * is cached (or the cached one's expiresAt has passed), and again when
    * the edge refuses the cached one with 401; the request is then sent once
    * more.
-   * @param {{baseUrl: string, headers?: Record<string, string>, timeout?: number, signal?: AbortSignal,
-   *   token?: string | (() => any), core?: any, validate?: boolean, validateOptions?: object, fetch?: typeof fetch}} options
+   * @param {ClientOptions} options
    */
   constructor(options) {
     if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') {
@@ -45,16 +60,21 @@ export class Client {
     let base = options.baseUrl.replace(/\/+$/, '');
     if (!/\/v1$/.test(base)) base += '/v1';
     this.baseUrl = base;
+    /** @type {Record<string, string>} */
     this.headers = { ...(options.headers || {}) };
     this.timeout = options.timeout === undefined ? 30000 : options.timeout;
     this.signal = options.signal || null;
     this.token = options.token;
+    /** @type {Core | null | undefined} */
     this.core = options.core;
     this.validate = options.validate !== false;
+    /** @type {ValidateOptions} */
     this.validateOptions = options.validateOptions || {};
+    /** @type {typeof fetch} */
     this.fetch = options.fetch || ((...a) => globalThis.fetch(...a));
   }
 
+  /** @returns {Core | null} */
   #core() {
     return this.core === undefined ? loaded() : this.core;
   }
@@ -64,6 +84,7 @@ export class Client {
     return this.#token;
   }
 
+  /** @param {string | TokenSource | undefined} t */
   set token(t) {
     this.#source = typeof t === 'function' ? t : null;
     this.#token = typeof t === 'string' ? t : '';
@@ -73,6 +94,10 @@ export class Client {
 
   // The token to send: the cached one, or a fresh one from the token
   // function (one call shared by concurrent requests).
+  /**
+   * @param {string} operation
+   * @returns {Promise<string>}
+   */
   async #currentToken(operation) {
     if (!this.#source) return this.#token;
     if (this.#token && !(Date.now() >= this.#expires - 5000)) return this.#token;
@@ -83,7 +108,7 @@ export class Client {
         try {
           v = await source();
         } catch (err) {
-          throw new ParcelgateError(`${operation}: the token function failed: ${err && err.message}`, { category: 'unauthorized', operation, cause: err });
+          throw new ParcelgateError(`${operation}: the token function failed: ${err && /** @type {Error} */ (err).message}`, { category: 'unauthorized', operation, cause: err });
         }
         const tok = typeof v === 'string' ? v : v && typeof v.token === 'string' ? v.token : '';
         if (tok === '' || /[\s]/.test(tok)) {
@@ -106,11 +131,13 @@ export class Client {
    * Calls an operation by name and resolves with the response's data.
    * options.locale (a language tag, e.g. the page's) is the language of
    * the field errors: the core's, and the edge's through Accept-Language.
-   * @param {string} operation
-   * @param {object} [params]
-   * @param {{signal?: AbortSignal, timeout?: number, headers?: Record<string, string>, locale?: string}} [options]
+   * @template {OperationName} K
+   * @param {K} operation
+   * @param {OperationParams[K]} [params]
+   * @param {CallOptions} [options]
+   * @returns {Promise<OperationResults[K]>}
    */
-  async call(operation, params = {}, options = {}) {
+  async call(operation, params = /** @type {OperationParams[K]} */ ({}), options = {}) {
     const op = BY_NAME.get(operation);
     if (!op) throw new TypeError(`parcelgate: unknown operation "${operation}"`);
     const core = this.#core();
@@ -137,6 +164,7 @@ export class Client {
     // the core's decoder (Parcelgate-Data: normalized), so the decoder module
     // is only fetched for what the edge did not normalize (errors, data of
     // the wrong shape, an older edge).
+    /** @type {Record<string, string>} */
     const headers = { Accept: NORMALIZED_ACCEPT, ...this.headers, ...(options.headers || {}) };
     if (locale && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
       headers['Accept-Language'] = locale.replace(/_/g, '-');
@@ -151,6 +179,7 @@ export class Client {
       body = (body ? `${body}&` : '') + `order_value=${encodeURIComponent(String(options.orderValue).trim())}`;
     }
     let url = `${this.baseUrl}/${operation}`;
+    /** @type {RequestInit} */
     const init = { headers, redirect: 'error' };
     if (op.read) {
       init.method = 'GET';
@@ -175,22 +204,31 @@ export class Client {
     }
     if (normalized && status === 200) {
       const env = parseEnvelope(text);
-      if (env && env.status === 'ok' && 'data' in env) return env.data;
+      if (env && env.status === 'ok' && 'data' in env) return /** @type {OperationResults[K]} */ (env.data);
     }
     // The response decoder is a second module, fetched on first need.
     // Without it the envelope is read in JavaScript.
     const decoding =
       core && typeof core.loadDecoder === 'function' ? core.loadDecoder().then(() => true, () => false) : Promise.resolve(!!core);
     try {
-      return decodeResponse((await decoding) ? core : null, operation, status, text);
+      // The data as decoded, or as the edge sent it without a core (index.d.ts says so).
+      return /** @type {OperationResults[K]} */ (decodeResponse((await decoding) ? core : null, operation, status, text));
     } catch (err) {
       if (err instanceof ParcelgateError && retryAfter > 0) err.retryAfter = retryAfter;
       throw err;
     }
   }
 
+  /**
+   * @param {string} operation
+   * @param {string} url
+   * @param {RequestInit} init
+   * @param {CallOptions} options
+   * @returns {Promise<{status: number, text: string, normalized: boolean, retryAfter: number}>}
+   */
   async #send(operation, url, init, options) {
     const ctrl = new AbortController();
+    /** @type {Array<() => void>} */
     const cleanup = [];
     for (const s of [this.signal, options.signal]) {
       if (!s) continue;
@@ -223,7 +261,7 @@ export class Client {
       if (ctrl.signal.aborted) {
         throw new ParcelgateError(`${operation}: aborted`, { category: 'aborted', operation, cause: err });
       }
-      throw new ParcelgateError(`${operation}: network error: ${err && err.message}`, { category: 'network', operation, cause: err });
+      throw new ParcelgateError(`${operation}: network error: ${err && /** @type {Error} */ (err).message}`, { category: 'network', operation, cause: err });
     } finally {
       if (timer) clearTimeout(timer);
       for (const f of cleanup) f();
@@ -233,6 +271,9 @@ export class Client {
   /**
    * Pages of get-shipments from params.page (default 1) until a page is
    * shorter than n_items (default 10) or empty.
+   * @param {GetShipmentsParams} [params]
+   * @param {CallOptions} [options]
+   * @returns {AsyncGenerator<Shipments, void, undefined>}
    */
   async *shipmentPages(params = {}, options = {}) {
     const size = Number(params.n_items) || 10;
@@ -244,14 +285,24 @@ export class Client {
     }
   }
 
-  /** Every shipment of every page of get-shipments. */
+  /**
+   * Every shipment of every page of get-shipments.
+   * @param {GetShipmentsParams} [params]
+   * @param {CallOptions} [options]
+   * @returns {AsyncGenerator<Shipment, void, undefined>}
+   */
   async *shipments(params = {}, options = {}) {
     for await (const page of this.shipmentPages(params, options)) {
       yield* page.shipments || [];
     }
   }
 
-  /** get-shipment-label with the PDF decoded: {bytes, blob(), data}. */
+  /**
+   * get-shipment-label with the PDF decoded: {bytes, blob(), data}.
+   * @param {GetShipmentLabelParams} params
+   * @param {CallOptions} [options]
+   * @returns {Promise<Label>}
+   */
   async label(params, options = {}) {
     const data = await this.call('get-shipment-label', params, options);
     const raw = data && data.label_raw;
@@ -273,6 +324,11 @@ export class Client {
 
 for (const op of OPERATIONS) {
   Object.defineProperty(Client.prototype, op.method, {
+    /**
+     * @this {Client}
+     * @param {OperationParams[OperationName]} [params]
+     * @param {CallOptions} [options]
+     */
     value: function (params, options) {
       return this.call(op.name, params, options);
     },
@@ -284,6 +340,7 @@ for (const op of OPERATIONS) {
 // edgeRefusedToken: a 401 the edge answered itself (errorClass
 // "unauthorized", source "edge"): an expired, tampered or foreign token,
 // refused before anything reached the upstream.
+/** @param {string} text */
 function edgeRefusedToken(text) {
   try {
     const d = JSON.parse(text).data;
@@ -293,6 +350,14 @@ function edgeRefusedToken(text) {
   }
 }
 
+/**
+ * The data of an ok answer; a ParcelgateError for any other.
+ * @param {Core | null} core
+ * @param {OperationName} operation
+ * @param {number} status
+ * @param {string} text
+ * @returns {unknown}
+ */
 function decodeResponse(core, operation, status, text) {
   if (core) {
     const r = core.decode(operation, status, text);
@@ -312,13 +377,14 @@ function decodeResponse(core, operation, status, text) {
       });
     }
     throw new ParcelgateError(`${operation}: ${e.description}`, {
-      category: e.type === 'shape' ? 'unexpected_response' : e.class,
+      category: e.type === 'shape' ? 'unexpected_response' : /** @type {ErrorCategory} */ (e.class),
       status,
       operation,
       details: e,
     });
   }
   // Without the core: the envelope only.
+  /** @type {Envelope | null} */
   let env;
   try {
     env = JSON.parse(text);
@@ -327,7 +393,8 @@ function decodeResponse(core, operation, status, text) {
   }
   if (env && typeof env === 'object' && env.status === 'ok' && 'data' in env) return env.data;
   if (env && typeof env === 'object' && env.status === 'err') {
-    const d = env.data && typeof env.data === 'object' ? env.data : {};
+    // The edge's error data, as sent (no decoder to check it).
+    const d = /** @type {Partial<ErrorData>} */ (env.data && typeof env.data === 'object' ? env.data : {});
     const code = Number(d.errorCode) || 0;
     const fieldErrors = Array.isArray(d.errors) ? d.errors : [];
     const msg = d.errorMessage || d.message || 'upstream error';
@@ -357,6 +424,13 @@ function decodeResponse(core, operation, status, text) {
 // (source "edge", errorClass) are told apart, so a widget can tell the
 // shopper what to do: wait (rate_limited, with Retry-After), try again
 // later (upstream_unavailable) or nothing they can fix (configuration).
+/**
+ * @param {number} status
+ * @param {string} cls the class the decoder (or classOf) gave the code: internal/envelope's classes are categories
+ * @param {unknown[]} fieldErrors
+ * @param {string} edgeClass
+ * @returns {ErrorCategory}
+ */
 function categoryOf(status, cls, fieldErrors, edgeClass) {
   // The edge's 425 (code 1425): an earlier booking's answer was lost and
   // it may exist; nothing was sent. Retryable after Retry-After, with the
@@ -369,10 +443,14 @@ function categoryOf(status, cls, fieldErrors, edgeClass) {
   // The edge's own 502/504 envelopes (codes 1502/1504, outside the
   // service's table): the upstream could not be reached or failed.
   if (status >= 502 && status <= 504 && (cls === 'unknown' || !cls)) return 'upstream_unavailable';
-  return cls;
+  return /** @type {ErrorCategory} */ (cls);
 }
 
 // edgeClassOf: the errorClass of an envelope the edge wrote itself, or ''.
+/**
+ * @param {string} text
+ * @returns {string}
+ */
 function edgeClassOf(text) {
   try {
     const d = JSON.parse(text).data;
@@ -385,6 +463,10 @@ function edgeClassOf(text) {
 // retryAfterSeconds reads a Retry-After header (seconds, or an HTTP date)
 // as whole seconds from now; 0 when absent or unreadable. (A browser reads
 // it across origins only when the edge exposes it, which it does.)
+/**
+ * @param {string | null | undefined} value
+ * @returns {number}
+ */
 export function retryAfterSeconds(value) {
   if (value === null || value === undefined || value === '') return 0;
   const v = String(value).trim();
@@ -395,6 +477,7 @@ export function retryAfterSeconds(value) {
 }
 
 // classOf approximates the core's classes when no core is loaded.
+/** @param {number} code */
 function classOf(code) {
   if (code >= 101 && code <= 488) return 'carrier_rejected';
   if (code >= 994 && code <= 998) return 'carrier_communication';
@@ -403,6 +486,10 @@ function classOf(code) {
 }
 
 // fieldErrorsOf reads data.errors of the edge's HTTP 400 envelope.
+/**
+ * @param {string} text
+ * @returns {FieldError[]}
+ */
 function fieldErrorsOf(text) {
   try {
     const env = JSON.parse(text);
@@ -420,35 +507,40 @@ function fieldErrorsOf(text) {
 
 // encodeParams is the form encoding used without the core (no
 // normalization, the caller's order).
+/**
+ * @param {OperationParams[OperationName] | RequestInput} [params] {fields, parcels} or flat, as the core's encode takes it
+ * @returns {string}
+ */
 export function encodeParams(params) {
+  /** @type {string[]} */
   const out = [];
-  const add = (k, v) => {
+  const add = (/** @type {string} */ k, /** @type {unknown} */ v) => {
     if (v === undefined || v === null) return;
     out.push(`${k}=${esc(typeof v === 'number' ? numberText(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v))}`);
   };
-  const fields = params && params.fields !== undefined && params.fields !== null ? params.fields : params || {};
+  // Read as a page's JavaScript passed it: members of any type.
+  const req = /** @type {{fields?: unknown, parcels?: Array<Record<string, unknown>>} | undefined} */ (params);
+  const fields = /** @type {Record<string, unknown> | Array<[string, unknown]>} */ (
+    req && req.fields !== undefined && req.fields !== null ? req.fields : req || {}
+  );
   if (Array.isArray(fields)) {
     for (const [k, v] of fields) add(k, v);
   } else {
     for (const k of Object.keys(fields)) if (k !== 'parcels' && k !== 'fields') add(k, fields[k]);
   }
-  const parcels = (params && params.parcels) || [];
+  const parcels = (req && req.parcels) || [];
   parcels.forEach((p, i) => {
     for (const k of Object.keys(p || {})) add(`parcels[${i}][${k}]`, p[k]);
   });
   return out.join('&');
 }
 
+/** Go's url.QueryEscape (as signing.js's, which the Client does not import). @param {string} s */
 function esc(s) {
   return encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function numberText(n) {
-  const s = String(n);
-  if (!/e/i.test(s)) return s;
-  return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
-}
-
+/** @param {string} b64 */
 function base64Bytes(b64) {
   let s = b64.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
   while (s.length % 4 !== 0) s += '=';

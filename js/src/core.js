@@ -1,3 +1,4 @@
+// @ts-check
 // The WebAssembly core: loading (browsers and Node 20+) and a thin wrapper
 // over the modules' exports. See ../index.d.ts for the types.
 //
@@ -11,9 +12,12 @@
 // (generated) packs the named input and reads the named answer.
 
 import * as calls from './core.gen.js';
-import { US, Usage, Tokens, tok, numberText } from './wire.js';
+import { Usage, Tokens, numberText } from './wire.js';
 
 export { numberText };
+
+/** @import { LoadOptions, WasmSource, ValidateOptions, Core as CoreAPI, Catalog } from '../core.js' */
+/** @typedef {{readFile: (path: string | URL) => Promise<Uint8Array>, pathToFileURL: (path: string) => URL}} NodeIO */
 
 // The modules next to the package, written as `new URL('...', import.meta.url)`:
 // the form bundlers (Vite, webpack 5, Parcel, Rollup with an import-meta-assets
@@ -23,27 +27,35 @@ const DEFAULT_WASM = new URL('../dist/parcelgate.wasm', import.meta.url);
 const DEFAULT_DECODER = new URL('../dist/parcelgate-decoder.wasm', import.meta.url);
 const DEFAULT_MAX_MEMORY = 16 * 1024 * 1024;
 
+/** @type {Core | null} */
 let defaultCore = null;
+/** @type {Promise<Core> | null} */
 let defaultLoading = null;
 // What configure() set for the shared core: {wasm, decoder, maxMemory}.
+/** @type {LoadOptions} */
 let defaults = {};
 
-const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+// Node's process, typed here (no Node typings in a browser module).
+/** @type {{versions?: {node?: string}, getBuiltinModule?: (id: string) => NodeIO} | undefined} */
+const nodeProcess = /** @type {{process?: typeof nodeProcess}} */ (/** @type {unknown} */ (globalThis)).process;
+const isNode = nodeProcess !== undefined && !!(nodeProcess.versions && nodeProcess.versions.node);
 
 // Node's file reading. No node: import appears in this module (bundlers
 // targeting browsers must not see one): the package's `node` entry
 // (src/node.js, the `node` export condition) hands the functions in, and a
 // module imported by path falls back to process.getBuiltinModule (Node 20.16+).
+/** @type {NodeIO | null} */
 let nodeIO = null;
 
-/** Used by src/node.js only: Node's readFile and pathToFileURL. */
+/** Used by src/node.js only: Node's readFile and pathToFileURL. @param {NodeIO} io */
 export function setNodeIO(io) {
   nodeIO = io;
 }
 
+/** @returns {NodeIO} */
 function nodeFS() {
   if (nodeIO) return nodeIO;
-  const get = globalThis.process && globalThis.process.getBuiltinModule;
+  const get = nodeProcess && nodeProcess.getBuiltinModule;
   if (typeof get === 'function') {
     return { readFile: get('node:fs/promises').readFile, pathToFileURL: get('node:url').pathToFileURL };
   }
@@ -57,7 +69,7 @@ function nodeFS() {
  * anything loads the core, e.g. in a module imported before the widgets'
  * define module. Throws once the shared core is loading or loaded from
  * another source.
- * @param {{wasm?: any, decoder?: any, maxMemory?: number}} options
+ * @param {LoadOptions} options
  */
 export function configure(options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError('parcelgate.configure: options must be an object');
@@ -72,7 +84,7 @@ export function configure(options = {}) {
  * module next to the package (dist/parcelgate.wasm) is loaded once and
  * shared. options.decoder is where the response decoder is loaded from
  * when first needed (default dist/parcelgate-decoder.wasm).
- * @param {{wasm?: any, decoder?: any, maxMemory?: number}} [options]
+ * @param {LoadOptions} [options]
  * @returns {Promise<Core>}
  */
 export function load(options = {}) {
@@ -91,25 +103,26 @@ export function load(options = {}) {
   return create(options.wasm === undefined ? DEFAULT_WASM : options.wasm, options);
 }
 
-/** The shared core once load() has resolved, else null. */
+/** The shared core once load() has resolved, else null. @returns {Core | null} */
 export function loaded() {
   return defaultCore;
 }
 
-/** Local date as YYYY-MM-DD. */
+/** Local date as YYYY-MM-DD. @param {Date} [date] */
 export function today(date = new Date()) {
-  const p = (n) => String(n).padStart(2, '0');
+  const p = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}`;
 }
 
 // A coordinate as a number: numbers and numeric strings ("40.4168", as
 // the edge sends them without a core); anything else (null, "") is NaN.
-const coord = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
+const coord = (/** @type {unknown} */ v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
 
 /**
  * Great-circle distance in km between two {lat, lon} points in degrees
  * (haversine, as the core's geo.DistanceKm); NaN when a coordinate is
  * missing or not a number.
+ * @type {typeof import('../core.js').distanceKm}
  */
 export function distanceKm(a, b) {
   const r = Math.PI / 180;
@@ -121,11 +134,13 @@ export function distanceKm(a, b) {
   return 2 * 6371 * Math.asin(Math.sqrt(Math.min(1, h)));
 }
 
+/** @param {WasmSource} source @param {LoadOptions} options */
 async function create(source, options) {
   const { module, instance } = await instantiate(source, {});
   return new Core(module, instance, options);
 }
 
+/** @param {string} s */
 function looksLikePath(s) {
   return !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(s);
 }
@@ -133,16 +148,18 @@ function looksLikePath(s) {
 // instantiate returns {module, instance} from any WasmSource, streaming
 // when the server sends application/wasm and falling back to bytes when it
 // does not.
+/** @param {WasmSource} source @param {WebAssembly.Imports} imports @returns {Promise<WebAssembly.WebAssemblyInstantiatedSource>} */
 async function instantiate(source, imports) {
   if (source instanceof WebAssembly.Module) {
     return { module: source, instance: await WebAssembly.instantiate(source, imports) };
   }
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return WebAssembly.instantiate(source, imports);
+    return WebAssembly.instantiate(/** @type {BufferSource} */ (source), imports);
   }
   if (typeof Response !== 'undefined' && source instanceof Response) {
     return fromResponse(source, imports);
   }
+  /** @type {URL} */
   let url;
   if (source instanceof URL) {
     url = source;
@@ -156,17 +173,18 @@ async function instantiate(source, imports) {
     throw new TypeError('parcelgate: wasm must be a URL, a path, bytes, a Response or a WebAssembly.Module');
   }
   if (url.protocol === 'file:' && isNode) {
-    return WebAssembly.instantiate(await nodeFS().readFile(url), imports);
+    return WebAssembly.instantiate(/** @type {BufferSource} */ (await nodeFS().readFile(url)), imports);
   }
   let res;
   try {
     res = await fetch(url);
   } catch (err) {
-    throw new Error(`parcelgate: fetching ${url.href} failed: ${err && err.message}`, { cause: err });
+    throw new Error(`parcelgate: fetching ${url.href} failed: ${err && /** @type {Error} */ (err).message}`, { cause: err });
   }
   return fromResponse(res, imports);
 }
 
+/** @param {Response} res @param {WebAssembly.Imports} imports @returns {Promise<WebAssembly.WebAssemblyInstantiatedSource>} */
 async function fromResponse(res, imports) {
   if (!res.ok) {
     throw new Error(`parcelgate: fetching ${res.url || 'the module'} failed with HTTP ${res.status}: serve dist/parcelgate.wasm there or give its URL to configure({wasm}) (README, "Bundlers")`);
@@ -194,13 +212,16 @@ async function fromResponse(res, imports) {
 // ---- the calls' inputs (declared in wasm/internal/seam; core.gen.js packs them) ----
 
 // A call's operation must be a string (the module finds an unknown name).
+/** @param {string} name @param {unknown} op @returns {asserts op is string} */
 function checkOperation(name, op) {
   if (typeof op !== 'string') throw new TypeError(`parcelgate.${name}: operation must be a string such as "new-shipment"`);
 }
 
 // validate's input: the operation, the options as named members, the
 // field ('' for every field) and the request.
+/** @param {string} operation @param {unknown} request @param {ValidateOptions | undefined} options @param {string} field @returns {import('./core.gen.js').ValidateInput} */
 function validateInput(operation, request, options, field) {
+  /** @type {ValidateOptions['today']} */
   let t = options ? options.today : '';
   if (t === true) t = today();
   else if (t instanceof Date) t = today(t);
@@ -217,16 +238,34 @@ const decoder = new TextDecoder();
 // Module wraps one compiled module and its current instance: the input
 // buffer, reading answers, and a fresh instance when the old one trapped
 // or its memory (TinyGo's leaking heap) grew past maxMemory.
+// A call: message length in, answer length out (negative: a usage error).
+/** @typedef {(n: number) => number} Call */
+/** @typedef {WebAssembly.Exports & {memory: WebAssembly.Memory, pg_in: Call, pg_out(): number, _initialize?: () => void}} Exports */
+const exportsOf = (/** @type {WebAssembly.Instance} */ i) => /** @type {Exports} */ (i.exports);
+
+const NO_BYTES = new Uint8Array(0);
+
 class Module {
+  // (#start sets them)
+  cap = 0;
+  ptr = 0;
+  u8 = NO_BYTES;
+  input = NO_BYTES;
+
+  /** @param {WebAssembly.Module} module @param {WebAssembly.Instance} instance @param {number} maxMemory */
   constructor(module, instance, maxMemory) {
     this.module = module;
     this.maxMemory = maxMemory;
     this.stale = false;
+    // (for tsc, which does not follow #start)
+    this.exports = exportsOf(instance);
+    this.memory = this.exports.memory;
     this.#start(instance);
   }
 
+  /** @param {WebAssembly.Instance} instance */
   #start(instance) {
-    this.exports = instance.exports;
+    this.exports = exportsOf(instance);
     if (typeof this.exports._initialize === 'function') this.exports._initialize();
     this.memory = this.exports.memory;
     this.cap = 1024;
@@ -241,6 +280,7 @@ class Module {
   }
 
   // Writes a message into the input buffer and returns its length in bytes.
+  /** @param {string} s */
   write(s) {
     if (this.stale) this.#start(new WebAssembly.Instance(this.module, {}));
     if (this.u8.length === 0) this.#views(); // memory grew: old views are detached
@@ -266,13 +306,14 @@ class Module {
   }
 
   // Calls an export; traps become an Error and a fresh instance next time.
-  call(name, fn, a, b) {
+  /** @param {string} name @param {Call} fn @param {number} a */
+  call(name, fn, a) {
     let r;
     try {
-      r = fn(a, b);
+      r = fn(a);
     } catch (err) {
       this.stale = true;
-      throw new Error(`parcelgate: ${name} failed inside the module: ${err && err.message}`, { cause: err });
+      throw new Error(`parcelgate: ${name} failed inside the module: ${err && /** @type {Error} */ (err).message}`, { cause: err });
     }
     if (this.u8.length === 0) {
       this.#views();
@@ -282,6 +323,7 @@ class Module {
   }
 
   // The answer of the last call, n bytes.
+  /** @param {number} n */
   read(n) {
     const p = this.exports.pg_out();
     const u8 = this.u8;
@@ -290,21 +332,31 @@ class Module {
       // rope, which the token cursor's indexOf and slice flatten again).
       const b = u8.subarray(p, p + n);
       for (let i = 0; i < n; i++) if (b[i] >= 0x80) return decoder.decode(b);
-      return String.fromCharCode.apply(null, /** @type {any} */ (b));
+      return String.fromCharCode.apply(null, /** @type {number[]} */ (/** @type {unknown} */ (b)));
     }
     return decoder.decode(u8.subarray(p, p + n));
   }
 }
 
-/** The loaded core; every method is synchronous except loadDecoder(). */
+/**
+ * The loaded core; every method is synchronous except loadDecoder().
+ * @implements {CoreAPI}
+ */
 export class Core {
+  /** @type {Module} */
   #m;
+  /** @type {string} */
   #version;
+  /** @type {Catalog | null} */
   #catalog = null;
+  /** @type {WasmSource} */
   #decoderSource;
+  /** @type {Module | null} */
   #decoder = null;
+  /** @type {Promise<void> | null} */
   #decoderLoading = null;
 
+  /** @param {WebAssembly.Module} module @param {WebAssembly.Instance} instance @param {LoadOptions} [options] */
   constructor(module, instance, options = {}) {
     this.#m = new Module(module, instance, options.maxMemory || DEFAULT_MAX_MEMORY);
     this.#decoderSource = options.decoder === undefined ? DEFAULT_DECODER : options.decoder;
@@ -314,8 +366,8 @@ export class Core {
   // One call of the validation module: the named input packed (a request
   // the loader refuses is the TypeError the module would have thrown), one
   // crossing, the named answer (a usage error the module found throws).
-  #run(name, call, input) {
-    const m = this.#m;
+  /** @template I, O @param {string} name @param {{export: string, pack: (v: I) => string, unpack: (t: Tokens) => O}} call @param {I} [input] @param {Module} [m] @returns {O} */
+  #run(name, call, input, m = this.#m) {
     let msg = '';
     if (input !== undefined) {
       try {
@@ -326,13 +378,14 @@ export class Core {
       }
     }
     const n = m.write(msg);
-    const r = m.call(name, m.exports[call.export], n);
+    const r = m.call(name, /** @type {Call} */ (m.exports[call.export]), n);
     if (r < 0) throw new TypeError(`parcelgate.${name}: ${m.read(-r)}`);
     return call.unpack(new Tokens(r === 0 ? '' : m.read(r)));
   }
 
   // Runs f and turns a Usage error into the TypeError the module would
   // have thrown.
+  /** @template T @param {string} name @param {() => T} f @returns {T} */
   #guard(name, f) {
     try {
       return f();
@@ -347,13 +400,13 @@ export class Core {
     return this.#version;
   }
 
-  /** Every field error of a request, as the edge reports them; options.locale picks the language. */
+  /** Every field error of a request, as the edge reports them; options.locale picks the language. @type {CoreAPI['validate']} */
   validate(operation, request, options) {
     checkOperation('validate', operation);
     return this.#run('validate', calls.validate, validateInput(operation, request, options, '')).errors;
   }
 
-  /** The errors of one field in the context of the others (on-input feedback). */
+  /** The errors of one field in the context of the others (on-input feedback). @type {CoreAPI['validateField']} */
   validateField(operation, request, field, options) {
     checkOperation('validateField', operation);
     if (typeof field !== 'string') {
@@ -364,11 +417,7 @@ export class Core {
     return this.#run('validateField', calls.validate, validateInput(operation, request, options, field)).errors;
   }
 
-  /**
-   * Checks and normalizes a postal code of a country (uppercase ISO code):
-   * {valid, normalized, province, zone, message}; options.locale picks the
-   * language of the message.
-   */
+  /** Checks and normalizes a postal code of a country (uppercase ISO code); options.locale picks the language of the message. @type {CoreAPI['postal']} */
   postal(country, input, options) {
     if (typeof country !== 'string' || typeof input !== 'string') {
       throw new TypeError('parcelgate.postal: postal(country, input) takes two strings');
@@ -377,38 +426,40 @@ export class Core {
     return this.#run('postal', calls.postal, { country, input, locale });
   }
 
-  /** Approximate location of a postal code: {city, lat, lon, precision} or null when unknown. */
+  /** Approximate location of a postal code: {city, lat, lon, precision} or null when unknown. @type {CoreAPI['locate']} */
   locate(country, zip) {
     if (typeof country !== 'string' || typeof zip !== 'string') {
       throw new TypeError('parcelgate.locate: locate(country, zip) takes two strings');
     }
-    return this.#run('locate', calls.locate, { country, zip }).location;
+    // (precision: internal/geo.Precision's "province" or "country")
+    return /** @type {import('../core.js').Located | null} */ (this.#run('locate', calls.locate, { country, zip }).location);
   }
 
-  /** The form body the edge forwards: values normalized, canonical order. */
+  /** The form body the edge forwards: values normalized, canonical order. @type {CoreAPI['encode']} */
   encode(operation, request) {
     checkOperation('encode', operation);
     return this.#run('encode', calls.encode, { operation, request }).body;
   }
 
-  /** The form body of a request exactly as held (no operation, no normalization). */
+  /** The form body of a request exactly as held (no operation, no normalization). @type {CoreAPI['encodeForm']} */
   encodeForm(request) {
     return this.#run('encodeForm', calls.encodeForm, { request }).body;
   }
 
-  /** The Events-table entry of a tracking code, or null. */
+  /** The Events-table entry of a tracking code, or null. @type {CoreAPI['describeTracking']} */
   describeTracking(code) {
     let s;
     if (typeof code === 'string') s = code;
     else if (typeof code === 'number') s = numberText(code);
     else return null;
-    return this.#run('describeTracking', calls.describe, { code: s }).tracking;
+    // (category: one of the Events table's, which TrackingInfo lists)
+    return /** @type {import('../core.js').TrackingInfo | null} */ (this.#run('describeTracking', calls.describe, { code: s }).tracking);
   }
 
-  /** The operation catalog (built once, frozen). */
+  /** The operation catalog (built once, frozen). @type {CoreAPI['catalog']} */
   catalog() {
     if (!this.#catalog) {
-      this.#catalog = deepFreeze(JSON.parse(this.#run('catalog', calls.catalog).json));
+      this.#catalog = deepFreeze(/** @type {Catalog} */ (JSON.parse(this.#run('catalog', calls.catalog).json)));
     }
     return this.#catalog;
   }
@@ -439,11 +490,7 @@ export class Core {
     return this.#decoderLoading;
   }
 
-  /**
-   * Decodes a {status, data} response: {ok: true, data} or {ok: false,
-   * error}. Needs the decoder: await core.loadDecoder() first (the Client
-   * does).
-   */
+  /** Decodes a {status, data} response: {ok: true, data} or {ok: false, error}. Needs the decoder: await core.loadDecoder() first (the Client does). @type {CoreAPI['decode']} */
   decode(operation, httpStatus, body) {
     const d = this.#decoder;
     if (!d) {
@@ -452,17 +499,14 @@ export class Core {
     if (typeof operation !== 'string' || typeof httpStatus !== 'number') {
       throw new TypeError('parcelgate.decode: decode(operation, httpStatus, body) takes a string, a number and a string');
     }
-    const msg = tok(operation) + String(Math.trunc(httpStatus) | 0) + US + String(body);
-    const n = d.write(msg);
-    const r = d.call('decode', d.exports.pg_decode, n);
-    if (r < 0) throw new TypeError(`parcelgate.decode: ${d.read(-r)}`);
-    return JSON.parse(d.read(r));
+    return JSON.parse(this.#run('decode', calls.decode, { operation, status: Math.trunc(httpStatus) | 0, body: String(body) }, d).json);
   }
 }
 
+/** @template T @param {T} v @returns {T} */
 function deepFreeze(v) {
   if (v && typeof v === 'object') {
-    for (const k of Object.keys(v)) deepFreeze(v[k]);
+    for (const [, member] of Object.entries(v)) deepFreeze(member);
     Object.freeze(v);
   }
   return v;

@@ -5,17 +5,19 @@
  * a timeout or an abort.
  */
 export class ParcelgateError extends Error {
+  /** @type {'ParcelgateError'} (an own property, as the constructor assigned it before) */
+  name = 'ParcelgateError';
+
   /**
    * @param {string} message
-   * @param {{code?: number, category: string, fieldErrors?: Array<{field: string, code: number, message: string}>,
+   * @param {{code?: number, category?: import('../core.js').ErrorCategory, fieldErrors?: Array<{field: string, code: number, message: string}>,
    *   status?: number, operation?: string, carrierCode?: string, carrierMessage?: string, details?: unknown, cause?: unknown,
-   *   retryAfter?: number}} info
+   *   retryAfter?: number}} [info] what the Client knows; without it (a page's own, a test's) the category is "unknown"
    */
-  constructor(message, info) {
+  constructor(message, info = {}) {
     super(message, info.cause === undefined ? undefined : { cause: info.cause });
-    this.name = 'ParcelgateError';
     this.code = info.code || 0;
-    this.category = info.category;
+    this.category = info.category || 'unknown';
     this.fieldErrors = info.fieldErrors || [];
     this.status = info.status || 0;
     this.operation = info.operation || '';

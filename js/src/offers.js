@@ -6,7 +6,7 @@
 //
 // Not imported by the Client or the widgets: a page never holds the key.
 
-import { base64url, unbase64url, queryEscape, queryUnescape } from './signing.js';
+import { base64url, unbase64url, queryEscape, queryUnescape, keyId } from './signing.js';
 
 const OFFER = 'pgo1.';
 const POINT = 'pgp1.';
@@ -75,26 +75,6 @@ async function offerKey(signingKey) {
   return k;
 }
 
-// The key id offers (and tokens) signed with signingKey carry: the first
-// 8 characters of the base64url SHA-256 of "pgt-key-id:" and the key
-// (Go's internal/keyset.ID, tokens.js's keyId). Cached with the key.
-const keyIds = new Map();
-
-async function keyId(signingKey) {
-  const id = base64url(signingKey);
-  let kid = keyIds.get(id);
-  if (kid === undefined) {
-    const label = enc.encode('pgt-key-id:');
-    const msg = new Uint8Array(label.length + signingKey.length);
-    msg.set(label);
-    msg.set(signingKey, label.length);
-    kid = base64url(new Uint8Array(await subtle().digest('SHA-256', msg)).subarray(0, 6));
-    if (keyIds.size >= 16) keyIds.clear();
-    keyIds.set(id, kid);
-  }
-  return kid;
-}
-
 /**
  * A canonical decimal ("1.5", "12"), as offers.Canonical writes them.
  * @param {string} s
@@ -128,7 +108,7 @@ async function open(keys, prefix, s, names) {
   const kid = s.slice(prefix.length, kidEnd);
   let key = null;
   for (const k of set) {
-    if ((await keyId(k)) === kid) {
+    if ((await keyId(k, 'verifyOffer')) === kid) {
       key = k;
       break;
     }

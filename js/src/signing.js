@@ -62,3 +62,60 @@ export function queryUnescape(s) {
     return null;
   }
 }
+
+/**
+ * A signing key's bytes (a string is UTF-8). A view over a SharedArrayBuffer
+ * is copied: WebCrypto refuses one, and the key types promise any view.
+ * @param {string | ArrayBuffer | ArrayBufferView} key
+ * @param {string} fn the public function taking it, named by the TypeError
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
+export function keyBytes(key, fn) {
+  if (typeof key === 'string') return new TextEncoder().encode(key);
+  if (key instanceof ArrayBuffer) return new Uint8Array(key);
+  if (ArrayBuffer.isView(key)) {
+    const u = new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+    return u.buffer instanceof ArrayBuffer ? /** @type {Uint8Array<ArrayBuffer>} */ (u) : new Uint8Array(u);
+  }
+  throw new TypeError(`parcelgate: ${fn}: a signing key must be a string, an ArrayBuffer or a Uint8Array`);
+}
+
+/**
+ * WebCrypto, or a TypeError naming the function that needs it.
+ * @param {string} fn
+ * @returns {SubtleCrypto}
+ */
+export function subtle(fn) {
+  const s = globalThis.crypto && globalThis.crypto.subtle;
+  if (!s) throw new TypeError(`parcelgate: ${fn} needs WebCrypto (globalThis.crypto.subtle; Node 20+)`);
+  return s;
+}
+
+// Key ids by the key's bytes (as base64url): a shop's server checks many
+// tokens and offers with one or two keys.
+/** @type {Map<string, string>} */
+const keyIds = new Map();
+
+/**
+ * The id of a signing key in the tokens and offers it signs (Go's
+ * internal/keyset.ID): the first 8 characters of the base64url SHA-256 of
+ * "pgt-key-id:" and the key. Cached per key.
+ * @param {Uint8Array} key
+ * @param {string} fn the public function, named when WebCrypto is missing
+ * @returns {Promise<string>}
+ */
+export async function keyId(key, fn) {
+  const cacheKey = base64url(key);
+  let kid = keyIds.get(cacheKey);
+  if (kid === undefined) {
+    const label = new TextEncoder().encode('pgt-key-id:');
+    const msg = new Uint8Array(label.length + key.byteLength);
+    msg.set(label);
+    msg.set(key, label.length);
+    // 6 bytes are 8 base64url characters.
+    kid = base64url(new Uint8Array(await subtle(fn).digest('SHA-256', msg)).subarray(0, 6));
+    if (keyIds.size >= 16) keyIds.clear(); // a few keys in a process's life
+    keyIds.set(cacheKey, kid);
+  }
+  return kid;
+}

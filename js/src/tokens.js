@@ -1,3 +1,4 @@
+// @ts-check
 // Scoped tokens minted on the shop's server (Node 20+, Deno, Bun, Workers:
 // any runtime with WebCrypto): the same strings worker/tokens.Mint makes,
 // so the edge verifies them with TOKEN_SIGNING_KEY and the page never sees
@@ -6,10 +7,10 @@
 // Not imported by the Client or the widgets: a browser bundle that does not
 // import mintToken does not carry it (and a page must never hold the key).
 
-import { base64url, unbase64url, queryEscape, queryUnescape } from './signing.js';
+import { base64url, unbase64url, queryEscape, queryUnescape, keyBytes, subtle, keyId as signingKeyId } from './signing.js';
 import { OPERATIONS } from './operations.js';
 import { ParcelgateError } from './errors.js';
-import { verifyOffer, offerTag } from './offers.js';
+import { verifyOffer, offerTag, OfferError } from './offers.js';
 
 const PREFIX = 'pgt1.';
 const MIN_KEY_BYTES = 32;
@@ -28,16 +29,26 @@ const MAX_REF = 64;
 // The edge's code for a request it cannot accept (CodeBadRequest).
 const CODE_BAD_REQUEST = 1400;
 
+/** @typedef {(typeof OPERATIONS)[number]} Operation */
+/** @typedef {{shippingClientRef: string, dlvrRef: string, collectionClientRef: string}} GrantRefs */
+
+// Keyed by any string: a grant's names are checked against them.
+/** @type {Map<string, number>} */
 const ORDER = new Map(OPERATIONS.map((op, i) => [op.name, i]));
 // The policy table (internal/catalog/policy.go) by name.
+/** @type {Map<string, Operation>} */
 const POLICY = new Map(OPERATIONS.map((op) => [op.name, op]));
 // The grant's fields by their wire names (the policy's binds name them so).
+/** @type {Record<string, keyof GrantRefs>} */
 const GRANT_KEYS = { dlvr_ref: 'dlvrRef', shipping_client_ref: 'shippingClientRef', collection_client_ref: 'collectionClientRef' };
 // The operations that book, and the one collection_client_ref binds.
+/** @type {readonly string[]} */
 const BOOKINGS = OPERATIONS.filter((op) => op.binding === 'booking').map((op) => op.name);
 // The booking an offer binds: the one whose grant binds the order's
 // shipping_client_ref (catalog.Policy.Offered in Go).
+/** @type {readonly string[]} */
 const OFFERED = OPERATIONS.filter((op) => op.binds.some((b) => b.grant === 'shipping_client_ref')).map((op) => op.name);
+/** @type {readonly string[]} */
 const COLLECTS = OPERATIONS.filter((op) => op.binds.some((b) => b.grant === 'collection_client_ref')).map((op) => op.name);
 
 // Go's unicode.IsSpace, which strings.TrimSpace trims (not JavaScript's
@@ -45,6 +56,10 @@ const COLLECTS = OPERATIONS.filter((op) => op.binds.some((b) => b.grant === 'col
 const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const EDGE_SPACE = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`, 'u');
 
+/**
+ * @param {string} field
+ * @param {string} problem
+ */
 function fieldError(field, problem) {
   return new ParcelgateError(`${field}: ${problem}`, {
     code: CODE_BAD_REQUEST,
@@ -53,20 +68,37 @@ function fieldError(field, problem) {
   });
 }
 
-// The reads of one shipment need a reference that names it.
+/**
+ * The policy of an operation the grant's check found in the catalog.
+ * @param {string} op
+ */
+const policyOf = (op) => /** @type {Operation} */ (POLICY.get(op));
+
+/**
+ * The reads of one shipment need a reference that names it.
+ * @param {string} op a catalog operation
+ */
 function needsBinding(op) {
-  return POLICY.get(op).binding === 'shipment';
+  return policyOf(op).binding === 'shipment';
 }
 
 // tokens.bindingError: a booking names the one booking it may make
 // (the policy's binds: the grant's field, and what it names).
+/**
+ * @param {string} op a catalog operation
+ * @param {GrantRefs} g
+ */
 function bindingError(op, g) {
-  for (const b of POLICY.get(op).binds) {
+  for (const b of policyOf(op).binds) {
     if (g[GRANT_KEYS[b.grant]] === '') return fieldError(b.grant, `required with ${op} (${b.why})`);
   }
   return null;
 }
 
+/**
+ * @param {string} v
+ * @param {number} max characters
+ */
 function refProblem(v, max) {
   if (v === '') return '';
   // Lone surrogates have no UTF-8 form; Go refuses invalid UTF-8.
@@ -80,6 +112,11 @@ function refProblem(v, max) {
   return '';
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} field
+ * @returns {string}
+ */
 function ref(value, field) {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw fieldError(field, 'must be a string');
@@ -89,23 +126,27 @@ function ref(value, field) {
 /**
  * The grant checked the way tokens.Check does it, with its operations in
  * catalog order: the same field and problem for the same mistake.
+ * @param {Partial<import('../core.js').TokenGrant>} grant as a caller's JavaScript passed it
  */
 function checkGrant(grant) {
+  /** @type {unknown} */
   let ops = grant.operations;
   if (typeof ops === 'string') {
     // The POST /tokens spelling: comma-separated, spaces and empties dropped.
     ops = ops.split(',').map((s) => s.trim()).filter((s) => s !== '');
   }
   if (ops !== undefined && ops !== null && !Array.isArray(ops)) throw fieldError('operations', 'must be an array of operation names');
-  ops = ops || [];
+  /** @type {readonly unknown[]} */
+  const names = ops || [];
   const shippingClientRef = ref(grant.shippingClientRef, 'shipping_client_ref');
   const dlvrRef = ref(grant.dlvrRef, 'dlvr_ref');
   const collectionClientRef = ref(grant.collectionClientRef, 'collection_client_ref');
   const g = { shippingClientRef, dlvrRef, collectionClientRef };
-  if (ops.length === 0) throw fieldError('operations', 'name at least one operation');
+  if (names.length === 0) throw fieldError('operations', 'name at least one operation');
+  /** @type {Set<string>} */
   const seen = new Set();
-  for (const op of ops) {
-    if (typeof op === 'string' && POLICY.has(op) && !POLICY.get(op).grantable) {
+  for (const op of names) {
+    if (typeof op === 'string' && POLICY.has(op) && !policyOf(op).grantable) {
       throw fieldError('operations', `${op} is never grantable (it lists every customer's shipments)`);
     }
     if (typeof op !== 'string' || !ORDER.has(op)) {
@@ -114,8 +155,9 @@ function checkGrant(grant) {
     }
     seen.add(op);
   }
-  // Every name first, then what the known ones need.
-  for (const op of ops) {
+  // Every name first, then what the known ones need (in the grant's order:
+  // seen holds the names as they came, each once).
+  for (const op of seen) {
     const missing = bindingError(op, g);
     if (missing) throw missing;
     if (needsBinding(op) && dlvrRef === '' && shippingClientRef === '') {
@@ -135,44 +177,39 @@ function checkGrant(grant) {
   if (offer !== '' && !OFFERED.some((op) => seen.has(op))) {
     throw fieldError('offer', `binds ${OFFERED.join(', ')} only: grant ${OFFERED.join(', ')} or leave it out`);
   }
-  const operations = [...seen].sort((a, b) => ORDER.get(a) - ORDER.get(b));
+  const operations = [...seen].sort(byCatalog);
   return { operations, shippingClientRef, dlvrRef, collectionClientRef, offer };
 }
 
-function keyBytes(key) {
-  if (typeof key === 'string') return new TextEncoder().encode(key);
-  if (key instanceof ArrayBuffer) return new Uint8Array(key);
-  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
-  throw new TypeError('parcelgate: mintToken: the signing key must be a string, an ArrayBuffer or a Uint8Array');
+/**
+ * The catalog's order of two operation names (both known).
+ * @param {string} a
+ * @param {string} b
+ */
+function byCatalog(a, b) {
+  return /** @type {number} */ (ORDER.get(a)) - /** @type {number} */ (ORDER.get(b));
 }
 
-function subtle(fn) {
-  const s = globalThis.crypto && globalThis.crypto.subtle;
-  if (!s) throw new TypeError(`parcelgate: ${fn} needs WebCrypto (globalThis.crypto.subtle; Node 20+)`);
-  return s;
-}
-
-async function hmac(key, text) {
-  const k = await subtle('mintToken').importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await subtle('mintToken').sign('HMAC', k, new TextEncoder().encode(text)));
+/**
+ * @param {Uint8Array<ArrayBuffer>} key
+ * @param {string} text
+ * @param {string} fn the public function, named when WebCrypto is missing
+ */
+async function hmac(key, text, fn) {
+  const k = await subtle(fn).importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await subtle(fn).sign('HMAC', k, new TextEncoder().encode(text)));
 }
 
 /**
  * The id of a signing key in the tokens it signs (worker/tokens.KeyID):
  * the first 8 characters of the base64url SHA-256 of "pgt-key-id:" and
- * the key.
+ * the key (signing.js: the one offers.js reads too).
  *
  * @param {string | ArrayBuffer | ArrayBufferView} signingKey
  * @returns {Promise<string>}
  */
 export async function keyId(signingKey) {
-  const key = keyBytes(signingKey);
-  const label = new TextEncoder().encode('pgt-key-id:');
-  const msg = new Uint8Array(label.length + key.byteLength);
-  msg.set(label);
-  msg.set(key, label.length);
-  const sum = new Uint8Array(await subtle('keyId').digest('SHA-256', msg));
-  return base64url(sum.subarray(0, 6)).slice(0, KEY_ID_LEN);
+  return signingKeyId(keyBytes(signingKey, 'keyId'), 'keyId');
 }
 
 /**
@@ -191,7 +228,7 @@ export async function keyId(signingKey) {
  * @returns {Promise<{token: string, expiresAt: string, expiresIn: number, operations: string[]}>}
  */
 export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Date.now() } = {}) {
-  const key = keyBytes(signingKey);
+  const key = keyBytes(signingKey, 'mintToken');
   if (key.byteLength < MIN_KEY_BYTES) {
     throw new TypeError(`parcelgate: mintToken: the signing key must be at least ${MIN_KEY_BYTES} bytes (TOKEN_SIGNING_KEY)`);
   }
@@ -205,12 +242,13 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
     try {
       await verifyOffer(key, grant.offer, { now: nowMs0 });
     } catch (e) {
+      /** @type {Record<string, string>} */
       const problems = {
         expired: 'the offer has expired: quote again (a new rates request) and bind the new offer',
         foreign: 'not an offer of this worker (signed with another TOKEN_SIGNING_KEY)',
         tampered: "the offer's signature does not match: it was changed after the worker signed it",
       };
-      if (e && e.name === 'OfferError') {
+      if (e instanceof OfferError) {
         throw fieldError('offer', problems[e.reason] || 'not an offer (the `offer` of a service in a rates answer)');
       }
       throw e;
@@ -229,8 +267,8 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   if (g.shippingClientRef) payload += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;
   if (g.collectionClientRef) payload += `&collection_client_ref=${queryEscape(g.collectionClientRef)}`;
   if (g.offer) payload += `&offer=${offerTag(g.offer)}`;
-  const signed = `${PREFIX}${await keyId(key)}.${base64url(new TextEncoder().encode(payload))}`;
-  const mac = await hmac(key, signed);
+  const signed = `${PREFIX}${await signingKeyId(key, 'mintToken')}.${base64url(new TextEncoder().encode(payload))}`;
+  const mac = await hmac(key, signed, 'mintToken');
   return {
     token: `${signed}.${base64url(mac)}`,
     expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
@@ -239,6 +277,10 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   };
 }
 
+/**
+ * @param {'malformed' | 'signature' | 'expired' | 'grant'} reason
+ * @returns {Error & {reason: string}}
+ */
 function refused(reason) {
   const messages = {
     malformed: 'not a scoped token',
@@ -246,9 +288,7 @@ function refused(reason) {
     expired: 'token expired',
     grant: 'token grant is not accepted (a booking needs its references bound and at most 2 hours of life)',
   };
-  const err = new Error(`parcelgate: ${messages[reason]}`);
-  err.reason = reason;
-  return err;
+  return Object.assign(new Error(`parcelgate: ${messages[reason]}`), { reason });
 }
 
 /**
@@ -267,11 +307,13 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
   if (!Array.isArray(signingKeys) || signingKeys.length === 0 || signingKeys.length > MAX_KEYS) {
     throw new TypeError(`parcelgate: verifyToken: the signing keys are an array of 1 to ${MAX_KEYS} keys, the current one first`);
   }
-  const keys = signingKeys.map(keyBytes);
+  const keys = signingKeys.map((k) => keyBytes(k, 'verifyToken'));
   if (keys.some((k) => k.byteLength < MIN_KEY_BYTES)) {
     throw new TypeError(`parcelgate: verifyToken: every signing key must be at least ${MIN_KEY_BYTES} bytes`);
   }
   const nowMs = now instanceof Date ? now.getTime() : now;
+  // As mintToken: a now that is not a time would read every token as unexpired.
+  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new TypeError('parcelgate: verifyToken: now must be a time in ms or a Date');
   if (typeof token !== 'string' || token.length > 1024 || !token.startsWith(PREFIX)) throw refused('malformed');
   const last = token.lastIndexOf('.');
   if (last < PREFIX.length) throw refused('malformed');
@@ -288,10 +330,10 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
   if (body === '') throw refused('malformed');
   let matched = false;
   for (const k of keys) {
-    if (kid !== '' && (await keyId(k)) !== kid) continue;
+    if (kid !== '' && (await signingKeyId(k, 'verifyToken')) !== kid) continue;
     // A string comparison of two base64 MACs: the attacker does not know
     // the expected one, and WebCrypto's verify would need the raw bytes.
-    if (base64url(await hmac(k, signed)) === sig) matched = true;
+    if (base64url(await hmac(k, signed, 'verifyToken')) === sig) matched = true;
   }
   if (!matched) throw refused('signature');
   const raw = unbase64url(body);
@@ -304,8 +346,10 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
   }
   const parts = text.split('&');
   if (parts.length < 2 || parts.length > 6) throw refused('malformed');
+  /** @type {Omit<import('../core.js').VerifiedToken, 'expiresAt'>} */
   const g = { operations: [], shippingClientRef: '', dlvrRef: '', collectionClientRef: '', offerTag: '' };
   let exp = 0;
+  /** @type {Record<string, 'dlvrRef' | 'shippingClientRef' | 'collectionClientRef' | 'offerTag'>} */
   const names = { dlvr_ref: 'dlvrRef', shipping_client_ref: 'shippingClientRef', collection_client_ref: 'collectionClientRef', offer: 'offerTag' };
   for (const [i, part] of parts.entries()) {
     const eq = part.indexOf('=');
@@ -314,7 +358,7 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
     const v = part.slice(eq + 1);
     if (i === 0 && k === 'exp' && /^[0-9]{1,15}$/.test(v) && Number(v) > 0) exp = Number(v);
     else if (i === 1 && k === 'ops') g.operations = v.split(',');
-    else if (i > 1 && names[k]) {
+    else if (i > 1 && Object.hasOwn(names, k)) {
       const u = queryUnescape(v);
       if (u === null) throw refused('malformed');
       g[names[k]] = u;
@@ -322,7 +366,7 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
   }
   // Canonical: the payload must be the one mintToken writes for these claims.
   const known = g.operations.filter((op) => ORDER.has(op));
-  const ops = [...new Set(known)].sort((a, b) => ORDER.get(a) - ORDER.get(b)).concat(g.operations.filter((op) => !ORDER.has(op)));
+  const ops = [...new Set(known)].sort(byCatalog).concat(g.operations.filter((op) => !ORDER.has(op)));
   let p = `exp=${exp}&ops=${ops.join(',')}`;
   if (g.dlvrRef) p += `&dlvr_ref=${queryEscape(g.dlvrRef)}`;
   if (g.shippingClientRef) p += `&shipping_client_ref=${queryEscape(g.shippingClientRef)}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The wire format between the loader and the browser modules
 // (wasm/internal/wire): tokens ended by US (0x1f), separator bytes
 // escaped. What the generated calls (core.gen.js, from wasm/internal/seam)
@@ -8,16 +9,21 @@
 /**
  * A request as the public API takes it: {fields, parcels} (fields an
  * object or [name, value] pairs) or flat {name: value, ..., parcels}.
- * @typedef {Record<string, any>} Request
+ * Any value: packRequest checks it (a misuse is a Usage error).
+ * @typedef {unknown} Request
  */
 
 export const US = '\x1f';
 const SEPARATORS = /[\x1c-\x1f]/;
 const SEPARATORS_G = /[\x1c-\x1f]/g;
-const escChar = (c) => '\x1c' + 'cdef'[c.charCodeAt(0) - 0x1c];
-const unescChar = (m) => String.fromCharCode(0x1c + m.charCodeAt(1) - 0x63);
+const escChar = (/** @type {string} */ c) => '\x1c' + 'cdef'[c.charCodeAt(0) - 0x1c];
+const unescChar = (/** @type {string} */ m) => String.fromCharCode(0x1c + m.charCodeAt(1) - 0x63);
 
-// A token: the text with separator bytes escaped, then US.
+/**
+ * A token: the text with separator bytes escaped, then US.
+ * @param {string} s
+ * @returns {string}
+ */
 export const tok = (s) => (SEPARATORS.test(s) ? s.replace(SEPARATORS_G, escChar) : s) + US;
 
 // The tokens of an answer, read in order (no array of them: a call's
@@ -53,6 +59,10 @@ const PARCEL_FIELDS = new Set(['parcel_weight', 'parcel_width', 'parcel_height',
 // A number as the service expects it in a form field: a point, never an
 // exponent, the shortest digits that read back to the same number (as Go's
 // strconv 'f' -1): 1e21 -> "1000000000000000000000", 1e-7 -> "0.0000001".
+/**
+ * @param {number} n
+ * @returns {string}
+ */
 export function numberText(n) {
   const s = String(n);
   const e = s.indexOf('e');
@@ -65,7 +75,12 @@ export function numberText(n) {
   return `${sign}${mant.slice(0, point)}.${mant.slice(point)}`;
 }
 
-// A field value as text; undefined when absent (null, undefined).
+/**
+ * A field value as text; undefined when absent (null, undefined).
+ * @param {unknown} v
+ * @param {string} where the Usage error's message
+ * @returns {string | undefined}
+ */
 function text(v, where) {
   switch (typeof v) {
     case 'string':
@@ -82,6 +97,10 @@ function text(v, where) {
   }
 }
 
+/**
+ * @param {string} name
+ * @param {unknown} v
+ */
 function field(name, v) {
   const t = text(v, `field ${name} must be a string, a number or a boolean`);
   return t === undefined ? '' : tok(name) + tok(t);
@@ -89,16 +108,23 @@ function field(name, v) {
 
 // The request's tokens: {fields, parcels} (fields an object or [name,
 // value] pairs) or flat {name: value, ..., parcels}.
+/**
+ * @param {Request} request
+ * @returns {string}
+ */
 export function packRequest(request) {
   if (request === null || typeof request !== 'object' || Array.isArray(request)) {
     throw new Usage('request must be an object: {fields, parcels} or {name: value, ...}');
   }
+  // Its members read as unknown values, each checked below.
+  const req = /** @type {Record<string, unknown>} */ (request);
   let s = '';
-  const fields = request.fields;
+  const fields = req.fields;
   if (fields !== undefined && fields !== null) {
     if (typeof fields !== 'object') throw new Usage('request.fields must be an object or an array of [name, value] pairs');
     if (Array.isArray(fields)) {
       for (let i = 0; i < fields.length; i++) {
+        /** @type {unknown} */
         const pair = fields[i];
         if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
           throw new Usage(`request.fields[${i}] must be a [name, value] pair`);
@@ -106,18 +132,21 @@ export function packRequest(request) {
         s += field(pair[0], pair[1]);
       }
     } else {
-      for (const k of Object.keys(fields)) s += field(k, fields[k]);
+      const named = /** @type {Record<string, unknown>} */ (fields);
+      for (const k of Object.keys(named)) s += field(k, named[k]);
     }
   } else {
-    for (const k of Object.keys(request)) if (k !== 'parcels' && k !== 'fields') s += field(k, request[k]);
+    for (const k of Object.keys(req)) if (k !== 'parcels' && k !== 'fields') s += field(k, req[k]);
   }
-  const parcels = request.parcels;
+  const parcels = req.parcels;
   if (parcels === undefined || parcels === null) return s;
   if (!Array.isArray(parcels)) throw new Usage('request.parcels must be an array of objects');
   for (let i = 0; i < parcels.length; i++) {
-    const p = parcels[i];
+    /** @type {unknown} */
+    const parcel = parcels[i];
     const where = `request.parcels[${i}]`;
-    if (p === null || typeof p !== 'object') throw new Usage(`${where} must be an object`);
+    if (parcel === null || typeof parcel !== 'object') throw new Usage(`${where} must be an object`);
+    const p = /** @type {Record<string, unknown>} */ (parcel);
     s += '\x1d' + US;
     for (const k of Object.keys(p)) {
       if (!PARCEL_FIELDS.has(k)) {

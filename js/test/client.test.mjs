@@ -298,6 +298,15 @@ test('without the core: the JavaScript encoder and the plain envelope', async ()
   assert.equal(err.carrierCode, '12');
 });
 
+test('without the core, numbers are written as the core writes them: every digit, never an exponent', async () => {
+  handler = (req, res) => reply(res, 200, { status: 'ok', data: {} });
+  const c = new Client({ baseUrl: base, core: null });
+  // The shortest digits that read back to the same number (wire.numberText, Go's strconv 'f' -1);
+  // the old encoder rounded to 20 decimals (1.5e-21 was sent as 0).
+  await c.getShipmentsRates({ fields: { a: 1.2345678901234568e-10, b: 1.5e-21, c: 1e21, d: -2.5e-7 } });
+  assert.equal(requests[0].query, 'a=0.00000000012345678901234568&b=0.0000000000000000000015&c=1000000000000000000000&d=-0.00000025');
+});
+
 // The edge's own 401 for a scoped token it refuses (worker/core/prepare.go).
 const edge401 = {
   status: 'err',
@@ -418,4 +427,18 @@ test('data the edge normalized is used as sent: the decoder module is not fetche
   handler = (req, res) => reply(res, 200, v.body);
   assert.deepEqual(await c.getShipmentsRates(params), v.expect);
   assert.equal(core.decoderLoaded, true);
+});
+
+test('a ParcelgateError made as core.d.ts declares it (message, optional info): a page or a test can make one', () => {
+  // js/test/types-default-lib.ts writes new ParcelgateError('no core'); it threw reading info.cause.
+  const e = new ParcelgateError('no core');
+  assert.equal(e.message, 'no core');
+  assert.equal(e.name, 'ParcelgateError');
+  assert.equal(e.category, 'unknown');
+  assert.equal(e.class, 'unknown');
+  assert.equal(e.code, 0);
+  assert.deepEqual(e.fieldErrors, []);
+  const v = new ParcelgateError('bad', { category: 'validation', code: 400 });
+  assert.equal(v.category, 'validation');
+  assert.equal(v.code, 400);
 });

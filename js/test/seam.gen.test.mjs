@@ -63,3 +63,11 @@ test('describe reads its answer as the module writes it', () => {
 test('catalog reads its answer as the module writes it', () => {
   assert.deepEqual(calls.catalog.unpack(new Tokens("json\x1cc\x1cd\x1ce\x1cf-é\x1f")), { json: "json\x1c\x1d\x1e\x1f-é" });
 });
+
+test('decode packs its input as the module reads it', () => {
+  assert.equal(calls.decode.pack({ operation: "operation\x1c\x1d\x1e\x1f-é", status: -42, body: "body\x1c\x1d\x1e\x1f-é" }), "operation\x1cc\x1cd\x1ce\x1cf-é\x1f-42\x1fbody\x1cc\x1cd\x1ce\x1cf-é\x1f");
+});
+
+test('decode reads its answer as the module writes it', () => {
+  assert.deepEqual(calls.decode.unpack(new Tokens("json\x1cc\x1cd\x1ce\x1cf-é\x1f")), { json: "json\x1c\x1d\x1e\x1f-é" });
+});

@@ -117,3 +117,22 @@ test('verifyToken accepts every minted vector and refuses every tampered or outg
   await assert.rejects(verifyToken([], vectors.mint[0].token), TypeError);
   await assert.rejects(verifyToken(['short'], vectors.mint[0].token), TypeError);
 });
+
+test('verifyToken checks now as mintToken does: a time it cannot read is a TypeError, never an unexpired token', async () => {
+  const v = vectors.mint[0];
+  // Long expired at the current time; a now that is not a time once read as "never expires".
+  for (const now of ['today', null, NaN, '2020-01-01']) {
+    await assert.rejects(verifyToken([vectors.key], v.token, { now }), TypeError, String(now));
+  }
+  assert.equal((await verifyToken([vectors.key], v.token, { now: new Date(v.now_ms) })).expiresAt, v.expiresAt);
+});
+
+test('a signing key in a SharedArrayBuffer signs and verifies as its bytes do (WebCrypto refuses such a view: it is copied)', async () => {
+  const v = vectors.mint[0];
+  const bytes = new TextEncoder().encode(vectors.key);
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  shared.set(bytes);
+  assert.equal((await mintToken(shared, v.grant, { ttl: v.ttl, now: v.now_ms })).token, v.token);
+  assert.equal(await keyId(shared), await keyId(vectors.key));
+  assert.deepEqual((await verifyToken([shared], v.token, { now: v.now_ms })).operations, v.operations);
+});

@@ -17,5 +17,4 @@ func pgIn(n int32) *byte { return unsafe.SliceData(wire.Input(int(n))) }
 //export pg_out
 func pgOut() *byte { return unsafe.SliceData(wire.Out()) }
 
-//export pg_decode
-func pgDecode(n int32) int32 { return callDecode(wire.Request(int(n))) }
+// The calls' exports are generated (exports_gen.go, from wasm/internal/seam's DecoderCalls).

@@ -5,19 +5,20 @@
 // decode(). Checkout typing never needs it, so it is not part of the
 // first download.
 //
-// Exports: pg_in(n) and pg_out() as in the validation module, and
+// Exports: pg_in(n) and pg_out() as in the validation module, and the
+// calls of wasm/internal/seam's DecoderCalls (exports_gen.go, calls_gen.go:
+// generated with the validation module's), each implemented here as
+// call<Name>(in, out) returning "" or a usage error's message:
 //
-//	pg_decode(n) len   op, HTTP status, body -> JSON {ok: true, data} or {ok: false, error}
-//
-// A negative result is a usage error (an unknown operation): minus the
-// length of its message, which is the answer.
+//	pg_decode   {operation, status, body} -> {json}: {ok: true, data} or {ok: false, error}
 package main
 
 import (
-	"strconv"
+	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/wasm/internal/seam"
 	"github.com/parcelgate/parcelgate/wasm/internal/wire"
 )
 
@@ -26,13 +27,13 @@ var (
 	raw    jsonlite.Writer
 )
 
-// callDecode: op, HTTP status, body -> the decoded answer as JSON.
-func callDecode(msg []byte) int32 {
-	r := wire.NewReader(msg)
-	op := r.Next()
-	status, _ := strconv.Atoi(r.Next())
-	body := r.Rest()
-	v, err := envelope.Decode(op, status, body)
+// callDecode: op, HTTP status, body -> the decoded answer as JSON; an
+// unknown operation is a usage error.
+func callDecode(in *seam.DecodeInput, out *seam.Decoded) string {
+	status := int(in.Status)
+	// The body's bytes in the message, not copied (nothing writes to them).
+	body := unsafe.Slice(unsafe.StringData(in.Body), len(in.Body))
+	v, err := envelope.Decode(in.Operation, status, body)
 	writer.Reset()
 	w := &emitter{w: &writer}
 	w.BeginObject()
@@ -42,7 +43,7 @@ func callDecode(msg []byte) int32 {
 		w.Key("data")
 		v.EmitTo(w)
 		w.EndObject()
-		return done()
+		return done(out)
 	}
 	w.Key("ok")
 	w.Bool(false)
@@ -69,9 +70,7 @@ func callDecode(msg []byte) int32 {
 		w.Key("description")
 		w.String(err.Error())
 	case *envelope.UnknownOperationError:
-		msg := err.Error()
-		wire.SetOut(append(wire.Scratch(), msg...))
-		return -int32(len(msg))
+		return err.Error()
 	default:
 		w.BeginObject()
 		w.Key("type")
@@ -87,13 +86,28 @@ func callDecode(msg []byte) int32 {
 	}
 	w.EndObject() // the error
 	w.EndObject() // the answer
-	return done()
+	return done(out)
 }
 
-func done() int32 {
-	out := append(wire.Scratch(), writer.Bytes()...)
-	wire.SetOut(out)
-	return int32(len(out))
+// done sets the answer to the JSON written, without copying it: the
+// generated runDecode appends it to the answer before the next call.
+func done(out *seam.Decoded) string {
+	if b := writer.Bytes(); len(b) > 0 {
+		out.JSON = unsafe.String(&b[0], len(b))
+	}
+	return ""
+}
+
+// usage makes a usage error the answer (as the validation module's).
+func usage(msg string) int32 {
+	wire.SetOut(append(wire.Scratch(), msg...))
+	return -int32(len(msg))
+}
+
+// answer makes b the answer.
+func answer(b []byte) int32 {
+	wire.SetOut(b)
+	return int32(len(b))
 }
 
 // emitter is the JSON writer with two additions: open emits a value but

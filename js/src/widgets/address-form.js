@@ -1,3 +1,4 @@
+// @ts-check
 // <pg-address-form>: a party address (recipient `to_*` or sender `from_*`)
 // validated while typing with the WebAssembly core, i.e. with the edge's
 // own rules and messages (postal code per country, lengths, phone, e-mail).
@@ -14,7 +15,15 @@
 import { PgElement, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { countryName as displayName, intlLocale } from './i18n.js';
 
-/** Every field the form knows, in display order. */
+/** @import { FieldError } from '../../results.js' */
+/** @import { OperationName } from '../../index.js' */
+/** @import { Address } from '../../widgets.js' */
+/** @typedef {HTMLInputElement | HTMLSelectElement} Control a field's input or select */
+
+/**
+ * Every field the form knows, in display order.
+ * @type {Record<string, {label: string, autocomplete: string, select?: boolean, type?: string}>}
+ */
 const FIELD_DEFS = {
   name: { label: 'name', autocomplete: 'name' },
   attn: { label: 'attn', autocomplete: 'off' },
@@ -46,7 +55,10 @@ export const COUNTRIES = [
   'GB', 'CH', 'NO', 'IS', 'MC', 'SM', 'GI', 'MA', 'US',
 ];
 
-/** English names used when Intl.DisplayNames is not available. */
+/**
+ * English names used when Intl.DisplayNames is not available.
+ * @type {Record<string, string>}
+ */
 const COUNTRY_NAMES = {
   ES: 'Spain', PT: 'Portugal', FR: 'France', DE: 'Germany', IT: 'Italy', NL: 'Netherlands', AD: 'Andorra',
   AT: 'Austria', BE: 'Belgium', BG: 'Bulgaria', HR: 'Croatia', CY: 'Cyprus', CZ: 'Czechia', DK: 'Denmark',
@@ -78,19 +90,26 @@ export class PgAddressForm extends PgElement {
 
   constructor() {
     super();
-    adoptStyles(this.shadowRoot, CSS);
+    adoptStyles(this._root, CSS);
+    /** @type {Record<string, string>} */
     this._values = {}; // suffix -> raw text
+    /** @type {Set<string>} */
     this._touched = new Set(); // suffixes whose errors are shown even when empty
+    /** @type {Record<string, FieldError[]>} */
     this._fieldErrors = {}; // suffix -> [{field, code, message}]
+    /** @type {Record<string, string>} */
     this._ids = {};
     this._wasValid = false;
     this._coreReady = false;
-    this._announceTimer = null;
+    this._countryChosen = false;
+    this._formDisabled = false;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._announceTimer = undefined;
     this._lastAnnounced = '';
     this._internals = typeof this.attachInternals === 'function' ? this.attachInternals() : null;
-    this._onInput = (ev) => this._handle(ev, false);
-    this._onBlur = (ev) => this._handle(ev, true);
-    this._onKey = (ev) => {
+    this._onInput = (/** @type {Event} */ ev) => this._handle(ev, false);
+    this._onBlur = (/** @type {Event} */ ev) => this._handle(ev, true);
+    this._onKey = (/** @type {KeyboardEvent} */ ev) => {
       // Enter inside the widget never submits anything by itself.
       if (ev.key === 'Enter' && ev.target instanceof HTMLInputElement) ev.preventDefault();
     };
@@ -123,6 +142,11 @@ export class PgAddressForm extends PgElement {
     }
   }
 
+  /**
+   * @param {string} name
+   * @param {string | null} oldValue
+   * @param {string | null} newValue
+   */
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue || !this._rendered) return;
     if (name === 'lang') {
@@ -156,11 +180,15 @@ export class PgAddressForm extends PgElement {
     return this.getAttribute('prefix') === 'from' ? 'from' : 'to';
   }
 
-  /** The operation whose rules apply (default new-shipment). */
+  /**
+   * The operation whose rules apply (default new-shipment).
+   * @returns {OperationName} (an attribute: another name is the core's error to report)
+   */
   get operation() {
-    return this.getAttribute('operation') || 'new-shipment';
+    return /** @type {OperationName} */ (this.getAttribute('operation') || 'new-shipment');
   }
 
+  /** @param {string} suffix */
   _name(suffix) {
     return `${this.prefix}_${suffix}`;
   }
@@ -176,6 +204,7 @@ export class PgAddressForm extends PgElement {
     }
   }
 
+  /** @param {string} suffix */
   _isRequired(suffix) {
     const params = this._catalogParams();
     if (!params) return FALLBACK_REQUIRED.includes(suffix);
@@ -199,8 +228,12 @@ export class PgAddressForm extends PgElement {
     return Object.keys(FIELD_DEFS).filter((s) => wanted.has(s));
   }
 
+  /**
+   * @param {string} suffix
+   * @returns {Control | null}
+   */
   _input(suffix) {
-    return this.shadowRoot.getElementById(this._ids[suffix]);
+    return /** @type {Control | null} */ (this._root.getElementById(this._ids[suffix]));
   }
 
   // ---- rendering --------------------------------------------------------------
@@ -209,7 +242,8 @@ export class PgAddressForm extends PgElement {
     if (this._values.country_code === undefined) {
       this._values.country_code = (this.getAttribute('country') || 'ES').toUpperCase();
     }
-    const focused = this.shadowRoot.activeElement;
+    // An input (a select has no selectionStart) or nothing of ours.
+    const focused = /** @type {HTMLInputElement | null} */ (this._root.activeElement);
     const focusedSuffix = focused && focused.dataset ? focused.dataset.field : null;
     let selection = null;
     try {
@@ -218,6 +252,7 @@ export class PgAddressForm extends PgElement {
       // inputs without a selection (email in some engines)
     }
     const shown = this._shown();
+    /** @type {string[]} */
     const html = [];
     for (const s of shown) {
       if (!this._ids[s]) this._ids[s] = uid(`pg-af-${s}`);
@@ -254,22 +289,22 @@ export class PgAddressForm extends PgElement {
           `</div>`,
       );
     }
-    this.shadowRoot.innerHTML =
+    this._root.innerHTML =
       `<div class="pg-root pg-form" part="form">${html.join('')}</div>` +
       `<p class="pg-visually-hidden" role="status" aria-live="polite" part="live"></p>`;
-    const root = this.shadowRoot.querySelector('.pg-form');
+    const root = /** @type {HTMLElement} */ (this._root.querySelector('.pg-form'));
     root.addEventListener('input', this._onInput);
     root.addEventListener('change', this._onInput);
     root.addEventListener('focusout', this._onBlur);
     root.addEventListener('keydown', this._onKey);
-    if (this._formDisabled) for (const el of root.querySelectorAll('input, select')) el.disabled = true;
+    if (this._formDisabled) for (const el of root.querySelectorAll('input, select')) /** @type {Control} */ (el).disabled = true;
     this._rendered = true;
     for (const s of shown) this._paint(s);
     const again = focusedSuffix && this._input(focusedSuffix);
     if (again) {
       again.focus();
       try {
-        if (selection) again.setSelectionRange(selection[0], selection[1]);
+        if (selection) /** @type {HTMLInputElement} */ (again).setSelectionRange(selection[0], selection[1]);
       } catch {
         // not a text input
       }
@@ -283,7 +318,7 @@ export class PgAddressForm extends PgElement {
       const el = this._input(s);
       if (!el) return this.render();
       const v = this._values[s] ?? '';
-      if (el.tagName === 'SELECT' && v !== '' && ![...el.options].some((o) => o.value === v)) return this.render();
+      if (el.tagName === 'SELECT' && v !== '' && ![.../** @type {HTMLSelectElement} */ (el).options].some((o) => o.value === v)) return this.render();
       if (el.value !== v) el.value = v;
     }
     return undefined;
@@ -292,6 +327,7 @@ export class PgAddressForm extends PgElement {
   // ---- validation -------------------------------------------------------------
 
   _request() {
+    /** @type {Record<string, string>} */
     const req = {};
     for (const s of this._shown()) {
       const v = this._values[s];
@@ -300,6 +336,11 @@ export class PgAddressForm extends PgElement {
     return req;
   }
 
+  /**
+   * @param {string} suffix
+   * @param {Record<string, string>} request
+   * @returns {FieldError[]}
+   */
   _validateOne(suffix, request) {
     const core = this._coreReady ? this.core : null;
     const value = (this._values[suffix] || '').trim();
@@ -312,13 +353,15 @@ export class PgAddressForm extends PgElement {
     try {
       return core.validateField(this.operation, request, this._name(suffix), { locale: this.locale });
     } catch (err) {
-      return [{ field: this._name(suffix), code: 0, message: String(err && err.message) }];
+      return [{ field: this._name(suffix), code: 0, message: String(err && /** @type {Error} */ (err).message) }];
     }
   }
 
   // Validates every shown field (each in the context of the others).
+  /** @param {string | null} changed */
   _revalidate(changed) {
     const request = this._request();
+    /** @type {Record<string, FieldError[]>} */
     const errs = {};
     for (const s of this._shown()) errs[s] = this._validateOne(s, request);
     this._fieldErrors = errs;
@@ -329,13 +372,14 @@ export class PgAddressForm extends PgElement {
 
   // Shows (or hides) a field's errors: a non-empty field's errors show at
   // once; an empty field's only once it was left or validate() ran.
+  /** @param {string} suffix */
   _paint(suffix) {
     const el = this._input(suffix);
     if (!el) return;
     const errs = this._fieldErrors[suffix] || [];
     const empty = (this._values[suffix] || '').trim() === '';
     const visible = errs.length > 0 && (!empty || this._touched.has(suffix));
-    const box = this.shadowRoot.getElementById(`${el.id}-error`);
+    const box = /** @type {HTMLElement} */ (this._root.getElementById(`${el.id}-error`));
     box.textContent = visible ? errs[0].message : '';
     if (visible) el.setAttribute('aria-invalid', 'true');
     else if (empty && !this._touched.has(suffix)) el.removeAttribute('aria-invalid');
@@ -343,8 +387,12 @@ export class PgAddressForm extends PgElement {
     if (suffix === 'zip_code') this._paintHint(el, errs.length === 0 && !empty);
   }
 
+  /**
+   * @param {Control} el
+   * @param {boolean} ok
+   */
   _paintHint(el, ok) {
-    const hint = this.shadowRoot.getElementById(`${el.id}-hint`);
+    const hint = this._root.getElementById(`${el.id}-hint`);
     if (!hint) return;
     hint.textContent = ok ? this._zipHint() : '';
   }
@@ -378,9 +426,13 @@ export class PgAddressForm extends PgElement {
     return this.t('normalized', { zip: p.normalized });
   }
 
+  /**
+   * @param {string} text
+   * @param {number} delay ms
+   */
   _announce(text, delay) {
     clearTimeout(this._announceTimer);
-    const live = this.shadowRoot.querySelector('[part=live]');
+    const live = this._root.querySelector('[part=live]');
     if (!live) return;
     const go = () => {
       if (text === this._lastAnnounced) return;
@@ -391,19 +443,24 @@ export class PgAddressForm extends PgElement {
     else go();
   }
 
+  /** @param {string} suffix */
   _fieldAnnouncement(suffix) {
     const el = this._input(suffix);
     if (!el) return '';
-    const err = this.shadowRoot.getElementById(`${el.id}-error`).textContent;
+    const err = /** @type {HTMLElement} */ (this._root.getElementById(`${el.id}-error`)).textContent;
     if (err) return this.t('fieldError', { label: this.t(suffix), message: err });
-    if (suffix === 'zip_code') return this.shadowRoot.getElementById(`${el.id}-hint`)?.textContent || '';
+    if (suffix === 'zip_code') return this._root.getElementById(`${el.id}-hint`)?.textContent || '';
     return '';
   }
 
+  /**
+   * @param {Event} ev
+   * @param {boolean} blur
+   */
   _handle(ev, blur) {
-    const el = ev.target;
+    const el = /** @type {Control | null} */ (ev.target);
     const suffix = el && el.dataset ? el.dataset.field : null;
-    if (!suffix || !FIELD_DEFS[suffix] || el !== this._input(suffix)) return; // e.g. a replaced input's late change
+    if (!el || !suffix || !FIELD_DEFS[suffix] || el !== this._input(suffix)) return; // e.g. a replaced input's late change
     if (blur) {
       this._touched.add(suffix);
       this._paint(suffix);
@@ -423,6 +480,7 @@ export class PgAddressForm extends PgElement {
     this._changed(suffix);
   }
 
+  /** @param {string | null} field */
   _changed(field) {
     const valid = this.valid;
     emit(this, 'pg-change', { value: this.value, valid, errors: this.errors, field: field ? this._name(field) : null });
@@ -466,8 +524,10 @@ export class PgAddressForm extends PgElement {
    * empty ones left out, the postal code normalized by the core and the
    * country in uppercase. Setting it fills the inputs (prefixed or bare
    * names) and validates; no event is emitted for a programmatic set.
+   * @returns {Address}
    */
   get value() {
+    /** @type {Address} */
     const out = {};
     const core = this._coreReady ? this.core : null;
     for (const s of this._shown()) {
@@ -487,6 +547,7 @@ export class PgAddressForm extends PgElement {
     return out;
   }
 
+  /** @param {Record<string, unknown> | null | undefined} obj */
   set value(obj) {
     obj = obj || {};
     for (const s of Object.keys(FIELD_DEFS)) {
@@ -506,9 +567,13 @@ export class PgAddressForm extends PgElement {
     return this._coreReady && this.errors.length === 0;
   }
 
-  /** Every current error, `[{field, code, message}]`, in display order (shown or not yet). */
+  /**
+   * Every current error, `[{field, code, message}]`, in display order (shown or not yet).
+   * @returns {FieldError[]}
+   */
   get errors() {
     if (!this._rendered) return [];
+    /** @type {FieldError[]} */
     const out = [];
     for (const s of this._shown()) out.push(...(this._fieldErrors[s] || []));
     return out;
@@ -554,15 +619,17 @@ export class PgAddressForm extends PgElement {
   }
 
   /** The browser restores the form (history navigation, reload): the typed fields come back. */
+  /** @param {FormData | string | null} state */
   formStateRestoreCallback(state) {
-    if (!state || typeof state.entries !== 'function') return;
+    if (!state || typeof state === 'string' || typeof state.entries !== 'function') return;
     this.value = Object.fromEntries(state.entries());
   }
 
   /** A disabled fieldset around the form disables its fields. */
+  /** @param {boolean} disabled */
   formDisabledCallback(disabled) {
     this._formDisabled = !!disabled;
-    for (const el of this.shadowRoot.querySelectorAll('input, select')) el.disabled = this._formDisabled;
+    for (const el of this._root.querySelectorAll('input, select')) /** @type {Control} */ (el).disabled = this._formDisabled;
   }
 
   /** The form the element belongs to, or null. */
@@ -599,10 +666,12 @@ export class PgAddressForm extends PgElement {
 // The attributes as properties too (React 19 and Vue set props as properties when the name exists).
 attributeProperties(PgAddressForm, ['prefix', 'operation', 'country', 'fields']);
 
+/** @type {Map<string, string[]>} */
 const sorted = new Map();
 
 // The select's order: the spec's postal-format countries as listed, then
 // the others by name in the page's language.
+/** @param {string} locale */
 function sortedCountries(locale) {
   let list = sorted.get(locale);
   if (!list) {
@@ -615,6 +684,10 @@ function sortedCountries(locale) {
 }
 
 // A country's name in the locale; the English table without Intl.DisplayNames.
+/**
+ * @param {string} code
+ * @param {string} locale
+ */
 function countryName(code, locale) {
   const n = displayName(code, locale || intlLocale(''));
   return n !== code ? n : COUNTRY_NAMES[code] || code;

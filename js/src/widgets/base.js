@@ -1,3 +1,4 @@
+// @ts-check
 // Shared plumbing of the parcelgate checkout widgets: how a widget finds
 // its Client and core, the shared style sheet (themable through CSS custom
 // properties), events, texts and a few small helpers. No framework, no
@@ -19,6 +20,30 @@ import {
 } from './i18n.js';
 
 export { setTexts, LANGUAGES } from './i18n.js';
+
+/** @import { Core, TokenSource } from '../../core.js' */
+/** @import { Texts } from './i18n.js' */
+/**
+ * A failure as the widgets read it: a ParcelgateError, or anything thrown.
+ * @typedef {Partial<Pick<ParcelgateError, 'category' | 'fieldErrors' | 'retryAfter' | 'message'>> | null | undefined} Failure
+ */
+/**
+ * A status text: a string, or a function giving it in the language of the
+ * moment (a change of language re-renders it).
+ * @typedef {string | (() => string)} Message
+ */
+/**
+ * One fetch cycle of a FetchingElement (see _cycle).
+ * @template R
+ * @typedef {{
+ *   idle(): Message | null,
+ *   reset(): void,
+ *   load(client: Client, core: Core, signal: AbortSignal): Promise<R>,
+ *   done(result: R, core: Core): void,
+ *   quiet?: boolean,
+ *   settle?: () => void,
+ * }} Job
+ */
 
 /**
  * Theme variables every widget reads (set them on the element or any
@@ -114,9 +139,14 @@ button[disabled] { opacity: 0.6; cursor: default; }
 }
 `;
 
+/** @type {CSSStyleSheet | null} */
 let sheet = null;
 
-/** Adopts the shared sheet plus the widget's own CSS into a shadow root. */
+/**
+ * Adopts the shared sheet plus the widget's own CSS into a shadow root.
+ * @param {ShadowRoot} root
+ * @param {string} [css]
+ */
 export function adoptStyles(root, css) {
   if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root) {
     if (!sheet) {
@@ -133,7 +163,10 @@ export function adoptStyles(root, css) {
   root.appendChild(style);
 }
 
-/** Escapes text for HTML. */
+/**
+ * Escapes text for HTML.
+ * @param {unknown} value
+ */
 export function esc(value) {
   return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -142,7 +175,7 @@ export function esc(value) {
  * Dispatches a bubbling, composed CustomEvent from el and returns it.
  * @param {HTMLElement} el
  * @param {string} type
- * @param {any} detail
+ * @param {unknown} detail
  */
 export function emit(el, type, detail) {
   const ev = new CustomEvent(type, { detail, bubbles: true, composed: true });
@@ -151,7 +184,10 @@ export function emit(el, type, detail) {
 }
 
 let counter = 0;
-/** A document-unique id for label/aria wiring. */
+/**
+ * A document-unique id for label/aria wiring.
+ * @param {string} prefix
+ */
 export function uid(prefix) {
   counter += 1;
   return `${prefix}-${counter}`;
@@ -160,7 +196,13 @@ export function uid(prefix) {
 // The DOM's HTMLElement where there is one; elsewhere (Node, SSR, a
 // worker) an empty class, so that importing a widget's module never touches
 // the DOM: only registration (the *-define.js modules) and construction do.
-const ElementBase = globalThis.HTMLElement ?? class {};
+// (Typed as the DOM's: a widget is constructed only where there is one.)
+const ElementBase = /** @type {typeof HTMLElement} */ (globalThis.HTMLElement ?? class {});
+
+/**
+ * What every widget subclass has: render() and _rendered, set by its first render.
+ * @typedef {{render?: () => void, _rendered?: boolean}} Rendering
+ */
 
 /**
  * Base class of the widgets: shadow root, client and core resolution,
@@ -184,12 +226,23 @@ export class PgElement extends ElementBase {
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
+    /** @type {Client | null} */
     this._client = null;
+    /** @type {Core | null} */
     this._core = null;
+    /** @type {string | TokenSource} */
     this._token = '';
+    /** @type {{base: string, token: string | TokenSource, client: Client} | null} */
     this._auto = null;
+    /** @type {Texts | null} */
     this._texts = null;
+    /** @type {string | null} */
     this._shownLocale = null;
+  }
+
+  /** The open shadow root (attached by the constructor). */
+  get _root() {
+    return /** @type {ShadowRoot} */ (this.shadowRoot);
   }
 
   /**
@@ -239,10 +292,14 @@ export class PgElement extends ElementBase {
 
   /** Re-renders in the new language (subclasses redo language-dependent work). */
   _languageChanged() {
-    if (this._rendered && typeof this.render === 'function') this.render();
+    const w = /** @type {this & Rendering} */ (this);
+    if (w._rendered && typeof w.render === 'function') w.render();
   }
 
-  /** The Client used for calls (see the class comment). */
+  /**
+   * The Client used for calls (see the class comment).
+   * @returns {Client}
+   */
   get client() {
     if (this._client) return this._client;
     const base = this.getAttribute('endpoint') || globalThis.location?.origin || '';
@@ -255,6 +312,7 @@ export class PgElement extends ElementBase {
     return client;
   }
 
+  /** @param {Client | null | undefined} c */
   set client(c) {
     this._client = c || null;
   }
@@ -268,20 +326,28 @@ export class PgElement extends ElementBase {
     return this._token;
   }
 
+  /** @param {string | TokenSource | null | undefined} t */
   set token(t) {
     this._token = t || '';
   }
 
-  /** The loaded core, or null until it is loaded. */
+  /**
+   * The loaded core, or null until it is loaded.
+   * @returns {Core | null}
+   */
   get core() {
     return this._core || loaded();
   }
 
+  /** @param {Core | null | undefined} c */
   set core(c) {
     this._core = c || null;
   }
 
-  /** Resolves the core, loading the shared one when needed. */
+  /**
+   * Resolves the core, loading the shared one when needed.
+   * @returns {Promise<Core>}
+   */
   async ensureCore() {
     if (this._core) return this._core;
     return loaded() || load();
@@ -293,10 +359,11 @@ export class PgElement extends ElementBase {
    * category `core_unavailable`, also written to the console, since a page
    * without its core would otherwise send unchecked requests. Widgets show it
    * and emit it as pg-error; the next refresh() (or load()) tries again.
+   * @param {unknown} err
    */
   _coreError(err) {
     const error = new ParcelgateError(
-      `parcelgate: <${this.localName}>: the validation module could not be loaded (${(err && err.message) || err}); ` +
+      `parcelgate: <${this.localName}>: the validation module could not be loaded (${(err && /** @type {Error} */ (err).message) || err}); ` +
         'nothing is checked in the page until it loads: serve dist/parcelgate.wasm where the package expects it, or ' +
         'call configure({wasm}) before the widgets are defined (README, "Bundlers")',
       { category: 'core_unavailable', cause: err },
@@ -330,11 +397,12 @@ export class PgElement extends ElementBase {
    * widget's language, with the `texts` property's on top.
    */
   get texts() {
+    /** @type {Texts} */
     const out = {};
-    const part = this.constructor.part;
+    const part = /** @type {typeof PgElement} */ (this.constructor).part;
     for (const prefix of ['common.', `${part}.`]) {
-      for (const k of Object.keys(strings('en'))) {
-        if (k.startsWith(prefix)) out[k.slice(prefix.length)] = entry(this.locale, k);
+      for (const k of Object.keys(/** @type {Texts} */ (strings('en')))) {
+        if (k.startsWith(prefix)) out[k.slice(prefix.length)] = /** @type {import('./i18n.js').Text} */ (entry(this.locale, k));
       }
     }
     return { ...out, ...(this._texts || {}) };
@@ -344,27 +412,40 @@ export class PgElement extends ElementBase {
    * Replaces texts of this widget, by short key ({cheapest: 'Best price'}),
    * in every language; see setTexts() for page-wide texts per language.
    */
+  /** @param {Texts | null | undefined} t */
   set texts(t) {
     this._texts = t || null;
-    if (this.isConnected && this._rendered && typeof this.render === 'function') this.render();
+    const w = /** @type {this & Rendering} */ (this);
+    if (this.isConnected && w._rendered && typeof w.render === 'function') w.render();
   }
 
   /**
    * One text in the widget's language, {name} placeholders filled from
    * vars (a numeric vars.count picks the plural form).
+   * @param {string} key
+   * @param {Record<string, unknown>} [vars]
+   * @returns {string}
    */
   t(key, vars) {
     const own = this._texts && this._texts[key];
-    const value = own ?? entry(this.locale, `${this.constructor.part}.${key}`) ?? entry(this.locale, `common.${key}`) ?? key;
+    const value = own ?? entry(this.locale, `${/** @type {typeof PgElement} */ (this.constructor).part}.${key}`) ?? entry(this.locale, `common.${key}`) ?? key;
     return fill(value, vars, this.intlLocale);
   }
 
-  /** An amount with its currency, in the widget's language. */
+  /**
+   * An amount with its currency, in the widget's language.
+   * @param {unknown} amount
+   * @param {string | null | undefined} currency
+   */
   money(amount, currency) {
     return formatMoney(amount, currency, this.intlLocale);
   }
 
-  /** A date (and time, by options) in the widget's language. */
+  /**
+   * A date (and time, by options) in the widget's language.
+   * @param {unknown} value
+   * @param {Intl.DateTimeFormatOptions} [options]
+   */
   date(value, options) {
     return formatDateIn(value, this.intlLocale, options);
   }
@@ -375,7 +456,9 @@ attributeProperties(PgElement, ['endpoint']);
 
 // The connected widgets, re-rendered when a `lang` attribute of the page
 // changes (a language switch sets the document's).
+/** @type {Set<PgElement>} */
 const live = new Set();
+/** @type {MutationObserver | null} */
 let observer = null;
 
 function watchLanguages() {
@@ -400,15 +483,31 @@ export const DEBOUNCE_MS = 30;
 export class FetchingElement extends PgElement {
   constructor() {
     super();
+    /** @type {'idle' | 'loading' | 'ready' | 'empty' | 'error'} */
     this._state = 'idle';
+    /** @type {Message} */
     this._message = '';
+    /** @type {Failure} */
     this._error = null;
     this._seq = 0;
+    /** @type {AbortController | null} */
     this._ctrl = null;
-    this._timer = null;
-    this._retryTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._timer = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._retryTimer = undefined;
     this._retryAt = 0;
   }
+
+  // Every fetching widget has its own: what its fetch asks (a _cycle), how
+  // a failure shows, and its markup.
+  /** @returns {Promise<void> | void} */
+  _fetch() {}
+
+  /** @param {unknown} err */
+  _fail(err) {}
+
+  render() {}
 
   disconnectedCallback() {
     super.disconnectedCallback();
@@ -444,6 +543,8 @@ export class FetchingElement extends PgElement {
    * keeps the old content on screen instead of a loading state;
    * job.settle() runs after the latest cycle ends either way. Messages are
    * functions, so a change of language re-renders them.
+   * @template R
+   * @param {Job<R>} job
    */
   async _cycle(job) {
     const seq = ++this._seq;
@@ -481,7 +582,7 @@ export class FetchingElement extends PgElement {
       this._ctrl = null;
       job.done(result, core);
     } catch (err) {
-      if (seq !== this._seq || (err && err.category === 'aborted')) return;
+      if (seq !== this._seq || (err && /** @type {Failure} */ (err)?.category === 'aborted')) return;
       this._ctrl = null;
       this._fail(err);
     } finally {
@@ -489,7 +590,11 @@ export class FetchingElement extends PgElement {
     }
   }
 
-  /** The options of every call: the abort signal and the widget's language (validation messages, Accept-Language). */
+  /**
+   * The options of every call: the abort signal and the widget's language (validation messages, Accept-Language).
+   * @param {AbortSignal} signal
+   * @returns {import('../../core.js').CallOptions}
+   */
   _callOptions(signal) {
     return { signal, locale: this.locale };
   }
@@ -505,6 +610,7 @@ export class FetchingElement extends PgElement {
    * do, in their language, with a retry button unless retrying cannot help
    * (invalid input, a misconfigured edge); the Client's message (for
    * developers) goes to the console and pg-error's detail, never on screen.
+   * @param {Failure} err
    */
   _failed(err) {
     this._state = 'error';
@@ -515,10 +621,14 @@ export class FetchingElement extends PgElement {
     console.warn(`[parcelgate] ${this.localName}: ${err && err.message}`, err);
   }
 
-  /** What the shopper reads for an error (after the widget's own sentence). */
+  /**
+   * What the shopper reads for an error (after the widget's own sentence).
+   * @param {Failure} err
+   * @returns {string}
+   */
   _errorMessage(err) {
     // texts.coreUnavailable: the name this text had before the table.
-    if (err && err.category === 'core_unavailable' && this._texts && this._texts.coreUnavailable) return this._texts.coreUnavailable;
+    if (err && err.category === 'core_unavailable' && this._texts && this._texts.coreUnavailable) return String(this._texts.coreUnavailable);
     if (err && Array.isArray(err.fieldErrors) && err.fieldErrors.length) {
       return err.fieldErrors
         .map((e) => this.t('fieldError', { label: this._fieldLabel(e.field), message: e.message }))
@@ -527,7 +637,10 @@ export class FetchingElement extends PgElement {
     return this.t(`error.${shopperCategory(err)}`);
   }
 
-  /** A field's label in this widget's texts (field_<name>), else the field's name. */
+  /**
+   * A field's label in this widget's texts (field_<name>), else the field's name.
+   * @param {string} field
+   */
   _fieldLabel(field) {
     const name = /^parcels\[/.test(field) ? 'parcels' : field;
     const label = this.t(`field_${name}`);
@@ -538,6 +651,7 @@ export class FetchingElement extends PgElement {
    * Renders the status line, and after it the retry button of an error
    * that retrying can fix: disabled with a countdown while the edge's
    * Retry-After runs, then enabled.
+   * @param {HTMLElement} status
    */
   _renderStatus(status) {
     const isError = this._state === 'error';
@@ -545,7 +659,8 @@ export class FetchingElement extends PgElement {
     status.setAttribute('part', isError ? 'status error' : 'status');
     const text = this._statusText();
     if (status.textContent !== text) status.textContent = text; // the same text is not announced again
-    let button = status.parentNode.querySelector('.pg-retry');
+    /** @type {HTMLButtonElement | null} */
+    let button = /** @type {ParentNode} */ (status.parentNode).querySelector('.pg-retry');
     const retryable = isError && canRetry(this._error);
     if (!retryable) {
       clearTimeout(this._retryTimer);
@@ -562,18 +677,19 @@ export class FetchingElement extends PgElement {
       });
       status.after(button);
     }
+    const btn = button;
     const tick = () => {
       const left = Math.ceil((this._retryAt - Date.now()) / 1000);
       clearTimeout(this._retryTimer);
       if (left > 0) {
-        button.disabled = true;
-        button.textContent = this.t('retryIn', {
+        btn.disabled = true;
+        btn.textContent = this.t('retryIn', {
           time: formatUnit(left, 'second', this.intlLocale, { unitDisplay: 'long' }),
         });
         this._retryTimer = setTimeout(tick, (this._retryAt - Date.now()) % 1000 || 1000);
       } else {
-        button.disabled = false;
-        button.textContent = this.t('retry');
+        btn.disabled = false;
+        btn.textContent = this.t('retry');
       }
     };
     tick();
@@ -582,6 +698,10 @@ export class FetchingElement extends PgElement {
 
 // shopperCategory: the kind of failure a shopper is told about, by the
 // Client's category (common.error.<kind> in the table).
+/**
+ * @param {Failure} err
+ * @returns {string}
+ */
 function shopperCategory(err) {
   switch (err && err.category) {
     case 'rate_limited':
@@ -591,7 +711,7 @@ function shopperCategory(err) {
     case 'unauthorized':
     case 'upstream_unavailable':
     case 'core_unavailable':
-      return err.category;
+      return /** @type {string} */ (err?.category);
     case 'carrier_communication':
       return 'upstream_unavailable';
     default:
@@ -601,6 +721,7 @@ function shopperCategory(err) {
 
 // canRetry: whether trying again can help (not with invalid input or an
 // edge that is misconfigured).
+/** @param {Failure} err */
 function canRetry(err) {
   const c = err && err.category;
   return c !== 'validation' && c !== 'configuration';
@@ -617,6 +738,10 @@ function canRetry(err) {
  * validationMessage), a form reset clears the choice (pg-select null), the
  * browser's form restore (back/forward, reload) brings it back, and a
  * disabled fieldset disables the options.
+ *
+ * E is a listed entry (a rate's service, a drop point): a chooser says
+ * which with `@extends {SelectableList<RateService>}`.
+ * @template E
  */
 export class SelectableList extends FetchingElement {
   static formAssociated = true;
@@ -624,11 +749,15 @@ export class SelectableList extends FetchingElement {
   /** Attributes every selectable list observes besides its own. */
   static formAttributes = ['name', 'required'];
 
+  /** @param {string} selectKey the member of pg-select's detail that carries the entry */
   constructor(selectKey) {
     super();
     this._selectKey = selectKey;
     this._value = '';
     this._formDisabled = false;
+    this._reflecting = false;
+    /** @type {E | null} the entry last announced */
+    this._lastSelected = null;
     this._internals = typeof this.attachInternals === 'function' ? this.attachInternals() : null;
   }
 
@@ -653,6 +782,7 @@ export class SelectableList extends FetchingElement {
     return this.getAttribute('name') || '';
   }
 
+  /** @param {string} v */
   set name(v) {
     this.setAttribute('name', v);
   }
@@ -662,6 +792,7 @@ export class SelectableList extends FetchingElement {
     return this.hasAttribute('required');
   }
 
+  /** @param {boolean} v */
   set required(v) {
     this.toggleAttribute('required', !!v);
   }
@@ -696,20 +827,22 @@ export class SelectableList extends FetchingElement {
     if (!this._value) return;
     this._value = '';
     this._reflect();
-    for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = false;
+    for (const r of this._root.querySelectorAll('input[type=radio]')) /** @type {HTMLInputElement} */ (r).checked = false;
     this._lastSelected = null;
     this._announce(null);
   }
 
   /** The browser restores the form (history navigation, reload): the choice comes back once listed. */
+  /** @param {unknown} state */
   formStateRestoreCallback(state) {
-    if (typeof state === 'string' && state) this.value = state;
+    if (typeof state === 'string' && state) /** @type {this & {value: string}} */ (this).value = state;
   }
 
   /** A disabled fieldset around the element disables its options. */
+  /** @param {boolean} disabled */
   formDisabledCallback(disabled) {
     this._formDisabled = !!disabled;
-    for (const el of this.shadowRoot.querySelectorAll('input, select')) el.disabled = this._formDisabled;
+    for (const el of this._root.querySelectorAll('input, select')) /** @type {HTMLInputElement | HTMLSelectElement} */ (el).disabled = this._formDisabled;
   }
 
   /** ' disabled' for the options' markup while the form disables the element. */
@@ -725,7 +858,7 @@ export class SelectableList extends FetchingElement {
     try {
       i.setFormValue(this._value ? this._formValue(this._value) : null, this._value || null);
       if (this.required && !this._value) {
-        const anchor = this.shadowRoot.querySelector('input[type=radio]') || this.shadowRoot.querySelector('[role=status]') || undefined;
+        const anchor = /** @type {HTMLElement | undefined} */ (this._root.querySelector('input[type=radio]') || this._root.querySelector('[role=status]') || undefined);
         i.setValidity({ valueMissing: true }, this.t('required'), anchor);
       } else {
         i.setValidity({});
@@ -739,6 +872,8 @@ export class SelectableList extends FetchingElement {
    * What the form submits for the chosen value: the value under the element's name, and the
    * choice's signed part (a rate's offer, a drop point's point) under name_offer / name_point,
    * so the shop's server receives what the edge signed beside what was chosen.
+   * @param {string} v
+   * @returns {string | FormData}
    */
   _formValue(v) {
     const extra = this._signedPart();
@@ -749,12 +884,18 @@ export class SelectableList extends FetchingElement {
     return fd;
   }
 
-  /** The chosen entry's signed part ({name, value}), or null (overridden by the choosers). */
+  /**
+   * The chosen entry's signed part ({name, value}), or null (overridden by the choosers).
+   * @returns {{name: string, value: string} | null}
+   */
   _signedPart() {
     return null;
   }
 
-  /** Emits pg-select with the entry (null: the selection was cleared). */
+  /**
+   * Emits pg-select with the entry (null: the selection was cleared).
+   * @param {E | null} entry
+   */
   _announce(entry) {
     emit(this, 'pg-select', { [this._selectKey]: entry });
   }
@@ -775,22 +916,27 @@ export class SelectableList extends FetchingElement {
  * (`prefix` is every Element's read-only namespace prefix), so a typed attribute must also work
  * as a property, or a framework's render throws on a getter without a setter. A getter the
  * class already has (a default, as prefix's "to") is kept; an existing setter is left alone.
+ * @param {{prototype: HTMLElement}} cls
+ * @param {readonly string[]} attributes
+ * @param {readonly string[]} [booleans]
  */
 export function attributeProperties(cls, attributes, booleans = []) {
   for (const attr of attributes) {
     const prop = attr.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    /** @type {PropertyDescriptor | null} */
     let found = null;
+    /** @type {object | null} */
     let on = cls.prototype;
     for (; on && !found; on = found ? on : Object.getPrototypeOf(on)) found = Object.getOwnPropertyDescriptor(on, prop) || null;
     if (found && found.set) continue;
     // A getter of ours (not the DOM's, such as Element's prefix) keeps its default.
     const ours = found && on instanceof ElementBase;
     const bool = booleans.includes(attr);
-    const get = (ours && found.get) ||
-      (bool ? function () { return this.hasAttribute(attr); } : function () { return this.getAttribute(attr) ?? ''; });
+    const get = (ours && found?.get) ||
+      (bool ? /** @this {HTMLElement} */ function () { return this.hasAttribute(attr); } : /** @this {HTMLElement} */ function () { return this.getAttribute(attr) ?? ''; });
     const set = bool
-      ? function (v) { this.toggleAttribute(attr, !!v); }
-      : function (v) {
+      ? /** @this {HTMLElement} @param {unknown} v */ function (v) { this.toggleAttribute(attr, !!v); }
+      : /** @this {HTMLElement} @param {unknown} v */ function (v) {
         if (v == null) this.removeAttribute(attr);
         else this.setAttribute(attr, String(v));
       };
@@ -803,24 +949,39 @@ export function attributeProperties(cls, attributes, booleans = []) {
  * widget twice, e.g. through the bundle and one file, is harmless). Where
  * there is no custom element registry (Node, SSR) it does nothing. Called
  * only by the *-define.js modules.
+ * @param {string} name
+ * @param {CustomElementConstructor} cls
  */
 export function define(name, cls) {
   const registry = globalThis.customElements;
   if (registry && !registry.get(name)) registry.define(name, cls);
 }
 
-/** Formats an amount with its currency (in locale; the browser's when absent). */
+/**
+ * Formats an amount with its currency (in locale; the browser's when absent).
+ * @param {unknown} amount
+ * @param {string | null | undefined} currency
+ * @param {string} locale
+ */
 export function money(amount, currency, locale) {
   return formatMoney(amount, currency, locale);
 }
 
-/** Formats a YYYY-MM-DD date (or a Date) for people (in locale; the browser's when absent). */
+/**
+ * Formats a YYYY-MM-DD date (or a Date) for people (in locale; the browser's when absent).
+ * @param {unknown} value
+ * @param {Intl.DateTimeFormatOptions} [options]
+ * @param {string} [locale]
+ */
 export function formatDate(value, options = { weekday: 'short', day: 'numeric', month: 'short' }, locale) {
   if (!value) return '';
   return formatDateIn(value, locale, options);
 }
 
-/** The Client's message of an error (for developers: the console, pg-error). */
+/**
+ * The Client's message of an error (for developers: the console, pg-error).
+ * @param {Failure} err
+ */
 export function errorText(err) {
   if (!err) return '';
   if (err.fieldErrors && err.fieldErrors.length) {

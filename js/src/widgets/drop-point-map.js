@@ -1,3 +1,4 @@
+// @ts-check
 // The map beside <pg-drop-point-picker>'s list: loaded only when the picker
 // has the `map` attribute (the picker imports this module on demand, so a
 // page without a map fetches none of it). It draws with Leaflet, which the
@@ -9,7 +10,16 @@
 // drop point as its radio, and a failure of the library or of every tile
 // hides the map and leaves the list as it was.
 
-/** Leaflet, once per URL it was loaded from. */
+/** @import { Leaflet, LatLng, Marker } from './leaflet.js' */
+/** @typedef {{drop_point_key: string, name: string, latitude: number | null, longitude: number | null}} MapPoint a listed point */
+
+/** The page's window.L, when a script defined it. */
+const pageLeaflet = () => /** @type {{L?: unknown}} */ (/** @type {unknown} */ (globalThis)).L;
+
+/**
+ * Leaflet, once per URL it was loaded from.
+ * @type {Map<string, Promise<unknown>>}
+ */
 const scripts = new Map();
 
 /**
@@ -19,18 +29,26 @@ const scripts = new Map();
  * that defines `window.L`) or an ES module build (`.mjs` or `.esm.js`).
  * Without any, a `window.L` already on the page. Rejects when what it gets
  * is not Leaflet.
+ * @param {unknown} source
+ * @returns {Promise<Leaflet>}
  */
 export async function loadLeaflet(source) {
-  let lib = source ?? globalThis.L;
-  if (typeof lib === 'function' && typeof lib.map !== 'function') lib = await lib();
+  /** @type {unknown} */
+  let lib = source ?? pageLeaflet();
+  if (typeof lib === 'function' && typeof /** @type {{map?: unknown}} */ (lib).map !== 'function') lib = await lib();
   if (typeof lib === 'string' || lib instanceof URL) lib = await loadUrl(String(lib));
-  if (lib && typeof lib.map !== 'function' && lib.default) lib = lib.default;
+  const ns = /** @type {{map?: unknown, default?: unknown} | null | undefined} */ (lib);
+  if (ns && typeof ns.map !== 'function' && ns.default) lib = ns.default;
   for (const f of ['map', 'tileLayer', 'marker', 'divIcon', 'latLngBounds']) {
-    if (!lib || typeof lib[f] !== 'function') throw new Error(`pg-drop-point-picker: the map library is not Leaflet (no ${f}())`);
+    if (!lib || typeof /** @type {Record<string, unknown>} */ (lib)[f] !== 'function') throw new Error(`pg-drop-point-picker: the map library is not Leaflet (no ${f}())`);
   }
-  return lib;
+  return /** @type {Leaflet} */ (lib);
 }
 
+/**
+ * @param {string} url
+ * @returns {Promise<unknown>}
+ */
 function loadUrl(url) {
   const abs = new URL(url, document.baseURI).href;
   if (/\.mjs(\?|#|$)|\.esm\.js(\?|#|$)/.test(abs)) {
@@ -41,7 +59,7 @@ function loadUrl(url) {
       const s = document.createElement('script');
       s.src = abs;
       s.async = true;
-      s.onload = () => (globalThis.L ? resolve(globalThis.L) : reject(new Error(`pg-drop-point-picker: ${abs} did not define window.L`)));
+      s.onload = () => (pageLeaflet() ? resolve(pageLeaflet()) : reject(new Error(`pg-drop-point-picker: ${abs} did not define window.L`)));
       s.onerror = () => {
         scripts.delete(abs); // a later attempt may succeed
         s.remove();
@@ -51,7 +69,7 @@ function loadUrl(url) {
     });
     scripts.set(abs, p);
   }
-  return scripts.get(abs);
+  return /** @type {Promise<unknown>} */ (scripts.get(abs));
 }
 
 /** Styles of the map inside the picker's shadow root (Leaflet's own come from leaflet.css). */
@@ -73,6 +91,9 @@ export const MAP_CSS = `
  * options: library (see loadLeaflet), tiles (URL template), attribution
  * (HTML), texts {zoomIn, zoomOut}, onPick(key) (a marker was clicked),
  * onFail(error) (the tiles failed: none loaded, some failed).
+ * @param {HTMLElement} container
+ * @param {{library?: unknown, tiles: string, attribution: string, texts: {zoomIn: string, zoomOut: string},
+ *   onPick(key: string): void, onFail(error: Error): void}} options
  */
 export async function createMap(container, options) {
   const L = await loadLeaflet(options.library);
@@ -104,12 +125,13 @@ export async function createMap(container, options) {
   });
   layer.addTo(map);
 
+  /** @type {Map<string, Marker>} */
   const markers = new Map(); // drop_point_key -> marker
   let selected = '';
   const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(() => map.invalidateSize()) : null;
   if (resize) resize.observe(container);
 
-  const paint = (key, marker) => {
+  const paint = (/** @type {string} */ key, /** @type {Marker} */ marker) => {
     const on = key === selected;
     const el = marker.getElement();
     if (el) el.classList.toggle('pg-marker-selected', on);
@@ -117,13 +139,17 @@ export async function createMap(container, options) {
   };
 
   return {
-    /** Shows these points' markers (those with coordinates) and fits the view to them. */
+    /**
+     * Shows these points' markers (those with coordinates) and fits the view to them.
+     * @param {MapPoint[]} points
+     * @param {string | null | undefined} selectedKey
+     */
     show(points, selectedKey) {
       for (const m of markers.values()) m.remove();
       markers.clear();
       selected = selectedKey || '';
       const located = points.filter((p) => p.latitude !== null && p.longitude !== null);
-      const where = located.map((p) => [p.latitude, p.longitude]);
+      const where = located.map((p) => /** @type {LatLng} */ ([p.latitude, p.longitude]));
       // The view first: Leaflet adds markers only to a map that has one.
       map.invalidateSize();
       if (where.length === 1) map.setView(where[0], 15);
@@ -146,7 +172,10 @@ export async function createMap(container, options) {
       });
       return where.length;
     },
-    /** Marks the chosen point's marker and brings it into view. */
+    /**
+     * Marks the chosen point's marker and brings it into view.
+     * @param {string | null | undefined} key
+     */
     select(key) {
       selected = key || '';
       for (const [k, m] of markers) paint(k, m);

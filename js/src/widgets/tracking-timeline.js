@@ -1,3 +1,4 @@
+// @ts-check
 // <pg-tracking-timeline>: the current state of a shipment and its history,
 // each event with its category (pre-transit, in transit, out for delivery,
 // delivered, exception, returned), optionally refreshed until a final
@@ -15,6 +16,16 @@
 // expired). Never PROXY_TOKEN.
 
 import { FetchingElement, attributeProperties, adoptStyles, emit, esc } from './base.js';
+
+/** @import { Core } from '../../core.js' */
+/** @import { ShipmentTracking } from '../../results.js' */
+/** @import { TimelineEvent } from '../../widgets.js' */
+/** @typedef {TimelineEvent & {known: boolean}} TimelineEntry an event, known: its code is in the Events table */
+/** @typedef {{dlvr_ref: string} | {client_ref: string}} Query */
+/**
+ * An event as the answer holds it (decoded by the core, or as the edge sent it).
+ * @typedef {{tracking_code?: unknown, tracking_name?: unknown, tracking_details?: unknown, tracking_date?: unknown}} RawEvent
+ */
 
 const MIN_POLL_S = 2;
 
@@ -50,17 +61,25 @@ export class PgTrackingTimeline extends FetchingElement {
 
   constructor() {
     super();
-    adoptStyles(this.shadowRoot, CSS);
+    adoptStyles(this._root, CSS);
+    /** @type {ShipmentTracking | null} */
     this._tracking = null;
+    /** @type {TimelineEntry[]} */
     this._events = [];
-    this._pollTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._pollTimer = undefined;
     this._busy = false;
     this._lastKey = '';
+    /** @type {string | undefined} the state last rendered */
+    this._shown = undefined;
+    /** @type {(() => string) | null | undefined} the announcement of the state shown */
+    this._announced = undefined;
+    this._relang = false;
   }
 
   _connect() {
     if (!this._rendered) {
-      this.shadowRoot.innerHTML =
+      this._root.innerHTML =
         `<div class="pg-root" part="root">` +
         `<section class="pg-current" part="current" hidden></section>` +
         `<ol class="pg-history" part="history" aria-busy="false"></ol>` +
@@ -77,6 +96,11 @@ export class PgTrackingTimeline extends FetchingElement {
     this._busy = false;
   }
 
+  /**
+   * @param {string} name
+   * @param {string | null} oldValue
+   * @param {string | null} newValue
+   */
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
     if (name === 'lang') {
@@ -106,6 +130,7 @@ export class PgTrackingTimeline extends FetchingElement {
     return !!(cur && cur.final);
   }
 
+  /** @returns {Query | null} */
   _query() {
     const ref = (this.getAttribute('reference') || '').trim();
     if (ref) return { dlvr_ref: ref };
@@ -135,6 +160,8 @@ export class PgTrackingTimeline extends FetchingElement {
     clearTimeout(this._pollTimer);
     const query = this._query();
     this._busy = !!query;
+    // What load and done ask: they run only when there is a query (idle).
+    const q = /** @type {Query} */ (query);
     return this._cycle({
       idle: () => (query ? null : () => this.t('missing')),
       reset: () => {
@@ -143,8 +170,8 @@ export class PgTrackingTimeline extends FetchingElement {
       },
       // Polling keeps the timeline on screen while it reloads.
       quiet: !!this._tracking,
-      load: (client, core, signal) => client.call('get-shipment-tracking', query, this._callOptions(signal)),
-      done: (data, core) => {
+      load: (client, core, signal) => client.call('get-shipment-tracking', q, this._callOptions(signal)),
+      done: (/** @type {ShipmentTracking} */ data, /** @type {Core} */ core) => {
         this._tracking = data;
         this._events = events(data, core);
         this._state = this._events.length ? 'ready' : 'empty';
@@ -153,7 +180,7 @@ export class PgTrackingTimeline extends FetchingElement {
         const key = cur ? `${cur.code}|${cur.date}|${this._events.length}` : '';
         const changed = key !== this._lastKey;
         this._lastKey = key;
-        const reference = data.shipping_dlvr_ref || query.dlvr_ref || query.client_ref;
+        const reference = data.shipping_dlvr_ref || ('dlvr_ref' in q ? q.dlvr_ref : q.client_ref);
         this.render(changed && cur ? () => this.t('announce', { reference, state: this._name(cur) }) : null);
         emit(this, 'pg-tracking', { tracking: data, current: cur && withoutKnown(cur), final: this.final, changed });
       },
@@ -164,18 +191,20 @@ export class PgTrackingTimeline extends FetchingElement {
     });
   }
 
+  /** @param {unknown} err */
   _fail(err) {
-    this._failed(err);
+    this._failed(/** @type {import('./base.js').Failure} */ (err));
     this.render();
     emit(this, 'pg-error', { error: err });
   }
 
+  /** @param {(() => string) | null} [announce] the new state's announcement */
   render(announce) {
     if (!this._rendered) return;
-    const root = this.shadowRoot;
-    const current = root.querySelector('.pg-current');
-    const history = root.querySelector('.pg-history');
-    const status = root.querySelector('.pg-status');
+    const root = this._root;
+    const current = /** @type {HTMLElement} */ (root.querySelector('.pg-current'));
+    const history = /** @type {HTMLElement} */ (root.querySelector('.pg-history'));
+    const status = /** @type {HTMLElement} */ (root.querySelector('.pg-status'));
     this.setAttribute('data-state', this._state);
     history.setAttribute('aria-busy', String(this._state === 'loading'));
     if (this._state !== 'ready') this._shown = this._state;
@@ -237,16 +266,19 @@ export class PgTrackingTimeline extends FetchingElement {
 
   // The event's name in the shopper's language: the table's label of its
   // code, else the carrier's own name.
+  /** @param {TimelineEntry} e */
   _name(e) {
     const key = `code.${e.code}`;
     const label = e.known ? this.t(key) : key;
     return label === key ? e.name : label;
   }
 
+  /** @param {string} date */
   _when(date) {
     return this.date(date, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   }
 
+  /** @param {TimelineEntry} e */
   _badge(e) {
     return `<span class="pg-cat pg-cat-${esc(e.category)}" part="category category-${esc(e.category)}">${esc(this.t(e.category))}</span>`;
   }
@@ -257,7 +289,13 @@ attributeProperties(PgTrackingTimeline, ['reference', 'client-ref', 'poll']);
 
 // events returns the history newest first with each event's category,
 // whether or not the core normalized the answer.
+/**
+ * @param {ShipmentTracking | null} data
+ * @param {Core | null} core
+ * @returns {TimelineEntry[]}
+ */
 function events(data, core) {
+  /** @type {RawEvent[]} */
   const raw = data && Array.isArray(data.tracking_history) ? data.tracking_history.filter(Boolean) : [];
   if (raw.length === 0 && data && data.tracking_code) raw.push(data);
   const list = raw.map((e) => {
@@ -280,11 +318,16 @@ function events(data, core) {
   });
   // Newest first (the dates are "YYYY-MM-DD HH:MM:SS"; stable for equal dates).
   return list
-    .map((e, i) => [e, i])
+    .map((e, i) => /** @type {[TimelineEntry, number]} */ ([e, i]))
     .sort((a, b) => (a[0].date === b[0].date ? a[1] - b[1] : a[0].date < b[0].date ? 1 : -1))
     .map(([e]) => e);
 }
 
+/**
+ * The event as pg-tracking tells it (TimelineEvent).
+ * @param {TimelineEntry} event
+ * @returns {TimelineEvent}
+ */
 function withoutKnown({ known, ...e }) {
   return e;
 }

@@ -22,3 +22,11 @@ type Calls interface {
 	// The operation catalog as JSON (catalog.Catalog).
 	Catalog() CatalogResult
 }
+
+// DecoderCalls are the response decoder's calls (wasm/decoder, a second
+// module the loader fetches on the first decode), exported as Calls' are.
+// wasm/decoder implements each as call<Name>(in, out).
+type DecoderCalls interface {
+	// Decodes a {status, data} response: {ok: true, data} or {ok: false, error}, as JSON.
+	Decode(DecodeInput) Decoded
+}

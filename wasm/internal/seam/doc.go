@@ -1,14 +1,16 @@
 // Package seam declares the calls between the browser package's loader
-// (js/src/core.js) and the validation module (wasm/, compiled by TinyGo):
-// the one source of that contract, as worker/core/seam is the edge's.
-// worker/core/gen (run with -browser) reads this package and writes the
-// module's readers and writers (wire_gen.go) with their round-trip tests
-// (wire_gen_test.go), the module's exports and dispatch (wasm/calls_gen.go,
-// wasm/exports_gen.go) and the JavaScript side (js/src/core.gen.js: each
-// call's packing of its named input and reading of its named answer).
+// (js/src/core.js) and its two TinyGo modules, the validation module (wasm/)
+// and the response decoder (wasm/decoder): the one source of that contract,
+// as worker/core/seam is the edge's. worker/core/gen (run with -browser)
+// reads this package and writes the readers and writers (wire_gen.go) with
+// their round-trip tests (wire_gen_test.go), each module's exports and
+// dispatch (wasm/calls_gen.go, wasm/exports_gen.go; wasm/decoder's) and the
+// JavaScript side (js/src/core.gen.js: each call's packing of its named
+// input and reading of its named answer).
 // `make generate` runs it; `make check-generated` fails when any is stale.
 //
-// A call is a method of Calls: one named input struct in, one named output
+// A call is a method of Calls (the validation module's) or DecoderCalls
+// (the decoder's): one named input struct in, one named output
 // struct out; the `json` tag is a member's JavaScript name. The wire is
 // wasm/internal/wire's tokens, not JSON: the members travel in declaration
 // order, so neither side writes an order by hand, and validation on each

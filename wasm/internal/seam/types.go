@@ -147,3 +147,19 @@ type CatalogResult struct {
 	// The catalog's JSON.
 	JSON string `json:"json"`
 }
+
+// DecodeInput is decode's input.
+type DecodeInput struct {
+	// The operation's name ("get-shipments-rates"): its data's shape.
+	Operation string `json:"operation"`
+	// The response's HTTP status.
+	Status int64 `json:"status"`
+	// The response's body as received.
+	Body string `json:"body"`
+}
+
+// Decoded is decode's answer.
+type Decoded struct {
+	// {"ok":true,"data":...} or {"ok":false,"error":{...}} (core.d.ts's DecodeResult).
+	JSON string `json:"json"`
+}

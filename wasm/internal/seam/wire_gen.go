@@ -247,3 +247,29 @@ func AppendCatalogResult(dst []byte, v *CatalogResult) []byte {
 	dst = wire.Append(dst, v.JSON)
 	return dst
 }
+
+// ReadDecodeInput reads a DecodeInput's tokens from r.
+func ReadDecodeInput(r *wire.Reader, v *DecodeInput) {
+	v.Operation = r.Next()
+	v.Status = wire.ParseInt(r.Next())
+	v.Body = r.Next()
+}
+
+// AppendDecodeInput appends v's tokens to dst.
+func AppendDecodeInput(dst []byte, v *DecodeInput) []byte {
+	dst = wire.Append(dst, v.Operation)
+	dst = wire.AppendInt(dst, int(v.Status))
+	dst = wire.Append(dst, v.Body)
+	return dst
+}
+
+// ReadDecoded reads a Decoded's tokens from r.
+func ReadDecoded(r *wire.Reader, v *Decoded) {
+	v.JSON = r.Next()
+}
+
+// AppendDecoded appends v's tokens to dst.
+func AppendDecoded(dst []byte, v *Decoded) []byte {
+	dst = wire.Append(dst, v.JSON)
+	return dst
+}

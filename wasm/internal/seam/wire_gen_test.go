@@ -320,6 +320,44 @@ func normalCatalogResult(v CatalogResult) CatalogResult {
 	return v
 }
 
+func TestRoundTripDecodeInput(t *testing.T) {
+	for _, want := range []DecodeInput{DecodeInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Status: -42, Body: "body\x1c\x1d\x1e\x1f-é"}, {}} {
+		msg := AppendDecodeInput(nil, &want)
+		r := wire.NewReader(msg)
+		var got DecodeInput
+		ReadDecodeInput(&r, &got)
+		if r.More() {
+			t.Fatalf("%q: tokens left after reading", msg)
+		}
+		if !reflect.DeepEqual(normalDecodeInput(got), normalDecodeInput(want)) {
+			t.Fatalf("%q\nread as %+v\nwant %+v", msg, got, want)
+		}
+	}
+}
+
+func normalDecodeInput(v DecodeInput) DecodeInput {
+	return v
+}
+
+func TestRoundTripDecoded(t *testing.T) {
+	for _, want := range []Decoded{Decoded{JSON: "json\x1c\x1d\x1e\x1f-é"}, {}} {
+		msg := AppendDecoded(nil, &want)
+		r := wire.NewReader(msg)
+		var got Decoded
+		ReadDecoded(&r, &got)
+		if r.More() {
+			t.Fatalf("%q: tokens left after reading", msg)
+		}
+		if !reflect.DeepEqual(normalDecoded(got), normalDecoded(want)) {
+			t.Fatalf("%q\nread as %+v\nwant %+v", msg, got, want)
+		}
+	}
+}
+
+func normalDecoded(v Decoded) Decoded {
+	return v
+}
+
 func TestMessageVersionVersionResult(t *testing.T) {
 	v := VersionResult{Version: "version\x1c\x1d\x1e\x1f-é"}
 	if got, want := string(AppendVersionResult(nil, &v)), "version\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
@@ -414,6 +452,20 @@ func TestMessageDescribeDescribed(t *testing.T) {
 func TestMessageCatalogCatalogResult(t *testing.T) {
 	v := CatalogResult{JSON: "json\x1c\x1d\x1e\x1f-é"}
 	if got, want := string(AppendCatalogResult(nil, &v)), "json\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageDecodeDecodeInput(t *testing.T) {
+	v := DecodeInput{Operation: "operation\x1c\x1d\x1e\x1f-é", Status: -42, Body: "body\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendDecodeInput(nil, &v)), "operation\x1cc\x1cd\x1ce\x1cf-é\x1f-42\x1fbody\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func TestMessageDecodeDecoded(t *testing.T) {
+	v := Decoded{JSON: "json\x1c\x1d\x1e\x1f-é"}
+	if got, want := string(AppendDecoded(nil, &v)), "json\x1cc\x1cd\x1ce\x1cf-é\x1f"; got != want {
 		t.Fatalf("%q, want %q", got, want)
 	}
 }

@@ -23,8 +23,11 @@ func writeBrowser(m *model) {
 	writeGo("wire_gen.go", browserWire(m))
 	writeGo("wire_gen_test.go", browserTests(m))
 	wasmDir := filepath.Join("..", "..")
-	writeGo(filepath.Join(wasmDir, "calls_gen.go"), browserDispatch(m))
-	writeGo(filepath.Join(wasmDir, "exports_gen.go"), browserExports(m))
+	writeGo(filepath.Join(wasmDir, "calls_gen.go"), browserDispatch(m, m.Calls))
+	writeGo(filepath.Join(wasmDir, "exports_gen.go"), browserExports(m.Calls))
+	// The response decoder's (wasm/decoder): the same dispatch and exports.
+	writeGo(filepath.Join(wasmDir, "decoder", "calls_gen.go"), browserDispatch(m, m.DecoderCalls))
+	writeGo(filepath.Join(wasmDir, "decoder", "exports_gen.go"), browserExports(m.DecoderCalls))
 	write(filepath.Join(wasmDir, "..", "js", "src", "core.gen.js"), browserJS(m))
 	write(filepath.Join(wasmDir, "..", "js", "test", "seam.gen.test.mjs"), browserJSTests(m))
 }
@@ -56,13 +59,16 @@ func (m *model) checkBrowser() {
 			}
 		}
 	}
-	for _, c := range m.Calls {
+	for _, c := range m.allCalls() {
 		if c.In != "" {
 			flat(c.In, false)
 		}
 		flat(c.Out, false)
 	}
 }
+
+// allCalls are both modules' calls: the validation module's, then the decoder's.
+func (m *model) allCalls() []call { return append(append([]call(nil), m.Calls...), m.DecoderCalls...) }
 
 // exportName is a call's WebAssembly export: pg_ and its name in snake case.
 func exportName(c call) string {
@@ -196,7 +202,7 @@ func browserTests(m *model) string {
 	}
 	// The messages of the samples, as the generator writes them from the
 	// token rules: js/test/seam.gen.test.mjs holds the loader to the same.
-	for _, c := range m.Calls {
+	for _, c := range m.allCalls() {
 		for _, name := range []string{c.In, c.Out} {
 			if name == "" {
 				continue
@@ -302,7 +308,7 @@ func browserJSTests(m *model) string {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("%s// The loader's side of the browser seam against the messages of\n// wasm/internal/seam/wire_gen_test.go (same samples, same messages).\n\n", browserHeader)
 	p("import test from 'node:test';\nimport assert from 'node:assert/strict';\n\nimport * as calls from '../src/core.gen.js';\nimport { Tokens } from '../src/wire.js';\n")
-	for _, c := range m.Calls {
+	for _, c := range m.allCalls() {
 		js := lowerFirst(c.GoName)
 		if c.In != "" {
 			p("\ntest('%s packs its input as the module reads it', () => {\n\tassert.equal(calls.%s.pack(%s), %s);\n});\n", js, js, m.jsSample(c.In), jsString(m.browserMsg(c.In)))
@@ -316,20 +322,21 @@ func browserJSTests(m *model) string {
 // JavaScript reads the same for these characters).
 func jsString(s string) string { return fmt.Sprintf("%q", s) }
 
-// browserDispatch writes wasm/calls_gen.go: run<Name> for each call.
-func browserDispatch(m *model) string {
+// browserDispatch writes a module's calls_gen.go (wasm/, wasm/decoder/):
+// run<Name> for each of its calls.
+func browserDispatch(m *model, calls []call) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("%s\npackage main\n\nimport (\n\t\"github.com/parcelgate/parcelgate/wasm/internal/seam\"\n\t\"github.com/parcelgate/parcelgate/wasm/internal/wire\"\n)\n\n", browserHeader)
 	p("// The calls' inputs and answers: package state, reused by every call (no\n// allocation per keystroke; an export runs to completion before the next).\nvar (\n")
-	for _, c := range m.Calls {
+	for _, c := range calls {
 		if c.In != "" {
 			p("\tin%s seam.%s\n", c.GoName, c.In)
 		}
 		p("\tout%s seam.%s\n", c.GoName, c.Out)
 	}
 	p(")\n")
-	for _, c := range m.Calls {
+	for _, c := range calls {
 		p("\n// run%s is %s. %s\n", c.GoName, exportName(c), strings.ReplaceAll(c.Doc, "\n", "\n// "))
 		if c.In != "" {
 			p("func run%s(msg []byte) int32 {\n\tr := wire.NewReader(msg)\n\tseam.Read%s(&r, &in%s)\n", c.GoName, c.In, c.GoName)
@@ -354,12 +361,12 @@ func browserDispatch(m *model) string {
 	return b.String()
 }
 
-// browserExports writes wasm/exports_gen.go: the module's call exports.
-func browserExports(m *model) string {
+// browserExports writes a module's exports_gen.go: its calls' exports.
+func browserExports(calls []call) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("%s\n//go:build tinygo\n\npackage main\n\nimport \"github.com/parcelgate/parcelgate/wasm/internal/wire\"\n", browserHeader)
-	for _, c := range m.Calls {
+	for _, c := range calls {
 		name := "pg" + c.GoName
 		p("\n//export %s\n", exportName(c))
 		if c.In != "" {
@@ -376,7 +383,7 @@ func browserExports(m *model) string {
 func browserJS(m *model) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	p("%s", browserHeader)
+	p("%s// @ts-check\n", browserHeader)
 	p("// The validation module's calls (wasm/internal/seam): for each, its export,\n")
 	p("// pack(input) -> the message (wasm/internal/wire's tokens, members in\n")
 	p("// declaration order) and unpack(tokens) -> the named answer. js/src/core.js\n")
@@ -395,7 +402,10 @@ func browserJS(m *model) string {
 		}
 		q("/** @typedef {{ %s }} %s */\n", strings.Join(members, ", "), st.Name)
 	}
-	for _, c := range m.Calls {
+	for i, c := range m.allCalls() {
+		if i == len(m.Calls) {
+			q("\n// The response decoder's (wasm/decoder).\n")
+		}
 		q("\n/** %s */\nexport const %s = {\n\texport: '%s',\n", c.Doc, lowerFirst(c.GoName), exportName(c))
 		if c.In != "" {
 			q("\t/** @param {%s} v */\n\tpack: (v) => %s,\n", c.In, m.jsPack(c.In, "v", uses))
@@ -406,7 +416,8 @@ func browserJS(m *model) string {
 		q("\t/** @param {import('./wire.js').Tokens} t @returns {%s} */\n\tunpack(t) {\n", c.Out)
 		last := out.Fields[len(out.Fields)-1]
 		if last.Kind == kStructs {
-			q("\t\tconst o = %s;\n", m.jsUnpack(c.Out))
+			// Typed as the answer: an empty list alone would be never[] to tsc.
+			q("\t\tconst o = /** @type {%s} */ (%s);\n", c.Out, m.jsUnpack(c.Out))
 			q("\t\twhile (t.more()) o.%s.push(%s);\n\t\treturn o;\n\t},\n};\n", last.JSON, m.jsUnpack(last.Type))
 		} else {
 			q("\t\treturn %s;\n\t},\n};\n", m.jsUnpack(c.Out))

@@ -76,15 +76,18 @@ type call struct {
 type model struct {
 	Preface string
 	Calls   []call
-	Structs []*structType
-	byName  map[string]*structType
-	Aliases [][2]string
-	Enums   map[string][]enumValue
-	EnumDoc map[string]string
-	order   []string // type names in source order (structs, aliases, enums)
-	records map[string]bool
-	texts   map[string]bool
-	customs map[string]bool
+	// DecoderCalls are the browser's second module's (wasm/decoder), from
+	// the DecoderCalls interface; none in the edge's declaration.
+	DecoderCalls []call
+	Structs      []*structType
+	byName       map[string]*structType
+	Aliases      [][2]string
+	Enums        map[string][]enumValue
+	EnumDoc      map[string]string
+	order        []string // type names in source order (structs, aliases, enums)
+	records      map[string]bool
+	texts        map[string]bool
+	customs      map[string]bool
 }
 
 func (m *model) st(name string) *structType { return m.byName[name] }
@@ -187,7 +190,7 @@ func load(dir string) (*model, error) {
 					}
 					switch t := ts.Type.(type) {
 					case *ast.InterfaceType:
-						if name != "Calls" {
+						if name != "Calls" && name != "DecoderCalls" {
 							continue
 						}
 						for _, meth := range t.Methods.List {
@@ -202,7 +205,11 @@ func load(dir string) (*model, error) {
 								c.In = ft.Params.List[0].Type.(*ast.Ident).Name
 							}
 							c.Out = ft.Results.List[0].Type.(*ast.Ident).Name
-							m.Calls = append(m.Calls, c)
+							if name == "Calls" {
+								m.Calls = append(m.Calls, c)
+							} else {
+								m.DecoderCalls = append(m.DecoderCalls, c)
+							}
 						}
 					case *ast.StructType:
 						if m.records[name] || name == "Pair" {
