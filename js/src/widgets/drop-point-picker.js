@@ -21,6 +21,7 @@
 import { SelectableList, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { formatKm, formatTimeRange, formatList } from './i18n.js';
 import { distanceKm } from '../core.js';
+import { offerFacts, expired } from './offer-facts.js';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
@@ -68,6 +69,18 @@ export class PgDropPointPicker extends SelectableList {
     this._mapLibrary = null;
     this._map = null; // the map's controller once drawn
     this._mapState = ''; // '', 'loading', 'ready', 'failed'
+    this._offer = '';
+    this._offerFacts = null;
+    // The form's rate selector chose a service: its offer is the one the point must go with.
+    this._onOffer = (ev) => {
+      const t = ev.target;
+      if (t && t.localName === 'pg-rate-selector' && this.form && t.form === this.form && ev.detail) this.offer = ev.detail.offer || '';
+    };
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.ownerDocument.addEventListener('pg-change', this._onOffer);
   }
 
   _connect() {
@@ -75,6 +88,7 @@ export class PgDropPointPicker extends SelectableList {
       const sel = `${this._name}-carrier`;
       this.shadowRoot.innerHTML =
         `<div class="pg-root" part="root">` +
+        `<p class="pg-alert" part="alert" role="status" aria-live="polite"></p>` +
         `<div class="pg-filter" part="filter" hidden><label for="${sel}">${esc(this.t('carrier'))}</label>` +
         `<select id="${sel}" part="carrier-select"></select></div>` +
         `<div class="pg-body">` +
@@ -130,6 +144,7 @@ export class PgDropPointPicker extends SelectableList {
 
   disconnectedCallback() {
     super.disconnectedCallback();
+    this.ownerDocument.removeEventListener('pg-change', this._onOffer);
     this._resetMap();
   }
 
@@ -283,13 +298,14 @@ export class PgDropPointPicker extends SelectableList {
     radio.closest('label')?.scrollIntoView({ block: 'nearest' });
   }
 
-  /** The selected drop_point_key, or ''. */
+  /** The selected drop_point_key, or ''. (A form submits the signed point under the name, this key under `<name>_key`.) */
   get value() {
     return this._value;
   }
 
   set value(v) {
     this._value = v || '';
+    this._chosenFp = this._value && this.selected ? this._listFp : '';
     this._reflect();
     for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = r.value === this._value;
   }
@@ -314,19 +330,173 @@ export class PgDropPointPicker extends SelectableList {
     return this._visible().find((p) => p.drop_point_key === this._value) || null;
   }
 
-  // The form submits the chosen point's signed point beside its key.
-  _signedPart() {
+  /** The chosen point's signed point ('' when none, or when the edge signs none). */
+  get point() {
     const p = this.selected;
-    return p && p.point ? { name: 'point', value: p.point } : null;
+    return p ? p.point : '';
+  }
+
+  /**
+   * The offer of the chosen service (set by the form's <pg-rate-selector> on its pg-change, or
+   * by the page): with a drop-point offer only its carrier's points are listed, and a point is
+   * kept only when it is of that carrier and was listed near the offer's destination.
+   */
+  get offer() {
+    return this._offer;
+  }
+
+  set offer(v) {
+    const offer = typeof v === 'string' ? v : '';
+    if (offer === this._offer) return;
+    this._offer = offer;
+    const f = offerFacts(offer);
+    this._offerFacts = f && f.dp === '1' ? f : null;
+    if (!this._rendered) return;
+    this.render();
+    const p = this._value ? this._points.find((x) => x.drop_point_key === this._value) : null;
+    if (p && !this._fits(p)) this._clearWith('mismatch');
+    else this._keepOrClear();
+  }
+
+  // Whether a point goes with the chosen drop-point offer: its carrier, and
+  // (when signed) listed near the offer's destination, as the edge checks a booking.
+  _fits(p) {
+    const f = this._offerFacts;
+    if (!f) return true;
+    if (p.carrier_code !== f.c) return false;
+    const near = offerFacts(p.point);
+    return !near || (near.cc === f.tc && near.z === f.tz);
+  }
+
+  // The form submits the chosen point's signed point as its value (its key under <name>_key).
+  _signedValue() {
+    return this.point;
   }
 
   _carrier() {
+    if (this._offerFacts) return this._offerFacts.c;
     return this._filter !== null ? this._filter : (this.getAttribute('carrier') || '').trim();
+  }
+
+  // What a list is for: the country and postal code ('' without one).
+  _fp() {
+    const zip = (this.getAttribute('zip-code') || '').trim().toUpperCase().replace(/\s+/g, ' ');
+    return zip ? `${(this.getAttribute('country') || 'ES').trim().toUpperCase()}|${zip}` : '';
+  }
+
+  // ---- a choice that survives a reload, and never goes stale unseen ----------
+
+  _storeKey() {
+    const id = this.name || this.id;
+    return id ? `parcelgate:pg-drop-point-picker:${id}` : '';
+  }
+
+  _remember() {
+    const k = this._storeKey();
+    const p = this.selected;
+    if (!k) return;
+    try {
+      if (p && p.point) sessionStorage.setItem(k, JSON.stringify({ fp: this._chosenFp, key: p.drop_point_key, point: p.point }));
+      else sessionStorage.removeItem(k);
+    } catch {
+      // No storage: the choice is not kept.
+    }
+  }
+
+  _forget() {
+    const k = this._storeKey();
+    try {
+      if (k) sessionStorage.removeItem(k);
+    } catch {
+      // As in _remember.
+    }
+  }
+
+  // The browser keeps this for its form restore: the same facts as sessionStorage.
+  _formState() {
+    const p = this.selected;
+    return p ? JSON.stringify({ fp: this._chosenFp, key: p.drop_point_key, point: p.point }) : this._value;
+  }
+
+  /** The browser restores the form (Back, reload): the point comes back only near the same postal code. */
+  formStateRestoreCallback(state) {
+    let saved = null;
+    try {
+      saved = JSON.parse(state);
+    } catch {
+      saved = null;
+    }
+    if (!saved || typeof saved !== 'object') {
+      super.formStateRestoreCallback(state);
+      return;
+    }
+    this._restoring = saved;
+    if (this._listFp && !this._value) this._restore();
+  }
+
+  // After the first list (or a form restore): a saved point comes back when
+  // it is for this very postal code, unexpired, still listed and fits the
+  // chosen offer.
+  _restore() {
+    let saved = this._restoring;
+    this._restoring = null;
+    if (!saved && !this._triedStore) {
+      this._triedStore = true;
+      try {
+        const k = this._storeKey();
+        saved = k ? JSON.parse(sessionStorage.getItem(k) || 'null') : null;
+      } catch {
+        saved = null;
+      }
+    }
+    if (!saved || this._value || saved.fp !== this._listFp || (saved.point && expired(saved.point))) return;
+    const p = this._visible().find((x) => x.drop_point_key === saved.key);
+    if (!p || !this._fits(p)) return;
+    this.value = saved.key;
+    this._announce(p);
+    this._remember();
+  }
+
+  _stale() {
+    const p = this._value ? this.selected : null;
+    return !!p && expired(p.point);
+  }
+
+  _requote() {
+    const p = this.selected;
+    this._held = { name: p.name || p.drop_point_key };
+    this._setAlert(null);
+    this.refresh();
+  }
+
+  // The fresh list of a held submit: the same point with its new signature, or cleared, said.
+  _resume() {
+    const held = this._held;
+    this._held = null;
+    const p = this.selected;
+    if (!p || !this._fits(p)) {
+      this._clearWith('gone', { name: held.name });
+      this._requoted(false);
+      return;
+    }
+    this._chosenFp = this._listFp;
+    this._announce(p);
+    this._remember();
+    this._requoted(true);
   }
 
   _fetch() {
     const country = (this.getAttribute('country') || 'ES').trim().toUpperCase();
     const zip = (this.getAttribute('zip-code') || '').trim();
+    const fp = this._fp();
+    // Another postal code: the point chosen near the old one is cleared at once, visibly.
+    if (this._value && this._chosenFp && this._chosenFp !== fp) {
+      if (this._held) {
+        this._held = null;
+        this._requoted(false);
+      }
+      this._clearWith('changed');
+    }
     return this._cycle({
       idle: () => (zip ? null : () => this.t('missing')),
       reset: () => {
@@ -359,14 +529,23 @@ export class PgDropPointPicker extends SelectableList {
         this._here = here;
         this._state = this._points.length ? 'ready' : 'empty';
         this._message = '';
+        this._listFp = fp;
         this.render();
         emit(this, 'pg-load', { dropPoints: this.dropPoints });
-        this._keepOrClear();
+        if (this._held) this._resume();
+        else {
+          this._restore();
+          this._keepOrClear(true);
+        }
       },
     });
   }
 
   _fail(err) {
+    if (this._held) {
+      this._held = null;
+      this._requoted(false);
+    }
     this._failed(err);
     this._points = [];
     this.render();
@@ -382,19 +561,40 @@ export class PgDropPointPicker extends SelectableList {
   _choose(k) {
     if (k === this._value) return;
     this._value = k;
+    this._chosenFp = this._listFp;
+    this._setAlert(null);
     this._reflect();
     const point = this.selected;
+    if (point && !this._fits(point)) {
+      this._clearWith('mismatch');
+      return;
+    }
+    this._lastSelected = point;
     this._announce(point);
+    this._remember();
     if (point && typeof this.onPick === 'function') this.onPick({ ...point });
   }
 
   // Keep the selection while it is still listed, else clear it (pg-select
-  // null). A value set before the first list (a preset, a restored form)
-  // waits for it.
-  _keepOrClear() {
+  // null; after a fresh list of the same place, with a sentence saying so).
+  // A value set before the first list (a preset, a restored form) waits for it.
+  _keepOrClear(fresh) {
     if (!this._value || this._state === 'loading') return;
-    if (this.selected) return;
+    const now = this.selected;
+    if (now) {
+      if (!this._chosenFp) this._chosenFp = this._listFp;
+      this._lastSelected = now;
+      return;
+    }
     if (this._state === 'idle' && !this._loadedOnce) return;
+    const before = this._lastSelected;
+    if (fresh && before) {
+      this._clearWith('gone', { name: before.name || before.drop_point_key });
+      return;
+    }
+    this._lastSelected = null;
+    this._chosenFp = '';
+    this._forget();
     this._clearSelection();
   }
 
@@ -407,6 +607,7 @@ export class PgDropPointPicker extends SelectableList {
     this.setAttribute('data-state', this._state);
     root.querySelector('.pg-filter label').textContent = this.t('carrier');
     root.querySelector('legend').textContent = this.t('legend');
+    this._renderAlert();
     if (this._state === 'ready' || this._state === 'empty') this._loadedOnce = true;
     if (this._state === 'loading') {
       this._renderStatus(status);
@@ -421,7 +622,8 @@ export class PgDropPointPicker extends SelectableList {
     select.innerHTML =
       `<option value="">${esc(this.t('allCarriers'))}</option>` +
       codes.map((c) => `<option value="${esc(c)}"${c === current ? ' selected' : ''}>${esc(this._names.get(c) || c)}</option>`).join('');
-    filterBox.hidden = this._points.length === 0;
+    // A drop-point offer names the carrier: no other carrier to choose.
+    filterBox.hidden = this._points.length === 0 || !!this._offerFacts;
 
     const shown = this._visible();
     if (this._state === 'ready' || this._state === 'empty') {

@@ -19,6 +19,7 @@
 
 import { SelectableList, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { formatList } from './i18n.js';
+import { expired } from './offer-facts.js';
 
 const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
 
@@ -61,6 +62,7 @@ export class PgRateSelector extends SelectableList {
     if (!this._rendered) {
       this.shadowRoot.innerHTML =
         `<div class="pg-root" part="root">` +
+        `<p class="pg-alert" part="alert" role="status" aria-live="polite"></p>` +
         `<fieldset><legend class="pg-visually-hidden">${esc(this.t('legend'))}</legend>` +
         `<ul class="pg-list" part="list" aria-busy="false"></ul></fieldset>` +
         `<p class="pg-notice" part="notice" hidden></p>` +
@@ -140,13 +142,22 @@ export class PgRateSelector extends SelectableList {
     return this.getAttribute('shipping-date') || nextWorkingDay(new Date());
   }
 
-  /** The selected `carrier_code/service_code`, or ''. */
+  /**
+   * The selected `carrier_code/service_code`, or ''. (A form submits the chosen offer under the
+   * name, and this key under `<name>_key`.)
+   */
   get value() {
     return this._value;
   }
 
   set value(v) {
     this._setValue(v || '', false);
+  }
+
+  /** The chosen service's signed offer ('' when none, or when the edge signs none). */
+  get offer() {
+    const s = this.selected;
+    return s ? s.offer : '';
   }
 
   /** The selected service (as in pg-select's detail), or null. */
@@ -176,9 +187,29 @@ export class PgRateSelector extends SelectableList {
     return out;
   }
 
+  // What a quote is for: the route and the parcels, as this widget asks
+  // them ('' while incomplete). A choice belongs to the request it was
+  // quoted for: another route or other parcels clear it.
+  _fp() {
+    if (this._missing().length) return '';
+    const a = (n) => this.getAttribute(n).trim().toUpperCase().replace(/\s+/g, ' ');
+    const n = (v) => (num(v) === null ? String(v ?? '') : String(num(v)));
+    const parcels = this._parcels.map((p) => PARCEL.map((k) => n(p && p[k])).join('*')).join(',');
+    return [a('from-country'), a('from-zip'), a('to-country'), a('to-zip'), parcels].join('|');
+  }
+
   // ---- fetching -------------------------------------------------------------
 
   _fetch() {
+    const fp = this._fp();
+    // The address or the parcels changed: the offer no longer matches. Cleared at once, visibly.
+    if (this._value && this._chosenFp && this._chosenFp !== fp) {
+      if (this._held) {
+        this._held = null;
+        this._requoted(false);
+      }
+      this._clearWith('changed');
+    }
     return this._cycle({
       idle: () => {
         const missing = this._missing();
@@ -221,9 +252,14 @@ export class PgRateSelector extends SelectableList {
         if (!estimationOk) console.warn('[parcelgate] pg-rate-selector: no arrival estimates', estimation.reason || estimation.value);
         this._state = services.length ? 'ready' : 'empty';
         this._message = '';
+        this._listFp = fp;
         this.render();
         emit(this, 'pg-load', { services: this.services });
-        this._keepOrClear(true);
+        if (this._held) this._resume();
+        else {
+          this._restore();
+          this._keepOrClear(true);
+        }
       },
       settle: () => {
         if (this._state === 'idle') this._keepOrClear();
@@ -240,6 +276,10 @@ export class PgRateSelector extends SelectableList {
   }
 
   _fail(err) {
+    if (this._held) {
+      this._held = null;
+      this._requoted(false);
+    }
     this._failed(err);
     this._all = [];
     this._notice = '';
@@ -263,9 +303,140 @@ export class PgRateSelector extends SelectableList {
   _choose(k) {
     if (k === this._value) return;
     this._value = k;
+    this._chosenFp = this._listFp;
+    this._setAlert(null);
     this._reflect();
     this._lastSelected = this.selected;
     this._announce(this.selected);
+    this._remember();
+  }
+
+  // ---- a choice that survives a reload, and never goes stale unseen ----------
+
+  // Where the choice is kept for a reload or Back (sessionStorage: this tab
+  // only): by the widget's name (or id); '' when it has neither.
+  _storeKey() {
+    const id = this.name || this.id;
+    return id ? `parcelgate:pg-rate-selector:${id}` : '';
+  }
+
+  // Keeps the chosen offer with the request it was quoted for.
+  _remember() {
+    const k = this._storeKey();
+    const s = this.selected;
+    if (!k) return;
+    try {
+      if (s && s.offer) sessionStorage.setItem(k, JSON.stringify(this._saved(s)));
+      else sessionStorage.removeItem(k);
+    } catch {
+      // No storage (private mode, a sandboxed frame): the choice is not kept.
+    }
+  }
+
+  _forget() {
+    const k = this._storeKey();
+    try {
+      if (k) sessionStorage.removeItem(k);
+    } catch {
+      // As in _remember.
+    }
+  }
+
+  _saved(s) {
+    return { fp: this._chosenFp, key: key(s), price: s.price, currency: s.currency, offer: s.offer };
+  }
+
+  // The browser keeps this for its form restore: the same facts as sessionStorage.
+  _formState() {
+    const s = this.selected;
+    return s ? JSON.stringify(this._saved(s)) : this._value;
+  }
+
+  /** The browser restores the form (Back, reload): the choice comes back only where it still holds. */
+  formStateRestoreCallback(state) {
+    let saved = null;
+    try {
+      saved = JSON.parse(state);
+    } catch {
+      saved = null;
+    }
+    if (!saved || typeof saved !== 'object') {
+      super.formStateRestoreCallback(state);
+      return;
+    }
+    this._restoring = saved;
+    if (this._listFp && !this._value) this._restore();
+  }
+
+  // After the first list (or a form restore): brings back a saved choice
+  // when it is for this very route and parcels, its offer has not expired,
+  // and the fresh quote offers the same service at the same price. Anything
+  // else is dropped: a choice is never restored across another address.
+  _restore() {
+    let saved = this._restoring;
+    this._restoring = null;
+    if (!saved && !this._triedStore) {
+      this._triedStore = true;
+      try {
+        const k = this._storeKey();
+        saved = k ? JSON.parse(sessionStorage.getItem(k) || 'null') : null;
+      } catch {
+        saved = null;
+      }
+    }
+    if (!saved || this._value || saved.fp !== this._listFp || (saved.offer && expired(saved.offer))) return;
+    const s = this._visible().find((x) => key(x) === saved.key);
+    if (!s || s.price !== saved.price || s.currency !== saved.currency) return;
+    this._setValue(saved.key, false);
+    this._chosenFp = this._listFp;
+    this._announce(s);
+    this._remember();
+  }
+
+  // A submit with an expired offer is held (base.js) while the widget quotes again.
+  _stale() {
+    const s = this._value ? this.selected : null;
+    return !!s && expired(s.offer);
+  }
+
+  _requote() {
+    const s = this.selected;
+    this._held = { key: key(s), price: s.price, currency: s.currency, name: s.service_name || s.service_code };
+    this._setAlert(null);
+    this.refresh();
+  }
+
+  // The fresh quote of a held submit: the same service at the same price
+  // is chosen again with its new offer and the form goes on; a new price is
+  // shown and said, and the shopper submits again; a service gone is cleared.
+  _resume() {
+    const held = this._held;
+    this._held = null;
+    const now = this.selected;
+    if (!now) {
+      this._clearWith('gone', { service: held.name });
+      this._requoted(false);
+      return;
+    }
+    this._chosenFp = this._listFp;
+    this._lastSelected = now;
+    this._announce(now);
+    this._remember();
+    const same = now.price === held.price && now.currency === held.currency;
+    if (!same) this._priceChanged(held, now);
+    this._requoted(same);
+  }
+
+  _priceChanged(before, now) {
+    this._setAlert('priceChanged', {
+      service: now.service_name || now.service_code,
+      old: this._price(before.price, before.currency),
+      price: this._price(now.price, now.currency),
+    });
+  }
+
+  _price(amount, currency) {
+    return amount === 0 ? this.t('free') : this.money(amount, currency);
   }
 
   connectedCallback() {
@@ -303,10 +474,9 @@ export class PgRateSelector extends SelectableList {
     }
   }
 
-  // The form submits the chosen service's offer beside its key.
-  _signedPart() {
-    const s = this.selected;
-    return s && s.offer ? { name: 'offer', value: s.offer } : null;
+  // The form submits the chosen service's offer as its value (its key under <name>_key).
+  _signedValue() {
+    return this.offer;
   }
 
   // pg-select {service}, then pg-change {value, offer, price, currency}:
@@ -323,6 +493,7 @@ export class PgRateSelector extends SelectableList {
 
   _setValue(v, emitEvent) {
     this._value = v;
+    this._chosenFp = v && this._visible().some((s) => key(s) === v) ? this._listFp : '';
     this._reflect();
     const radio = [...this.shadowRoot.querySelectorAll('input[type=radio]')].find((r) => r.value === v);
     for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = r === radio;
@@ -343,14 +514,24 @@ export class PgRateSelector extends SelectableList {
     const now = this.selected;
     if (!now) {
       if (this._state === 'idle' && !this._loadedOnce) return; // a preset value waits for the first list
-      this._lastSelected = null;
-      this._clearSelection();
+      const before = this._lastSelected;
+      // A fresh quote of the same request without the chosen service: said, not silent.
+      if (fresh && before) this._clearWith('gone', { service: before.service_name || before.service_code });
+      else {
+        this._lastSelected = null;
+        this._chosenFp = '';
+        this._forget();
+        this._clearSelection();
+      }
       return;
     }
     const before = this._lastSelected;
     this._lastSelected = now;
+    if (!this._chosenFp) this._chosenFp = this._listFp; // a preset value, now listed
     if (fresh && before && (before.price !== now.price || before.estimated_delivery_date !== now.estimated_delivery_date)) {
       this._announce(now);
+      this._remember();
+      if (before.price !== now.price || before.currency !== now.currency) this._priceChanged(before, now);
     }
   }
 
@@ -362,6 +543,7 @@ export class PgRateSelector extends SelectableList {
     const status = this.shadowRoot.querySelector('.pg-status');
     const notice = this.shadowRoot.querySelector('.pg-notice');
     this.shadowRoot.querySelector('legend').textContent = this.t('legend');
+    this._renderAlert();
     if (this._state === 'ready' || this._state === 'empty') this._loadedOnce = true;
     list.setAttribute('aria-busy', String(this._state === 'loading'));
     this.toggleAttribute('data-loading', this._state === 'loading');
@@ -412,6 +594,8 @@ export class PgRateSelector extends SelectableList {
 
 // The attributes as properties too (React 19 and Vue set props as properties when the name exists).
 attributeProperties(PgRateSelector, [...INPUTS, 'carrier', 'filter']);
+
+const PARCEL = ['parcel_weight', 'parcel_width', 'parcel_height', 'parcel_length', 'parcel_volume'];
 
 function key(s) {
   return `${s.carrier_code}/${s.service_code}`;
