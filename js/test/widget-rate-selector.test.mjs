@@ -253,7 +253,7 @@ test('a re-quote of the same request keeps the choice (a new price is said); oth
   const count = () => page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').length);
   const last = () => page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service);
   assert.equal(await count(), 1);
-  assert.equal(await alert.getAttribute('role'), 'status');
+  assert.equal(await alert.getAttribute('aria-atomic'), 'true');
   assert.equal(await alert.getAttribute('aria-live'), 'polite');
   // The same request quoted again: kept, nothing to say.
   await page.evaluate(() => document.getElementById('rates').refresh());

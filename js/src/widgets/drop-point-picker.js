@@ -28,6 +28,7 @@ const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const CSS = `
 fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 .pg-filter { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; margin: 0 0 0.5rem; }
+.pg-filter[hidden] { display: none; }
 .pg-filter label { margin: 0; }
 .pg-filter select { width: auto; min-width: 0; flex: 0 1 auto; }
 /* Loading: the previous options stay readable (no fading: contrast stays
@@ -88,7 +89,7 @@ export class PgDropPointPicker extends SelectableList {
       const sel = `${this._name}-carrier`;
       this.shadowRoot.innerHTML =
         `<div class="pg-root" part="root">` +
-        `<p class="pg-alert" part="alert" role="status" aria-live="polite"></p>` +
+        `<p class="pg-alert" part="alert" aria-live="polite" aria-atomic="true"></p>` +
         `<div class="pg-filter" part="filter" hidden><label for="${sel}">${esc(this.t('carrier'))}</label>` +
         `<select id="${sel}" part="carrier-select"></select></div>` +
         `<div class="pg-body">` +

@@ -62,7 +62,7 @@ export class PgRateSelector extends SelectableList {
     if (!this._rendered) {
       this.shadowRoot.innerHTML =
         `<div class="pg-root" part="root">` +
-        `<p class="pg-alert" part="alert" role="status" aria-live="polite"></p>` +
+        `<p class="pg-alert" part="alert" aria-live="polite" aria-atomic="true"></p>` +
         `<fieldset><legend class="pg-visually-hidden">${esc(this.t('legend'))}</legend>` +
         `<ul class="pg-list" part="list" aria-busy="false"></ul></fieldset>` +
         `<p class="pg-notice" part="notice" hidden></p>` +
