@@ -747,7 +747,8 @@ export class SelectableList extends FetchingElement {
 
   /** The browser restores the form (history navigation, reload): the choice comes back once listed. */
   formStateRestoreCallback(state) {
-    if (typeof state === 'string' && state) this.value = state;
+    // (Through any: every chooser has its own value accessor, which the base class does not declare.)
+    if (typeof state === 'string' && state) /** @type {any} */ (this).value = state;
   }
 
   /** A disabled fieldset around the element disables its options. */
