@@ -206,8 +206,9 @@ export interface DropPoint {
   address: string;
   zip_code: string;
   city: string;
-  latitude: number;
-  longitude: number;
+  /** null when the edge gave none (the point is listed, not put on the map). */
+  latitude: number | null;
+  longitude: number | null;
   time_table: Record<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun', string>;
   phone: string;
   /** Distance from the postal code's approximate location, null when unknown. */
