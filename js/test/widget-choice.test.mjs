@@ -194,6 +194,9 @@ test('Spanish, 360 px: an expired offer is quoted again before submit; at a new 
   assert.equal(kept.value, 'tortuga/tortuga-72', 'the service stays chosen, at its new price on screen');
   assert.notEqual(kept.offer, stale);
   assert.equal(await noSideScroll(page), true);
+  // Focus is on the choice at its new price (a keyboard shopper lands where to check).
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.id, document.getElementById('rates').shadowRoot.activeElement?.value]),
+    ['rates', 'tortuga/tortuga-72']);
 
   // The shopper read it and places the order again: sent once, with the fresh offer.
   await page.getByRole('button', { name: 'Place order' }).click();

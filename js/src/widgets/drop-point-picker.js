@@ -552,6 +552,7 @@ export class PgDropPointPicker extends SelectableList {
     if (!p || !this._fits(p)) {
       this._clearWith('gone', { name: held.name });
       this._requoted(false);
+      this._radios()[0]?.focus(); // the shopper chooses again here (the sentence is read out)
       return;
     }
     this._chosenFp = this._listFp;

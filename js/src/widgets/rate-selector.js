@@ -492,6 +492,7 @@ export class PgRateSelector extends SelectableList {
     if (!now) {
       this._clearWith('gone', { service: held.name });
       this._requoted(false);
+      this.focus(); // the shopper chooses again here (the sentence is read out)
       return;
     }
     this._chosenFp = this._listFp;
@@ -501,6 +502,7 @@ export class PgRateSelector extends SelectableList {
     const same = now.price === held.price && now.currency === held.currency;
     if (!same) this._priceChanged(held, now);
     this._requoted(same);
+    if (!same) this.focus(); // on the choice at its new price, as a browser focuses an invalid field
   }
 
   /**
