@@ -7,6 +7,10 @@
 // server verifies with verifyOffer (js/src/offers.js), which this module
 // does not import (no WebCrypto, a few hundred bytes).
 
+// The fields of each, in the order the edge signs them (worker/offers).
+const OFFER = ['e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
+const POINT = ['e', 'c', 'key', 'cc', 'z'];
+
 /**
  * An offer's or point's fields by name (e, c, s, p, cu, dp, fc, fz, tc, tz,
  * pc for an offer; e, c, key, cc, z for a point), or null for a string that
@@ -19,14 +23,18 @@ export function offerFacts(s) {
   try {
     const b64 = s.split('.')[2].replace(/-/g, '+').replace(/_/g, '/');
     const bin = atob(b64 + '==='.slice((b64.length + 3) % 4));
-    const text = new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+    const names = s[2] === 'o' ? OFFER : POINT;
+    const parts = text.split('&');
+    if (parts.length !== names.length) return null;
     /** @type {Record<string, string>} */
     const out = {};
-    for (const part of text.split('&')) {
-      const eq = part.indexOf('=');
-      if (eq > 0) out[part.slice(0, eq)] = decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
+    for (let i = 0; i < names.length; i++) {
+      const eq = parts[i].indexOf('=');
+      if (parts[i].slice(0, eq) !== names[i]) return null; // the signed layout, in its order
+      out[names[i]] = decodeURIComponent(parts[i].slice(eq + 1).replace(/\+/g, ' '));
     }
-    return /^[1-9][0-9]*$/.test(out.e || '') ? out : null;
+    return /^[1-9][0-9]*$/.test(out.e) ? out : null;
   } catch {
     return null;
   }
