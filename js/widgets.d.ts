@@ -129,11 +129,15 @@ export interface RateService {
   offer: string;
 }
 
-/** pg-change's detail of <pg-rate-selector>: the chosen service's key, offer, price and currency. */
+/**
+ * pg-change's detail of <pg-rate-selector>: the chosen service's key, offer, price and currency
+ * (what a form submits and what a framework binds). Emitted on every choice, on a clear (value
+ * and offer '', price null), and when a fresh quote renews the offer or changes the price.
+ */
 export interface RateChange {
   /** `carrier_code/service_code`, '' when the choice was cleared. */
   value: string;
-  /** The chosen service's signed offer ('' when none). */
+  /** The chosen service's signed offer ('' when none): what the form submits under the name. */
   offer: string;
   /** The price shown, null when none. */
   price: number | null;
@@ -177,9 +181,12 @@ export declare class PgRateSelector extends PgElement {
   carrier: string;
   /** The `filter` attribute: 'home', 'drop-point' or '' (both). */
   filter: string;
-  /** `carrier_code/service_code` of the selection, '' when none. A form submits it under the
-   *  element's name and the chosen service's offer under `${name}_offer`. */
+  /** `carrier_code/service_code` of the selection, '' when none. A form submits the chosen
+   *  service's offer under the element's name and this key under `${name}_key` (the key under the
+   *  name only when the edge signs no offers). */
   value: string;
+  /** The chosen service's signed offer, '' when none: the form's value. */
+  readonly offer: string;
   readonly selected: RateService | null;
   readonly services: RateService[];
   readonly state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
@@ -199,8 +206,9 @@ export interface DropPoint {
   address: string;
   zip_code: string;
   city: string;
-  latitude: number;
-  longitude: number;
+  /** null when the edge gave none (the point is listed, not put on the map). */
+  latitude: number | null;
+  longitude: number | null;
   time_table: Record<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun', string>;
   phone: string;
   /** Distance from the postal code's approximate location, null when unknown. */
@@ -221,8 +229,18 @@ export declare class PgDropPointPicker extends PgElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof PgDropPointPickerEventMap>(type: K, listener: (this: PgDropPointPicker, ev: PgDropPointPickerEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
-  /** `drop_point_key` of the selection, '' when none. */
+  /** `drop_point_key` of the selection, '' when none. A form submits the chosen point's signed
+   *  point under the element's name and this key under `${name}_key` (the key under the name only
+   *  when the edge signs no points). */
   value: string;
+  /** The chosen drop point's signed point, '' when none: the form's value. */
+  readonly point: string;
+  /**
+   * The chosen service's offer the point must go with; set by the form's <pg-rate-selector> on
+   * its pg-change, or by the page. With a drop-point offer only its carrier's points are listed,
+   * and a point of another carrier or listed near another place is cleared, saying why.
+   */
+  offer: string;
   /** Called with the chosen drop point (as the pg-select event). */
   onPick: ((dropPoint: DropPoint) => void) | null;
   /** The date used for "open today" (default: now). */

@@ -75,7 +75,18 @@ export async function shop(): Promise<void> {
   chooser.mapLibrary = () => import('leaflet' as string);
   chooser.mapLibrary = '/vendor/leaflet.js';
   const mapState: '' | 'loading' | 'ready' | 'failed' = chooser.mapState;
-  void missing, form, ok, mapState;
+  // Issue 30: the offer and the signed point are the form's values; pg-change carries the price.
+  const offer: string = selector.offer;
+  const point: string = chooser.point;
+  chooser.offer = offer;
+  selector.addEventListener('pg-change', (ev) => {
+    const price: number | null = ev.detail.price;
+    const signed: string = ev.detail.offer;
+    void price, signed, ev.detail.currency;
+  });
+  // @ts-expect-error the offer is the edge's, read only
+  selector.offer = '';
+  void missing, form, ok, mapState, point;
   document.querySelector('pg-tracking-timeline')?.addEventListener('pg-tracking', (ev) => {
     const final: boolean = ev.detail.final;
     const ref: string = ev.detail.tracking.shipping_dlvr_ref;

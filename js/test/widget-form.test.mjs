@@ -12,19 +12,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { widgetHarness } from './widget-harness.mjs';
 import { ROOT } from './helpers.mjs';
+import { signRates, signPoints } from './offer-fakes.mjs';
 
 const fx = Object.fromEntries(
   ['rate-selector', 'drop-point-picker'].map((n) => [n, JSON.parse(fs.readFileSync(path.join(ROOT, 'testdata/widgets', `${n}.json`), 'utf8'))]),
 );
 
-// The fake edge: Madrid -> Barcelona services and the drop points of 08001 (testdata/widgets).
-function answer(op) {
+// The fake edge: Madrid -> Barcelona services and the drop points of 08001 (testdata/widgets),
+// signed as the edge signs them (an offer per service, a point per drop point).
+function answer(op, params) {
   const rs = fx['rate-selector'].madrid_barcelona;
   const dp = fx['drop-point-picker'];
-  if (op === 'get-shipments-rates') return { body: rs.rates };
+  if (op === 'get-shipments-rates') return { body: signRates(rs.rates, params) };
   if (op === 'get-shipment-time-arrival-estimation') return { body: rs.estimation };
   if (op === 'get-client-carriers') return { body: dp.carriers };
-  if (op === 'get-drop-points') return { body: dp.es_08001 };
+  if (op === 'get-drop-points') return { body: signPoints(dp.es_08001, params) };
   return null;
 }
 
@@ -49,7 +51,10 @@ async function fillAddress(page) {
 async function choose(page) {
   await page.locator('pg-rate-selector input[type=radio]').nth(1).check();
   await page.locator('pg-drop-point-picker input[type=radio]').nth(1).check();
-  return page.evaluate(() => ({ service: document.getElementById('rates').value, point: document.getElementById('points').value }));
+  return page.evaluate(() => ({
+    service: document.getElementById('rates').value, offer: document.getElementById('rates').offer,
+    point: document.getElementById('points').value, signed: document.getElementById('points').point,
+  }));
 }
 
 test('required: submitting without a service or a drop point is blocked, with each widget\'s message', async () => {
@@ -102,18 +107,24 @@ test('an empty address blocks the form too, before and after the core loads', as
   await page.close();
 });
 
-test('the chosen service and drop point reach FormData and the submitted form', async () => {
+// Issue 30 changed what is submitted: the offer under the rate selector's name and the signed point
+// under the picker's (they were the keys); the keys are under <name>_key.
+test('the chosen offer and signed point reach FormData and the submitted form, their keys beside them', async () => {
   const { page, errors } = await h.openPage();
   await ready(page);
   await fillAddress(page);
   const chosen = await choose(page);
   assert.match(chosen.service, /^[a-z]+\/[a-z0-9-]+$/);
   assert.ok(chosen.point);
+  assert.match(chosen.offer, /^pgo1\./);
+  assert.match(chosen.signed, /^pgp1\./);
 
   const entries = await formData(page);
   const data = Object.fromEntries(entries);
-  assert.equal(data.service, chosen.service);
-  assert.equal(data.drop_point, chosen.point);
+  assert.equal(data.service, chosen.offer);
+  assert.equal(data.service_key, chosen.service);
+  assert.equal(data.drop_point, chosen.signed);
+  assert.equal(data.drop_point_key, chosen.point);
   assert.equal(data.to_name, 'Ana García');
   assert.equal(data.to_zip_code, '08001');
   assert.equal(data.to_country_code, 'ES');
@@ -123,8 +134,10 @@ test('the chosen service and drop point reach FormData and the submitted form', 
 
   await Promise.all([page.waitForURL(/\?/), page.getByRole('button', { name: 'Place order' }).click()]);
   const q = new URL(page.url()).searchParams;
-  assert.equal(q.get('service'), chosen.service);
-  assert.equal(q.get('drop_point'), chosen.point);
+  assert.equal(q.get('service'), chosen.offer);
+  assert.equal(q.get('service_key'), chosen.service);
+  assert.equal(q.get('drop_point'), chosen.signed);
+  assert.equal(q.get('drop_point_key'), chosen.point);
   assert.equal(q.get('to_name'), 'Ana García');
   assert.equal(q.get('to_address'), 'Carrer de Pau Claris 1');
   assert.equal(q.get('to_phone'), '600 000 000');
@@ -179,8 +192,12 @@ test('the browser\'s form restore brings the choice and the address back; a disa
     assert.deepEqual(now, { service: chosen.service, point: chosen.point, checked: [chosen.service, chosen.point] });
   });
   const data = Object.fromEntries(await formData(page));
-  assert.equal(data.service, chosen.service);
-  assert.equal(data.drop_point, chosen.point);
+  // The fresh quote's offer and point (a new expiry), for the same service and point.
+  const fresh = await page.evaluate(() => [document.getElementById('rates').offer, document.getElementById('points').point]);
+  assert.equal(data.service, fresh[0]);
+  assert.equal(data.service_key, chosen.service);
+  assert.equal(data.drop_point, fresh[1]);
+  assert.equal(data.drop_point_key, chosen.point);
   assert.equal(data.to_name, 'Ana García');
 
   await page.evaluate(() => { document.getElementById('box').disabled = true; });

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { widgetHarness } from './widget-harness.mjs';
+import { signRates } from './offer-fakes.mjs';
 
 const SHIPPING_DATE = '2026-11-23';
 
@@ -240,36 +241,85 @@ test('a late answer is ignored even when the transport cannot abort', async () =
   await page.close();
 });
 
-test('the selection survives a re-fetch when still offered, else it is cleared', async () => {
+// Issue 30 changed this: a choice belongs to the request it was quoted for. Before, other parcels
+// or another route kept a service still offered (silently, at its new price); now the choice is
+// cleared at once with a sentence saying why, and a re-quote of the same request says a new price.
+test('a re-quote of the same request keeps the choice (a new price is said); other parcels or another route clear it, saying why', async () => {
   const { page, el } = await openPage();
+  const alert = el.locator('[part=alert]');
   await setRoute(page);
   await loaded(page);
   await el.locator('[data-key="rayo/rayo-24"] input').check();
   const count = () => page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').length);
+  const last = () => page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service);
   assert.equal(await count(), 1);
-  // Same services for other parcels: kept, nothing new to say.
-  await page.evaluate(() => {
-    document.getElementById('rates').parcels = [{ parcel_weight: 2.5, parcel_width: 20, parcel_height: 10, parcel_length: 30, parcel_volume: 6000 }];
-  });
+  assert.equal(await alert.getAttribute('aria-atomic'), 'true');
+  assert.equal(await alert.getAttribute('aria-live'), 'polite');
+  // The same request quoted again: kept, nothing to say.
+  await page.evaluate(() => document.getElementById('rates').refresh());
   await loaded(page, 2);
   assert.equal(await el.locator('[data-key="rayo/rayo-24"] input').isChecked(), true);
   assert.equal(await count(), 1);
-  // To Palma: rayo-24 is still offered at another price: kept and announced again.
-  await page.evaluate(() => document.getElementById('rates').setAttribute('to-zip', '07001'));
+  assert.equal(await alert.textContent(), '');
+  // The same request at another price: kept, announced again and said.
+  edge.answer = (op) => {
+    if (op !== 'get-shipments-rates') return null;
+    const body = structuredClone(fx.madrid_barcelona.rates);
+    body.data.services.find((x) => x.service_code === 'rayo-24').price = '7.50';
+    return { body };
+  };
+  await page.evaluate(() => document.getElementById('rates').refresh());
   await loaded(page, 3);
   assert.equal(await el.evaluate((e) => e.value), 'rayo/rayo-24');
-  const last = await page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service);
-  assert.equal(last.price, Number(fx.madrid_palma.rates.data.services.find((s) => s.service_code === 'rayo-24').price));
+  assert.equal((await last()).price, 7.5);
+  const [was, now] = await page.evaluate(() => [money(6.96, 'EUR'), money(7.5, 'EUR')]);
+  assert.equal(await alert.textContent(), `The price of Rayo 24 changed from ${was} to ${now}. Check it, then place your order again.`);
+  edge.answer = null;
+  // Other parcels: rayo-24 is still offered, but the choice was for the old parcels: cleared at once.
+  await page.evaluate(() => {
+    document.getElementById('rates').parcels = [{ parcel_weight: 2.5, parcel_width: 20, parcel_height: 10, parcel_length: 30, parcel_volume: 6000 }];
+  });
+  const changed = 'The address or the parcels changed, so the delivery service you chose was removed. Choose one again.';
+  await eventually(async () => assert.equal(await alert.textContent(), changed));
+  assert.equal(await last(), null);
+  await loaded(page, 4);
+  assert.equal(await el.evaluate((e) => e.value), '');
+  assert.equal(await el.locator('input:checked').count(), 0);
+  assert.equal(await alert.textContent(), changed, 'the reason stays until the shopper chooses again');
+  // Chosen again, then another route (to Palma, where rayo-24 is offered too): cleared likewise.
+  await el.locator('[data-key="rayo/rayo-24"] input').check();
+  assert.equal(await alert.textContent(), '');
+  await page.evaluate(() => document.getElementById('rates').setAttribute('to-zip', '07001'));
+  await eventually(async () => assert.equal(await alert.textContent(), changed));
+  await loaded(page, 5);
+  assert.equal(await el.evaluate((e) => e.value), '');
   const opts = await options(el);
   assert.deepEqual(withBadge(opts, 'Cheapest'), fx.madrid_palma.expect.cheapest);
   assert.deepEqual(withBadge(opts, 'Fastest').sort(), [...fx.madrid_palma.expect.fastest].sort());
-  // A route with no service: empty state, selection cleared.
+  // A route with no service: the empty state.
   await page.evaluate(() => document.getElementById('rates').setAttribute('to-zip', '41001'));
-  await loaded(page, 4);
+  await loaded(page, 6);
   assert.equal(await el.getAttribute('data-state'), 'empty');
   assert.match(await el.locator('[part~=status]').textContent(), /No service for this route/);
-  assert.equal(await page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service), null);
+  await page.close();
+});
+
+test('a fresh quote of the same request without the chosen service clears it, saying so', async () => {
+  const { page, el } = await openPage();
+  await setRoute(page);
+  await loaded(page);
+  await el.locator('[data-key="rayo/rayo-24"] input').check();
+  edge.answer = (op) => {
+    if (op !== 'get-shipments-rates') return null;
+    const body = structuredClone(fx.madrid_barcelona.rates);
+    body.data.services = body.data.services.filter((x) => x.service_code !== 'rayo-24');
+    return { body };
+  };
+  await page.evaluate(() => document.getElementById('rates').refresh());
+  await loaded(page, 2);
   assert.equal(await el.evaluate((e) => e.value), '');
+  assert.equal(await el.locator('[part=alert]').textContent(), 'Rayo 24 is no longer available. Choose another delivery service.');
+  assert.equal(await page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service), null);
   await page.close();
 });
 
@@ -394,15 +444,12 @@ test('order-value goes to the edge as order_value; a free service shows "Free" i
   await page.close();
 });
 
-test('offers (issue 30): pg-select and pg-change carry the chosen offer, price and currency; the form submits it beside the key', async () => {
+// Issue 30 changed the form value: the name carries the chosen offer (it was the key, with the
+// offer under <name>_offer); the key is under <name>_key.
+test('offers (issue 30): pg-select and pg-change carry the chosen offer, price and currency; the form submits the offer as the value, the key beside it', async () => {
   const { page, el } = await openPage();
   // An edge that signs offers: each service carries its own.
-  edge.answer = (op) => {
-    if (op !== 'get-shipments-rates') return null;
-    const body = structuredClone(fx.madrid_barcelona.rates);
-    for (const s of body.data.services) s.offer = `pgo1.test-${s.service_code}`;
-    return { body };
-  };
+  edge.answer = (op, params) => (op === 'get-shipments-rates' ? { body: signRates(fx.madrid_barcelona.rates, params) } : null);
   await page.evaluate(() => {
     const form = document.createElement('form');
     const rates = document.getElementById('rates');
@@ -415,12 +462,16 @@ test('offers (issue 30): pg-select and pg-change carry the chosen offer, price a
   await el.locator('[data-key="tortuga/tortuga-72"] input').check();
   await page.waitForFunction(() => window.events.some((e) => e.type === 'pg-change'));
   const rate = fx.madrid_barcelona.rates.data.services.find((s) => s.service_code === 'tortuga-72');
+  const offer = (await page.evaluate(() => window.events.find((e) => e.type === 'pg-load').detail.services))
+    .find((s) => s.service_code === 'tortuga-72').offer;
+  assert.match(offer, /^pgo1\./);
   const select = await page.evaluate(() => window.events.filter((e) => e.type === 'pg-select').at(-1).detail.service);
-  assert.equal(select.offer, 'pgo1.test-tortuga-72');
+  assert.equal(select.offer, offer);
   const change = await page.evaluate(() => window.events.filter((e) => e.type === 'pg-change').at(-1).detail);
-  assert.deepEqual(change, { value: 'tortuga/tortuga-72', offer: 'pgo1.test-tortuga-72', price: Number(rate.price), currency: 'EUR' });
+  assert.deepEqual(change, { value: 'tortuga/tortuga-72', offer, price: Number(rate.price), currency: 'EUR' });
+  assert.equal(await el.evaluate((e) => e.offer), offer);
   const submitted = await page.evaluate(() => [...new FormData(document.querySelector('form')).entries()]);
-  assert.deepEqual(submitted, [['service', 'tortuga/tortuga-72'], ['service_offer', 'pgo1.test-tortuga-72']]);
+  assert.deepEqual(submitted, [['service', offer], ['service_key', 'tortuga/tortuga-72']]);
   await page.close();
 });
 

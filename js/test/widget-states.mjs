@@ -275,7 +275,45 @@ const rateStates = [
     state: 'network',
     setup: (page, lang, base) => rateSelector(page, lang, base, 'rates: network down', rateError('abort'), { states: ['error'] }),
   },
+  {
+    widget: 'pg-rate-selector',
+    state: 'choice-cleared',
+    // Issue 30: a service chosen, then other parcels: cleared, with the reason above the new list.
+    setup: async (page, lang, base) => {
+      const el = await rateSelector(page, lang, base, 'rates: choice cleared (other parcels)', ratesOf(RX.madrid_barcelona));
+      await el.locator('input[type=radio]').nth(1).check();
+      await page.evaluate(() => {
+        document.querySelector('pg-rate-selector').parcels = [{ parcel_weight: 3, parcel_width: 20, parcel_height: 10, parcel_length: 30, parcel_volume: 6000 }];
+      });
+      await alerted(page, 'pg-rate-selector');
+      return el;
+    },
+  },
+  {
+    widget: 'pg-rate-selector',
+    state: 'price-changed',
+    // Issue 30: the same request quoted again at another price for the chosen service: said.
+    setup: async (page, lang, base) => {
+      const el = await rateSelector(page, lang, base, 'rates: price changed', ratesOf(RX.madrid_barcelona));
+      await el.locator('input[type=radio]').nth(1).check();
+      const dearer = structuredClone(RX.madrid_barcelona.rates);
+      for (const s of dearer.data.services) s.price = (Number(s.price) + 1.25).toFixed(2);
+      await fakeEdge(page, { ...ratesOf(RX.madrid_barcelona), 'get-shipments-rates': ok(dearer) });
+      await page.evaluate(() => document.querySelector('pg-rate-selector').refresh());
+      await alerted(page, 'pg-rate-selector');
+      return el;
+    },
+  },
 ];
+
+// Waits for a widget's alert line (why a choice was cleared or changed) and a settled list.
+async function alerted(page, tag) {
+  await page.waitForFunction((tag) => {
+    const el = document.querySelector(tag);
+    return el.getAttribute('data-state') === 'ready' && el.shadowRoot.querySelector('[part=alert]').textContent !== '';
+  }, tag);
+  await frame(page);
+}
 
 // ---- <pg-drop-point-picker> --------------------------------------------------
 
@@ -341,6 +379,18 @@ const pickerStates = [
     widget: 'pg-drop-point-picker',
     state: 'network',
     setup: (page, lang, base) => picker(page, lang, base, 'drop points: network down', { 'get-drop-points': 'abort' }, { states: ['error'] }),
+  },
+  {
+    widget: 'pg-drop-point-picker',
+    state: 'choice-cleared',
+    // Issue 30: a point chosen, then another postal code: cleared, with the reason above the new list.
+    setup: async (page, lang, base) => {
+      const el = await picker(page, lang, base, 'drop points: choice cleared (another postal code)', points(DX.es_08001));
+      await el.locator('input[type=radio]').nth(1).check();
+      await page.evaluate(() => document.querySelector('pg-drop-point-picker').setAttribute('zip-code', '08002'));
+      await alerted(page, 'pg-drop-point-picker');
+      return el;
+    },
   },
 ];
 

@@ -90,6 +90,9 @@ export const BASE_CSS = `
 .pg-field-error { font-size: 0.875em; min-height: 1.3em; margin: 0.15rem 0 0; }
 .pg-hint { color: var(--_muted); font-size: 0.875em; margin: 0.15rem 0 0; min-height: 1.3em; }
 .pg-ok { color: var(--_ok); }
+/* Why a choice was cleared or changed: above the options, empty (no room) otherwise. */
+.pg-alert { margin: 0; font-weight: 500; color: var(--_error); overflow-wrap: anywhere; }
+.pg-alert:not(:empty) { margin: 0 0 0.5rem; padding: 0.5rem 0.75rem; border-inline-start: 3px solid var(--_error); background: var(--_surface); }
 .pg-list { list-style: none; margin: 0; padding: 0; display: grid; gap: calc(var(--_gap) / 2); }
 .pg-option {
   display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 0.25rem 0.75rem; align-items: start;
@@ -727,6 +730,42 @@ function canRetry(err) {
   return c !== 'validation' && c !== 'configuration';
 }
 
+// Submits held while a widget re-quotes a stale choice (an expired offer or
+// point): form -> {waiting: the widgets still re-quoting, ok, submitter}.
+// The form is submitted again (requestSubmit, with the same submitter) once
+// every one of them has its fresh choice, unless one could not keep it (its
+// price changed, it is gone): then the shopper reads why and submits again.
+const holds = new WeakMap();
+// Forms being submitted again by a finished hold (requestSubmit fires submit
+// synchronously): let that submit through whatever the page's clock says.
+const passing = new WeakSet();
+const watched = new WeakSet();
+
+// One capture listener per document, before any of the page's submit
+// handlers: a submit of a form with a stale choice is held (and kept from
+// the page's own handlers) until the widgets have re-quoted.
+/** @param {Document | null | undefined} doc */
+function watchSubmits(doc) {
+  if (!doc || watched.has(doc)) return;
+  watched.add(doc);
+  doc.addEventListener('submit', (ev) => {
+    const form = ev.target;
+    if (!(form instanceof HTMLFormElement) || passing.has(form)) return;
+    let hold = holds.get(form);
+    if (!hold) {
+      /** @type {SelectableList<unknown>[]} */
+      const stale = [];
+      for (const el of form.elements) if (el instanceof SelectableList && el._stale()) stale.push(el);
+      if (!stale.length) return;
+      hold = { waiting: new Set(stale), ok: true, submitter: ev.submitter || null };
+      holds.set(form, hold);
+      for (const el of stale) el._requote();
+    }
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+  }, true);
+}
+
 /**
  * A fetching widget that offers a list to choose one entry from (radio
  * inputs): the `value` attribute reflects the choice, and pg-select
@@ -759,6 +798,11 @@ export class SelectableList extends FetchingElement {
     /** @type {E | null} the entry last announced */
     this._lastSelected = null;
     this._internals = typeof this.attachInternals === 'function' ? this.attachInternals() : null;
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    watchSubmits(this.ownerDocument);
   }
 
   /** Writes the value to the attribute without reacting to it, and to the form. */
@@ -824,7 +868,10 @@ export class SelectableList extends FetchingElement {
 
   /** The form was reset: the choice is cleared (pg-select with null). */
   formResetCallback() {
+    this._setAlert(null);
     if (!this._value) return;
+    this._chosenFp = '';
+    this._forget();
     this._value = '';
     this._reflect();
     for (const r of this._root.querySelectorAll('input[type=radio]')) /** @type {HTMLInputElement} */ (r).checked = false;
@@ -856,7 +903,7 @@ export class SelectableList extends FetchingElement {
     const i = this._internals;
     if (!i) return;
     try {
-      i.setFormValue(this._value ? this._formValue(this._value) : null, this._value || null);
+      i.setFormValue(this._value ? this._formValue(this._value) : null, this._value ? this._formState() : null);
       if (this.required && !this._value) {
         const anchor = /** @type {HTMLElement | undefined} */ (this._root.querySelector('input[type=radio]') || this._root.querySelector('[role=status]') || undefined);
         i.setValidity({ valueMissing: true }, this.t('required'), anchor);
@@ -869,27 +916,70 @@ export class SelectableList extends FetchingElement {
   }
 
   /**
-   * What the form submits for the chosen value: the value under the element's name, and the
-   * choice's signed part (a rate's offer, a drop point's point) under name_offer / name_point,
-   * so the shop's server receives what the edge signed beside what was chosen.
+   * What the form submits for the chosen value: the choice's signed string (a rate's offer, a
+   * drop point's point) under the element's name, and the plain key under name_key, so the shop's
+   * server receives what the edge signed as the choice itself (issue 30). A choice the edge signed
+   * nothing for (an edge before offers) submits its key under the name, as before.
    * @param {string} v
    * @returns {string | FormData}
    */
   _formValue(v) {
-    const extra = this._signedPart();
-    if (!extra || !this.name || typeof FormData !== 'function') return v;
+    const signed = this._signedValue();
+    if (!signed || !this.name || typeof FormData !== 'function') return v;
     const fd = new FormData();
-    fd.append(this.name, v);
-    fd.append(`${this.name}_${extra.name}`, extra.value);
+    fd.append(this.name, signed);
+    fd.append(`${this.name}_key`, v);
     return fd;
   }
 
   /**
-   * The chosen entry's signed part ({name, value}), or null (overridden by the choosers).
-   * @returns {{name: string, value: string} | null}
+   * The chosen entry's signed string ('' for none; overridden by the choosers).
+   * @returns {string}
    */
-  _signedPart() {
-    return null;
+  _signedValue() {
+    return '';
+  }
+
+  /**
+   * The state the browser keeps for a form restore (back, reload): the value unless overridden.
+   * @returns {string | null}
+   */
+  _formState() {
+    return this._value || null;
+  }
+
+  /**
+   * Whether the choice is stale (an expired offer or point): a submit re-quotes it first.
+   * @returns {boolean}
+   */
+  _stale() {
+    return false;
+  }
+
+  /** Re-quotes a stale choice for a held submit; ends with _requoted(ok). */
+  _requote() {
+    this._requoted(false);
+  }
+
+  /**
+   * A held submit's re-quote ended: ok when the choice was kept as the shopper saw it. The
+   * last widget to finish submits the form again, unless one of them could not keep its choice.
+   * @param {boolean} ok
+   */
+  _requoted(ok) {
+    const form = this.form;
+    const hold = form && holds.get(form);
+    if (!hold || !hold.waiting.delete(this)) return;
+    if (!ok) hold.ok = false;
+    if (hold.waiting.size) return;
+    holds.delete(form);
+    if (!hold.ok) return;
+    passing.add(form);
+    try {
+      form.requestSubmit(hold.submitter && hold.submitter.form === form ? hold.submitter : null);
+    } finally {
+      passing.delete(form);
+    }
   }
 
   /**
@@ -906,6 +996,42 @@ export class SelectableList extends FetchingElement {
     this._reflect();
     this._announce(null);
   }
+
+  /**
+   * Clears the choice and says why (the text `key` of the widget's texts, in the shopper's
+   * language) in the alert line above the options, a polite live region: a choice that no
+   * longer matches what is asked, or that is gone, never vanishes silently.
+   * @param {string} key
+   * @param {Record<string, string | number>} [vars]
+   */
+  _clearWith(key, vars) {
+    this._lastSelected = null;
+    this._chosenFp = '';
+    this._forget();
+    for (const r of this._root.querySelectorAll('input[type=radio]')) /** @type {HTMLInputElement} */ (r).checked = false;
+    this._clearSelection();
+    this._setAlert(key, vars);
+  }
+
+  /**
+   * Shows (key) or removes (null) the sentence of the alert line.
+   * @param {string | null} key
+   * @param {Record<string, string | number>} [vars]
+   */
+  _setAlert(key, vars) {
+    this._alertText = key ? () => this.t(key, vars) : null;
+    this._renderAlert();
+  }
+
+  _renderAlert() {
+    const el = this._root.querySelector('.pg-alert');
+    if (!el) return;
+    const text = this._alertText ? this._alertText() : '';
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  /** The saved choice is dropped (sessionStorage; overridden by the choosers that keep one). */
+  _forget() {}
 }
 
 /**

@@ -1,3 +1,4 @@
+// @ts-check
 // <pg-drop-point-picker>: the drop points near a postal code, each with its
 // address, today's opening hours and its distance from the postal code's
 // approximate location (when the core knows it), filterable by carrier;
@@ -21,12 +22,17 @@
 import { SelectableList, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { formatKm, formatTimeRange, formatList } from './i18n.js';
 import { distanceKm } from '../core.js';
+import { offerFacts, expired } from './offer-facts.js';
+
+/** @typedef {import('../../widgets.js').DropPoint} DropPoint */
+/** @typedef {{fp: string, key: string, point: string}} SavedPoint */
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 const CSS = `
 fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 .pg-filter { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; margin: 0 0 0.5rem; }
+.pg-filter[hidden] { display: none; }
 .pg-filter label { margin: 0; }
 .pg-filter select { width: auto; min-width: 0; flex: 0 1 auto; }
 /* Loading: the previous options stay readable (no fading: contrast stays
@@ -47,7 +53,10 @@ fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 
 const MAP_ATTRIBUTES = ['map', 'map-tiles', 'map-attribution', 'map-library', 'map-css'];
 
-/** Drop-point picker. */
+/**
+ * Drop-point picker.
+ * @extends {SelectableList<DropPoint>}
+ */
 export class PgDropPointPicker extends SelectableList {
   static observedAttributes = ['country', 'zip-code', 'carrier', 'value', 'endpoint', 'lang', ...SelectableList.formAttributes, ...MAP_ATTRIBUTES];
 
@@ -57,24 +66,63 @@ export class PgDropPointPicker extends SelectableList {
 
   constructor() {
     super('dropPoint');
-    adoptStyles(this.shadowRoot, CSS);
+    this._root = /** @type {ShadowRoot} */ (this.shadowRoot);
+    adoptStyles(this._root, CSS);
+    /** @type {DropPoint[]} */
     this._points = [];
-    this._names = new Map(); // carrier_code -> carrier_name
+    /** @type {Map<string, string>} carrier_code -> carrier_name */
+    this._names = new Map();
     this._name = uid('pg-dp');
+    /** @type {Date | null} */
     this._today = null;
-    this._filter = null; // carrier chosen in the select; null = the attribute
-    /** Called with the chosen drop point (the same object as pg-select's detail.dropPoint). */
+    /** @type {string | null} carrier chosen in the select; null = the attribute */
+    this._filter = null;
+    /** @type {((dropPoint: DropPoint) => void) | null} Called with the chosen drop point (the same object as pg-select's detail.dropPoint). */
     this.onPick = null;
+    /** @type {object | string | URL | (() => unknown) | null} */
     this._mapLibrary = null;
-    this._map = null; // the map's controller once drawn
-    this._mapState = ''; // '', 'loading', 'ready', 'failed'
+    /** @type {any} the map's controller once drawn (drop-point-map.js) */
+    this._map = null;
+    /** @type {'' | 'loading' | 'ready' | 'failed'} */
+    this._mapState = '';
+    this._mapRun = 0;
+    this._mapCss = false;
+    /** @type {string | null} */
+    this._mapWarned = null;
+    /** @type {{city: string} | null} where the postal code is, when the core knows */
+    this._here = null;
+    this._offer = '';
+    /** @type {Record<string, string> | null} the chosen drop-point offer's facts */
+    this._offerFacts = null;
+    this._listFp = '';
+    this._chosenFp = '';
+    /** @type {DropPoint | null} */
+    this._lastSelected = null;
+    /** @type {{name: string} | null} a held submit's point */
+    this._held = null;
+    /** @type {SavedPoint | null} */
+    this._restoring = null;
+    this._triedStore = false;
+    // The form's rate selector chose a service: its offer is the one the point must go with.
+    /** @param {Event} ev */
+    this._onOffer = (ev) => {
+      const t = /** @type {any} */ (ev.target);
+      const detail = /** @type {CustomEvent} */ (ev).detail;
+      if (t && t.localName === 'pg-rate-selector' && this.form && t.form === this.form && detail) this.offer = detail.offer || '';
+    };
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.ownerDocument.addEventListener('pg-change', this._onOffer);
   }
 
   _connect() {
     if (!this._rendered) {
       const sel = `${this._name}-carrier`;
-      this.shadowRoot.innerHTML =
+      this._root.innerHTML =
         `<div class="pg-root" part="root">` +
+        `<p class="pg-alert" part="alert" aria-live="polite" aria-atomic="true"></p>` +
         `<div class="pg-filter" part="filter" hidden><label for="${sel}">${esc(this.t('carrier'))}</label>` +
         `<select id="${sel}" part="carrier-select"></select></div>` +
         `<div class="pg-body">` +
@@ -85,12 +133,13 @@ export class PgDropPointPicker extends SelectableList {
         `<p class="pg-map-note" part="map-note" hidden></p>` +
         `<p class="pg-status" part="status" role="status" aria-live="polite"></p>` +
         `</div>`;
-      this.shadowRoot.querySelector('.pg-list').addEventListener('change', (ev) => {
+      this._q('.pg-list').addEventListener('change', (ev) => {
         const input = ev.target;
         if (input instanceof HTMLInputElement && input.type === 'radio') this._choose(input.value);
       });
-      this.shadowRoot.querySelector('select').addEventListener('change', (ev) => {
-        this._filter = ev.target.value;
+      const select = /** @type {HTMLSelectElement} */ (this._q('select'));
+      select.addEventListener('change', () => {
+        this._filter = select.value;
         this.render();
         this._keepOrClear();
       });
@@ -100,6 +149,11 @@ export class PgDropPointPicker extends SelectableList {
     this._schedule();
   }
 
+  /**
+   * @param {string} name
+   * @param {string | null} oldValue
+   * @param {string | null} newValue
+   */
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
     if (name === 'lang') {
@@ -130,6 +184,7 @@ export class PgDropPointPicker extends SelectableList {
 
   disconnectedCallback() {
     super.disconnectedCallback();
+    this.ownerDocument.removeEventListener('pg-change', this._onOffer);
     this._resetMap();
   }
 
@@ -141,15 +196,17 @@ export class PgDropPointPicker extends SelectableList {
    * Leaflet's dist/leaflet.js (or an ES module build). Default: the
    * `map-library` attribute, else a `window.L` on the page.
    */
+  /** @returns {object | string | URL | (() => unknown) | null} */
   get mapLibrary() {
     return this._mapLibrary || this.getAttribute('map-library') || null;
   }
 
+  /** @param {object | string | URL | (() => unknown) | null | undefined} v */
   set mapLibrary(v) {
     // A URL is the `map-library` attribute's meaning: reflected to it, as React and Vue set it here.
     if (typeof v === 'string' || v == null) {
       this._mapLibrary = null;
-      if (v) this.setAttribute('map-library', v);
+      if (v) this.setAttribute('map-library', String(v));
       else this.removeAttribute('map-library');
     } else this._mapLibrary = v;
     this._resetMap();
@@ -161,6 +218,7 @@ export class PgDropPointPicker extends SelectableList {
     return this._mapState;
   }
 
+  /** @param {'' | 'loading' | 'ready' | 'failed'} state */
   _setMapState(state) {
     this._mapState = state;
     if (state) this.setAttribute('data-map', state);
@@ -194,31 +252,33 @@ export class PgDropPointPicker extends SelectableList {
     this._mapRun = (this._mapRun || 0) + 1; // a load in flight is dropped
     this._setMapState('');
     if (this._rendered) {
-      const box = this.shadowRoot.querySelector('.pg-map-box');
+      const box = this._q('.pg-map-box');
       box.hidden = true;
       box.querySelector('link')?.remove();
-      this.shadowRoot.querySelector('.pg-map-note').hidden = true;
+      this._q('.pg-map-note').hidden = true;
     }
   }
 
+  /** @param {any} err */
   _mapFailed(err) {
     if (this._map) this._map.destroy();
     this._map = null;
     this._setMapState('failed');
     console.warn(err && err.message ? err.message : err);
     if (!this._rendered) return;
-    this.shadowRoot.querySelector('.pg-map-box').hidden = true;
-    const note = this.shadowRoot.querySelector('.pg-map-note');
+    this._q('.pg-map-box').hidden = true;
+    const note = this._q('.pg-map-note');
     note.textContent = this.t('mapFailed');
     note.hidden = false;
   }
 
   // Shows the visible points on the map, drawing it the first time there
   // are points to show. Nothing of the map is fetched before that.
+  /** @param {DropPoint[]} shown */
   _paintMap(shown) {
     const config = this._mapConfig();
-    const box = this.shadowRoot.querySelector('.pg-map-box');
-    const region = box.querySelector('.pg-map');
+    const box = this._q('.pg-map-box');
+    const region = /** @type {HTMLElement} */ (box.querySelector('.pg-map'));
     region.setAttribute('aria-label', this.t('mapLabel'));
     const located = shown.filter((p) => p.latitude !== null && p.longitude !== null);
     const show = !!config && this._mapState !== 'failed' && located.length > 0;
@@ -230,6 +290,7 @@ export class PgDropPointPicker extends SelectableList {
     }
     if (this._mapState === 'loading') return;
     this._setMapState('loading');
+    if (!config) return;
     if (config.css && !box.querySelector('link')) {
       const link = document.createElement('link');
       link.rel = 'stylesheet';
@@ -243,15 +304,15 @@ export class PgDropPointPicker extends SelectableList {
           this._mapCss = true;
           const style = document.createElement('style');
           style.textContent = m.MAP_CSS;
-          this.shadowRoot.append(style);
+          this._root.append(style);
         }
         const map = await m.createMap(region, {
           library: config.library,
           tiles: config.tiles,
           attribution: config.attribution,
           texts: { zoomIn: this.t('zoomIn'), zoomOut: this.t('zoomOut') },
-          onPick: (key) => this._pickFromMap(key),
-          onFail: (err) => {
+          onPick: (/** @type {string} */ key) => this._pickFromMap(key),
+          onFail: (/** @type {any} */ err) => {
             if (run === this._mapRun) this._mapFailed(err);
           },
         });
@@ -275,30 +336,51 @@ export class PgDropPointPicker extends SelectableList {
   }
 
   // A marker was clicked: the same choice as its radio, which scrolls into view.
+  /** @param {string} key */
   _pickFromMap(key) {
-    const radio = [...this.shadowRoot.querySelectorAll('input[type=radio]')].find((r) => r.value === key);
+    const radio = this._radios().find((r) => r.value === key);
     if (!radio || radio.disabled) return;
     radio.checked = true;
     this._choose(key);
     radio.closest('label')?.scrollIntoView({ block: 'nearest' });
   }
 
-  /** The selected drop_point_key, or ''. */
+  /** The selected drop_point_key, or ''. (A form submits the signed point under the name, this key under `<name>_key`.) */
   get value() {
     return this._value;
   }
 
+  /** @param {string | null | undefined} v */
   set value(v) {
     this._value = v || '';
+    this._chosenFp = this._value && this.selected ? this._listFp : '';
     this._reflect();
-    for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = r.value === this._value;
+    for (const r of this._radios()) r.checked = r.value === this._value;
   }
 
-  /** The date used for "open today" and "open now" (default: the clock). */
+  /**
+   * An element of the shadow root that render() relies on.
+   * @param {string} sel
+   * @returns {HTMLElement}
+   */
+  _q(sel) {
+    return /** @type {HTMLElement} */ (this._root.querySelector(sel));
+  }
+
+  /** @returns {HTMLInputElement[]} */
+  _radios() {
+    return /** @type {HTMLInputElement[]} */ ([...this._root.querySelectorAll('input[type=radio]')]);
+  }
+
+  /**
+   * The date used for "open today" and "open now" (default: the clock).
+   * @returns {Date | null}
+   */
   get today() {
     return this._today;
   }
 
+  /** @param {Date | null} d */
   set today(d) {
     this._today = d instanceof Date ? d : null;
     if (this._rendered) this.render();
@@ -314,19 +396,186 @@ export class PgDropPointPicker extends SelectableList {
     return this._visible().find((p) => p.drop_point_key === this._value) || null;
   }
 
-  // The form submits the chosen point's signed point beside its key.
-  _signedPart() {
+  /** The chosen point's signed point ('' when none, or when the edge signs none). */
+  get point() {
     const p = this.selected;
-    return p && p.point ? { name: 'point', value: p.point } : null;
+    return p ? p.point : '';
+  }
+
+  /**
+   * The offer of the chosen service (set by the form's <pg-rate-selector> on its pg-change, or
+   * by the page): with a drop-point offer only its carrier's points are listed, and a point is
+   * kept only when it is of that carrier and was listed near the offer's destination.
+   */
+  get offer() {
+    return this._offer;
+  }
+
+  /** @param {string} v */
+  set offer(v) {
+    const offer = typeof v === 'string' ? v : '';
+    if (offer === this._offer) return;
+    this._offer = offer;
+    const f = offerFacts(offer);
+    this._offerFacts = f && f.dp === '1' ? f : null;
+    if (!this._rendered) return;
+    this.render();
+    const p = this._value ? this._points.find((x) => x.drop_point_key === this._value) : null;
+    if (p && !this._fits(p)) this._clearWith('mismatch');
+    else this._keepOrClear();
+  }
+
+  // Whether a point goes with the chosen drop-point offer: its carrier, and
+  // (when signed) listed near the offer's destination, as the edge checks a booking.
+  /** @param {DropPoint} p */
+  _fits(p) {
+    const f = this._offerFacts;
+    if (!f) return true;
+    if (p.carrier_code !== f.c) return false;
+    const near = offerFacts(p.point);
+    return !near || (near.cc === f.tc && near.z === f.tz);
+  }
+
+  // The form submits the chosen point's signed point as its value (its key under <name>_key).
+  _signedValue() {
+    return this.point;
   }
 
   _carrier() {
+    if (this._offerFacts) return this._offerFacts.c;
     return this._filter !== null ? this._filter : (this.getAttribute('carrier') || '').trim();
+  }
+
+  // What a list is for: the country and postal code ('' without one).
+  _fp() {
+    const zip = (this.getAttribute('zip-code') || '').trim().toUpperCase().replace(/\s+/g, ' ');
+    return zip ? `${(this.getAttribute('country') || 'ES').trim().toUpperCase()}|${zip}` : '';
+  }
+
+  // ---- a choice that survives a reload, and never goes stale unseen ----------
+
+  _storeKey() {
+    const id = this.name || this.id;
+    return id ? `parcelgate:pg-drop-point-picker:${id}` : '';
+  }
+
+  _remember() {
+    const k = this._storeKey();
+    const p = this.selected;
+    if (!k) return;
+    try {
+      if (p && p.point) sessionStorage.setItem(k, JSON.stringify({ fp: this._chosenFp, key: p.drop_point_key, point: p.point }));
+      else sessionStorage.removeItem(k);
+    } catch {
+      // No storage: the choice is not kept.
+    }
+  }
+
+  _forget() {
+    const k = this._storeKey();
+    try {
+      if (k) sessionStorage.removeItem(k);
+    } catch {
+      // As in _remember.
+    }
+  }
+
+  // The browser keeps this for its form restore: the same facts as sessionStorage.
+  _formState() {
+    const p = this.selected;
+    return p ? JSON.stringify({ fp: this._chosenFp, key: p.drop_point_key, point: p.point }) : this._value;
+  }
+
+  /**
+   * The browser restores the form (Back, reload): the point comes back only near the same postal code.
+   * @param {unknown} state
+   */
+  formStateRestoreCallback(state) {
+    let saved = null;
+    try {
+      saved = typeof state === 'string' ? JSON.parse(state) : null;
+    } catch {
+      saved = null;
+    }
+    if (!saved || typeof saved !== 'object') {
+      super.formStateRestoreCallback(state);
+      return;
+    }
+    this._restoring = /** @type {SavedPoint} */ (saved);
+    if (this._listFp && !this._value) this._restore();
+  }
+
+  // After the first list (or a form restore): a saved point comes back when
+  // it is for this very postal code, unexpired, still listed and fits the
+  // chosen offer.
+  _restore() {
+    /** @type {SavedPoint | null} */
+    let saved = this._restoring;
+    this._restoring = null;
+    if (!saved && !this._triedStore) {
+      this._triedStore = true;
+      try {
+        const k = this._storeKey();
+        saved = k ? JSON.parse(sessionStorage.getItem(k) || 'null') : null;
+      } catch {
+        saved = null;
+      }
+    }
+    if (!saved || this._value || saved.fp !== this._listFp || (saved.point && expired(saved.point))) return;
+    const want = saved;
+    const p = this._visible().find((x) => x.drop_point_key === want.key);
+    if (!p || !this._fits(p)) return;
+    this.value = saved.key;
+    this._announce(p);
+    this._remember();
+  }
+
+  _stale() {
+    const p = this._value ? this.selected : null;
+    return !!p && expired(p.point);
+  }
+
+  _requote() {
+    const p = this.selected;
+    if (!p) {
+      this._requoted(false);
+      return;
+    }
+    this._held = { name: p.name || p.drop_point_key };
+    this._setAlert(null);
+    this.refresh();
+  }
+
+  // The fresh list of a held submit: the same point with its new signature, or cleared, said.
+  _resume() {
+    const held = this._held;
+    this._held = null;
+    const p = this.selected;
+    if (!held) return;
+    if (!p || !this._fits(p)) {
+      this._clearWith('gone', { name: held.name });
+      this._requoted(false);
+      this._radios()[0]?.focus(); // the shopper chooses again here (the sentence is read out)
+      return;
+    }
+    this._chosenFp = this._listFp;
+    this._announce(p);
+    this._remember();
+    this._requoted(true);
   }
 
   _fetch() {
     const country = (this.getAttribute('country') || 'ES').trim().toUpperCase();
     const zip = (this.getAttribute('zip-code') || '').trim();
+    const fp = this._fp();
+    // Another postal code: the point chosen near the old one is cleared at once, visibly.
+    if (this._value && this._chosenFp && this._chosenFp !== fp) {
+      if (this._held) {
+        this._held = null;
+        this._requoted(false);
+      }
+      this._clearWith('changed');
+    }
     return this._cycle({
       idle: () => (zip ? null : () => this.t('missing')),
       reset: () => {
@@ -335,6 +584,11 @@ export class PgDropPointPicker extends SelectableList {
       settle: () => {
         if (this._state === 'idle') this._keepOrClear();
       },
+      /**
+       * @param {import('../client.js').Client} client
+       * @param {unknown} core
+       * @param {AbortSignal} signal
+       */
       load: async (client, core, signal) => {
         const [points, carriers] = await Promise.allSettled([
           client.call('get-drop-points', { country_code: country, zip_code: zip }, this._callOptions(signal)),
@@ -343,8 +597,13 @@ export class PgDropPointPicker extends SelectableList {
         if (points.status === 'rejected') throw points.reason;
         return { points: points.value, carriers };
       },
+      /**
+       * @param {{points: any, carriers: PromiseSettledResult<any>}} result
+       * @param {any} core
+       */
       done: ({ points, carriers }, core) => {
         if (carriers.status === 'fulfilled' && carriers.value) this._names = carrierNames(carriers.value);
+        /** @type {{city: string, lat: number, lon: number} | null} */
         let here = null;
         if (core && typeof core.locate === 'function') {
           try {
@@ -354,19 +613,29 @@ export class PgDropPointPicker extends SelectableList {
           }
         }
         const list = points && Array.isArray(points.drop_points) ? points.drop_points : [];
-        this._points = list.filter(Boolean).map((p) => normalize(p, here));
-        if (here) this._points.sort((a, b) => a.distance_km - b.distance_km);
+        this._points = list.filter(Boolean).map((/** @type {any} */ p) => normalize(p, here));
+        if (here) this._points.sort((a, b) => (a.distance_km ?? Infinity) - (b.distance_km ?? Infinity));
         this._here = here;
         this._state = this._points.length ? 'ready' : 'empty';
         this._message = '';
+        this._listFp = fp;
         this.render();
         emit(this, 'pg-load', { dropPoints: this.dropPoints });
-        this._keepOrClear();
+        if (this._held) this._resume();
+        else {
+          this._restore();
+          this._keepOrClear(true);
+        }
       },
     });
   }
 
+  /** @param {any} err */
   _fail(err) {
+    if (this._held) {
+      this._held = null;
+      this._requoted(false);
+    }
     this._failed(err);
     this._points = [];
     this.render();
@@ -379,49 +648,74 @@ export class PgDropPointPicker extends SelectableList {
     return c ? this._points.filter((p) => p.carrier_code === c) : this._points;
   }
 
+  /** @param {string} k */
   _choose(k) {
     if (k === this._value) return;
     this._value = k;
+    this._chosenFp = this._listFp;
+    this._setAlert(null);
     this._reflect();
     const point = this.selected;
+    if (point && !this._fits(point)) {
+      this._clearWith('mismatch');
+      return;
+    }
+    this._lastSelected = point;
     this._announce(point);
+    this._remember();
     if (point && typeof this.onPick === 'function') this.onPick({ ...point });
   }
 
   // Keep the selection while it is still listed, else clear it (pg-select
-  // null). A value set before the first list (a preset, a restored form)
-  // waits for it.
-  _keepOrClear() {
+  // null; after a fresh list of the same place, with a sentence saying so).
+  // A value set before the first list (a preset, a restored form) waits for it.
+  /** @param {boolean} [fresh] a new answer (not a filter change) */
+  _keepOrClear(fresh) {
     if (!this._value || this._state === 'loading') return;
-    if (this.selected) return;
+    const now = this.selected;
+    if (now) {
+      if (!this._chosenFp) this._chosenFp = this._listFp;
+      this._lastSelected = now;
+      return;
+    }
     if (this._state === 'idle' && !this._loadedOnce) return;
+    const before = this._lastSelected;
+    if (fresh && before) {
+      this._clearWith('gone', { name: before.name || before.drop_point_key });
+      return;
+    }
+    this._lastSelected = null;
+    this._chosenFp = '';
+    this._forget();
     this._clearSelection();
   }
 
   render() {
     if (!this._rendered) return;
-    const root = this.shadowRoot;
-    const list = root.querySelector('.pg-list');
-    const status = root.querySelector('.pg-status');
+    const root = this._root;
+    const list = this._q('.pg-list');
+    const status = this._q('.pg-status');
     list.setAttribute('aria-busy', String(this._state === 'loading'));
     this.setAttribute('data-state', this._state);
-    root.querySelector('.pg-filter label').textContent = this.t('carrier');
-    root.querySelector('legend').textContent = this.t('legend');
+    this._q('.pg-filter label').textContent = this.t('carrier');
+    this._q('legend').textContent = this.t('legend');
+    this._renderAlert();
     if (this._state === 'ready' || this._state === 'empty') this._loadedOnce = true;
     if (this._state === 'loading') {
       this._renderStatus(status);
       return;
     }
     // The carrier filter lists the carriers present in the answer.
-    const filterBox = root.querySelector('.pg-filter');
-    const select = root.querySelector('select');
+    const filterBox = this._q('.pg-filter');
+    const select = /** @type {HTMLSelectElement} */ (this._q('select'));
     const codes = [...new Set(this._points.map((p) => p.carrier_code))].sort();
     const current = this._carrier();
     if (current && !codes.includes(current)) codes.push(current);
     select.innerHTML =
       `<option value="">${esc(this.t('allCarriers'))}</option>` +
       codes.map((c) => `<option value="${esc(c)}"${c === current ? ' selected' : ''}>${esc(this._names.get(c) || c)}</option>`).join('');
-    filterBox.hidden = this._points.length === 0;
+    // A drop-point offer names the carrier: no other carrier to choose.
+    filterBox.hidden = this._points.length === 0 || !!this._offerFacts;
 
     const shown = this._visible();
     if (this._state === 'ready' || this._state === 'empty') {
@@ -434,7 +728,8 @@ export class PgDropPointPicker extends SelectableList {
     const now = this._today || new Date();
     const day = DAYS[now.getDay()];
     const minutes = now.getHours() * 60 + now.getMinutes();
-    const focused = root.activeElement?.value;
+    const active = root.activeElement;
+    const focused = active instanceof HTMLInputElement ? active.value : '';
     list.innerHTML = shown
       .map((p) => {
         const id = `${this._name}-${p.drop_point_key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
@@ -451,7 +746,7 @@ export class PgDropPointPicker extends SelectableList {
         const dist =
           p.distance_km === null
             ? ''
-            : `<span class="pg-distance" part="distance">${esc(this.t('distance', { distance: formatKm(p.distance_km, locale), city: this._here.city }))}</span>`;
+            : `<span class="pg-distance" part="distance">${esc(this.t('distance', { distance: formatKm(p.distance_km, locale), city: this._here ? this._here.city : '' }))}</span>`;
         return (
           `<li><label class="pg-option" part="option" for="${esc(id)}">` +
           `<input type="radio" id="${esc(id)}" name="${this._name}" value="${esc(p.drop_point_key)}"${p.drop_point_key === this._value ? ' checked' : ''}${this._disabledAttr}>` +
@@ -464,7 +759,7 @@ export class PgDropPointPicker extends SelectableList {
       })
       .join('');
     if (focused) {
-      for (const r of list.querySelectorAll('input[type=radio]')) if (r.value === focused) r.focus();
+      for (const r of this._radios()) if (r.value === focused) r.focus();
     }
     select.disabled = this._formDisabled;
     this._syncForm();
@@ -475,6 +770,7 @@ export class PgDropPointPicker extends SelectableList {
 // The attributes as properties too (React 19 and Vue set props as properties when the name exists).
 attributeProperties(PgDropPointPicker, ['country', 'zip-code', 'carrier', ...MAP_ATTRIBUTES], ['map']);
 
+/** @param {unknown} v */
 function num(v) {
   if (v === null || v === undefined || v === '') return NaN;
   return typeof v === 'number' ? v : Number(v);
@@ -482,13 +778,18 @@ function num(v) {
 
 // One drop point of pg-select / pg-load: coordinates as numbers, the
 // distance from the postal code's location when known.
+/**
+ * @param {any} p
+ * @param {{lat: number, lon: number} | null} here
+ * @returns {DropPoint}
+ */
 function normalize(p, here) {
   const lat = num(p.latitude);
   const lon = num(p.longitude);
   const d = here ? distanceKm(here, { lat, lon }) : NaN;
   const tt = p.time_table && typeof p.time_table === 'object' ? p.time_table : {};
-  const table = {};
-  for (const k of ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']) table[k] = String(tt[k] ?? '');
+  const table = /** @type {DropPoint['time_table']} */ ({});
+  for (const k of /** @type {const} */ (['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])) table[k] = String(tt[k] ?? '');
   return {
     carrier_code: String(p.carrier_code ?? ''),
     drop_point_key: String(p.drop_point_key ?? ''),
@@ -508,6 +809,10 @@ function normalize(p, here) {
 
 // carrierNames reads get-client-carriers' data (an object keyed by code, or
 // an array) into code -> name.
+/**
+ * @param {any} data
+ * @returns {Map<string, string>}
+ */
 function carrierNames(data) {
   const out = new Map();
   const list = Array.isArray(data) ? data : data && typeof data === 'object' ? Object.values(data) : [];
@@ -519,9 +824,15 @@ function carrierNames(data) {
 
 // todayHours parses "HH:MM - HH:MM" (several ranges may be separated by
 // commas or slashes) into minute ranges; null when closed or unreadable.
+/**
+ * @param {Record<string, string>} table
+ * @param {string} day
+ * @returns {Array<[number, number]> | null}
+ */
 function todayHours(table, day) {
   const s = table && table[day];
   if (!s) return null;
+  /** @type {Array<[number, number]>} */
   const out = [];
   for (const part of String(s).split(/[,/;]/)) {
     const m = /^\s*(\d{1,2}):(\d{2})\s*[-–]\s*(\d{1,2}):(\d{2})\s*$/.exec(part);

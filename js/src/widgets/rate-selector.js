@@ -1,3 +1,4 @@
+// @ts-check
 // <pg-rate-selector>: the services for a route with price and estimated
 // arrival, the cheapest and the fastest marked, one chosen with native
 // radios (arrow keys move and select).
@@ -19,6 +20,11 @@
 
 import { SelectableList, attributeProperties, adoptStyles, emit, esc, uid } from './base.js';
 import { formatList } from './i18n.js';
+import { expired } from './offer-facts.js';
+
+/** @typedef {import('../../widgets.js').RateService} RateService */
+/** @typedef {import('../../widgets.js').Parcel} Parcel */
+/** @typedef {{fp: string, key: string, price: number | null, currency: string, offer: string}} SavedChoice */
 
 const INPUTS = ['from-country', 'from-zip', 'to-country', 'to-zip', 'shipping-date'];
 
@@ -34,7 +40,10 @@ fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 .pg-notice { color: var(--_muted); font-size: 0.875em; margin: 0.25rem 0 0; }
 `;
 
-/** Rate selector: services for a route, cheapest and fastest marked. */
+/**
+ * Rate selector: services for a route, cheapest and fastest marked.
+ * @extends {SelectableList<RateService>}
+ */
 export class PgRateSelector extends SelectableList {
   static observedAttributes = [...INPUTS, 'order-value', 'carrier', 'filter', 'value', 'endpoint', 'parcels', 'lang', ...SelectableList.formAttributes];
 
@@ -44,12 +53,29 @@ export class PgRateSelector extends SelectableList {
 
   constructor() {
     super('service');
-    adoptStyles(this.shadowRoot, CSS);
+    this._root = /** @type {ShadowRoot} */ (this.shadowRoot);
+    adoptStyles(this._root, CSS);
+    /** @type {Parcel[] | null} */
     this._parcels = null;
-    this._all = []; // joined services of the last successful fetch
+    /** @type {RateService[]} joined services of the last successful fetch */
+    this._all = [];
     this._notice = '';
     this._name = uid('pg-rate');
     this._loadedOnce = false;
+    /** What the last list was quoted for (see _fp). */
+    this._listFp = '';
+    /** What the chosen service was quoted for ('' for a preset not yet listed). */
+    this._chosenFp = '';
+    /** @type {RateService | null} */
+    this._lastSelected = null;
+    /** @type {{key: string, price: number | null, currency: string, name: string} | null} a held submit's choice */
+    this._held = null;
+    /** @type {SavedChoice | null} a form restore's choice, applied to the next list */
+    this._restoring = null;
+    this._triedStore = false;
+    /** @type {((ev: Event) => void) | null} */
+    this._onPoint = null;
+    /** @param {Event} ev */
     this._onChange = (ev) => {
       const input = ev.target;
       if (!(input instanceof HTMLInputElement) || input.type !== 'radio') return;
@@ -59,20 +85,26 @@ export class PgRateSelector extends SelectableList {
 
   _connect() {
     if (!this._rendered) {
-      this.shadowRoot.innerHTML =
+      this._root.innerHTML =
         `<div class="pg-root" part="root">` +
+        `<p class="pg-alert" part="alert" aria-live="polite" aria-atomic="true"></p>` +
         `<fieldset><legend class="pg-visually-hidden">${esc(this.t('legend'))}</legend>` +
         `<ul class="pg-list" part="list" aria-busy="false"></ul></fieldset>` +
         `<p class="pg-notice" part="notice" hidden></p>` +
         `<p class="pg-status" part="status" role="status" aria-live="polite"></p>` +
         `</div>`;
-      this.shadowRoot.querySelector('.pg-list').addEventListener('change', this._onChange);
+      this._q('.pg-list').addEventListener('change', this._onChange);
       this._rendered = true;
       this._syncForm();
     }
     this._schedule();
   }
 
+  /**
+   * @param {string} name
+   * @param {string | null} oldValue
+   * @param {string | null} newValue
+   */
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
     if (name === 'lang') {
@@ -105,12 +137,18 @@ export class PgRateSelector extends SelectableList {
 
   // ---- inputs ---------------------------------------------------------------
 
-  /** The parcels (array of {parcel_weight, parcel_width, parcel_height, parcel_length, parcel_volume}). */
+  /**
+   * The parcels (array of {parcel_weight, parcel_width, parcel_height, parcel_length, parcel_volume}).
+   * @returns {Parcel[] | null}
+   */
   get parcels() {
     return this._parcels;
   }
 
-  /** An array, or the `parcels` attribute's JSON (set as the attribute, as React and Vue pass a string). */
+  /**
+   * An array, or the `parcels` attribute's JSON (set as the attribute, as React and Vue pass a string).
+   * @param {Parcel[] | string | null} list
+   */
   set parcels(list) {
     if (typeof list === 'string') {
       // attributeChangedCallback parses it, unless the attribute already had this text.
@@ -140,13 +178,22 @@ export class PgRateSelector extends SelectableList {
     return this.getAttribute('shipping-date') || nextWorkingDay(new Date());
   }
 
-  /** The selected `carrier_code/service_code`, or ''. */
+  /**
+   * The selected `carrier_code/service_code`, or ''. (A form submits the chosen offer under the
+   * name, and this key under `<name>_key`.)
+   */
   get value() {
     return this._value;
   }
 
   set value(v) {
     this._setValue(v || '', false);
+  }
+
+  /** The chosen service's signed offer ('' when none, or when the edge signs none). */
+  get offer() {
+    const s = this.selected;
+    return s ? s.offer : '';
   }
 
   /** The selected service (as in pg-select's detail), or null. */
@@ -159,12 +206,24 @@ export class PgRateSelector extends SelectableList {
     return this._all.map((s) => ({ ...s }));
   }
 
-  /** Focuses the selected option, else the first. */
+  /**
+   * Focuses the selected option, else the first.
+   * @param {FocusOptions} [options]
+   */
   focus(options) {
     const radio =
-      this.shadowRoot.querySelector('input[type=radio]:checked') || this.shadowRoot.querySelector('input[type=radio]');
-    if (radio) radio.focus(options);
+      this._root.querySelector('input[type=radio]:checked') || this._root.querySelector('input[type=radio]');
+    if (radio instanceof HTMLElement) radio.focus(options);
     else super.focus(options);
+  }
+
+  /**
+   * An element of the shadow root that render() relies on.
+   * @param {string} sel
+   * @returns {HTMLElement}
+   */
+  _q(sel) {
+    return /** @type {HTMLElement} */ (this._root.querySelector(sel));
   }
 
   _missing() {
@@ -176,9 +235,31 @@ export class PgRateSelector extends SelectableList {
     return out;
   }
 
+  // What a quote is for: the route and the parcels, as this widget asks
+  // them ('' while incomplete). A choice belongs to the request it was
+  // quoted for: another route or other parcels clear it.
+  _fp() {
+    if (this._missing().length) return '';
+    /** @param {string} name */
+    const a = (name) => (this.getAttribute(name) || '').trim().toUpperCase().replace(/\s+/g, ' ');
+    /** @param {unknown} v */
+    const n = (v) => (num(v) === null ? String(v ?? '') : String(num(v)));
+    const parcels = (this._parcels || []).map((p) => PARCEL.map((k) => n(p && /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (p))[k])).join('*')).join(',');
+    return [a('from-country'), a('from-zip'), a('to-country'), a('to-zip'), parcels].join('|');
+  }
+
   // ---- fetching -------------------------------------------------------------
 
   _fetch() {
+    const fp = this._fp();
+    // The address or the parcels changed: the offer no longer matches. Cleared at once, visibly.
+    if (this._value && this._chosenFp && this._chosenFp !== fp) {
+      if (this._held) {
+        this._held = null;
+        this._requoted(false);
+      }
+      this._clearWith('changed');
+    }
     return this._cycle({
       idle: () => {
         const missing = this._missing();
@@ -190,40 +271,57 @@ export class PgRateSelector extends SelectableList {
         this._notice = '';
         this._all = [];
       },
+      /**
+       * @param {import('../client.js').Client} client
+       * @param {unknown} core
+       * @param {AbortSignal} signal
+       */
       load: async (client, core, signal) => {
+        /** @param {string} name */
+        const attr = (name) => (this.getAttribute(name) || '').trim();
         const route = {
-          from_country_code: this.getAttribute('from-country').trim(),
-          from_zip_code: this.getAttribute('from-zip').trim(),
-          to_country_code: this.getAttribute('to-country').trim(),
-          to_zip_code: this.getAttribute('to-zip').trim(),
+          from_country_code: attr('from-country'),
+          from_zip_code: attr('from-zip'),
+          to_country_code: attr('to-country'),
+          to_zip_code: attr('to-zip'),
         };
         const [rates, estimation] = await Promise.allSettled([
-          client.call('get-shipments-rates', { ...route, parcels: this._parcels }, this._rateOptions(signal)),
+          client.call('get-shipments-rates', { ...route, parcels: this._parcels || [] }, this._rateOptions(signal)),
           client.call('get-shipment-time-arrival-estimation', { ...route, shipping_date: this.shippingDate }, this._callOptions(signal)),
         ]);
         if (rates.status === 'rejected') throw rates.reason;
         return { rates: rates.value, estimation };
       },
+      /** @param {{rates: any, estimation: PromiseSettledResult<any>}} result */
       done: ({ rates, estimation }) => {
+        /** @type {Map<string, any>} */
         const estimates = new Map();
-        let estimationOk = estimation.status === 'fulfilled';
-        if (estimationOk) {
+        let estimationOk = false;
+        if (estimation.status === 'fulfilled') {
           const list = estimation.value && Array.isArray(estimation.value.services) ? estimation.value.services : null;
-          if (list) for (const e of list) if (e) estimates.set(key(e), e);
-          else estimationOk = false;
+          // An answer without a list of services is no estimate (the notice says so).
+          if (list) {
+            estimationOk = true;
+            for (const e of list) if (e) estimates.set(key(e), e);
+          }
         }
         const services = (rates && Array.isArray(rates.services) ? rates.services : [])
           .filter(Boolean)
-          .map((r) => normalize(r, estimates.get(key(r))));
+          .map((/** @type {any} */ r) => normalize(r, estimates.get(key(r))));
         sortServices(services);
         this._all = services;
         this._notice = estimationOk ? '' : 'estimationFailed';
-        if (!estimationOk) console.warn('[parcelgate] pg-rate-selector: no arrival estimates', estimation.reason || estimation.value);
+        if (!estimationOk) console.warn('[parcelgate] pg-rate-selector: no arrival estimates', estimation.status === 'rejected' ? estimation.reason : estimation.value);
         this._state = services.length ? 'ready' : 'empty';
         this._message = '';
+        this._listFp = fp;
         this.render();
         emit(this, 'pg-load', { services: this.services });
-        this._keepOrClear(true);
+        if (this._held) this._resume();
+        else {
+          this._restore();
+          this._keepOrClear(true);
+        }
       },
       settle: () => {
         if (this._state === 'idle') this._keepOrClear();
@@ -233,13 +331,19 @@ export class PgRateSelector extends SelectableList {
 
   // The rates call's options: the cart's value for the edge's pricing
   // rules (an edge-only parameter: not validated as an upstream field).
+  /** @param {AbortSignal} signal */
   _rateOptions(signal) {
     const o = this._callOptions(signal);
     const v = this.orderValue;
     return v ? { ...o, orderValue: v } : o;
   }
 
+  /** @param {any} err */
   _fail(err) {
+    if (this._held) {
+      this._held = null;
+      this._requoted(false);
+    }
     this._failed(err);
     this._all = [];
     this._notice = '';
@@ -260,12 +364,168 @@ export class PgRateSelector extends SelectableList {
     );
   }
 
+  /** @param {string} k */
   _choose(k) {
     if (k === this._value) return;
     this._value = k;
+    this._chosenFp = this._listFp;
+    this._setAlert(null);
     this._reflect();
     this._lastSelected = this.selected;
     this._announce(this.selected);
+    this._remember();
+  }
+
+  // ---- a choice that survives a reload, and never goes stale unseen ----------
+
+  // Where the choice is kept for a reload or Back (sessionStorage: this tab
+  // only): by the widget's name (or id); '' when it has neither.
+  _storeKey() {
+    const id = this.name || this.id;
+    return id ? `parcelgate:pg-rate-selector:${id}` : '';
+  }
+
+  // Keeps the chosen offer with the request it was quoted for.
+  _remember() {
+    const k = this._storeKey();
+    const s = this.selected;
+    if (!k) return;
+    try {
+      if (s && s.offer) sessionStorage.setItem(k, JSON.stringify(this._saved(s)));
+      else sessionStorage.removeItem(k);
+    } catch {
+      // No storage (private mode, a sandboxed frame): the choice is not kept.
+    }
+  }
+
+  _forget() {
+    const k = this._storeKey();
+    try {
+      if (k) sessionStorage.removeItem(k);
+    } catch {
+      // As in _remember.
+    }
+  }
+
+  /**
+   * @param {RateService} s
+   * @returns {SavedChoice}
+   */
+  _saved(s) {
+    return { fp: this._chosenFp, key: key(s), price: s.price, currency: s.currency, offer: s.offer };
+  }
+
+  // The browser keeps this for its form restore: the same facts as sessionStorage.
+  _formState() {
+    const s = this.selected;
+    return s ? JSON.stringify(this._saved(s)) : this._value;
+  }
+
+  /**
+   * The browser restores the form (Back, reload): the choice comes back only where it still holds.
+   * @param {unknown} state
+   */
+  formStateRestoreCallback(state) {
+    let saved = null;
+    try {
+      saved = typeof state === 'string' ? JSON.parse(state) : null;
+    } catch {
+      saved = null;
+    }
+    if (!saved || typeof saved !== 'object') {
+      super.formStateRestoreCallback(state);
+      return;
+    }
+    this._restoring = /** @type {SavedChoice} */ (saved);
+    if (this._listFp && !this._value) this._restore();
+  }
+
+  // After the first list (or a form restore): brings back a saved choice
+  // when it is for this very route and parcels, its offer has not expired,
+  // and the fresh quote offers the same service at the same price. Anything
+  // else is dropped: a choice is never restored across another address.
+  _restore() {
+    /** @type {SavedChoice | null} */
+    let saved = this._restoring;
+    this._restoring = null;
+    if (!saved && !this._triedStore) {
+      this._triedStore = true;
+      try {
+        const k = this._storeKey();
+        saved = k ? JSON.parse(sessionStorage.getItem(k) || 'null') : null;
+      } catch {
+        saved = null;
+      }
+    }
+    if (!saved || this._value || saved.fp !== this._listFp || (saved.offer && expired(saved.offer))) return;
+    const want = saved;
+    const s = this._visible().find((x) => key(x) === want.key);
+    if (!s || s.price !== want.price || s.currency !== want.currency) return;
+    this._setValue(saved.key, false);
+    this._chosenFp = this._listFp;
+    this._announce(s);
+    this._remember();
+  }
+
+  // A submit with an expired offer is held (base.js) while the widget quotes again.
+  _stale() {
+    const s = this._value ? this.selected : null;
+    return !!s && expired(s.offer);
+  }
+
+  _requote() {
+    const s = this.selected;
+    if (!s) {
+      this._requoted(false);
+      return;
+    }
+    this._held = { key: key(s), price: s.price, currency: s.currency, name: s.service_name || s.service_code };
+    this._setAlert(null);
+    this.refresh();
+  }
+
+  // The fresh quote of a held submit: the same service at the same price
+  // is chosen again with its new offer and the form goes on; a new price is
+  // shown and said, and the shopper submits again; a service gone is cleared.
+  _resume() {
+    const held = this._held;
+    this._held = null;
+    const now = this.selected;
+    if (!held) return;
+    if (!now) {
+      this._clearWith('gone', { service: held.name });
+      this._requoted(false);
+      this.focus(); // the shopper chooses again here (the sentence is read out)
+      return;
+    }
+    this._chosenFp = this._listFp;
+    this._lastSelected = now;
+    this._announce(now);
+    this._remember();
+    const same = now.price === held.price && now.currency === held.currency;
+    if (!same) this._priceChanged(held, now);
+    this._requoted(same);
+    if (!same) this.focus(); // on the choice at its new price, as a browser focuses an invalid field
+  }
+
+  /**
+   * @param {{price: number | null, currency: string}} before
+   * @param {RateService} now
+   */
+  _priceChanged(before, now) {
+    this._setAlert('priceChanged', {
+      service: now.service_name || now.service_code,
+      old: this._price(before.price, before.currency),
+      price: this._price(now.price, now.currency),
+    });
+  }
+
+  /**
+   * @param {number | null} amount
+   * @param {string} currency
+   */
+  _price(amount, currency) {
+    return amount === 0 ? this.t('free') : this.money(amount, currency);
   }
 
   connectedCallback() {
@@ -273,8 +533,9 @@ export class PgRateSelector extends SelectableList {
     // A drop-point service needs a point: the form stays invalid until its
     // drop-point picker has one (the picker's pg-select re-checks).
     if (!this._onPoint) {
+      /** @param {Event} ev */
       this._onPoint = (ev) => {
-        if (ev.target && ev.target.localName === 'pg-drop-point-picker') this._syncForm();
+        if (ev.target instanceof Element && ev.target.localName === 'pg-drop-point-picker') this._syncForm();
       };
     }
     this.ownerDocument.addEventListener('pg-select', this._onPoint);
@@ -294,23 +555,23 @@ export class PgRateSelector extends SelectableList {
     const s = i && this._value ? this.selected : null;
     if (!s || !s.is_drop_point) return;
     const picker = this.form ? this.form.querySelector('pg-drop-point-picker') : null;
-    if (!picker || picker.value || picker.hasAttribute('required')) return;
+    if (!i || !picker || /** @type {any} */ (picker).value || picker.hasAttribute('required')) return;
     try {
-      const anchor = this.shadowRoot.querySelector('input[type=radio]:checked') || undefined;
-      i.setValidity({ valueMissing: true }, this.t('pointRequired'), anchor);
+      const anchor = this._root.querySelector('input[type=radio]:checked');
+      i.setValidity({ valueMissing: true }, this.t('pointRequired'), anchor instanceof HTMLElement ? anchor : undefined);
     } catch {
       // ElementInternals is a convenience; the widget works without it.
     }
   }
 
-  // The form submits the chosen service's offer beside its key.
-  _signedPart() {
-    const s = this.selected;
-    return s && s.offer ? { name: 'offer', value: s.offer } : null;
+  // The form submits the chosen service's offer as its value (its key under <name>_key).
+  _signedValue() {
+    return this.offer;
   }
 
   // pg-select {service}, then pg-change {value, offer, price, currency}:
   // what a form or a framework binds (offer '' and price null when none).
+  /** @param {RateService | null} entry */
   _announce(entry) {
     super._announce(entry);
     emit(this, 'pg-change', {
@@ -321,11 +582,15 @@ export class PgRateSelector extends SelectableList {
     });
   }
 
+  /**
+   * @param {string} v
+   * @param {boolean} emitEvent
+   */
   _setValue(v, emitEvent) {
     this._value = v;
+    this._chosenFp = v && this._visible().some((s) => key(s) === v) ? this._listFp : '';
     this._reflect();
-    const radio = [...this.shadowRoot.querySelectorAll('input[type=radio]')].find((r) => r.value === v);
-    for (const r of this.shadowRoot.querySelectorAll('input[type=radio]')) r.checked = r === radio;
+    for (const r of this._root.querySelectorAll('input[type=radio]')) if (r instanceof HTMLInputElement) r.checked = !!v && r.value === v;
     this._lastSelected = this.selected;
     if (emitEvent) this._announce(this.selected);
   }
@@ -333,6 +598,7 @@ export class PgRateSelector extends SelectableList {
   // After new results or a filter change: keep the selection when still
   // offered (announcing it again when its price or date changed), else
   // clear it and emit pg-select {service: null}.
+  /** @param {boolean} [fresh] a new answer (not a filter change) */
   _keepOrClear(fresh) {
     if (!this._value) {
       this._lastSelected = null;
@@ -343,14 +609,24 @@ export class PgRateSelector extends SelectableList {
     const now = this.selected;
     if (!now) {
       if (this._state === 'idle' && !this._loadedOnce) return; // a preset value waits for the first list
-      this._lastSelected = null;
-      this._clearSelection();
+      const before = this._lastSelected;
+      // A fresh quote of the same request without the chosen service: said, not silent.
+      if (fresh && before) this._clearWith('gone', { service: before.service_name || before.service_code });
+      else {
+        this._lastSelected = null;
+        this._chosenFp = '';
+        this._forget();
+        this._clearSelection();
+      }
       return;
     }
     const before = this._lastSelected;
     this._lastSelected = now;
+    if (!this._chosenFp) this._chosenFp = this._listFp; // a preset value, now listed
     if (fresh && before && (before.price !== now.price || before.estimated_delivery_date !== now.estimated_delivery_date)) {
       this._announce(now);
+      this._remember();
+      if (before.price !== now.price || before.currency !== now.currency) this._priceChanged(before, now);
     }
   }
 
@@ -358,10 +634,11 @@ export class PgRateSelector extends SelectableList {
 
   render() {
     if (!this._rendered) return;
-    const list = this.shadowRoot.querySelector('.pg-list');
-    const status = this.shadowRoot.querySelector('.pg-status');
-    const notice = this.shadowRoot.querySelector('.pg-notice');
-    this.shadowRoot.querySelector('legend').textContent = this.t('legend');
+    const list = this._q('.pg-list');
+    const status = this._q('.pg-status');
+    const notice = this._q('.pg-notice');
+    this._q('legend').textContent = this.t('legend');
+    this._renderAlert();
     if (this._state === 'ready' || this._state === 'empty') this._loadedOnce = true;
     list.setAttribute('aria-busy', String(this._state === 'loading'));
     this.toggleAttribute('data-loading', this._state === 'loading');
@@ -381,7 +658,8 @@ export class PgRateSelector extends SelectableList {
 
     const cheapest = minKeys(shown, (s) => (Number.isFinite(s.price) ? s.price : null));
     const fastest = minKeys(shown, (s) => s.estimated_delivery_date || null);
-    const focusedKey = this.shadowRoot.activeElement?.value;
+    const active = this._root.activeElement;
+    const focusedKey = active instanceof HTMLInputElement ? active.value : '';
     list.innerHTML = shown
       .map((s) => {
         const k = key(s);
@@ -405,7 +683,7 @@ export class PgRateSelector extends SelectableList {
         );
       })
       .join('');
-    if (focusedKey) list.querySelector(`input[value="${cssEscape(focusedKey)}"]`)?.focus();
+    if (focusedKey) /** @type {HTMLElement | null} */ (list.querySelector(`input[value="${cssEscape(focusedKey)}"]`))?.focus();
     this._syncForm();
   }
 }
@@ -413,14 +691,22 @@ export class PgRateSelector extends SelectableList {
 // The attributes as properties too (React 19 and Vue set props as properties when the name exists).
 attributeProperties(PgRateSelector, [...INPUTS, 'carrier', 'filter']);
 
+const PARCEL = ['parcel_weight', 'parcel_width', 'parcel_height', 'parcel_length', 'parcel_volume'];
+
+/** @param {{carrier_code?: unknown, service_code?: unknown}} s */
 function key(s) {
   return `${s.carrier_code}/${s.service_code}`;
 }
 
+/** @param {unknown} v */
 function flag(v) {
   return v === true || v === 1 || v === '1' || v === 'true';
 }
 
+/**
+ * @param {unknown} v
+ * @returns {number | null}
+ */
 function num(v) {
   if (v === null || v === undefined || v === '') return null;
   const n = typeof v === 'number' ? v : Number(v);
@@ -429,6 +715,11 @@ function num(v) {
 
 // One service of pg-select / pg-load: the rate joined with its estimate;
 // numbers as numbers whether or not the core decoded the answer.
+/**
+ * @param {any} rate
+ * @param {any} est
+ * @returns {RateService}
+ */
 function normalize(rate, est) {
   return {
     carrier_code: String(rate.carrier_code ?? ''),
@@ -436,7 +727,8 @@ function normalize(rate, est) {
     service_code: String(rate.service_code ?? ''),
     service_name: String(rate.service_name ?? ''),
     service_type: String(rate.service_type ?? ''),
-    price: num(rate.price),
+    // A number whenever the edge answered one (the typings promise it); null only for a broken answer.
+    price: /** @type {number} */ (num(rate.price)),
     currency: String(rate.currency || 'EUR'),
     is_drop_point: flag(rate.is_drop_point),
     estimated_delivery_date: est && est.estimated_delivery_date ? String(est.estimated_delivery_date) : '',
@@ -447,6 +739,7 @@ function normalize(rate, est) {
 }
 
 // Cheapest first; equal prices: earliest arrival, then names.
+/** @param {RateService[]} list */
 function sortServices(list) {
   list.sort((a, b) => {
     const pa = a.price ?? Infinity;
@@ -460,18 +753,25 @@ function sortServices(list) {
 }
 
 // The keys of every service sharing the lowest measure (null: not ranked).
+/**
+ * @template M
+ * @param {RateService[]} list
+ * @param {(s: RateService) => M | null} measure
+ */
 function minKeys(list, measure) {
+  /** @type {M | null} */
   let best = null;
   for (const s of list) {
     const m = measure(s);
-    if (m !== null && (best === null || m < best)) best = m;
+    if (m !== null && m !== undefined && (best === null || best === undefined || m < best)) best = m;
   }
   const out = new Set();
-  if (best === null) return out;
+  if (best === null || best === undefined) return out;
   for (const s of list) if (measure(s) === best) out.add(key(s));
   return out;
 }
 
+/** @param {string} s */
 function cssEscape(s) {
   return globalThis.CSS && typeof globalThis.CSS.escape === 'function'
     ? globalThis.CSS.escape(s)
@@ -479,9 +779,10 @@ function cssEscape(s) {
 }
 
 /** The next working day (Mon-Fri) after date, as YYYY-MM-DD in local time. */
+/** @param {Date} date */
 export function nextWorkingDay(date) {
   const d = new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1);
   while (d.getDay() === 0 || d.getDay() === 6) d.setDate(d.getDate() + 1);
-  const p = (n) => String(n).padStart(2, '0');
+  const p = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
