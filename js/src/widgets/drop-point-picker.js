@@ -66,7 +66,6 @@ export class PgDropPointPicker extends SelectableList {
 
   constructor() {
     super('dropPoint');
-    this._root = /** @type {ShadowRoot} */ (this.shadowRoot);
     adoptStyles(this._root, CSS);
     /** @type {DropPoint[]} */
     this._points = [];

@@ -53,7 +53,6 @@ export class PgRateSelector extends SelectableList {
 
   constructor() {
     super('service');
-    this._root = /** @type {ShadowRoot} */ (this.shadowRoot);
     adoptStyles(this._root, CSS);
     /** @type {Parcel[] | null} */
     this._parcels = null;
