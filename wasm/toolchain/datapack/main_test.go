@@ -84,7 +84,7 @@ func TestPackRefusesWhatItCannotRewrite(t *testing.T) {
 	// One passive segment (flag 1: no memory, no offset), "a".
 	passive := append([]byte("\x00asm\x01\x00\x00\x00"), secData, 4, 1, 1, 1, 'a')
 	for name, m := range map[string][]byte{
-		"overlapping": module([]segment{{10, []byte("abcd")}, {12, []byte("x")}}),
+		"overlapping":  module([]segment{{10, []byte("abcd")}, {12, []byte("x")}}),
 		"out of order": module([]segment{{100, []byte("a")}, {10, []byte("b")}}),
 		"passive":      passive,
 	} {
