@@ -32,7 +32,7 @@ func callDecode(msg []byte) int32 {
 	op := r.Next()
 	status, _ := strconv.Atoi(r.Next())
 	body := r.Rest()
-	v, err := envelope.Decode(op, status, body)
+	v, err := envelope.DecodeValue(op, status, body)
 	writer.Reset()
 	w := &emitter{w: &writer}
 	w.BeginObject()
