@@ -164,8 +164,9 @@ test-deploy: npm-tools worker worker-assets sandbox-worker
 ## (-300 B gzip), and -lmu (--low-memory-unused: addresses below 1024 are never read or written,
 ## so a constant added to a pointer folds into the load's offset; -750 B gzip). It holds here: the
 ## target links --stack-first, so memory from 0 is the bottom of the 64 KB stack, reached only by a
-## stack already overflowing, and TinyGo checks nil pointers before it dereferences them. -tags nodocs: the catalog without its
-## documentation texts (internal/catalog/doc_nodocs.go; the edge never shows them: 1.1 KB gzip).
+## stack already overflowing, and TinyGo checks nil pointers before it dereferences them.
+## -tags nodocs: the catalog without its documentation texts (internal/catalog/doc_nodocs.go; the
+## edge never shows them: 1.1 KB gzip).
 ## Last, wasm/toolchain/datapack joins the ~500 data segments binaryen split at runs of zeros into
 ## one (the zeros between them are written as they already are: the same starting memory): 7 KB
 ## more raw, 1.5 KB less gzip, which is what the upload limit counts.
