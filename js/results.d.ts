@@ -374,9 +374,9 @@ export interface Tracking extends TrackingEvent {
 }
 
 /**
- * newestFirst sorts events by tracking_date, descending. Dates are
- * "YYYY-MM-DD HH:MM:SS", so byte order is time order; events without a
- * date go last.
+ * newestFirst is a tracking history, newest first (afterDecode sorts it by
+ * tracking_date, descending: dates are "YYYY-MM-DD HH:MM:SS", so byte
+ * order is time order; events without a date go last).
  */
 export type newestFirst = TrackingEvent[];
 

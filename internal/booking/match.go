@@ -220,24 +220,23 @@ func foldLatin(r rune) (string, bool) {
 // Answer renders new-shipment's answer ({"status":"ok","data":{...}}) from
 // a shipment found upstream: the members new-shipment returns that
 // get-shipments carries too (advance_tracking_url is not among them).
+//
+// The members are written by a jsonlite.EmitFunc, not by a struct holding
+// s: that struct's type descriptor in the edge core would describe every
+// field of Shipment, and of its parts, with their names and tags.
 func Answer(s *envelope.Shipment) []byte {
-	return envelope.MarshalOK(answer{s})
-}
-
-type answer struct{ s *envelope.Shipment }
-
-// EmitTo implements jsonlite.Value.
-func (a answer) EmitTo(w jsonlite.Emitter) {
-	sd := &a.s.ShippingData
-	w.BeginObject()
-	for _, kv := range [...][2]string{
-		{"shipping_dlvr_ref", sd.ShippingDlvrRef}, {"shipping_client_ref", sd.ShippingClientRef},
-		{"shipping_carrier_ref", sd.ShippingCarrierRef}, {"shipping_carrier_guid", sd.ShippingCarrierGUID},
-		{"service_type", sd.ServiceType}, {"carrier_code", sd.CarrierCode},
-		{"service_code", sd.ServiceCode}, {"carrier_phone", sd.CarrierPhone},
-	} {
-		w.Key(kv[0])
-		w.String(kv[1])
-	}
-	w.EndObject()
+	sd := &s.ShippingData
+	return envelope.MarshalOK(jsonlite.EmitFunc(func(w jsonlite.Emitter) {
+		w.BeginObject()
+		for _, kv := range [...][2]string{
+			{"shipping_dlvr_ref", sd.ShippingDlvrRef}, {"shipping_client_ref", sd.ShippingClientRef},
+			{"shipping_carrier_ref", sd.ShippingCarrierRef}, {"shipping_carrier_guid", sd.ShippingCarrierGUID},
+			{"service_type", sd.ServiceType}, {"carrier_code", sd.CarrierCode},
+			{"service_code", sd.ServiceCode}, {"carrier_phone", sd.CarrierPhone},
+		} {
+			w.Key(kv[0])
+			w.String(kv[1])
+		}
+		w.EndObject()
+	}))
 }

@@ -160,8 +160,8 @@ func BookedBy(clientRef string) *Policy {
 //
 //go:noinline
 func (p *Policy) BindsGrant(field string) bool {
-	for _, b := range p.Binds {
-		if b.Grant == field && field != "" {
+	for i := range p.Binds { // by index: a range value copied the array
+		if p.Binds[i].Grant == field && field != "" {
 			return true
 		}
 	}

@@ -1,7 +1,6 @@
 package envelope
 
 import (
-	"sort"
 	"strconv"
 
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
@@ -53,7 +52,12 @@ func (c *Carriers) decode(s *jsonlite.Scanner) error {
 		c.ByCode[key] = v
 		return nil
 	})
-	sort.Strings(c.Codes)
+	if codes := c.Codes; len(codes) > 1 {
+		c.Codes = make([]string, len(codes))
+		for k, i := range stableOrder(len(codes), func(i, j int) bool { return codes[i] < codes[j] }) {
+			c.Codes[k] = codes[i]
+		}
+	}
 	return err
 }
 

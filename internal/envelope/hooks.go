@@ -7,6 +7,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // The hooks of the generated decoders (wire_gen.go): each reads the value
@@ -201,7 +202,7 @@ func decodePDF(b64 string) ([]byte, error) {
 			b64 = b64[i+1:]
 		}
 	}
-	if strings.ContainsAny(b64, " \t\r\n") {
+	if unitab.ContainsAnyASCII(b64, " \t\r\n") {
 		b64 = strings.Map(func(r rune) rune {
 			switch r {
 			case ' ', '\t', '\r', '\n':
@@ -214,7 +215,7 @@ func decodePDF(b64 string) ([]byte, error) {
 		return nil, reasonError("empty label")
 	}
 	var mode base64lite.Mode
-	if strings.ContainsAny(b64, "-_") {
+	if unitab.ContainsAnyASCII(b64, "-_") {
 		mode = base64lite.URL
 	}
 	if len(b64)%4 != 0 {

@@ -1,9 +1,5 @@
 package envelope
 
-import (
-	"sort"
-)
-
 // Shipment status values (ShippingData.Status).
 const (
 	ShipmentOK        = 1  // everything went well
@@ -123,21 +119,23 @@ type Tracking struct {
 // tracking_date) and, when the current code is missing, the newest event
 // is the current state (the spec: the latest event is the current state).
 func (t *Tracking) afterDecode() {
-	sort.Stable(newestFirst(t.TrackingHistory))
+	if h := t.TrackingHistory; len(h) > 1 {
+		sorted := make([]TrackingEvent, len(h))
+		for k, i := range stableOrder(len(h), func(i, j int) bool { return h[i].TrackingDate > h[j].TrackingDate }) {
+			sorted[k] = h[i]
+		}
+		t.TrackingHistory = sorted
+	}
 	if t.TrackingCode == "" && len(t.TrackingHistory) > 0 {
 		t.TrackingEvent = t.TrackingHistory[0]
 		t.TrackingEvent.Extra = nil // the event's own members stay in the history
 	}
 }
 
-// newestFirst sorts events by tracking_date, descending. Dates are
-// "YYYY-MM-DD HH:MM:SS", so byte order is time order; events without a
-// date go last.
+// newestFirst is a tracking history, newest first (afterDecode sorts it by
+// tracking_date, descending: dates are "YYYY-MM-DD HH:MM:SS", so byte
+// order is time order; events without a date go last).
 type newestFirst []TrackingEvent
-
-func (l newestFirst) Len() int           { return len(l) }
-func (l newestFirst) Less(i, j int) bool { return l[i].TrackingDate > l[j].TrackingDate }
-func (l newestFirst) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
 
 // Shipment is the result of get-shipment (and an entry of get-shipments).
 //

@@ -171,6 +171,63 @@ func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
 	return v, nil
 }
 
+// DecodeValue is Decode for the WebAssembly modules, which only emit the
+// result: the same decoding, the result as a jsonlite.EmitFunc of its
+// EmitTo. No result type is converted to an interface, so TinyGo writes
+// no type descriptor for them (each would name every field of the result
+// and of its parts, with its tag).
+func DecodeValue(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
+	var v jsonlite.EmitFunc
+	var data func(s *jsonlite.Scanner) error
+	switch op {
+	case "get-client-carriers":
+		x := new(Carriers)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-client-services":
+		x := new(Services)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-shipments-rates":
+		x := new(Rates)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-shipment-time-arrival-estimation":
+		x := new(ArrivalEstimates)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-service-info":
+		x := new(ServiceInfo)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-drop-points":
+		x := new(DropPoints)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "new-shipment":
+		x := new(NewShipment)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-collection-cutoff-hour":
+		x := new(Cutoff)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "new-collection":
+		x := new(Collection)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-shipment-label":
+		x := new(Label)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-shipment":
+		x := new(Shipment)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-shipments":
+		x := new(Shipments)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	case "get-shipment-tracking":
+		x := new(ShipmentTracking)
+		v, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode
+	default:
+		return nil, &UnknownOperationError{Operation: op}
+	}
+	if err := decodeEnvelope(op, httpStatus, body, data); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // wireCarrier is Carrier's member table.
 var wireCarrier = wtype{
 	fields: []wfield{

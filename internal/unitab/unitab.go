@@ -8,7 +8,10 @@
 // Latin scripts the core mostly sees.
 package unitab
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 //go:generate go run ./gen
 
@@ -219,4 +222,16 @@ func uvarint(t string) (uint32, string) {
 			return v, t[i+1:]
 		}
 	}
+}
+
+// ContainsAnyASCII is strings.ContainsAny(s, set) for a set of ASCII
+// bytes: strings.ContainsAny's general version (its ASCII set and rune
+// loops) is 1 KB of the edge module's code for three small sets.
+func ContainsAnyASCII(s, set string) bool {
+	for i := 0; i < len(set); i++ {
+		if strings.IndexByte(s, set[i]) >= 0 {
+			return true
+		}
+	}
+	return false
 }

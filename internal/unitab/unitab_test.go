@@ -163,3 +163,14 @@ func BenchmarkToLowerStd(b *testing.B) {
 		}
 	}
 }
+
+// ContainsAnyASCII answers as strings.ContainsAny for ASCII sets.
+func TestContainsAnyASCII(t *testing.T) {
+	for _, s := range []string{"", "abc", "a:b", "x\ny", "héllo\r", "-", "a_b", "€:"} {
+		for _, set := range []string{"", ":", ":\r\n", " \t\r\n", "-_"} {
+			if got, want := ContainsAnyASCII(s, set), strings.ContainsAny(s, set); got != want {
+				t.Errorf("ContainsAnyASCII(%q, %q) = %v, want %v", s, set, got, want)
+			}
+		}
+	}
+}

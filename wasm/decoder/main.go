@@ -33,7 +33,7 @@ func callDecode(in *seam.DecodeInput, out *seam.Decoded) string {
 	status := int(in.Status)
 	// The body's bytes in the message, not copied (nothing writes to them).
 	body := unsafe.Slice(unsafe.StringData(in.Body), len(in.Body))
-	v, err := envelope.Decode(in.Operation, status, body)
+	v, err := envelope.DecodeValue(in.Operation, status, body)
 	writer.Reset()
 	w := &emitter{w: &writer}
 	w.BeginObject()

@@ -239,7 +239,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	c.APIKey = getenv(EnvAPIKey)
 	if c.APIUser == "" {
 		bad(EnvAPIUser, "secret is not set")
-	} else if strings.ContainsAny(c.APIUser, ":\r\n") {
+	} else if unitab.ContainsAnyASCII(c.APIUser, ":\r\n") {
 		bad(EnvAPIUser, "must not contain ':' or line breaks")
 	}
 	if c.APIKey == "" {

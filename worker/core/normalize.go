@@ -22,7 +22,7 @@ func Normalize(op string, body []byte) ([]byte, bool) {
 	if lookup(op) == nil {
 		return body, false
 	}
-	v, err := envelope.Decode(op, 200, body)
+	v, err := envelope.DecodeValue(op, 200, body)
 	if err != nil {
 		return body, false
 	}

@@ -417,7 +417,8 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 		return nil
 	}
 	// A booking: exactly the references the token binds (p.Binds).
-	for _, b := range p.Binds {
+	for i := range p.Binds { // by index: a range value copied the array
+		b := &p.Binds[i]
 		if b.Grant == "" {
 			break
 		}

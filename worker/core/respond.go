@@ -128,15 +128,9 @@ func ok(body []byte, class string, h ...Header) *Response {
 	return &Response{Status: 200, Headers: withType(h), Body: body, Class: class}
 }
 
-// data is an envelope's data written by a function.
-type data func(w jsonlite.Emitter)
-
-// EmitTo implements jsonlite.Value.
-func (d data) EmitTo(w jsonlite.Emitter) { d(w) }
-
 // okObject renders {"status":"ok","data":{...}} with the members fields writes.
 func okObject(fields func(w jsonlite.Emitter)) []byte {
-	return envelope.MarshalOK(data(func(w jsonlite.Emitter) {
+	return envelope.MarshalOK(jsonlite.EmitFunc(func(w jsonlite.Emitter) {
 		w.BeginObject()
 		fields(w)
 		w.EndObject()

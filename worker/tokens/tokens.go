@@ -258,7 +258,7 @@ func Grantable(op string) bool {
 // shipping_client_ref it was booked with (the edge resolves that from its
 // booking record) (catalog.Policies' BindShipment rows). Bookings name
 // what they book (bindingError).
-func needsBinding(op string, g Grant) bool {
+func needsBinding(op string, g *Grant) bool {
 	p := catalog.PolicyOf(op)
 	return p != nil && p.Binding == catalog.BindShipment && g.DlvrRef == "" && g.ShippingClientRef == ""
 }
@@ -267,12 +267,13 @@ func needsBinding(op string, g Grant) bool {
 // the field that binds it (catalog.Policies' Binds): a booking token must
 // name the one booking it may make, or a page holding it could book any
 // order.
-func bindingError(op string, g Grant) *FieldError {
+func bindingError(op string, g *Grant) *FieldError {
 	p := catalog.PolicyOf(op)
 	if p == nil {
 		return nil
 	}
-	for _, b := range p.Binds {
+	for i := range p.Binds { // by index: a range value copied the array
+		b := &p.Binds[i]
 		if b.Grant != "" && g.Ref(b.Grant) == "" {
 			return &FieldError{b.Grant, "required with " + op + " (" + b.Why + ")"}
 		}
@@ -306,7 +307,7 @@ func (g *Grant) ref(field string) *string {
 // Check validates a grant and returns it with its operations in catalog
 // order (duplicates removed), or the first problem.
 func Check(g Grant) (Grant, error) {
-	if err := check(g); err != nil {
+	if err := check(&g); err != nil {
 		return g, err
 	}
 	return canonical(g), nil // every operation is known here
@@ -314,7 +315,7 @@ func Check(g Grant) (Grant, error) {
 
 // check is Check without building the canonical grant: Verify's grant is
 // canonical already.
-func check(g Grant) error {
+func check(g *Grant) error {
 	if len(g.Operations) == 0 {
 		return &FieldError{"operations", "name at least one operation"}
 	}
@@ -564,7 +565,7 @@ func Verify(keys Keys, token string, now time.Time) (Claims, error) {
 	}
 	// Today's rules, for tokens signed before them: bound bookings, and
 	// no booking grant with more than MaxBookingTTL left.
-	if check(g) != nil {
+	if check(&g) != nil {
 		return c, ErrGrant
 	}
 	if g.Books() && exp-now.Unix() > int64(MaxBookingTTL/time.Second) {
@@ -662,7 +663,7 @@ func clip(s string, n int) string {
 // other shape reaches a token).
 func validTag(t string) bool { return len(t) == offers.TagLen }
 
-func grants(g Grant, op string) bool {
+func grants(g *Grant, op string) bool {
 	for _, o := range g.Operations {
 		if o == op {
 			return true

@@ -75,4 +75,29 @@ func writeOperations(w *writer, res []*typeDef) {
 	w.line("\treturn v, nil")
 	w.line("}")
 	w.line("")
+	w.line("// DecodeValue is Decode for the WebAssembly modules, which only emit the")
+	w.line("// result: the same decoding, the result as a jsonlite.EmitFunc of its")
+	w.line("// EmitTo. No result type is converted to an interface, so TinyGo writes")
+	w.line("// no type descriptor for them (each would name every field of the result")
+	w.line("// and of its parts, with its tag).")
+	w.line("func DecodeValue(op string, httpStatus int, body []byte) (jsonlite.Value, error) {")
+	w.line("\tvar v jsonlite.EmitFunc")
+	w.line("\tvar data func(s *jsonlite.Scanner) error")
+	w.line("\tswitch op {")
+	for i, t := range res {
+		w.line("\tcase %q:", catalog.Operations[i].Name)
+		w.line("\t\tx := new(%s)", t.Name)
+		// A closure, not the method value x.EmitTo: for a value receiver
+		// (Carriers, Services) that would copy *x before it is decoded.
+		w.line("\t\tv, data = func(e jsonlite.Emitter) { x.EmitTo(e) }, x.decode")
+	}
+	w.line("\tdefault:")
+	w.line("\t\treturn nil, &UnknownOperationError{Operation: op}")
+	w.line("\t}")
+	w.line("\tif err := decodeEnvelope(op, httpStatus, body, data); err != nil {")
+	w.line("\t\treturn nil, err")
+	w.line("\t}")
+	w.line("\treturn v, nil")
+	w.line("}")
+	w.line("")
 }
