@@ -214,7 +214,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if ttl := e.cfg.CacheTTL[op.Name]; ttl > 0 {
 		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
 	}
-	f.Sign = e.offerBasis(op.Name, req)
+	f.Sign = e.offerBasis(op.Name, req, orderValue)
 	f.Rates = e.ratesPlan(op.Name, body, req.Get("to_country_code"))
 	f.Pricing = e.pricingBasis(op.Name, req.Get("to_country_code"), orderValue, l)
 	if op.Books {

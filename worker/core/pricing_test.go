@@ -256,6 +256,7 @@ func TestOffersSignTheShopsPrice(t *testing.T) {
 			o, err := offers.Verify(offers.Keys{[]byte(signing)}, s.Offer, time.Date(2026, 11, 2, 10, 1, 0, 0, time.UTC))
 			require.NoError(t, err, "%s normalized=%v", s.ServiceCode, normalized)
 			assert.Equal(t, want[s.ServiceCode], o.Price, "%s normalized=%v: the offer binds the shop's price, shown as %s", s.ServiceCode, normalized, s.Price)
+			assert.Equal(t, "20", o.OrderValue, "the offer signs the cart's order value (issue 31)")
 			shown, _ := strconv.ParseFloat(strings.Trim(string(s.Price), `"`), 64)
 			signed, _ := strconv.ParseFloat(o.Price, 64)
 			assert.Equal(t, shown, signed, "%s: the shown price is the signed one", s.ServiceCode)

@@ -150,6 +150,32 @@ func withSource(body []byte, source string) []byte {
 	return append(out, '}')
 }
 
+// dataSource is a rates answer's data.source when it is recent or
+// fallback, else "" (live, or none). A byte search first: most answers
+// are live, and only one that names a rescued source anywhere is read
+// (withSource writes the member first in data, the normalized answer
+// keeps it last, and a service of the upstream's may carry a member of
+// the same name: so the member of data itself is read).
+func dataSource(body []byte) string {
+	if !strings.Contains(string(body), `"source":"`+SourceRecent+`"`) && !strings.Contains(string(body), `"source":"`+SourceFallback+`"`) {
+		return ""
+	}
+	var src string
+	s := jsonlite.NewScanner(body)
+	dataObject(s, func(k string) error {
+		if k != "source" {
+			return nil
+		}
+		v, err := s.LooseString()
+		src = v
+		return err
+	})
+	if src == SourceRecent || src == SourceFallback {
+		return src
+	}
+	return ""
+}
+
 // fallbackAnswer builds the rates answer of the fallback table for a
 // destination (its own rows, else the * rows): the upstream's shape,
 // with best_price_service the cheapest. nil when no row applies.
