@@ -96,7 +96,11 @@ type Service struct {
 	Carrier   string
 	Service   string
 	DropPoint bool
-	Currency  string
+	// KindUnknown: the answer does not say the service's kind
+	// (get-shipment-time-arrival-estimation's entries carry no
+	// is_drop_point), so a rule with a kind is not taken to match it.
+	KindUnknown bool
+	Currency    string
 	// Price is the carrier's price as a decimal text ("3.90", "4.95", "12").
 	Price string
 }
@@ -135,6 +139,9 @@ func (t *Table) Match(s *Service) int {
 }
 
 func (r *Rule) matches(s *Service) bool {
+	if r.Kind != AnyKind && s.KindUnknown {
+		return false
+	}
 	switch r.Kind {
 	case Home:
 		if s.DropPoint {
@@ -186,6 +193,27 @@ func (t *Table) Apply(s *Service, o Order, lang int) Result {
 	}
 	res.Priced = true
 	res.Price, res.Free = r.price(base, o, t.Precision)
+	return res
+}
+
+// ApplyBackup applies the rules to one of the shop's own backup prices
+// (RATES_FALLBACK, answered when the carrier API is slow or down): the
+// matching rule's hide, name and free-from-order-value apply; its markup,
+// rounding and bounds do not. The backup table is already the shop's
+// price, what it charges, not the carrier's cost: a margin on top of it
+// would charge the margin twice, and a "free over 60" promise must hold
+// whatever answered. Result.Priced is set only when the price is 0 by
+// the free threshold; otherwise the shop's price stays as written.
+func (t *Table) ApplyBackup(s *Service, o Order, lang int) Result {
+	res := t.Apply(s, o, lang)
+	if !res.Priced {
+		return res
+	}
+	r := &t.Rules[res.Rule]
+	res.Priced, res.Price, res.Free = false, 0, false
+	if r.HasFree && o.Given && o.Value >= r.FreeFrom {
+		res.Priced, res.Free = true, true
+	}
 	return res
 }
 

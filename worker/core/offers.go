@@ -277,6 +277,14 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 	if x := openRefusal(l, err); x != nil {
 		return x
 	}
+	// A fallback offer's service is the shop's backup price, no carrier's
+	// (carrier_code "fallback"): the upstream cannot book it, so the page
+	// is told to quote again (with the carrier API back, a live offer),
+	// and the shop's server, which sees source "fallback" in the verified
+	// facts, books its own service for such an order (issue 31).
+	if offers.Field(p, "sr") == "f" {
+		return refuse(403, "offer_fallback", say(l, msgOfferFallback))
+	}
 	// The booking encoded as the offer is: equal fields, equal bookings.
 	var b []byte
 	for i := range offerFields {

@@ -307,3 +307,41 @@ func TestOffersSignTheOrderValue(t *testing.T) {
 		assert.Equal(t, want, o.OrderValue, q)
 	}
 }
+
+// A fallback offer (the shop's backup price: no carrier's service) is
+// not booked by a page: its booking is refused with offer_fallback, in
+// the shopper's language, and reaches no upstream; a recent offer (a
+// carrier's service, priced from the last good answer) books (issue 31).
+func TestFallbackOffersAreNotBooked(t *testing.T) {
+	e := bookingEdge()
+	p := e.Prepare("get-shipments-rates", &core.Request{Method: "GET", Query: offerRatesQuery, HasQuery: true, RequestID: "rid", Now: day}, nil)
+	require.Equal(t, core.KindForward, p.Kind)
+	offerFrom := func(source string) string {
+		body := strings.Replace(offerRatesAnswer, `"data":{`, `"data":{"source":"`+source+`",`, 1)
+		var env struct {
+			Data map[string]any `json:"data"`
+		}
+		require.NoError(t, json.Unmarshal(e.SignAnswer("get-shipments-rates", []byte(body), p.Forward.Sign, day), &env))
+		return offerOf(t, env.Data, 0)
+	}
+	fallback, recent := offerFrom(core.SourceFallback), offerFrom(core.SourceRecent)
+	for _, who := range []string{"bound", bearerMaster} {
+		for source, offer := range map[string]string{"fallback": fallback, "recent": recent} {
+			auth := who
+			if who == "bound" {
+				r := mintAt(e, "operations=new-shipment&shipping_client_ref=ORD-30&offer="+url.QueryEscape(offer), bearerMaster, day)
+				require.Equal(t, 200, r.Status, r.Raw)
+				auth = "Bearer " + r.Env.Data["token"].(string)
+			}
+			a, sent := book(t, e, auth, offerBooking+"&offer="+url.QueryEscape(offer), "es", day)
+			if source == "recent" {
+				assert.Nil(t, a, "a recent offer books")
+				continue
+			}
+			require.NotNil(t, a, "a fallback offer's booking was forwarded: %s", sent)
+			assert.Equal(t, 403, a.Status)
+			assert.Equal(t, "offer_fallback", a.Env.Data["errorClass"], a.Raw)
+			assert.Contains(t, a.message(), "tarifa estándar de la tienda")
+		}
+	}
+}

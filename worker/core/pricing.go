@@ -23,8 +23,8 @@ import (
 // every request gets the prices of its own cart.
 //
 // Order in the normalize call: normalize, then price, then (issue 30's
-// offers) sign, so an offer signs the shop's price. The offer must also
-// sign the order value: pricingOrderValue reads it from the basis.
+// offers) sign, so an offer signs the shop's price. The offer signs the
+// order value too (offerBasis, issue 31).
 
 // Settings and the edge-only field.
 const (
@@ -78,22 +78,10 @@ func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, *Refusal) 
 // answer: "tc=<country>&ov=<minor units or empty>&l=<language index>".
 // "" when there is no table (nothing to apply).
 func (e *Edge) pricingBasis(op, country, orderValue string, l i18n.Locale) string {
-	if e.cfg.Pricing == nil || !priced(op) {
+	if e.cfg.Pricing == nil || !renamed(op) {
 		return ""
 	}
 	return "tc=" + country + "&ov=" + orderValue + "&l=" + string(byte('0'+l))
-}
-
-// pricingOrderValue is the basis's order value as a decimal in the
-// table's currency ("" when the page gave none): what an offer signs
-// beside the price (issue 30's hook).
-func (e *Edge) pricingOrderValue(basis string) string {
-	ov := pricingValue(basis, "ov")
-	if ov == "" || e.cfg.Pricing == nil {
-		return ""
-	}
-	n, _ := pricing.ParseExact(ov, 0)
-	return pricing.Format(n, e.cfg.Pricing.Precision)
 }
 
 // pricingValue reads one field of a basis ("k=v&k=v", values unescaped:
@@ -127,9 +115,20 @@ type rateEntry struct {
 // the shop's cheapest. normalized says the body is the core's normalized
 // one (an empty best_price_service is then null, else [] as the
 // upstream sends it). The body is returned as is when no rule applies.
+//
+// The same for get-shipment-time-arrival-estimation (issue 31): its
+// services are hidden and named as the rates' are (so the page never
+// lists a service the shop does not offer), matched without a kind (its
+// entries carry no is_drop_point: a rule with a kind does not match
+// them), and bestArrivalTime is the fastest service left.
+//
+// A rates answer from the fallback table (data.source fallback: the
+// shop's own backup prices, worker/core/RATES.md) gets the rules' hide,
+// names and free-from-order-value, not their markup, rounding or bounds
+// again (pricing.Table.ApplyBackup).
 func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool) []byte {
 	t := e.cfg.Pricing
-	if t == nil || basis == "" || !priced(op) {
+	if t == nil || basis == "" || !renamed(op) {
 		return body
 	}
 	var order pricing.Order
@@ -141,6 +140,12 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		lang = int(l[0] - '0')
 	}
 	country := pricingValue(basis, "tc")
+	arrival := op == arrivalOp
+	bestKey := "best_price_service"
+	if arrival {
+		bestKey = "bestArrivalTime"
+	}
+	backup := !arrival && dataSource(body) == SourceFallback
 
 	src := string(body)
 	s := jsonlite.NewScannerString(src)
@@ -150,6 +155,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
 		*en = rateEntry{start: s.Offset(), empty: true, rank: -1}
 		en.svc.Country = country
+		en.svc.KindUnknown = arrival
 		err := s.Object(func(k string) error {
 			en.empty = false
 			var err error
@@ -160,12 +166,21 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 				en.svc.Service, err = s.LooseString()
 			case "is_drop_point":
 				en.svc.DropPoint, err = s.LooseBool()
+				en.svc.KindUnknown = false
 			case "currency":
 				en.svc.Currency, err = s.LooseString()
 			case "price":
 				en.priceAt[0] = s.Offset()
 				en.priceText, err = s.LooseString()
 				en.priceAt[1] = s.Offset()
+			case "transit_hours":
+				if arrival {
+					var h string
+					h, err = s.LooseString()
+					if n, ok := pricing.ParseRounded(strings.TrimSpace(h), 0); ok {
+						en.rank = n
+					}
+				}
 			case "service_name":
 				en.nameAt[0] = s.Offset()
 				err = s.Skip()
@@ -175,6 +190,9 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		})
 		en.end = s.Offset()
 		en.svc.Price = strings.TrimSpace(en.priceText)
+		if arrival {
+			en.svc.Price = "" // an estimate has no price to apply rules to
+		}
 		return err
 	}
 	ok := dataObject(s, func(k string) error {
@@ -193,7 +211,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			})
 			listAt[1] = s.Offset()
 			return err
-		case "best_price_service":
+		case bestKey:
 			bestAt[0] = s.Offset()
 			if s.Peek() == jsonlite.Object {
 				best = new(rateEntry)
@@ -212,12 +230,17 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	}
 	matched := false
 	apply := func(en *rateEntry) {
-		en.res = t.Apply(&en.svc, order, lang)
+		if backup {
+			en.res = t.ApplyBackup(&en.svc, order, lang)
+		} else {
+			en.res = t.Apply(&en.svc, order, lang)
+		}
 		matched = matched || en.res.Matched
 		if !en.res.Hidden {
-			en.out = e.priceEntry(src, en, t.Precision)
+			en.out = e.priceEntry(src, en, t.Precision, backup)
 		}
 		switch {
+		case arrival: // ranked by transit_hours as read
 		case en.res.Priced:
 			en.rank = en.res.Price
 		case en.svc.Currency == "" || en.svc.Currency == t.Currency:
@@ -309,7 +332,10 @@ func dataObject(s *jsonlite.Scanner, fn func(k string) error) bool {
 // priceEntry writes one service as the shop shows it: its price the
 // shop's (a string when the carrier's was one), its name the shop's, the
 // carrier's price as carrier_price only when the operator allows it.
-func (e *Edge) priceEntry(src string, en *rateEntry, prec int) []byte {
+//
+// backup: the shop's own fallback price, which no carrier charged: no
+// carrier_price beside it.
+func (e *Edge) priceEntry(src string, en *rateEntry, prec int, backup bool) []byte {
 	seg := src[en.start:en.end]
 	if !en.res.Priced && en.res.Name == "" {
 		return []byte(seg)
@@ -351,7 +377,7 @@ func (e *Edge) priceEntry(src string, en *rateEntry, prec int) []byte {
 		out = jsonlite.AppendString(out, en.res.Name)
 		empty = false
 	}
-	if en.res.Priced && e.cfg.ShowCarrierPrice && en.priceAt[1] > en.priceAt[0] {
+	if en.res.Priced && e.cfg.ShowCarrierPrice && !backup && en.priceAt[1] > en.priceAt[0] {
 		out = append(out, memberPrefix(empty, "carrier_price")...)
 		out = append(out, src[en.priceAt[0]:en.priceAt[1]]...)
 	}
@@ -372,6 +398,14 @@ func memberPrefix(empty bool, name string) []byte {
 func pricingSay(l i18n.Locale, decimals, example string) string {
 	return say(l, msgOrderValue, decimals, example)
 }
+
+// arrivalOp's answers list services too: the rules hide and name them.
+const arrivalOp = "get-shipment-time-arrival-estimation"
+
+// renamed: the rules apply to op's answers: the priced ones (rates), and
+// arrival estimates, whose services are hidden and named as the rates'
+// (never priced; they take no order_value).
+func renamed(op string) bool { return priced(op) || op == arrivalOp }
 
 // priced: the shop's rules price op's answers (catalog.Policies' Priced).
 func priced(op string) bool {
