@@ -93,6 +93,11 @@ type Policy struct {
 	// answer, and its order_value is the edge's own parameter, taken off
 	// the request before validation and never forwarded.
 	Priced bool
+	// Named: the shop's PRICING_RULES hide and name the services of its ok
+	// answer (issue 31): every priced operation, and arrival estimates,
+	// which list the same services without prices (so a service the shop
+	// hides is listed nowhere).
+	Named bool
 	// Signs: what the edge signs in each entry of its ok answer (issue 30,
 	// worker/offers): "offer" on every service, "point" on every drop
 	// point; "" for nothing.
@@ -109,8 +114,8 @@ type Policy struct {
 var Policies = [...]Policy{
 	{Name: "get-client-carriers", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-client-services", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
-	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true, Priced: true, Signs: "offer"},
-	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true},
+	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true, Priced: true, Named: true, Signs: "offer"},
+	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true, Named: true},
 	{Name: "get-service-info", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-drop-points", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 900, Signs: "point"},
 	{Name: "new-shipment", Grantable: true, Binding: BindBooking, TokenRef: "shipping_client_ref", ClientRef: "shipping_client_ref", Demo: true, Watched: true, Offered: true,

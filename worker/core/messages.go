@@ -375,15 +375,6 @@ var messages = [...]string{
 		"das Versandangebot ist ungültig: wählen Sie erneut einen Dienst" + next +
 		"l’offerta di spedizione non è valida: scegli di nuovo un servizio" + next +
 		"het verzendaanbod is ongeldig: kies opnieuw een dienst",
-	// A page's booking of a fallback offer (the shop's backup price, no
-	// carrier's service: worker/core/RATES.md).
-	msgOfferFallback: "this shipping price is the shop's standard rate and cannot be booked here: choose a service again" + next +
-		"este precio de envío es la tarifa estándar de la tienda y no se puede reservar aquí: elige de nuevo un servicio" + next +
-		"este preço de envio é a tarifa padrão da loja e não pode ser reservado aqui: escolha novamente um serviço" + next +
-		"ce prix d’expédition est le tarif standard de la boutique et ne peut pas être réservé ici : choisissez à nouveau un service" + next +
-		"dieser Versandpreis ist der Standardtarif des Shops und kann hier nicht gebucht werden: wählen Sie erneut einen Dienst" + next +
-		"questo prezzo di spedizione è la tariffa standard del negozio e non si può prenotare qui: scegli di nuovo un servizio" + next +
-		"deze verzendprijs is het standaardtarief van de winkel en kan hier niet worden geboekt: kies opnieuw een dienst",
 	msgOfferDiffers: "does not match the chosen shipping offer: choose a service again" + next +
 		"no coincide con la oferta de envío elegida: elige de nuevo un servicio" + next +
 		"não corresponde à oferta de envio escolhida: escolha novamente um serviço" + next +
@@ -480,7 +471,6 @@ const (
 	msgOfferExpired
 	msgOfferInvalid
 	msgOfferDiffers
-	msgOfferFallback
 	msgFallbackHome
 	msgFallbackDrop
 	msgFallbackCarrier

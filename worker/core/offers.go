@@ -8,7 +8,6 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
-	"github.com/parcelgate/parcelgate/internal/pricing"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/offers"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -48,21 +47,16 @@ const (
 // offerBasis is what a rates or drop-points answer's signatures take from
 // the (normalized) request: "fc=..&fz=..&tc=..&tz=..&pc=..[&ov=..]" or
 // "cc=..&z=..". "" for other operations, or without a signing key.
-// orderValue is takeOrderValue's (minor units, "" for none): the offer
-// signs it as a decimal of the currency, so the shop's server checks the
-// cart its free-shipping price was given for (issue 31).
+// orderValue is takeOrderValue's decimal ("" for none): the offer signs
+// it, so the shop's server checks the cart its free-shipping price was
+// given for (issue 31).
 func (e *Edge) offerBasis(op string, req *form.Request, orderValue string) string {
 	if e.signer == nil {
 		return ""
 	}
 	switch signs(op) {
 	case FieldOffer:
-		b := routeOf(req)
-		if orderValue != "" {
-			n, _ := pricing.ParseExact(orderValue, 0)
-			b = offers.AppendOrderValue(b, offers.Canonical(pricing.Format(n, e.orderPrecision())))
-		}
-		return string(b)
+		return string(offers.AppendOrderValue(routeOf(req), orderValue))
 	case FieldPoint:
 		return string(offers.AppendPlace(nil, "cc=", "&z=", offers.Place{Country: req.Get("country_code"), Postal: req.Get("zip_code")}))
 	}
@@ -281,9 +275,12 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 	// (carrier_code "fallback"): the upstream cannot book it, so the page
 	// is told to quote again (with the carrier API back, a live offer),
 	// and the shop's server, which sees source "fallback" in the verified
-	// facts, books its own service for such an order (issue 31).
+	// facts, books its own service for such an order (issue 31). The
+	// shopper reads offer_invalid's sentence ("not valid: choose a service
+	// again": a row of its own cost the module 240 B gzip); the class is
+	// the page's and the shop's to tell.
 	if offers.Field(p, "sr") == "f" {
-		return refuse(403, "offer_fallback", say(l, msgOfferFallback))
+		return refuse(403, "offer_fallback", say(l, msgOfferInvalid))
 	}
 	// The booking encoded as the offer is: equal fields, equal bookings.
 	var b []byte

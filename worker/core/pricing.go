@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/pricing"
+	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
 // The shop's shipping prices (issue 31): PRICING_RULES (internal/pricing)
@@ -54,12 +55,14 @@ func (e *Edge) orderPrecision() int {
 
 // takeOrderValue removes a rates request's order_value and checks it: a
 // non-negative decimal with at most the currency's decimals. It returns
-// the value in minor units as text ("" when not given).
-func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, *Refusal) {
+// the value in minor units as text, and as the decimal an offer signs
+// (offers.Canonical of the currency's spelling: "79.9"); "" when not
+// given.
+func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, string, *Refusal) {
 	v := strings.TrimSpace(req.Get(FieldOrderValue))
 	req.Del(FieldOrderValue)
 	if v == "" {
-		return "", nil
+		return "", "", nil
 	}
 	prec := e.orderPrecision()
 	n, ok := pricing.ParseExact(v, prec)
@@ -68,10 +71,10 @@ func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, *Refusal) 
 		if prec == 0 {
 			eg = "5990"
 		}
-		return "", fieldRefusal(400, 400, "invalid_request", FieldOrderValue,
+		return "", "", fieldRefusal(400, 400, "invalid_request", FieldOrderValue,
 			pricingSay(r.locale(), string(pricing.AppendFormat(nil, int64(prec), 0)), eg))
 	}
-	return pricing.Format(n, 0), nil
+	return pricing.Format(n, 0), offers.Canonical(pricing.Format(n, prec)), nil
 }
 
 // pricingBasis is what the rates answer's prices depend on besides the
@@ -125,7 +128,7 @@ type rateEntry struct {
 // A rates answer from the fallback table (data.source fallback: the
 // shop's own backup prices, worker/core/RATES.md) gets the rules' hide,
 // names and free-from-order-value, not their markup, rounding or bounds
-// again (pricing.Table.ApplyBackup).
+// again (pricing.Service.Backup).
 func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool) []byte {
 	t := e.cfg.Pricing
 	if t == nil || basis == "" || !renamed(op) {
@@ -140,7 +143,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		lang = int(l[0] - '0')
 	}
 	country := pricingValue(basis, "tc")
-	arrival := op == arrivalOp
+	arrival := !priced(op) // arrival estimates: named, not priced
 	bestKey := "best_price_service"
 	if arrival {
 		bestKey = "bestArrivalTime"
@@ -230,11 +233,8 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	}
 	matched := false
 	apply := func(en *rateEntry) {
-		if backup {
-			en.res = t.ApplyBackup(&en.svc, order, lang)
-		} else {
-			en.res = t.Apply(&en.svc, order, lang)
-		}
+		en.svc.Backup = backup
+		en.res = t.Apply(&en.svc, order, lang)
 		matched = matched || en.res.Matched
 		if !en.res.Hidden {
 			en.out = e.priceEntry(src, en, t.Precision, backup)
@@ -399,13 +399,13 @@ func pricingSay(l i18n.Locale, decimals, example string) string {
 	return say(l, msgOrderValue, decimals, example)
 }
 
-// arrivalOp's answers list services too: the rules hide and name them.
-const arrivalOp = "get-shipment-time-arrival-estimation"
-
-// renamed: the rules apply to op's answers: the priced ones (rates), and
-// arrival estimates, whose services are hidden and named as the rates'
-// (never priced; they take no order_value).
-func renamed(op string) bool { return priced(op) || op == arrivalOp }
+// renamed: the rules hide and name the services of op's answers
+// (catalog.Policies' Named): the priced ones (rates), and arrival
+// estimates, named but not priced (they take no order_value).
+func renamed(op string) bool {
+	p := catalog.PolicyOf(op)
+	return p != nil && p.Named
+}
 
 // priced: the shop's rules price op's answers (catalog.Policies' Priced).
 func priced(op string) bool {
