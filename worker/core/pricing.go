@@ -74,7 +74,7 @@ func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, string, *R
 		return "", "", fieldRefusal(400, 400, "invalid_request", FieldOrderValue,
 			pricingSay(r.locale(), string(pricing.AppendFormat(nil, int64(prec), 0)), eg))
 	}
-	return pricing.Format(n, 0), offers.Canonical(pricing.Format(n, prec)), nil
+	return pricing.Format(n, 0), offers.Canonical(v), nil // v is digits[.digits]: ParseExact took it
 }
 
 // pricingBasis is what the rates answer's prices depend on besides the
@@ -400,15 +400,15 @@ func pricingSay(l i18n.Locale, decimals, example string) string {
 }
 
 // renamed: the rules hide and name the services of op's answers
-// (catalog.Policies' Named): the priced ones (rates), and arrival
+// (catalog.Policies' Rules): the priced ones (rates), and arrival
 // estimates, named but not priced (they take no order_value).
 func renamed(op string) bool {
 	p := catalog.PolicyOf(op)
-	return p != nil && p.Named
+	return p != nil && p.Rules != catalog.RulesNone
 }
 
-// priced: the shop's rules price op's answers (catalog.Policies' Priced).
+// priced: the shop's rules price op's answers (catalog.Policies' Rules).
 func priced(op string) bool {
 	p := catalog.PolicyOf(op)
-	return p != nil && p.Priced
+	return p != nil && p.Rules == catalog.RulesPrice
 }
