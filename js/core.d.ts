@@ -334,6 +334,9 @@ export interface OfferParcel {
   volume: string;
 }
 
+/** Where an offer's price came from (a rates answer's `data.source`). */
+export type OfferSource = 'live' | 'recent' | 'fallback';
+
 /** What a shopper was shown for one service, as signed by the edge. */
 export interface OfferFacts {
   carrier: string;
@@ -346,6 +349,18 @@ export interface OfferFacts {
   from: OfferPlace;
   to: OfferPlace;
   parcels: OfferParcel[];
+  /**
+   * The cart's value the page sent with the rates request (`order_value`), a canonical decimal in
+   * `currency`; absent when it sent none. The shop's free-shipping rules priced the service for it:
+   * compare it with the cart's.
+   */
+  orderValue?: string;
+  /**
+   * Where the price came from: the carrier's answer now (`live`), the last good answer while the
+   * carrier API was slow or down (`recent`), or the shop's own backup price (`fallback`: no carrier's
+   * service; the shop's server books its own, the edge refuses a page's booking of it).
+   */
+  source: OfferSource;
   /** RFC 3339, UTC, whole seconds. */
   expiresAt: string;
   /** What a bound grant names (offerTag). */

@@ -89,10 +89,15 @@ type Policy struct {
 	// Watched: an ok answer puts the booked shipment on the tracking
 	// watchlist (WEBHOOK_URL).
 	Watched bool
-	// Priced: the shop's PRICING_RULES (internal/pricing) price its ok
-	// answer, and its order_value is the edge's own parameter, taken off
-	// the request before validation and never forwarded.
-	Priced bool
+	// Rules: what the shop's PRICING_RULES (internal/pricing) do to its
+	// ok answer (issue 31): RulesPrice (its services priced, hidden and
+	// named; its order_value is the edge's own parameter, taken off the
+	// request before validation and never forwarded), RulesName (its
+	// services hidden and named, never priced: arrival estimates list the
+	// rates' services, so a service the shop hides is listed nowhere), or
+	// none. (One byte column, not two bools: each column of the table is
+	// code in the edge module's start.)
+	Rules Rules
 	// Signs: what the edge signs in each entry of its ok answer (issue 30,
 	// worker/offers): "offer" on every service, "point" on every drop
 	// point; "" for nothing.
@@ -102,6 +107,17 @@ type Policy struct {
 	Offered bool
 }
 
+// Rules is what a shop's pricing rules do to an operation's answer
+// (Policy.Rules).
+type Rules uint8
+
+// What pricing rules do to an answer.
+const (
+	RulesNone  Rules = iota
+	RulesName        // hide and name its services
+	RulesPrice       // price, hide and name them; order_value is the edge's
+)
+
 // Policies has one row per operation, in the catalog's order. Loop over
 // it by index (for i := 0; i < len(Policies); i++) outside this package:
 // TinyGo's range over another package's array copies it whole first,
@@ -109,8 +125,8 @@ type Policy struct {
 var Policies = [...]Policy{
 	{Name: "get-client-carriers", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-client-services", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
-	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true, Priced: true, Signs: "offer"},
-	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true},
+	{Name: "get-shipments-rates", Public: true, Publishable: true, Grantable: true, Rules: RulesPrice, Signs: "offer"},
+	{Name: "get-shipment-time-arrival-estimation", Public: true, Publishable: true, Grantable: true, Rules: RulesName},
 	{Name: "get-service-info", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 3600},
 	{Name: "get-drop-points", Public: true, Publishable: true, Grantable: true, CacheTTLSeconds: 900, Signs: "point"},
 	{Name: "new-shipment", Grantable: true, Binding: BindBooking, TokenRef: "shipping_client_ref", ClientRef: "shipping_client_ref", Demo: true, Watched: true, Offered: true,

@@ -96,7 +96,21 @@ type Service struct {
 	Carrier   string
 	Service   string
 	DropPoint bool
-	Currency  string
+	// KindUnknown: the answer does not say the service's kind
+	// (get-shipment-time-arrival-estimation's entries carry no
+	// is_drop_point), so a rule with a kind is not taken to match it.
+	KindUnknown bool
+	// Backup: the price is the shop's own backup price (RATES_FALLBACK,
+	// answered while the carrier API is slow or down): the matching
+	// rule's hide, name and free-from-order-value apply; its markup,
+	// rounding and bounds do not. The backup table is already what the
+	// shop charges, not the carrier's cost: a margin on top of it would
+	// charge the margin twice, and a "free over 60" promise must hold
+	// whatever answered. Result.Priced is then set only when the price
+	// is 0 by the free threshold; otherwise the shop's price stays as
+	// written.
+	Backup   bool
+	Currency string
 	// Price is the carrier's price as a decimal text ("3.90", "4.95", "12").
 	Price string
 }
@@ -135,6 +149,9 @@ func (t *Table) Match(s *Service) int {
 }
 
 func (r *Rule) matches(s *Service) bool {
+	if r.Kind != AnyKind && s.KindUnknown {
+		return false
+	}
 	switch r.Kind {
 	case Home:
 		if s.DropPoint {
@@ -184,6 +201,11 @@ func (t *Table) Apply(s *Service, o Order, lang int) Result {
 	if !ok {
 		return res
 	}
+	if s.Backup { // free or as written (Price 0 either way)
+		res.Free = r.free(o)
+		res.Priced = res.Free
+		return res
+	}
 	res.Priced = true
 	res.Price, res.Free = r.price(base, o, t.Precision)
 	return res
@@ -214,11 +236,14 @@ func (r *Rule) price(p int64, o Order, prec int) (int64, bool) {
 	if r.HasMax && p > r.Max {
 		p = r.Max
 	}
-	if r.HasFree && o.Given && o.Value >= r.FreeFrom {
+	if r.free(o) {
 		return 0, true
 	}
 	return p, false
 }
+
+// free: the rule makes the service free for the order.
+func (r *Rule) free(o Order) bool { return r.HasFree && o.Given && o.Value >= r.FreeFrom }
 
 // round rounds p (> 0) up as the rule says.
 func (r *Rule) round(p int64, prec int) int64 {

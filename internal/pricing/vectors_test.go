@@ -14,16 +14,20 @@ type Vectors struct {
 		Name    string          `json:"name"`
 		Setting json.RawMessage `json:"setting"`
 		Service struct {
-			Country   string          `json:"country"`
-			Carrier   string          `json:"carrier"`
-			Service   string          `json:"service"`
-			DropPoint bool            `json:"drop_point"`
-			Currency  *string         `json:"currency"`
-			Price     json.RawMessage `json:"price"`
+			Country   string `json:"country"`
+			Carrier   string `json:"carrier"`
+			Service   string `json:"service"`
+			DropPoint bool   `json:"drop_point"`
+			// KindUnknown: an arrival estimate's entry (no is_drop_point).
+			KindUnknown bool            `json:"kind_unknown"`
+			Currency    *string         `json:"currency"`
+			Price       json.RawMessage `json:"price"`
 		} `json:"service"`
 		OrderValue string `json:"order_value"`
 		Lang       string `json:"lang"`
-		Expect     struct {
+		// Backup: the price is the shop's own (RATES_FALLBACK): Service.Backup.
+		Backup bool `json:"backup"`
+		Expect struct {
 			Rule   int     `json:"rule"`
 			Hidden bool    `json:"hidden"`
 			Price  *string `json:"price"`
@@ -84,7 +88,7 @@ func TestApplyVectors(t *testing.T) {
 				country = "ES"
 			}
 			s := pricing.Service{Country: country, Carrier: c.Service.Carrier, Service: c.Service.Service,
-				DropPoint: c.Service.DropPoint, Currency: cur, Price: price}
+				DropPoint: c.Service.DropPoint, KindUnknown: c.Service.KindUnknown, Backup: c.Backup, Currency: cur, Price: price}
 			var o pricing.Order
 			if c.OrderValue != "" {
 				o.Value, o.Given = pricing.ParseExact(c.OrderValue, tab.Precision)

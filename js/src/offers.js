@@ -16,7 +16,10 @@ const TAG_LEN = 22;
 const MAC_BYTES = 16;
 const KEY_ID_LEN = 8;
 const MAX_KEYS = 4;
-const OFFER_NAMES = ['e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
+const OFFER_NAMES = ['e', 'c', 's', 'p', 'cu', 'dp', 'sr', 'fc', 'fz', 'tc', 'tz', 'pc'];
+// The one optional field, the last: the cart's order value (issue 31).
+const ORDER_VALUE = 'ov';
+const SOURCES = { l: 'live', r: 'recent', f: 'fallback' };
 const POINT_NAMES = ['e', 'c', 'key', 'cc', 'z'];
 const B64URL = /^[A-Za-z0-9_-]*$/;
 const enc = new TextEncoder();
@@ -97,7 +100,7 @@ function keySet(keys) {
  * open checks a string's shape and MAC with the key its key id names and
  * returns its fields (unescaped) in names' order.
  */
-async function open(keys, prefix, s, names) {
+async function open(keys, prefix, s, names, optional = '') {
   const set = keySet(keys);
   if (set.some((k) => k.byteLength < MIN_KEY_BYTES)) throw fail('key');
   if (typeof s !== 'string' || s.length > MAX_LEN || !s.startsWith(prefix)) throw fail('malformed');
@@ -131,13 +134,14 @@ async function open(keys, prefix, s, names) {
     throw fail('malformed');
   }
   const parts = payload.split('&');
-  if (parts.length !== names.length) throw fail('malformed');
+  const all = optional !== '' && parts.length === names.length + 1 ? [...names, optional] : names;
+  if (parts.length !== all.length) throw fail('malformed');
   const vals = [];
-  for (let i = 0; i < names.length; i++) {
+  for (let i = 0; i < all.length; i++) {
     const eq = parts[i].indexOf('=');
-    if (eq < 0 || parts[i].slice(0, eq) !== names[i]) throw fail('malformed');
+    if (eq < 0 || parts[i].slice(0, eq) !== all[i]) throw fail('malformed');
     const v = parts[i].slice(eq + 1);
-    if (names[i] === 'pc') {
+    if (all[i] === 'pc') {
       vals.push(v);
       continue;
     }
@@ -174,23 +178,32 @@ function iso(s) {
  * through the edge) with the worker's TOKEN_SIGNING_KEY, offline, and
  * returns what the shopper was shown. Compare it with the cart, charge
  * `price` (a decimal string: never parse it to a float for money), then
- * mint the booking grant bound to it (mintToken's `offer`).
+ * mint the booking grant bound to it (mintToken's `offer`). `orderValue`
+ * is the cart's value the page sent with the rates request (a canonical
+ * decimal; absent when it sent none): the shop's free-shipping rules
+ * priced the service for it, so compare it with the cart's. `source` is
+ * where the price came from: `live`, `recent` (the last good answer while
+ * the carrier API was slow or down) or `fallback` (the shop's own backup
+ * price, no carrier's service: the shop's server books its own service).
  *
  * @param {string | ArrayBuffer | ArrayBufferView | Array<string | ArrayBuffer | ArrayBufferView>} keys
  *   TOKEN_SIGNING_KEY, or the key set verifyToken takes: [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS] during a rotation
  * @param {string} offer
  * @param {{now?: number | Date}} [options]
- * @returns {Promise<{carrier: string, service: string, price: string, currency: string, dropPoint: boolean, from: {country: string, postal: string}, to: {country: string, postal: string}, parcels: Array<{weight: string, width: string, height: string, length: string, volume: string}>, expiresAt: string, tag: string}>}
+ * @returns {Promise<{carrier: string, service: string, price: string, currency: string, dropPoint: boolean, from: {country: string, postal: string}, to: {country: string, postal: string}, parcels: Array<{weight: string, width: string, height: string, length: string, volume: string}>, orderValue?: string, source: 'live' | 'recent' | 'fallback', expiresAt: string, tag: string}>}
  *   (OfferFacts in the package's typings)
  * @throws {OfferError} reason malformed, tampered, foreign, expired or key
  */
 export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
   const nowS = when(now);
-  const v = await open(keys, OFFER, offer, OFFER_NAMES);
-  if (v[5] !== '0' && v[5] !== '1') throw fail('malformed');
+  const v = await open(keys, OFFER, offer, OFFER_NAMES, ORDER_VALUE);
+  if ((v[5] !== '0' && v[5] !== '1') || !Object.hasOwn(SOURCES, v[6])) throw fail('malformed');
+  const ov = v.length > OFFER_NAMES.length ? v[OFFER_NAMES.length] : undefined;
+  if (ov !== undefined && !canonical(ov)) throw fail('malformed');
   const facts = {
     carrier: v[1], service: v[2], price: v[3], currency: v[4], dropPoint: v[5] === '1',
-    from: { country: v[6], postal: v[7] }, to: { country: v[8], postal: v[9] }, parcels: parcels(v[10]),
+    from: { country: v[7], postal: v[8] }, to: { country: v[9], postal: v[10] }, parcels: parcels(v[11]),
+    ...(ov === undefined ? {} : { orderValue: ov }), source: SOURCES[v[6]],
     expiresAt: iso(Number(v[0])), tag: offer.slice(offer.length - TAG_LEN),
   };
   if (nowS >= Number(v[0])) throw fail('expired');

@@ -2,7 +2,7 @@
 // a shop would use them. A declaration that stops matching this use fails
 // the check.
 import {
-  Client, load, ParcelgateError, OPERATIONS, mintToken, type MintedToken, verifyWebhook, WebhookError, type WebhookErrorCode,
+  Client, load, ParcelgateError, OPERATIONS, mintToken, type MintedToken, verifyOffer, type OfferSource, verifyWebhook, WebhookError, type WebhookErrorCode,
   type TrackingWebhookEvent,
   type Carriers, type Rates, type Shipment, type ShipmentTracking, type OperationResults, type DecodeResult,
 } from '../index.js';
@@ -108,6 +108,17 @@ export async function shop(): Promise<void> {
     void ev.detail;
   });
   void active, cheapest, extra, city, returned, delivered, newest, pdf, guid, names, byName;
+}
+
+// The shop's server checks an offer's price, cart value and source (issue 31).
+export async function offerFacts(key: string, offer: string, cartValue: string): Promise<boolean> {
+  const o = await verifyOffer(key, offer);
+  const source: OfferSource = o.source;
+  const value: string | undefined = o.orderValue;
+  // @ts-expect-error a source the edge never signs
+  const wrong: OfferSource = 'cached';
+  void wrong;
+  return source !== 'fallback' && (value === undefined || value === cartValue) && o.price === '0';
 }
 
 // The shop's server mints a token per order; the page's Client fetches it.

@@ -9,5 +9,6 @@ export {
   type OfferKeys,
   type OfferParcel,
   type OfferPlace,
+  type OfferSource,
   type PointFacts,
 } from '../core.js';

@@ -45,15 +45,18 @@ const (
 )
 
 // offerBasis is what a rates or drop-points answer's signatures take from
-// the (normalized) request: "fc=..&fz=..&tc=..&tz=..&pc=.." or
+// the (normalized) request: "fc=..&fz=..&tc=..&tz=..&pc=..[&ov=..]" or
 // "cc=..&z=..". "" for other operations, or without a signing key.
-func (e *Edge) offerBasis(op string, req *form.Request) string {
+// orderValue is takeOrderValue's decimal ("" for none): the offer signs
+// it, so the shop's server checks the cart its free-shipping price was
+// given for (issue 31).
+func (e *Edge) offerBasis(op string, req *form.Request, orderValue string) string {
 	if e.signer == nil {
 		return ""
 	}
 	switch signs(op) {
 	case FieldOffer:
-		return string(routeOf(req))
+		return string(offers.AppendOrderValue(routeOf(req), orderValue))
 	case FieldPoint:
 		return string(offers.AppendPlace(nil, "cc=", "&z=", offers.Place{Country: req.Get("country_code"), Postal: req.Get("zip_code")}))
 	}
@@ -91,10 +94,14 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	kind := signs(op)
 	rates := kind == FieldOffer
 	ttl := e.cfg.OfferTTL
-	if rates && ttl > RescuedOfferTTL && rescued(body) {
+	source := byte('l')
+	if rates {
+		source = sourceOf(body)
+	}
+	if rates && ttl > RescuedOfferTTL && source != 'l' {
 		ttl = RescuedOfferTTL
 	}
-	sg := signing{s: e.signer, basis: basis, exp: now.Add(ttl).Unix(), buf: make([]byte, 0, 256), text: make([]byte, 0, 2048)}
+	sg := signing{s: e.signer, basis: basis, exp: now.Add(ttl).Unix(), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, 2048)}
 	if !rates && kind != FieldPoint {
 		return body
 	}
@@ -136,24 +143,31 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 // carrier's of now, so the page quotes again soon (issue 31).
 const RescuedOfferTTL = 300 * time.Second
 
-// rescued reports a rates answer marked recent or fallback. A byte search,
-// not a parse: withSource writes the member so, the normalized answer
-// keeps it as an extra member, and a false match only shortens the expiry.
-func rescued(body []byte) bool {
-	return strings.Contains(string(body), `"source":"`+SourceRecent+`"`) || strings.Contains(string(body), `"source":"`+SourceFallback+`"`)
+// sourceOf is a rates answer's source as its offers sign it (offers.
+// SourceCode): 'r' or 'f' for an answer whose data.source is recent or
+// fallback, else 'l'.
+func sourceOf(body []byte) byte {
+	switch dataSource(body) {
+	case SourceRecent:
+		return 'r'
+	case SourceFallback:
+		return 'f'
+	}
+	return 'l'
 }
 
 // signing is one answer's signing: the members to insert (the text up
 // to end[i], before the closing brace at at[i]), all in one buffer, and a
 // reused payload buffer.
 type signing struct {
-	s     *offers.Signer
-	basis string
-	exp   int64
-	buf   []byte
-	at    []int
-	end   []int
-	text  []byte
+	s      *offers.Signer
+	basis  string
+	exp    int64
+	source byte // offers.SourceCode's letter
+	buf    []byte
+	at     []int
+	end    []int
+	text   []byte
 }
 
 func (sg *signing) list(s *jsonlite.Scanner, rates bool) error {
@@ -203,7 +217,7 @@ func (sg *signing) item(s *jsonlite.Scanner, rates bool) error {
 		if price = offers.Canonical(price); price == "" {
 			return nil
 		}
-		sg.buf = offers.AppendOfferHead(sg.buf[:0], sg.exp, carrier, code, price, cur, dp)
+		sg.buf = offers.AppendOfferHead(sg.buf[:0], sg.exp, carrier, code, price, cur, dp, sg.source)
 	} else {
 		sg.buf = offers.AppendPointHead(sg.buf[:0], sg.exp, carrier, code)
 	}
@@ -256,6 +270,17 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 	p, err := offers.Open(e.cfg.SigningKeys, offers.Prefix, offer, r.Now)
 	if x := openRefusal(l, err); x != nil {
 		return x
+	}
+	// A fallback offer's service is the shop's backup price, no carrier's
+	// (carrier_code "fallback"): the upstream cannot book it, so the page
+	// is told to quote again (with the carrier API back, a live offer),
+	// and the shop's server, which sees source "fallback" in the verified
+	// facts, books its own service for such an order (issue 31). The
+	// shopper reads offer_invalid's sentence ("not valid: choose a service
+	// again": a row of its own cost the module 240 B gzip); the class is
+	// the page's and the shop's to tell.
+	if offers.Field(p, "sr") == "f" {
+		return refuse(403, "offer_fallback", say(l, msgOfferInvalid))
 	}
 	// The booking encoded as the offer is: equal fields, equal bookings.
 	var b []byte

@@ -68,7 +68,7 @@ func TestRatesCarryOffers(t *testing.T) {
 		assert.Equal(t, offers.Offer{Carrier: "acme-express", Service: "acme-24", Price: "4.95", Currency: "EUR",
 			From: offers.Place{Country: "ES", Postal: "28014"}, To: offers.Place{Country: "ES", Postal: "08001"},
 			Parcels: []offers.Parcel{{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"}},
-			Expires: day.Add(600 * time.Second)}, home)
+			Source:  offers.SourceLive, Expires: day.Add(600 * time.Second)}, home)
 		dp, err := offers.Verify(keys(), offerOf(t, data, 1), day)
 		require.NoError(t, err)
 		assert.True(t, dp.DropPoint)
@@ -270,6 +270,79 @@ func TestRescuedRatesOffersExpireSooner(t *testing.T) {
 			o, err := offers.Verify(keys(), offerOf(t, env.Data, 0), day)
 			require.NoError(t, err, source)
 			assert.Equal(t, day.Add(ttl).Unix(), o.Expires.Unix(), "source %q normalized=%v", source, normalized)
+			want := source
+			if want == "" {
+				want = core.SourceLive
+			}
+			assert.Equal(t, want, o.Source, "the offer signs the answer's source (normalized=%v)", normalized)
+		}
+	}
+	// A service's own member named source (the upstream's, passed through)
+	// is not the answer's (a live answer, marked as every rates answer
+	// through the edge is: core.Live).
+	body := core.Live([]byte(strings.Replace(offerRatesAnswer, `"service_code":"acme-24"`, `"service_code":"acme-24","source":"fallback"`, 1))).Body
+	for _, normalized := range []bool{false, true} {
+		b := body
+		if normalized {
+			b, _ = core.Normalize("get-shipments-rates", b)
+		}
+		var env struct {
+			Data map[string]any `json:"data"`
+		}
+		require.NoError(t, json.Unmarshal(e.SignAnswer("get-shipments-rates", b, p.Forward.Sign, day), &env))
+		o, err := offers.Verify(keys(), offerOf(t, env.Data, 0), day)
+		require.NoError(t, err)
+		assert.Equal(t, core.SourceLive, o.Source, "normalized=%v", normalized)
+	}
+}
+
+// The offer signs the cart's order value the page sent with the rates
+// request, as a canonical decimal, with or without pricing rules; none
+// when it sent none (issue 31).
+func TestOffersSignTheOrderValue(t *testing.T) {
+	e := ledgerEdge(core.EnvOfferTTL, "600")
+	for q, want := range map[string]string{"": "", "&order_value=79.90": "79.9", "&order_value=0": "0", "&order_value=120": "120"} {
+		data := signedAnswer(t, e, "get-shipments-rates", offerRatesQuery+q, offerRatesAnswer, false, day)
+		o, err := offers.Verify(keys(), offerOf(t, data, 0), day)
+		require.NoError(t, err, q)
+		assert.Equal(t, want, o.OrderValue, q)
+	}
+}
+
+// A fallback offer (the shop's backup price: no carrier's service) is
+// not booked by a page: its booking is refused with offer_fallback, in
+// the shopper's language, and reaches no upstream; a recent offer (a
+// carrier's service, priced from the last good answer) books (issue 31).
+func TestFallbackOffersAreNotBooked(t *testing.T) {
+	e := bookingEdge()
+	p := e.Prepare("get-shipments-rates", &core.Request{Method: "GET", Query: offerRatesQuery, HasQuery: true, RequestID: "rid", Now: day}, nil)
+	require.Equal(t, core.KindForward, p.Kind)
+	offerFrom := func(source string) string {
+		body := strings.Replace(offerRatesAnswer, `"data":{`, `"data":{"source":"`+source+`",`, 1)
+		var env struct {
+			Data map[string]any `json:"data"`
+		}
+		require.NoError(t, json.Unmarshal(e.SignAnswer("get-shipments-rates", []byte(body), p.Forward.Sign, day), &env))
+		return offerOf(t, env.Data, 0)
+	}
+	fallback, recent := offerFrom(core.SourceFallback), offerFrom(core.SourceRecent)
+	for _, who := range []string{"bound", bearerMaster} {
+		for source, offer := range map[string]string{"fallback": fallback, "recent": recent} {
+			auth := who
+			if who == "bound" {
+				r := mintAt(e, "operations=new-shipment&shipping_client_ref=ORD-30&offer="+url.QueryEscape(offer), bearerMaster, day)
+				require.Equal(t, 200, r.Status, r.Raw)
+				auth = "Bearer " + r.Env.Data["token"].(string)
+			}
+			a, sent := book(t, e, auth, offerBooking+"&offer="+url.QueryEscape(offer), "es", day)
+			if source == "recent" {
+				assert.Nil(t, a, "a recent offer books")
+				continue
+			}
+			require.NotNil(t, a, "a fallback offer's booking was forwarded: %s", sent)
+			assert.Equal(t, 403, a.Status)
+			assert.Equal(t, "offer_fallback", a.Env.Data["errorClass"], a.Raw)
+			assert.Contains(t, a.message(), "elige de nuevo un servicio", "in the shopper's language: quote again")
 		}
 	}
 }

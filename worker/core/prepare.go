@@ -161,9 +161,9 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if offered(op.Name) {
 		offer, point = takeOffer(req)
 	}
-	var orderValue string // the shop's prices (pricing.go): edge-only
+	var orderValue, signedValue string // the shop's prices (pricing.go): edge-only
 	if priced(op.Name) {
-		if orderValue, refusal = e.takeOrderValue(req, r); refusal != nil {
+		if orderValue, signedValue, refusal = e.takeOrderValue(req, r); refusal != nil {
 			return respond(caller, rl, refusal.Response(r.RequestID))
 		}
 	}
@@ -214,7 +214,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 	if ttl := e.cfg.CacheTTL[op.Name]; ttl > 0 {
 		f.CacheKey, f.CacheTTL = e.CacheKey(op.Name, body), ttl
 	}
-	f.Sign = e.offerBasis(op.Name, req)
+	f.Sign = e.offerBasis(op.Name, req, signedValue)
 	f.Rates = e.ratesPlan(op.Name, body, req.Get("to_country_code"))
 	f.Pricing = e.pricingBasis(op.Name, req.Get("to_country_code"), orderValue, l)
 	if op.Books {

@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/pricing"
+	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
 // The shop's shipping prices (issue 31): PRICING_RULES (internal/pricing)
@@ -23,8 +24,8 @@ import (
 // every request gets the prices of its own cart.
 //
 // Order in the normalize call: normalize, then price, then (issue 30's
-// offers) sign, so an offer signs the shop's price. The offer must also
-// sign the order value: pricingOrderValue reads it from the basis.
+// offers) sign, so an offer signs the shop's price. The offer signs the
+// order value too (offerBasis, issue 31).
 
 // Settings and the edge-only field.
 const (
@@ -54,12 +55,14 @@ func (e *Edge) orderPrecision() int {
 
 // takeOrderValue removes a rates request's order_value and checks it: a
 // non-negative decimal with at most the currency's decimals. It returns
-// the value in minor units as text ("" when not given).
-func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, *Refusal) {
+// the value in minor units as text, and as the decimal an offer signs
+// (offers.Canonical of the currency's spelling: "79.9"); "" when not
+// given.
+func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, string, *Refusal) {
 	v := strings.TrimSpace(req.Get(FieldOrderValue))
 	req.Del(FieldOrderValue)
 	if v == "" {
-		return "", nil
+		return "", "", nil
 	}
 	prec := e.orderPrecision()
 	n, ok := pricing.ParseExact(v, prec)
@@ -68,32 +71,20 @@ func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, *Refusal) 
 		if prec == 0 {
 			eg = "5990"
 		}
-		return "", fieldRefusal(400, 400, "invalid_request", FieldOrderValue,
+		return "", "", fieldRefusal(400, 400, "invalid_request", FieldOrderValue,
 			pricingSay(r.locale(), string(pricing.AppendFormat(nil, int64(prec), 0)), eg))
 	}
-	return pricing.Format(n, 0), nil
+	return pricing.Format(n, 0), offers.Canonical(v), nil // v is digits[.digits]: ParseExact took it
 }
 
 // pricingBasis is what the rates answer's prices depend on besides the
 // answer: "tc=<country>&ov=<minor units or empty>&l=<language index>".
 // "" when there is no table (nothing to apply).
 func (e *Edge) pricingBasis(op, country, orderValue string, l i18n.Locale) string {
-	if e.cfg.Pricing == nil || !priced(op) {
+	if e.cfg.Pricing == nil || !renamed(op) {
 		return ""
 	}
 	return "tc=" + country + "&ov=" + orderValue + "&l=" + string(byte('0'+l))
-}
-
-// pricingOrderValue is the basis's order value as a decimal in the
-// table's currency ("" when the page gave none): what an offer signs
-// beside the price (issue 30's hook).
-func (e *Edge) pricingOrderValue(basis string) string {
-	ov := pricingValue(basis, "ov")
-	if ov == "" || e.cfg.Pricing == nil {
-		return ""
-	}
-	n, _ := pricing.ParseExact(ov, 0)
-	return pricing.Format(n, e.cfg.Pricing.Precision)
 }
 
 // pricingValue reads one field of a basis ("k=v&k=v", values unescaped:
@@ -127,9 +118,20 @@ type rateEntry struct {
 // the shop's cheapest. normalized says the body is the core's normalized
 // one (an empty best_price_service is then null, else [] as the
 // upstream sends it). The body is returned as is when no rule applies.
+//
+// The same for get-shipment-time-arrival-estimation (issue 31): its
+// services are hidden and named as the rates' are (so the page never
+// lists a service the shop does not offer), matched without a kind (its
+// entries carry no is_drop_point: a rule with a kind does not match
+// them), and bestArrivalTime is the fastest service left.
+//
+// A rates answer from the fallback table (data.source fallback: the
+// shop's own backup prices, worker/core/RATES.md) gets the rules' hide,
+// names and free-from-order-value, not their markup, rounding or bounds
+// again (pricing.Service.Backup).
 func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool) []byte {
 	t := e.cfg.Pricing
-	if t == nil || basis == "" || !priced(op) {
+	if t == nil || basis == "" || !renamed(op) {
 		return body
 	}
 	var order pricing.Order
@@ -141,6 +143,12 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		lang = int(l[0] - '0')
 	}
 	country := pricingValue(basis, "tc")
+	arrival := !priced(op) // arrival estimates: named, not priced
+	bestKey := "best_price_service"
+	if arrival {
+		bestKey = "bestArrivalTime"
+	}
+	backup := !arrival && dataSource(body) == SourceFallback
 
 	src := string(body)
 	s := jsonlite.NewScannerString(src)
@@ -150,6 +158,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
 		*en = rateEntry{start: s.Offset(), empty: true, rank: -1}
 		en.svc.Country = country
+		en.svc.KindUnknown = arrival
 		err := s.Object(func(k string) error {
 			en.empty = false
 			var err error
@@ -160,12 +169,21 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 				en.svc.Service, err = s.LooseString()
 			case "is_drop_point":
 				en.svc.DropPoint, err = s.LooseBool()
+				en.svc.KindUnknown = false
 			case "currency":
 				en.svc.Currency, err = s.LooseString()
 			case "price":
 				en.priceAt[0] = s.Offset()
 				en.priceText, err = s.LooseString()
 				en.priceAt[1] = s.Offset()
+			case "transit_hours":
+				if arrival {
+					var h string
+					h, err = s.LooseString()
+					if n, ok := pricing.ParseRounded(strings.TrimSpace(h), 0); ok {
+						en.rank = n
+					}
+				}
 			case "service_name":
 				en.nameAt[0] = s.Offset()
 				err = s.Skip()
@@ -175,6 +193,9 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		})
 		en.end = s.Offset()
 		en.svc.Price = strings.TrimSpace(en.priceText)
+		if arrival {
+			en.svc.Price = "" // an estimate has no price to apply rules to
+		}
 		return err
 	}
 	ok := dataObject(s, func(k string) error {
@@ -193,7 +214,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			})
 			listAt[1] = s.Offset()
 			return err
-		case "best_price_service":
+		case bestKey:
 			bestAt[0] = s.Offset()
 			if s.Peek() == jsonlite.Object {
 				best = new(rateEntry)
@@ -212,12 +233,14 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	}
 	matched := false
 	apply := func(en *rateEntry) {
+		en.svc.Backup = backup
 		en.res = t.Apply(&en.svc, order, lang)
 		matched = matched || en.res.Matched
 		if !en.res.Hidden {
-			en.out = e.priceEntry(src, en, t.Precision)
+			en.out = e.priceEntry(src, en, t.Precision, backup)
 		}
 		switch {
+		case arrival: // ranked by transit_hours as read
 		case en.res.Priced:
 			en.rank = en.res.Price
 		case en.svc.Currency == "" || en.svc.Currency == t.Currency:
@@ -309,7 +332,10 @@ func dataObject(s *jsonlite.Scanner, fn func(k string) error) bool {
 // priceEntry writes one service as the shop shows it: its price the
 // shop's (a string when the carrier's was one), its name the shop's, the
 // carrier's price as carrier_price only when the operator allows it.
-func (e *Edge) priceEntry(src string, en *rateEntry, prec int) []byte {
+//
+// backup: the shop's own fallback price, which no carrier charged: no
+// carrier_price beside it.
+func (e *Edge) priceEntry(src string, en *rateEntry, prec int, backup bool) []byte {
 	seg := src[en.start:en.end]
 	if !en.res.Priced && en.res.Name == "" {
 		return []byte(seg)
@@ -351,7 +377,7 @@ func (e *Edge) priceEntry(src string, en *rateEntry, prec int) []byte {
 		out = jsonlite.AppendString(out, en.res.Name)
 		empty = false
 	}
-	if en.res.Priced && e.cfg.ShowCarrierPrice && en.priceAt[1] > en.priceAt[0] {
+	if en.res.Priced && e.cfg.ShowCarrierPrice && !backup && en.priceAt[1] > en.priceAt[0] {
 		out = append(out, memberPrefix(empty, "carrier_price")...)
 		out = append(out, src[en.priceAt[0]:en.priceAt[1]]...)
 	}
@@ -373,8 +399,16 @@ func pricingSay(l i18n.Locale, decimals, example string) string {
 	return say(l, msgOrderValue, decimals, example)
 }
 
-// priced: the shop's rules price op's answers (catalog.Policies' Priced).
+// renamed: the rules hide and name the services of op's answers
+// (catalog.Policies' Rules): the priced ones (rates), and arrival
+// estimates, named but not priced (they take no order_value).
+func renamed(op string) bool {
+	p := catalog.PolicyOf(op)
+	return p != nil && p.Rules != catalog.RulesNone
+}
+
+// priced: the shop's rules price op's answers (catalog.Policies' Rules).
 func priced(op string) bool {
 	p := catalog.PolicyOf(op)
-	return p != nil && p.Priced
+	return p != nil && p.Rules == catalog.RulesPrice
 }

@@ -256,9 +256,105 @@ func TestOffersSignTheShopsPrice(t *testing.T) {
 			o, err := offers.Verify(offers.Keys{[]byte(signing)}, s.Offer, time.Date(2026, 11, 2, 10, 1, 0, 0, time.UTC))
 			require.NoError(t, err, "%s normalized=%v", s.ServiceCode, normalized)
 			assert.Equal(t, want[s.ServiceCode], o.Price, "%s normalized=%v: the offer binds the shop's price, shown as %s", s.ServiceCode, normalized, s.Price)
+			assert.Equal(t, "20", o.OrderValue, "the offer signs the cart's order value (issue 31)")
 			shown, _ := strconv.ParseFloat(strings.Trim(string(s.Price), `"`), 64)
 			signed, _ := strconv.ParseFloat(o.Price, 64)
 			assert.Equal(t, shown, signed, "%s: the shown price is the signed one", s.ServiceCode)
 		}
 	}
+}
+
+// arrivalBody: SwiftPost's drop-point service is the fastest, Acme's
+// home delivery the slower (hours as a string and as a number, as the
+// service sends them).
+const arrivalBody = `{"status":"ok","data":{"bestArrivalTime":{"id_service":12,"service_name":"SwiftPost Shop","service_code":"swiftpost-shop","service_type":"24","carrier_code":"swiftpost","carrier_name":"SwiftPost","transit_hours":"24","working_days":1,"estimated_delivery_date":"2026-11-03"},` +
+	`"services":[{"id_service":12,"service_name":"SwiftPost Shop","service_code":"swiftpost-shop","service_type":"24","carrier_code":"swiftpost","carrier_name":"SwiftPost","transit_hours":"24","working_days":1,"estimated_delivery_date":"2026-11-03"},` +
+	`{"id_service":11,"service_name":"Acme 72","service_code":"acme-72","service_type":"72","carrier_code":"acme-express","carrier_name":"Acme Express","transit_hours":72,"working_days":3,"estimated_delivery_date":"2026-11-05"},` +
+	`{"id_service":13,"service_name":"Rayo 48","service_code":"rayo-48","service_type":"48","carrier_code":"rayo","carrier_name":"Rayo","transit_hours":48,"working_days":2,"estimated_delivery_date":"2026-11-04"}]}}`
+
+// get-shipment-time-arrival-estimation lists the services the rates
+// list: a service the rules hide is not listed there either, and the
+// shop's names apply (issue 31). Its entries carry no kind, so a kind
+// rule does not match them; bestArrivalTime is the fastest one left.
+func TestArrivalEstimatesHideAndName(t *testing.T) {
+	rules := `[{"carrier":"swiftpost","hide":true},{"kind":"drop_point","name":{"en":"Pick-up point"}},` +
+		`{"carrier":"acme-express","markup_percent":10,"name":{"en":"Express","es":"Urgente"}}]`
+	e := pricedEdge(t, "PRICING_RULES", rules)
+	q := "from_country_code=ES&from_zip_code=28014&to_country_code=ES&to_zip_code=08001&shipping_date=2026-11-02"
+	p := e.Prepare("get-shipment-time-arrival-estimation", &core.Request{Method: "GET", Query: q, HasQuery: true, AcceptLanguage: "es",
+		ClientIP: "203.0.113.9", RequestID: "rid", Now: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}, nil)
+	require.Equal(t, core.KindForward, p.Kind, "%+v", p.Response)
+	require.NotEmpty(t, p.Forward.Pricing)
+	for _, normalized := range []bool{false, true} {
+		c := core.Calls{Edge: e}
+		in, _ := json.Marshal(map[string]any{"operation": "get-shipment-time-arrival-estimation", "keep": !normalized, "pricing": p.Forward.Pricing})
+		_, parts := c.Call(seam.MethodNormalize, in, []byte(arrivalBody))
+		var env struct {
+			Data struct {
+				Best     map[string]any   `json:"bestArrivalTime"`
+				Services []map[string]any `json:"services"`
+			} `json:"data"`
+		}
+		out := bytes.Join(parts, nil)
+		require.NoError(t, json.Unmarshal(out, &env), "%s", out)
+		var codes []string
+		for _, s := range env.Data.Services {
+			codes = append(codes, s["service_code"].(string))
+		}
+		assert.Equal(t, []string{"acme-72", "rayo-48"}, codes, "normalized=%v: SwiftPost hidden", normalized)
+		assert.Equal(t, "Urgente", env.Data.Services[0]["service_name"], "the shop's name in the shopper's language")
+		assert.Equal(t, "Rayo 48", env.Data.Services[1]["service_name"], "the kind rule does not match an entry without a kind")
+		assert.Equal(t, "rayo-48", env.Data.Best["service_code"], "the fastest service left")
+		assert.NotContains(t, string(out), "price", "an estimate gets no price")
+	}
+	// It takes no order_value: not a priced operation.
+	p = e.Prepare("get-shipment-time-arrival-estimation", &core.Request{Method: "GET", Query: q + "&order_value=10", HasQuery: true,
+		RequestID: "rid", Now: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}, nil)
+	assert.Equal(t, core.KindRespond, p.Kind)
+}
+
+// The fallback table is the shop's own backup prices: the rules hide and
+// name its services and make them free from the order value, but do not
+// add the markup, rounding or bounds again (issue 31). No carrier_price:
+// no carrier charged it.
+func TestFallbackPricesTakeHideNamesAndFreeOnly(t *testing.T) {
+	e := pricedEdge(t, "PRICING_RULES", shopRules+"", "RATES_FALLBACK", "ES:home=4.50,drop=3.50", "PRICING_SHOW_CARRIER_PRICE", "true")
+	for _, c := range []struct {
+		order string
+		drop  string // the drop point's price shown
+	}{{"", "3.5"}, {"&order_value=20", "3.5"}, {"&order_value=60", "0.00"}} {
+		p := prepareRates(e, ratesQuery+c.order, "es")
+		require.Equal(t, core.KindForward, p.Kind)
+		r := e.Rescue(core.Late, p.Forward.Rates, nil, time.Time{}, time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC))
+		require.NotNil(t, r)
+		for _, normalized := range []bool{false, true} {
+			out, _ := normalizeCall(t, e, p.Forward.Pricing, normalized, string(r.Body))
+			best, services := ratesOf(t, out)
+			require.Len(t, services, 2, out)
+			home, drop := services[0], services[1]
+			assert.Equal(t, "fallback-home", home.ServiceCode)
+			assert.Equal(t, 4.5, num(home.Price), "%s: the shop's own price, no 10 %% and no .95 again", c.order)
+			assert.Equal(t, "Urgente 24", home.ServiceName, "the shop's name")
+			assert.Equal(t, num(json.RawMessage(c.drop)), num(drop.Price), "%s normalized=%v: no 1 € markup; free from 60", c.order, normalized)
+			assert.Empty(t, home.CarrierPrice)
+			assert.Empty(t, drop.CarrierPrice)
+			require.NotNil(t, best)
+			if c.drop == "0.00" {
+				assert.Equal(t, "fallback-drop", best.ServiceCode)
+			}
+		}
+	}
+	// A hide rule hides a fallback service of its kind.
+	e = pricedEdge(t, "PRICING_RULES", `[{"kind":"drop_point","hide":true}]`, "RATES_FALLBACK", "ES:home=4.50,drop=3.50")
+	p := prepareRates(e, ratesQuery, "")
+	r := e.Rescue(core.Late, p.Forward.Rates, nil, time.Time{}, time.Now())
+	out, _ := normalizeCall(t, e, p.Forward.Pricing, false, string(r.Body))
+	_, services := ratesOf(t, out)
+	require.Len(t, services, 1, out)
+	assert.Equal(t, "fallback-home", services[0].ServiceCode)
+}
+
+func num(raw json.RawMessage) float64 {
+	f, _ := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
+	return f
 }

@@ -21,8 +21,8 @@ func ExampleVerify() {
 	// What the edge put in the rates answer (here signed in place of it).
 	offer, _ := offers.Sign(key, &offers.Offer{Carrier: "acme-express", Service: "acme-24", Price: "4.95", Currency: "EUR",
 		From: offers.Place{Country: "ES", Postal: "28014"}, To: offers.Place{Country: "ES", Postal: "08001"},
-		Parcels: []offers.Parcel{{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"}},
-		Expires: now.Add(30 * time.Minute)})
+		Parcels:    []offers.Parcel{{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"}},
+		OrderValue: "45", Source: offers.SourceLive, Expires: now.Add(30 * time.Minute)})
 
 	// 1. Verify: the facts the shopper was shown, or why not.
 	o, err := offers.Verify(offers.Keys{key}, offer, now.Add(time.Minute))
@@ -30,9 +30,15 @@ func ExampleVerify() {
 		fmt.Println("quote again:", offers.Reason(err)) // "expired": the page quotes again
 		return
 	}
-	// 2. Compare with the cart (the cart's destination and weights) and
-	// charge the signed price, a decimal string.
-	fmt.Println(o.Carrier, o.Service, o.Price, o.Currency, o.To.Postal, o.Parcels[0].Weight, o.DropPoint)
+	// 2. Compare with the cart (the cart's destination and weights, and
+	// the cart's value the shop's free-shipping rules priced it for) and
+	// charge the signed price, a decimal string. A fallback offer (the
+	// shop's own backup price while the carrier API was down) names no
+	// carrier's service: book the shop's own from here instead of binding.
+	fmt.Println(o.Carrier, o.Service, o.Price, o.Currency, o.To.Postal, o.Parcels[0].Weight, o.DropPoint, o.OrderValue, o.Source)
+	if o.Source == offers.SourceFallback {
+		return
+	}
 
 	// 3. Bind: the page's booking token books this offer only.
 	tok, _, err := tokens.Mint(key, tokens.Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "ORDER-1001", Offer: offer},
@@ -46,7 +52,7 @@ func ExampleVerify() {
 	_, err = offers.Verify(offers.Keys{key}, offer, now.Add(time.Hour))
 	fmt.Println(offers.Reason(err))
 	// Output:
-	// acme-express acme-24 4.95 EUR 08001 1.5 false
+	// acme-express acme-24 4.95 EUR 08001 1.5 false 45 live
 	// <nil> true
 	// tampered
 	// expired

@@ -18,10 +18,13 @@
 // same id its tokens carry); payload is the base64url (no padding) of a
 // canonical query,
 //
-//	e=<unix seconds>&c=<carrier>&s=<service>&p=<price>&cu=<currency>&dp=<0|1>&fc=<country>&fz=<postal>&tc=<country>&tz=<postal>&pc=<parcels>
+//	e=<unix seconds>&c=<carrier>&s=<service>&p=<price>&cu=<currency>&dp=<0|1>&sr=<l|r|f>&fc=<country>&fz=<postal>&tc=<country>&tz=<postal>&pc=<parcels>[&ov=<order value>]
 //	e=<unix seconds>&c=<carrier>&key=<drop point key>&cc=<country>&z=<postal>
 //
-// with its fields in that order and values query-escaped; parcels are
+// with its fields in that order and values query-escaped; sr is where the
+// answer's price came from (live, recent or fallback: worker/core/RATES.md)
+// and ov the cart's value the page sent with the rates request, a
+// canonical decimal, left out when it sent none (issue 31); parcels are
 // "weight*width*height*length*volume" joined by "," (canonical decimals:
 // no leading or trailing zeros, so "1.50" and "1.5" are one parcel). mac
 // is the base64url of the first 16 bytes of HMAC-SHA256 of everything
@@ -110,7 +113,51 @@ type Offer struct {
 	DropPoint bool
 	From, To  Place
 	Parcels   []Parcel
-	Expires   time.Time
+	// OrderValue is the cart's value the page sent with the rates request
+	// (order_value), a canonical decimal in Currency's units ("79.9");
+	// "" when it sent none. The shop's free-shipping rules priced the
+	// service for it: compare it with the cart's.
+	OrderValue string
+	// Source is where the answer's price came from: SourceLive (the
+	// carrier's answer now), SourceRecent (the last good answer, at most
+	// RATES_STALE_HOURS old) or SourceFallback (the shop's own backup
+	// price: no carrier's service, book your own). "" signs as live.
+	Source  string
+	Expires time.Time
+}
+
+// Sources of an offer's price (Offer.Source), as rates answers name them
+// (data.source).
+const (
+	SourceLive     = "live"
+	SourceRecent   = "recent"
+	SourceFallback = "fallback"
+)
+
+// SourceCode is a source as an offer's payload spells it: one letter
+// ('l', 'r', 'f'); 0 for anything else. "" is live.
+func SourceCode(source string) byte {
+	switch source {
+	case SourceLive, "":
+		return 'l'
+	case SourceRecent:
+		return 'r'
+	case SourceFallback:
+		return 'f'
+	}
+	return 0
+}
+
+func sourceName(code string) string {
+	switch code {
+	case "l":
+		return SourceLive
+	case "r":
+		return SourceRecent
+	case "f":
+		return SourceFallback
+	}
+	return ""
 }
 
 // Point is a drop point the edge listed: its carrier and key, and the
@@ -275,18 +322,20 @@ func Tag(offer string) string {
 
 // AppendOffer appends o's payload.
 func AppendOffer(b []byte, o *Offer) []byte {
-	b = AppendOfferHead(b, o.Expires.Unix(), o.Carrier, o.Service, o.Price, o.Currency, o.DropPoint)
+	b = AppendOfferHead(b, o.Expires.Unix(), o.Carrier, o.Service, o.Price, o.Currency, o.DropPoint, SourceCode(o.Source))
 	b = AppendPlace(b, "fc=", "&fz=", o.From)
 	b = AppendPlace(b, "&tc=", "&tz=", o.To)
 	b = append(b, "&pc="...)
-	return AppendParcels(b, o.Parcels)
+	b = AppendParcels(b, o.Parcels)
+	return AppendOrderValue(b, o.OrderValue)
 }
 
 // AppendOfferHead appends the fields of an offer's payload that come
 // from the answer, up to and with the "&" before its route: the edge
-// appends the route and parcels of the request (AppendPlace,
-// AppendParcels), the same for every service of an answer.
-func AppendOfferHead(b []byte, exp int64, carrier, service, price, currency string, dropPoint bool) []byte {
+// appends the route, parcels and order value of the request (AppendPlace,
+// AppendParcels, AppendOrderValue), the same for every service of an
+// answer. source is SourceCode's letter.
+func AppendOfferHead(b []byte, exp int64, carrier, service, price, currency string, dropPoint bool, source byte) []byte {
 	b = append(b, "e="...)
 	b = strconv.AppendInt(b, exp, 10)
 	b = appendField(b, "&c=", carrier)
@@ -294,9 +343,20 @@ func AppendOfferHead(b []byte, exp int64, carrier, service, price, currency stri
 	b = appendField(b, "&p=", price)
 	b = appendField(b, "&cu=", currency)
 	if dropPoint {
-		return append(b, "&dp=1&"...)
+		b = append(b, "&dp=1&sr="...)
+	} else {
+		b = append(b, "&dp=0&sr="...)
 	}
-	return append(b, "&dp=0&"...)
+	return append(b, source, '&')
+}
+
+// AppendOrderValue appends an offer's order value field (nothing for "":
+// the page sent none).
+func AppendOrderValue(b []byte, orderValue string) []byte {
+	if orderValue == "" {
+		return b
+	}
+	return appendField(b, "&ov=", orderValue)
 }
 
 // AppendPointHead appends a point's payload up to and with the "&" before
@@ -404,14 +464,20 @@ func Verify(keys Keys, offer string, now time.Time) (Offer, error) {
 	if err != nil {
 		return Offer{}, err
 	}
-	vals, ok := fields(payload, offerNames[:])
-	if !ok || (vals[5] != "0" && vals[5] != "1") {
+	// The order value is the one optional field, the last: the parcels
+	// before it hold no "&".
+	head, ov, _ := strings.Cut(payload, "&ov=")
+	vals, ok := fields(head, offerNames[:])
+	if !ok || (vals[5] != "0" && vals[5] != "1") || sourceName(vals[6]) == "" {
+		return Offer{}, ErrMalformed
+	}
+	if ov, ok = urlquery.Unescape(ov); !ok || (ov != "" && Canonical(ov) != ov) {
 		return Offer{}, ErrMalformed
 	}
 	exp, _ := decimal.ParseInt(vals[0])
-	o := Offer{Carrier: vals[1], Service: vals[2], Price: vals[3], Currency: vals[4], DropPoint: vals[5] == "1",
-		From: Place{vals[6], vals[7]}, To: Place{vals[8], vals[9]}, Expires: time.Unix(exp, 0).UTC()}
-	if o.Parcels, ok = ParseParcels(vals[10]); !ok || string(AppendOffer(nil, &o)) != payload {
+	o := Offer{Carrier: vals[1], Service: vals[2], Price: vals[3], Currency: vals[4], DropPoint: vals[5] == "1", Source: sourceName(vals[6]),
+		From: Place{vals[7], vals[8]}, To: Place{vals[9], vals[10]}, OrderValue: ov, Expires: time.Unix(exp, 0).UTC()}
+	if o.Parcels, ok = ParseParcels(vals[11]); !ok || string(AppendOffer(nil, &o)) != payload {
 		return Offer{}, ErrMalformed
 	}
 	return o, nil
@@ -437,7 +503,7 @@ func VerifyPoint(keys Keys, point string, now time.Time) (Point, error) {
 }
 
 var (
-	offerNames = [...]string{"e", "c", "s", "p", "cu", "dp", "fc", "fz", "tc", "tz", "pc"}
+	offerNames = [...]string{"e", "c", "s", "p", "cu", "dp", "sr", "fc", "fz", "tc", "tz", "pc"}
 	pointNames = [...]string{"e", "c", "key", "cc", "z"}
 )
 

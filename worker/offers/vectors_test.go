@@ -47,7 +47,11 @@ type factsJSON struct {
 	From      placeJSON    `json:"from"`
 	To        placeJSON    `json:"to"`
 	Parcels   []parcelJSON `json:"parcels"`
-	ExpiresAt int64        `json:"expiresAt"` // unix seconds
+	// OrderValue is "" when the rates request carried none (JavaScript:
+	// orderValue is then absent, as Go's "").
+	OrderValue string `json:"orderValue,omitempty"`
+	Source     string `json:"source"`
+	ExpiresAt  int64  `json:"expiresAt"` // unix seconds
 }
 
 type pointJSON struct {
@@ -99,7 +103,7 @@ type vectorFile struct {
 
 func (f factsJSON) offer() Offer {
 	o := Offer{Carrier: f.Carrier, Service: f.Service, Price: f.Price, Currency: f.Currency, DropPoint: f.DropPoint,
-		From: Place(f.From), To: Place(f.To), Expires: time.Unix(f.ExpiresAt, 0).UTC()}
+		From: Place(f.From), To: Place(f.To), OrderValue: f.OrderValue, Source: f.Source, Expires: time.Unix(f.ExpiresAt, 0).UTC()}
 	for _, p := range f.Parcels {
 		o.Parcels = append(o.Parcels, Parcel(p))
 	}
@@ -108,7 +112,7 @@ func (f factsJSON) offer() Offer {
 
 func factsOf(o Offer) factsJSON {
 	f := factsJSON{Carrier: o.Carrier, Service: o.Service, Price: o.Price, Currency: o.Currency, DropPoint: o.DropPoint,
-		From: placeJSON(o.From), To: placeJSON(o.To), ExpiresAt: o.Expires.Unix()}
+		From: placeJSON(o.From), To: placeJSON(o.To), OrderValue: o.OrderValue, Source: o.Source, ExpiresAt: o.Expires.Unix()}
 	for _, p := range o.Parcels {
 		f.Parcels = append(f.Parcels, parcelJSON(p))
 	}
@@ -127,12 +131,16 @@ func vectorInputs() vectorFile {
 	add := func(name string, prev bool, fj factsJSON) {
 		f.Offers = append(f.Offers, offerVector{Name: name, Previous: prev, Facts: fj})
 	}
-	add("home delivery, one parcel", false, factsJSON{"acme-express", "acme-24", "4.95", "EUR", false, placeJSON{"ES", "28014"}, placeJSON{"PT", "1100-053"}, one, exp})
-	add("drop point, three parcels", false, factsJSON{"swiftpost", "swiftpost-shop", "3.9", "EUR", true, placeJSON{"ES", "28014"}, placeJSON{"ES", "08001"}, three, exp})
-	add("postal codes and codes that need escaping", false, factsJSON{"röyal mail", "tracked 48&co=1", "12", "GBP", false, placeJSON{"GB", "SW1A 1AA"}, placeJSON{"NL", "1012 AB"}, one, exp})
+	add("home delivery, one parcel", false, factsJSON{"acme-express", "acme-24", "4.95", "EUR", false, placeJSON{"ES", "28014"}, placeJSON{"PT", "1100-053"}, one, "", "live", exp})
+	add("drop point, three parcels", false, factsJSON{"swiftpost", "swiftpost-shop", "3.9", "EUR", true, placeJSON{"ES", "28014"}, placeJSON{"ES", "08001"}, three, "", "live", exp})
+	add("postal codes and codes that need escaping", false, factsJSON{"röyal mail", "tracked 48&co=1", "12", "GBP", false, placeJSON{"GB", "SW1A 1AA"}, placeJSON{"NL", "1012 AB"}, one, "", "live", exp})
 	add("no weight (rules), whole price", false, factsJSON{"acme-express", "acme-72", "0", "EUR", false, placeJSON{"ES", "28014"}, placeJSON{"ES", "28001"},
-		[]parcelJSON{{"", "20", "10", "30", "6000"}}, exp})
-	add("signed with the previous key", true, factsJSON{"acme-express", "acme-24", "4.95", "EUR", false, placeJSON{"ES", "28014"}, placeJSON{"PT", "1100-053"}, one, exp})
+		[]parcelJSON{{"", "20", "10", "30", "6000"}}, "", "live", exp})
+	add("signed with the previous key", true, factsJSON{"acme-express", "acme-24", "4.95", "EUR", false, placeJSON{"ES", "28014"}, placeJSON{"PT", "1100-053"}, one, "", "live", exp})
+	// Issue 31: the cart's order value and the price's source.
+	add("free over 60: price 0 for a cart of 79.9", false, factsJSON{"swiftpost", "swiftpost-shop", "0", "EUR", true, placeJSON{"ES", "28014"}, placeJSON{"ES", "08001"}, one, "79.9", "live", exp})
+	add("a recent answer's price, a whole order value", false, factsJSON{"acme-express", "acme-24", "4.95", "EUR", false, placeJSON{"ES", "28014"}, placeJSON{"ES", "28001"}, one, "120", "recent", baseS + 300})
+	add("the shop's fallback price, order value 0", false, factsJSON{"fallback", "fallback-home", "4.95", "EUR", false, placeJSON{"ES", "28014"}, placeJSON{"ES", "28001"}, one, "0", "fallback", baseS + 300})
 	f.Points = []pointVector{
 		{Name: "a drop point near the destination", Facts: pointJSON{"swiftpost", "SP-28013-004", placeJSON{"ES", "08001"}, exp}},
 		{Name: "a numeric key, a postal code with a space", Facts: pointJSON{"acme-express", "7001", placeJSON{"NL", "1012 AB"}, exp}},
@@ -184,8 +192,14 @@ func build(t *testing.T) vectorFile {
 	// A valid MAC over a payload that is not canonical ("1.50"): signed by
 	// hand, refused by the re-encoding.
 	s, _ := NewSigner([]byte(f.Key))
-	nonCanonical := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.50*20*10*30*6000"))
-	extraField := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000&x=1"))
+	nonCanonical := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&sr=l&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.50*20*10*30*6000"))
+	extraField := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&sr=l&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000&x=1"))
+	// Issue 31's fields under a valid MAC: missing (the format before),
+	// an unknown source, an order value not canonical, an empty one.
+	noSource := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000"))
+	badSource := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&sr=x&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000"))
+	badOrder := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&sr=l&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000&ov=79.90"))
+	emptyOrder := s.Seal(Prefix, []byte("e=1795350600&c=acme-express&s=acme-24&p=4.95&cu=EUR&dp=0&sr=l&fc=ES&fz=28014&tc=PT&tz=1100-053&pc=1.5*20*10*30*6000&ov="))
 	f.Refused = []refusal{
 		{"MAC byte flipped", flip(good, -1), baseS, nil, "tampered"},
 		{"payload byte flipped", flip(good, len(Prefix)+12), baseS, nil, "tampered"},
@@ -197,6 +211,10 @@ func build(t *testing.T) vectorFile {
 		{"padding appended", good + "=", baseS, nil, "malformed"},
 		{"non-canonical decimal under a valid MAC", nonCanonical, baseS, nil, "malformed"},
 		{"unknown field under a valid MAC", extraField, baseS, nil, "malformed"},
+		{"the format before issue 31 (no source) under a valid MAC", noSource, baseS, nil, "malformed"},
+		{"an unknown source under a valid MAC", badSource, baseS, nil, "malformed"},
+		{"an order value not canonical under a valid MAC", badOrder, baseS, nil, "malformed"},
+		{"an empty order value under a valid MAC", emptyOrder, baseS, nil, "malformed"},
 		{"empty", "", baseS, nil, "malformed"},
 	}
 	var prev string

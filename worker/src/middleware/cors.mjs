@@ -41,7 +41,7 @@ export function cors({ allowedOrigins, refuse }) {
     res = await next(x);
     if (x.origin !== "") {
       res.headers.set("access-control-allow-origin", x.origin);
-      res.headers.set("access-control-expose-headers", "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After");
+      res.headers.set("access-control-expose-headers", "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After, Rates-Source");
     }
     res.headers.append("vary", "Origin");
     return res;

@@ -44,7 +44,7 @@ test("cors: an allowed origin is echoed, another refused 403 without CORS header
   const m = cors({ allowedOrigins: () => ["https://shop.example"], refuse });
   const a = await m(exchangeFor("/", { headers: { origin: "https://shop.example" } }), ok);
   assert.equal(a.headers.get("access-control-allow-origin"), "https://shop.example");
-  assert.equal(a.headers.get("access-control-expose-headers"), "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After");
+  assert.equal(a.headers.get("access-control-expose-headers"), "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After, Rates-Source");
   assert.equal(a.headers.get("vary"), "Origin");
 
   let called = false;
@@ -69,6 +69,19 @@ test("cors: an allowed origin is echoed, another refused 403 without CORS header
   // "*" allows any.
   const e = await cors({ allowedOrigins: () => ["*"], refuse })(exchangeFor("/", { headers: { origin: "https://a.example" } }), ok);
   assert.equal(e.headers.get("access-control-allow-origin"), "https://a.example");
+});
+
+test("cors: a page on another origin may read a rates answer's Rates-Source (issue 31)", async () => {
+  const m = cors({ allowedOrigins: () => ["https://shop.example"], refuse });
+  const rates = async (x) => {
+    const r = await ok(x);
+    r.headers.set("rates-source", "recent");
+    return r;
+  };
+  const a = await m(exchangeFor("/v1/get-shipments-rates", { headers: { origin: "https://shop.example" } }), rates);
+  const exposed = a.headers.get("access-control-expose-headers").split(",").map((h) => h.trim().toLowerCase());
+  assert.ok(exposed.includes("rates-source"), exposed.join(", "));
+  assert.equal(a.headers.get("rates-source"), "recent");
 });
 
 test("preflight headers: CORS members only for an allowed origin", () => {

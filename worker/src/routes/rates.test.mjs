@@ -4,6 +4,9 @@ import { rated } from "./rates.mjs";
 import { forgetRates, storedRates, storeRates, deadline, LATE, refreshesInFlight } from "../platform/rates.mjs";
 import { exchangeFor } from "../testing/fakes.mjs";
 
+/** A rates request's exchange that arrives now (the fakes' clock starts at 1000 ms: the deadline counts from arrival). */
+const xFor = (path, init) => Object.assign(exchangeFor(path, init), { t0: Date.now() });
+
 const LIVE = '{"status":"ok","data":{"services":[]}}';
 
 /** A Cache API in memory. */
@@ -39,7 +42,7 @@ const plan = { key: "k1", country: "ES", deadlineMs: 30, staleMs: 3600_000 };
 test("rated: a live answer in time is marked live and stored", async () => {
   forgetRates();
   const cache = memoryCache();
-  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const x = xFor("/v1/get-shipments-rates", { method: "POST" });
   const edge = edgeWith((i) => (i.class === "live" ? marked("live") : { source: "", response: null }));
   const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: async () => okAnswer(), settle, cache });
   assert.equal(res.headers.get("rates-source"), "live");
@@ -57,7 +60,7 @@ test("rated: past the deadline, the core's rescue answers and the late call refr
   forgetRates();
   const cache = memoryCache();
   await storeRates({ cache, key: "k1", body: new TextEncoder().encode('{"old":1}'), storedAt: 5, keepMs: 1000 });
-  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const x = xFor("/v1/get-shipments-rates", { method: "POST" });
   const edge = edgeWith((i) => (i.class === "late" ? marked("recent") : { source: "", response: null }));
   /** @type {(a: any) => void} */
   let land = () => {};
@@ -86,7 +89,7 @@ test("rated: one late call per route refreshes the store; the others past the de
     signal.addEventListener("abort", () => resolve(failed("upstream_timeout")));
   });
   const ask = async (p) => {
-    const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+    const x = xFor("/v1/get-shipments-rates", { method: "POST" });
     const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), p, { forward, settle, cache });
     assert.equal(res.headers.get("rates-source"), "recent");
     return x;
@@ -129,7 +132,7 @@ test("upstreamCall: the caller's abort ends the call as a timeout; the deadline 
 
 test("rated: a failure is rescued, or relayed when the core has nothing", async () => {
   forgetRates();
-  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST", headers: { "accept-language": "es-ES,es;q=0.9" } });
+  const x = xFor("/v1/get-shipments-rates", { method: "POST", headers: { "accept-language": "es-ES,es;q=0.9" } });
   const edge = edgeWith((i) => (i.class === "upstream_error" ? marked("fallback") : { source: "", response: null }));
   let res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: async () => failed("upstream_error"), settle, cache: undefined });
   assert.equal(res.headers.get("rates-source"), "fallback");
@@ -142,7 +145,7 @@ test("rated: a failure is rescued, or relayed when the core has nothing", async 
 
 test("rated: past the deadline with nothing to answer with, the call's own answer", async () => {
   forgetRates();
-  const x = exchangeFor("/v1/get-shipments-rates", { method: "POST" });
+  const x = xFor("/v1/get-shipments-rates", { method: "POST" });
   const edge = edgeWith((i) => (i.class === "live" ? marked("live") : { source: "", response: null }));
   const forward = () => new Promise((r) => setTimeout(() => r(okAnswer()), 60));
   const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward, settle, cache: undefined });
@@ -178,4 +181,37 @@ test("serviceCall: a client's Sandbox-Fault reaches the sandbox only, never a re
     assert.equal(seen["sandbox-fault"], kind === "sandbox" ? "drop" : undefined, kind);
     assert.deepEqual(Object.keys(seen).sort(), ["accept", "authorization", "content-type", "user-agent", "x-request-id", ...(kind === "sandbox" ? ["sandbox-fault"] : [])].sort());
   }
+});
+
+test("rated: the deadline counts from the request's arrival, not from the call's start", async () => {
+  forgetRates();
+  const x = xFor("/v1/get-shipments-rates", { method: "POST" });
+  x.t0 = 50_000; // arrived 400 ms before the route got to the call (the body, the rate limit, prepare)
+  const given = [];
+  const timer = (ms) => { given.push(ms); return { late: Promise.resolve(LATE), cancel: () => {} }; };
+  const edge = edgeWith((i) => (i.class === "late" ? marked("fallback") : { source: "", response: null }));
+  const forward = () => new Promise(() => {});
+  await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), { ...plan, deadlineMs: 2500 }, { forward, settle, cache: undefined, timer, now: () => 50_400 });
+  assert.deepEqual(given, [2100]);
+  x.t0 = 40_000; // already past it: the rescue at once
+  await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), { ...plan, deadlineMs: 2500 }, { forward, settle, cache: undefined, timer, now: () => 50_400 });
+  assert.deepEqual(given, [2100, 0]);
+});
+
+test("rated: the store is read beside the call, before the deadline fires", async () => {
+  forgetRates(); // not in the isolate's map: the Cache API is read
+  const cache = memoryCache();
+  await storeRates({ cache, key: "k1", body: new TextEncoder().encode('{"old":1}'), storedAt: 5, keepMs: 1000 });
+  forgetRates();
+  let reads = 0;
+  const counted = { match: (k) => { reads++; return cache.match(k); }, put: (k, r) => cache.put(k, r) };
+  let readsAtDeadline = -1;
+  const timer = () => { readsAtDeadline = reads; return { late: Promise.resolve(LATE), cancel: () => {} }; };
+  const edge = edgeWith((i) => (i.class === "late" ? marked("recent") : { source: "", response: null }));
+  const x = xFor("/v1/get-shipments-rates", { method: "POST" });
+  const res = await rated(x, /** @type {any} */ (edge), /** @type {any} */ ({}), plan, { forward: () => new Promise(() => {}), settle, cache: counted, timer });
+  assert.equal(res.headers.get("rates-source"), "recent");
+  assert.equal(readsAtDeadline, 1, "the read began before the deadline's timer");
+  assert.equal(reads, 1, "and once");
+  assert.deepEqual(edge.calls.map((c) => [c.class, c.storedAt, c.body]), [["late", 5, '{"old":1}']]);
 });
