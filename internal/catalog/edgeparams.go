@@ -3,7 +3,7 @@ package catalog
 // The edge's own parameters: fields a request may carry that the edge
 // reads and removes before validation, so the upstream never sees them
 // and they are no Param of the catalog (the spec's). Which operations
-// take them is the policy table's: a Priced row's order_value, an
+// take them is the policy table's: a RulesPrice row's order_value, an
 // Offered row's offer and point. worker/core reads them by these names
 // (FieldOrderValue, FieldOffer, FieldPoint; worker/edgeclient's tests
 // hold them equal) and the Go client's generator (worker/edgeclient/gen)
@@ -33,10 +33,10 @@ type EdgeParam struct {
 // here, at the call, so that nothing of it is static data of the core.
 func (p *Policy) EdgeParams() []EdgeParam {
 	var out []EdgeParam
-	if p.Priced {
+	if p.Rules == RulesPrice {
 		out = append(out, EdgeParam{ParamOrderValue, doc("The cart's value: a decimal with a point in the currency of the shop's " +
 			`PRICING_RULES (EUR without them), 0 or more, with at most the currency's decimals ("59.90"; no sign, ` +
-			"no exponent, no thousands separator); the rules' free_from reads it (internal/pricing/README.md). " +
+			"no exponent, no thousands separator); the rules' free_from reads it and the offer signs it, so the shop's server checks it against its cart (internal/pricing/README.md, worker/offers). " +
 			"Absent: no order value, and no free_from applies. The edge refuses another value (400 naming it).")})
 	}
 	if p.Offered {

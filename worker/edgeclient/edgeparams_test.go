@@ -27,7 +27,7 @@ func TestEdgeParamsAreTheCoresNames(t *testing.T) {
 }
 
 // Every Params struct has a typed field for each of its operation's
-// edge-only parameters (the policy table's Priced and Offered columns),
+// edge-only parameters (the policy table's Rules (RulesPrice) and Offered columns),
 // and no other operation has one.
 func TestEdgeParamsAreGeneratedFields(t *testing.T) {
 	params := map[Operation]any{}

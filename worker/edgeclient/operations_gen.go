@@ -175,9 +175,10 @@ type GetShipmentsRatesParams struct {
 	// the edge, never forwarded). The cart's value: a decimal with a point in
 	// the currency of the shop's PRICING_RULES (EUR without them), 0 or more,
 	// with at most the currency's decimals ("59.90"; no sign, no exponent, no
-	// thousands separator); the rules' free_from reads it
-	// (internal/pricing/README.md). Absent: no order value, and no free_from
-	// applies. The edge refuses another value (400 naming it).
+	// thousands separator); the rules' free_from reads it and the offer signs
+	// it, so the shop's server checks it against its cart
+	// (internal/pricing/README.md, worker/offers). Absent: no order value, and
+	// no free_from applies. The edge refuses another value (400 naming it).
 	OrderValue string
 }
 
