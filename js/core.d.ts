@@ -380,6 +380,9 @@ export type OfferErrorReason = 'malformed' | 'tampered' | 'foreign' | 'expired' 
 
 /** A refused offer or point; an expired one means: quote again. */
 export class OfferError extends Error {
+  /** verifyOffer and verifyPoint make these (the message is the whole sentence); a test may too. */
+  constructor(reason: OfferErrorReason, message: string);
+  readonly name: 'OfferError';
   readonly reason: OfferErrorReason;
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Offers and drop points verified on the shop's server (Node 20+, Deno,
 // Bun, Workers: any runtime with WebCrypto), offline: the strings the edge
 // signs into get-shipments-rates (`offer` per service) and get-drop-points
@@ -6,7 +7,9 @@
 //
 // Not imported by the Client or the widgets: a page never holds the key.
 
-import { base64url, unbase64url, queryEscape, queryUnescape, keyId } from './signing.js';
+import { base64url, unbase64url, queryEscape, queryUnescape, keyBytes, subtle, keyId } from './signing.js';
+
+/** @import { OfferKeys, OfferFacts, OfferParcel, OfferSource, OfferErrorReason, PointFacts } from '../core.js' */
 
 const OFFER = 'pgo1.';
 const POINT = 'pgp1.';
@@ -19,6 +22,7 @@ const MAX_KEYS = 4;
 const OFFER_NAMES = ['e', 'c', 's', 'p', 'cu', 'dp', 'sr', 'fc', 'fz', 'tc', 'tz', 'pc'];
 // The one optional field, the last: the cart's order value (issue 31).
 const ORDER_VALUE = 'ov';
+/** @type {Readonly<Record<string, OfferSource>>} the signed letter (offers.SourceCode) to the facts' word */
 const SOURCES = { l: 'live', r: 'recent', f: 'fallback' };
 const POINT_NAMES = ['e', 'c', 'key', 'cc', 'z'];
 const B64URL = /^[A-Za-z0-9_-]*$/;
@@ -26,14 +30,18 @@ const enc = new TextEncoder();
 
 /** An offer or point refused: `reason` is malformed, tampered, foreign, expired or key (Go's offers.Reason). */
 export class OfferError extends Error {
-  /** @param {string} reason @param {string} message */
+  /** @type {'OfferError'} (an own property, as the constructor assigned it before) */
+  name = 'OfferError';
+
+  /** @param {OfferErrorReason} reason @param {string} message */
   constructor(reason, message) {
     super(message);
-    this.name = 'OfferError';
+    /** @readonly */
     this.reason = reason;
   }
 }
 
+/** @type {Readonly<Record<OfferErrorReason, string>>} */
 const MESSAGES = {
   malformed: 'not an offer',
   tampered: 'offer signature does not match',
@@ -41,37 +49,39 @@ const MESSAGES = {
   expired: 'offer expired: quote again',
   key: 'signing key shorter than 32 bytes',
 };
+/** @param {OfferErrorReason} reason */
 const fail = (reason) => new OfferError(reason, `parcelgate: ${MESSAGES[reason]}`);
 
-function keyBytes(key) {
-  if (typeof key === 'string') return enc.encode(key);
-  if (key instanceof ArrayBuffer) return new Uint8Array(key);
-  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
-  throw new TypeError('parcelgate: verifyOffer: a signing key must be a string, an ArrayBuffer or a Uint8Array');
-}
+// The public function WebCrypto and key errors name (signing.js's subtle, keyBytes).
+const FN = 'verifyOffer';
 
-function subtle() {
-  const s = globalThis.crypto && globalThis.crypto.subtle;
-  if (!s) throw new TypeError('parcelgate: verifyOffer needs WebCrypto (globalThis.crypto.subtle; Node 20+)');
-  return s;
-}
-
+/**
+ * HMAC-SHA256 of a text under a raw key.
+ * @param {Uint8Array<ArrayBuffer>} key
+ * @param {string} msg
+ * @returns {Promise<Uint8Array<ArrayBuffer>>}
+ */
 async function hmac(key, msg) {
-  const k = await subtle().importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await subtle().sign('HMAC', k, typeof msg === 'string' ? enc.encode(msg) : msg));
+  const k = await subtle(FN).importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await subtle(FN).sign('HMAC', k, enc.encode(msg)));
 }
 
 // The offer key per signing key, imported once: a shop's server verifies
 // many offers with one TOKEN_SIGNING_KEY, and deriving and importing the
 // key is most of a verify's cost. Keyed by the key's bytes (as base64url).
+/** @type {Map<string, CryptoKey>} */
 const offerKeys = new Map();
 
+/**
+ * @param {Uint8Array<ArrayBuffer>} signingKey
+ * @returns {Promise<CryptoKey>}
+ */
 async function offerKey(signingKey) {
   const id = base64url(signingKey);
   let k = offerKeys.get(id);
   if (k === undefined) {
     const derived = await hmac(signingKey, 'parcelgate offer v1');
-    k = await subtle().importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    k = await subtle(FN).importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     if (offerKeys.size >= 16) offerKeys.clear(); // a few keys in a process's life
     offerKeys.set(id, k);
   }
@@ -86,19 +96,30 @@ function canonical(s) {
   return /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/.test(s);
 }
 
-// keySet: a key, or an array of keys (the current TOKEN_SIGNING_KEY
-// first, TOKEN_SIGNING_KEY_PREVIOUS after it), as verifyToken takes them.
+/**
+ * A key, or an array of keys (the current TOKEN_SIGNING_KEY first,
+ * TOKEN_SIGNING_KEY_PREVIOUS after it), as verifyToken takes them.
+ * @param {OfferKeys} keys
+ * @returns {Uint8Array<ArrayBuffer>[]}
+ */
 function keySet(keys) {
   const list = Array.isArray(keys) ? keys : [keys];
   if (list.length === 0 || list.length > MAX_KEYS) {
     throw new TypeError(`parcelgate: verifyOffer: the signing keys are a key or an array of 1 to ${MAX_KEYS} keys, the current one first`);
   }
-  return list.map(keyBytes);
+  return list.map((k) => keyBytes(k, FN));
 }
 
 /**
  * open checks a string's shape and MAC with the key its key id names and
- * returns its fields (unescaped) in names' order.
+ * returns its fields (unescaped) in names' order, then optional's when
+ * the string has it.
+ * @param {OfferKeys} keys
+ * @param {string} prefix
+ * @param {unknown} s the offer or point as the caller passed it
+ * @param {readonly string[]} names
+ * @param {string} [optional]
+ * @returns {Promise<string[]>}
  */
 async function open(keys, prefix, s, names, optional = '') {
   const set = keySet(keys);
@@ -111,13 +132,13 @@ async function open(keys, prefix, s, names, optional = '') {
   const kid = s.slice(prefix.length, kidEnd);
   let key = null;
   for (const k of set) {
-    if ((await keyId(k, 'verifyOffer')) === kid) {
+    if ((await keyId(k, FN)) === kid) {
       key = k;
       break;
     }
   }
   if (key === null) throw fail('foreign');
-  const mac = base64url(new Uint8Array(await subtle().sign('HMAC', await offerKey(key), enc.encode(s.slice(0, signedEnd)))).subarray(0, MAC_BYTES));
+  const mac = base64url(new Uint8Array(await subtle(FN).sign('HMAC', await offerKey(key), enc.encode(s.slice(0, signedEnd)))).subarray(0, MAC_BYTES));
   // Constant time over the tag's characters.
   const got = s.slice(signedEnd + 1);
   let diff = 0;
@@ -136,6 +157,7 @@ async function open(keys, prefix, s, names, optional = '') {
   const parts = payload.split('&');
   const all = optional !== '' && parts.length === names.length + 1 ? [...names, optional] : names;
   if (parts.length !== all.length) throw fail('malformed');
+  /** @type {string[]} */
   const vals = [];
   for (let i = 0; i < all.length; i++) {
     const eq = parts[i].indexOf('=');
@@ -154,6 +176,11 @@ async function open(keys, prefix, s, names, optional = '') {
   return vals;
 }
 
+/**
+ * The parcels of an offer's `pc`: "w*wd*h*l*v" each, comma-separated.
+ * @param {string} s
+ * @returns {OfferParcel[]}
+ */
 function parcels(s) {
   if (s === '') throw fail('malformed');
   return s.split(',').map((one) => {
@@ -163,12 +190,21 @@ function parcels(s) {
   });
 }
 
+/**
+ * A verify's time in whole seconds.
+ * @param {unknown} now ms since the epoch or a Date, as the caller passed it
+ * @returns {number}
+ */
 function when(now) {
   const ms = now instanceof Date ? now.getTime() : now;
   if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError('parcelgate: verifyOffer: now must be a time in ms or a Date');
   return Math.floor(ms / 1000);
 }
 
+/**
+ * RFC 3339, UTC, whole seconds.
+ * @param {number} s unix seconds
+ */
 function iso(s) {
   return new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -186,12 +222,11 @@ function iso(s) {
  * the carrier API was slow or down) or `fallback` (the shop's own backup
  * price, no carrier's service: the shop's server books its own service).
  *
- * @param {string | ArrayBuffer | ArrayBufferView | Array<string | ArrayBuffer | ArrayBufferView>} keys
+ * @param {OfferKeys} keys
  *   TOKEN_SIGNING_KEY, or the key set verifyToken takes: [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS] during a rotation
  * @param {string} offer
  * @param {{now?: number | Date}} [options]
- * @returns {Promise<{carrier: string, service: string, price: string, currency: string, dropPoint: boolean, from: {country: string, postal: string}, to: {country: string, postal: string}, parcels: Array<{weight: string, width: string, height: string, length: string, volume: string}>, orderValue?: string, source: 'live' | 'recent' | 'fallback', expiresAt: string, tag: string}>}
- *   (OfferFacts in the package's typings)
+ * @returns {Promise<OfferFacts>}
  * @throws {OfferError} reason malformed, tampered, foreign, expired or key
  */
 export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
@@ -200,6 +235,7 @@ export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
   if ((v[5] !== '0' && v[5] !== '1') || !Object.hasOwn(SOURCES, v[6])) throw fail('malformed');
   const ov = v.length > OFFER_NAMES.length ? v[OFFER_NAMES.length] : undefined;
   if (ov !== undefined && !canonical(ov)) throw fail('malformed');
+  /** @type {OfferFacts} */
   const facts = {
     carrier: v[1], service: v[2], price: v[3], currency: v[4], dropPoint: v[5] === '1',
     from: { country: v[7], postal: v[8] }, to: { country: v[9], postal: v[10] }, parcels: parcels(v[11]),
@@ -215,10 +251,10 @@ export async function verifyOffer(keys, offer, { now = Date.now() } = {}) {
  * answer through the edge): its carrier, key, and the place it was listed
  * near.
  *
- * @param {Parameters<typeof verifyOffer>[0]} keys
+ * @param {OfferKeys} keys
  * @param {string} point
  * @param {{now?: number | Date}} [options]
- * @returns {Promise<{carrier: string, key: string, near: {country: string, postal: string}, expiresAt: string}>} (PointFacts)
+ * @returns {Promise<PointFacts>}
  */
 export async function verifyPoint(keys, point, { now = Date.now() } = {}) {
   const nowS = when(now);
@@ -228,7 +264,11 @@ export async function verifyPoint(keys, point, { now = Date.now() } = {}) {
   return facts;
 }
 
-/** An offer's tag: what a booking grant binds ("" for a string that is not an offer). */
+/**
+ * An offer's tag: what a booking grant binds ("" for a string that is not an offer).
+ * @param {string} offer
+ * @returns {string}
+ */
 export function offerTag(offer) {
   if (typeof offer !== 'string' || !offer.startsWith(OFFER)) return '';
   const i = offer.lastIndexOf('.');
