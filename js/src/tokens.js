@@ -29,6 +29,10 @@ const MAX_REF = 64;
 // The edge's code for a request it cannot accept (CodeBadRequest).
 const CODE_BAD_REQUEST = 1400;
 
+// Why a grant is not bound to a fallback offer (Go's tokens.ErrFallbackOffer).
+const FALLBACK_OFFER =
+  "a fallback offer (the shop's backup price, no carrier's service) never books: quote again, or book from the shop's server";
+
 /** @typedef {(typeof OPERATIONS)[number]} Operation */
 /** @typedef {{shippingClientRef: string, dlvrRef: string, collectionClientRef: string}} GrantRefs */
 
@@ -239,8 +243,10 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
   if (grant && grant.offer !== undefined && grant.offer !== null && grant.offer !== '') {
     // The worker's offer, still quotable (tokens.Mint's words).
     if (typeof grant.offer !== 'string') throw fieldError('offer', 'must be a string');
+    /** @type {import('../core.js').OfferFacts} */
+    let facts;
     try {
-      await verifyOffer(key, grant.offer, { now: nowMs0 });
+      facts = await verifyOffer(key, grant.offer, { now: nowMs0 });
     } catch (e) {
       /** @type {Record<string, string>} */
       const problems = {
@@ -253,6 +259,9 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
       }
       throw e;
     }
+    // The edge never books a fallback offer (403 offer_fallback): a grant
+    // bound to one could not book (tokens.ErrFallbackOffer).
+    if (facts.source === 'fallback') throw fieldError('offer', FALLBACK_OFFER);
   }
   const g = checkGrant(grant || {});
   if (ttl > MAX_BOOKING_TTL && g.operations.some((op) => BOOKINGS.includes(op))) {

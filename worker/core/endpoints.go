@@ -112,10 +112,17 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 // mintAnswer mints g's token with key and answers what both token
 // endpoints answer: the token, its expiry, the operations it grants and
 // its bindings, then extra's members. A grant the rules refuse is a 400
-// naming its field; a failure to sign is the misconfiguration answer.
+// naming its field (a fallback offer the 403 its booking would get); a
+// failure to sign is the misconfiguration answer.
 func (e *Edge) mintAnswer(key []byte, g tokens.Grant, ttl time.Duration, r *Request, extra func(jsonlite.Emitter)) *Response {
 	tok, exp, err := tokens.Mint(key, g, ttl, r.Now)
 	if fe, ok := err.(*tokens.FieldError); ok {
+		// (Pointers compared, not errors: TinyGo's interface equality
+		// links 3 KB gzip of type walking.)
+		if fe == tokens.ErrFallbackOffer {
+			// As the booking would be: the page quotes again.
+			return fallbackOffer(r.locale()).Response(r.RequestID)
+		}
 		return badTokenField(fe.Field, fe.Problem).Response(r.RequestID)
 	}
 	if err != nil {

@@ -279,8 +279,8 @@ func (e *Edge) checkOffer(scope *tokens.Claims, req *form.Request, offer, point 
 	// shopper reads offer_invalid's sentence ("not valid: choose a service
 	// again": a row of its own cost the module 240 B gzip); the class is
 	// the page's and the shop's to tell.
-	if offers.Field(p, "sr") == "f" {
-		return refuse(403, "offer_fallback", say(l, msgOfferInvalid))
+	if offers.Fallback(p) {
+		return fallbackOffer(l)
 	}
 	// The booking encoded as the offer is: equal fields, equal bookings.
 	var b []byte
@@ -337,6 +337,12 @@ func openRefusal(l i18n.Locale, err error) *Refusal {
 	return refuse(403, "offer_invalid", say(l, msgOfferInvalid))
 }
 
+// fallbackOffer refuses a fallback offer where it would be booked or
+// bound (a booking, POST /tokens, /demo/token): one code and sentence.
+func fallbackOffer(l i18n.Locale) *Refusal {
+	return refuse(403, "offer_fallback", say(l, msgOfferInvalid))
+}
+
 // differs is a 403 naming the booking's field that is not the offer's.
 func differs(l i18n.Locale, code, field string) *Refusal {
 	return fieldRefusal(403, 1403, code, field, say(l, msgOfferDiffers))
@@ -376,8 +382,12 @@ func (e *Edge) demoOffer(g *tokens.Grant, offer string, r *Request) *Refusal {
 		g.Operations = ops
 		return nil
 	}
-	if _, err := offers.Open(e.cfg.SigningKeys, offers.Prefix, offer, r.Now); err != nil {
+	p, err := offers.Open(e.cfg.SigningKeys, offers.Prefix, offer, r.Now)
+	if err != nil {
 		return badTokenField(FieldOffer, tokens.OfferProblem(err))
+	}
+	if offers.Fallback(p) {
+		return fallbackOffer(r.locale())
 	}
 	g.OfferTag = offers.Tag(offer)
 	return nil

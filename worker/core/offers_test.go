@@ -12,6 +12,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/worker/core"
 	"github.com/parcelgate/parcelgate/worker/offers"
+	"github.com/parcelgate/parcelgate/worker/tokens"
 )
 
 const offerRatesQuery = "from_country_code=es&from_zip_code=28014&to_country_code=ES&to_zip_code=08001" +
@@ -310,14 +311,16 @@ func TestOffersSignTheOrderValue(t *testing.T) {
 }
 
 // A fallback offer (the shop's backup price: no carrier's service) is
-// not booked by a page: its booking is refused with offer_fallback, in
-// the shopper's language, and reaches no upstream; a recent offer (a
-// carrier's service, priced from the last good answer) books (issue 31).
+// never booked by a page: POST /tokens and /demo/token refuse to bind a
+// grant to it, and the edge refuses its booking (the master token's, or a
+// token bound to its tag by a shop's server that verified it or by a
+// version before that rule), each with offer_fallback in the client's
+// language, and none reaches the upstream. A recent offer (a carrier's
+// service, priced from the last good answer) binds and books (issue 31).
 func TestFallbackOffersAreNotBooked(t *testing.T) {
-	e := bookingEdge()
-	p := e.Prepare("get-shipments-rates", &core.Request{Method: "GET", Query: offerRatesQuery, HasQuery: true, RequestID: "rid", Now: day}, nil)
-	require.Equal(t, core.KindForward, p.Kind)
-	offerFrom := func(source string) string {
+	offerFrom := func(e *core.Edge, source string) string {
+		p := e.Prepare("get-shipments-rates", &core.Request{Method: "GET", Query: offerRatesQuery, HasQuery: true, RequestID: "rid", Now: day}, nil)
+		require.Equal(t, core.KindForward, p.Kind)
 		body := strings.Replace(offerRatesAnswer, `"data":{`, `"data":{"source":"`+source+`",`, 1)
 		var env struct {
 			Data map[string]any `json:"data"`
@@ -325,24 +328,37 @@ func TestFallbackOffersAreNotBooked(t *testing.T) {
 		require.NoError(t, json.Unmarshal(e.SignAnswer("get-shipments-rates", []byte(body), p.Forward.Sign, day), &env))
 		return offerOf(t, env.Data, 0)
 	}
-	fallback, recent := offerFrom(core.SourceFallback), offerFrom(core.SourceRecent)
-	for _, who := range []string{"bound", bearerMaster} {
-		for source, offer := range map[string]string{"fallback": fallback, "recent": recent} {
-			auth := who
-			if who == "bound" {
-				r := mintAt(e, "operations=new-shipment&shipping_client_ref=ORD-30&offer="+url.QueryEscape(offer), bearerMaster, day)
-				require.Equal(t, 200, r.Status, r.Raw)
-				auth = "Bearer " + r.Env.Data["token"].(string)
-			}
-			a, sent := book(t, e, auth, offerBooking+"&offer="+url.QueryEscape(offer), "es", day)
-			if source == "recent" {
-				assert.Nil(t, a, "a recent offer books")
-				continue
-			}
-			require.NotNil(t, a, "a fallback offer's booking was forwarded: %s", sent)
-			assert.Equal(t, 403, a.Status)
-			assert.Equal(t, "offer_fallback", a.Env.Data["errorClass"], a.Raw)
-			assert.Contains(t, a.message(), "elige de nuevo un servicio", "in the shopper's language: quote again")
+	refused := func(a *answer, what string) {
+		t.Helper()
+		require.NotNil(t, a, "%s: forwarded", what)
+		assert.Equal(t, 403, a.Status, what)
+		assert.Equal(t, "offer_fallback", a.Env.Data["errorClass"], "%s: %s", what, a.Raw)
+		assert.Contains(t, a.message(), "elige de nuevo un servicio", "%s: in the client's language: quote again", what)
+	}
+	e, demo := bookingEdge(), demoEdge(core.EnvAllowUnbound, "")
+	for _, source := range []string{core.SourceFallback, core.SourceRecent} {
+		offer := offerFrom(e, source)
+		form := "operations=new-shipment&shipping_client_ref=ORD-30&offer=" + url.QueryEscape(offer)
+		minted := toAnswer(t, e.Tokens(&core.Request{Method: "POST", Body: []byte(form), ContentType: "application/x-www-form-urlencoded",
+			Authorization: bearerMaster, AcceptLanguage: "es", RequestID: "rid", Now: day}).Response, nil)
+		demoMinted := toAnswer(t, demo.DemoToken(&core.Request{Method: "POST", Body: []byte("shipping_client_ref=ORD-30&offer=" + url.QueryEscape(offerFrom(demo, source))),
+			ContentType: "application/x-www-form-urlencoded", AcceptLanguage: "es", RequestID: "rid", Now: day}).Response, nil)
+		// Bound by its tag, as tokens.Mint binds a grant whose caller
+		// verified the offer itself (Grant.OfferTag).
+		tagged, _, err := tokens.Mint([]byte(signing), tokens.Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "ORD-30", OfferTag: offers.Tag(offer)}, 0, day)
+		require.NoError(t, err)
+		if source == core.SourceRecent {
+			require.Equal(t, 200, minted.Status, minted.Raw)
+			require.Equal(t, 200, demoMinted.Status, demoMinted.Raw)
+			a, _ := book(t, e, "Bearer "+minted.Env.Data["token"].(string), offerBooking+"&offer="+url.QueryEscape(offer), "es", day)
+			assert.Nil(t, a, "a recent offer books")
+			continue
+		}
+		refused(minted, "POST /tokens")
+		refused(demoMinted, "/demo/token")
+		for who, auth := range map[string]string{"master": bearerMaster, "tag": "Bearer " + tagged} {
+			a, _ := book(t, e, auth, offerBooking+"&offer="+url.QueryEscape(offer), "es", day)
+			refused(a, "booking with the "+who+" token")
 		}
 	}
 }

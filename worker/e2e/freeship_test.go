@@ -103,8 +103,10 @@ func TestFreeShippingBooksAtZero(t *testing.T) {
 // The fallback table under workerd, with the sandbox failing (issue 31):
 // the shop's backup prices get the free-shipping rule but no markup
 // again, the offers sign source fallback and the cart's value, and a
-// page's booking of a fallback offer (no carrier's service) is refused
-// with offer_fallback before any upstream call.
+// fallback offer (no carrier's service) is never booked: POST /tokens
+// refuses to bind a grant to it and the edge refuses a booking of it
+// (the master token's), both with offer_fallback in the client's
+// language, before any upstream call.
 func TestFallbackOffersUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
 	s := start(t, wranglerdev.Options{Sandbox: true, Vars: map[string]string{
@@ -137,14 +139,18 @@ func TestFallbackOffersUnderWorkerd(t *testing.T) {
 	assert.Equal(t, "4.5", o.Price)
 
 	mint := call(t, s.URL, http.MethodPost, "../tokens", url.Values{
-		"operations": {"new-shipment"}, "shipping_client_ref": {"FALLBACK-1"}, "offer": {offerOf["fallback-home"]}}, bearer()...)
-	require.Equal(t, 200, mint.Code, mint.Raw)
+		"operations": {"new-shipment"}, "shipping_client_ref": {"FALLBACK-1"}, "offer": {offerOf["fallback-home"]}}, append(bearer(), "Accept-Language", "es")...)
+	assert.Equal(t, 403, mint.Code, mint.Raw)
+	assert.Equal(t, "offer_fallback", str(mint.Data, "errorClass"), mint.Raw)
+	assert.Contains(t, str(mint.Data, "errorMessage"), "elige de nuevo un servicio", mint.Raw)
+	assert.Empty(t, str(mint.Data, "token"), mint.Raw)
 	v := shipment("FALLBACK-1", "fallback")
 	v.Set("service_code", "fallback-home")
 	v.Set("offer", offerOf["fallback-home"])
-	b := book(t, edge(t, s.URL, edgeclient.WithToken(str(mint.Data, "token")), edgeclient.WithHeader("Accept-Language", "es")), v)
+	b := book(t, edge(t, s.URL, edgeclient.WithHeader("Accept-Language", "es")), v)
 	assert.Equal(t, 403, b.Code, b.Raw)
 	assert.Equal(t, "offer_fallback", str(b.Data, "errorClass"), b.Raw)
+	assert.Contains(t, str(b.Data, "errorMessage"), "elige de nuevo un servicio", b.Raw)
 	// Nothing was booked: the shop's server finds no shipment of that reference.
 	got := do(t, edge(t, s.URL), edgeclient.GetShipmentsParams{FilterShippingClientRef: "FALLBACK-1"})
 	assert.NotContains(t, got.Raw, "shipping_dlvr_ref", got.Raw)

@@ -441,6 +441,11 @@ func Open(keys Keys, prefix, s string, now time.Time) (string, error) {
 	return payload, nil
 }
 
+// Fallback reports whether an opened offer's payload (Open) signs the
+// source fallback: the shop's backup price, no carrier's service, which
+// the edge never books (403 offer_fallback) and tokens.Mint never binds.
+func Fallback(payload string) bool { return Field(payload, "sr") == "f" }
+
 // Field returns the value of the field name in a payload, as written
 // (query-escaped; parcels as AppendParcels writes them); "" when absent.
 func Field(payload, name string) string {

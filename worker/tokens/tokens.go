@@ -110,14 +110,15 @@ type Grant struct {
 	// refused without it.
 	CollectionClientRef string
 	// Offer is the offer (worker/offers) the grant's new-shipment must
-	// book: Mint verifies it with the key's offer key and binds the grant
-	// to its Tag. The token carries the tag, not the offer; the booking
+	// book: Mint verifies it with the key's offer key, refuses a fallback
+	// one (ErrFallbackOffer) and binds the grant to its Tag. The token carries the tag, not the offer; the booking
 	// carries the offer itself (its `offer` field, which the edge checks
 	// and strips).
 	Offer string
 	// OfferTag is the bound offer's offers.Tag: what Verify returns, and
 	// what Mint binds when Offer is empty (a caller that verified the
-	// offer itself, as the edge's /demo/token does with the worker's key).
+	// offer itself, its source included, as the edge's /demo/token does
+	// with the worker's key).
 	OfferTag string
 }
 
@@ -145,6 +146,15 @@ type FieldError struct {
 }
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+
+// ErrFallbackOffer is Mint's refusal of a grant bound to a fallback offer
+// (offers.SourceFallback: the shop's backup price while the carrier API
+// was down, no carrier's service). The edge refuses such a booking (403
+// offer_fallback), so the grant could never book: the shop's server
+// books its own service for the order instead, or the page quotes again.
+// A FieldError of "offer", told apart with errors.Is (POST /tokens
+// answers it 403 offer_fallback, as the booking would).
+var ErrFallbackOffer = &FieldError{"offer", "a fallback offer (the shop's backup price, no carrier's service) never books: quote again, or book from the shop's server"}
 
 // Keys is a key set: the keys Verify accepts, the current one first and
 // the previous ones (a rotation) after it; at most MaxKeys, each at least
@@ -442,9 +452,15 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 	if g.Offer != "" {
 		// The offer is the worker's: signed with this key's offer key and
 		// still quotable. Its facts are the booking's business (the edge
-		// compares them); the token only names it.
-		if _, err := offers.Open(Keys{key}, offers.Prefix, g.Offer, now); err != nil {
+		// compares them); the token only names it. But a fallback offer
+		// never books, so a grant bound to one would be a token that fails
+		// at the page's booking: refused here, where it is known.
+		p, err := offers.Open(Keys{key}, offers.Prefix, g.Offer, now)
+		if err != nil {
 			return "", time.Time{}, &FieldError{"offer", OfferProblem(err)}
+		}
+		if offers.Fallback(p) {
+			return "", time.Time{}, ErrFallbackOffer
 		}
 		g.OfferTag = offers.Tag(g.Offer)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
 var (
@@ -196,6 +198,28 @@ func TestReason(t *testing.T) {
 		}
 		if _, err := Verify(keys, c.token, c.at); Reason(err) != c.want {
 			t.Errorf("Verify(%q) error %v: Reason %q, want %q", c.token, err, Reason(err), c.want)
+		}
+	}
+}
+
+// A grant bound to a fallback offer is refused with ErrFallbackOffer (the
+// edge never books one); a recent offer, a carrier's service priced from
+// the last good answer, is bound as a live one.
+func TestMintRefusesFallbackOffers(t *testing.T) {
+	for source, refused := range map[string]bool{offers.SourceFallback: true, offers.SourceRecent: false, offers.SourceLive: false} {
+		o := offers.Offer{Carrier: "fallback", Service: "fallback-home", Price: "4.5", Currency: "EUR",
+			To: offers.Place{Country: "ES", Postal: "08001"}, Parcels: []offers.Parcel{{Weight: "2"}}, Source: source, Expires: now.Add(5 * time.Minute)}
+		offer, err := offers.Sign(key, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _, err := Mint(key, Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "ORD-31", Offer: offer}, 0, now)
+		var fe *FieldError
+		switch {
+		case refused && (!errors.Is(err, ErrFallbackOffer) || !errors.As(err, &fe) || fe.Field != "offer" || tok != ""):
+			t.Fatalf("%s: Mint = %q, %v; want ErrFallbackOffer", source, tok, err)
+		case !refused && err != nil:
+			t.Fatalf("%s: %v", source, err)
 		}
 	}
 }

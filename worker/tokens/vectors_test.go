@@ -120,6 +120,7 @@ func vectorInputs() vectorFile {
 	m("references that need escaping", grantJSON{Operations: []string{"new-shipment", "get-shipment"}, ShippingClientRef: "a b&c=d+e%f", DlvrRef: "x/y?z#!'()*~._-"}, 0, baseMs)
 	m("non-ASCII references", grantJSON{Operations: []string{"get-shipment"}, ShippingClientRef: "Bestellung-Ä€😀", DlvrRef: "Zoë \u00a0ñ\u0085xy"}, 0, baseMs)
 	m("booking bound to an offer", grantJSON{Operations: []string{"new-shipment", "get-shipment"}, ShippingClientRef: "ORDER-1005", Offer: vectorOffer(baseMs/1000 + 1800)}, 1800, baseMs)
+	m("booking bound to a recent offer (the last good answer while the carrier API was slow)", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "ORDER-1006", Offer: sourcedOffer(baseMs/1000+300, offers.SourceRecent)}, 900, baseMs)
 	m("longest references", grantJSON{Operations: []string{"new-shipment", "get-shipment", "new-collection"}, ShippingClientRef: "ÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄ", DlvrRef: strings.Repeat("é", 64), CollectionClientRef: "ÜÜÜÜÜÜÜÜÜÜÜÜÜÜÜ"}, 0, baseMs)
 
 	r := func(name string, g grantJSON, ttl float64) {
@@ -158,6 +159,7 @@ func vectorInputs() vectorFile {
 	r("offer tampered", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: vectorOffer(baseMs/1000 + 1800)[:40] + "A" + vectorOffer(baseMs/1000 + 1800)[41:]}, 0)
 	r("offer without new-shipment", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D", Offer: vectorOffer(baseMs/1000 + 1800)}, 0)
 	r("not an offer", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: "acme-express/acme-24"}, 0)
+	r("offer of the fallback table (never books)", grantJSON{Operations: []string{"new-shipment"}, ShippingClientRef: "A", Offer: sourcedOffer(baseMs/1000+300, offers.SourceFallback)}, 0)
 	r("soft hyphen", grantJSON{Operations: []string{"get-shipment"}, DlvrRef: "D\u00ad1"}, 0)
 	return f
 }
@@ -301,6 +303,20 @@ func vectorOffer(exp int64) string {
 	o := offers.Offer{Carrier: "acme-express", Service: "acme-24", Price: "4.95", Currency: "EUR",
 		From: offers.Place{Country: "ES", Postal: "28014"}, To: offers.Place{Country: "PT", Postal: "1100-053"},
 		Parcels: []offers.Parcel{{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"}}, Expires: time.Unix(exp, 0)}
+	s, _ := offers.Sign([]byte(vectorKey), &o)
+	return s
+}
+
+// sourcedOffer is vectorOffer's service priced by a rescued rates answer
+// (offers.SourceRecent or SourceFallback: carrier "fallback" for the
+// latter, as the edge's fallback table names it).
+func sourcedOffer(exp int64, source string) string {
+	o := offers.Offer{Carrier: "acme-express", Service: "acme-24", Price: "4.95", Currency: "EUR",
+		From: offers.Place{Country: "ES", Postal: "28014"}, To: offers.Place{Country: "PT", Postal: "1100-053"},
+		Parcels: []offers.Parcel{{Weight: "1.5", Width: "20", Height: "10", Length: "30", Volume: "6000"}}, Source: source, Expires: time.Unix(exp, 0)}
+	if source == offers.SourceFallback {
+		o.Carrier, o.Service = "fallback", "fallback-home"
+	}
 	s, _ := offers.Sign([]byte(vectorKey), &o)
 	return s
 }
