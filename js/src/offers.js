@@ -8,6 +8,7 @@
 // Not imported by the Client or the widgets: a page never holds the key.
 
 import { base64url, unbase64url, queryEscape, queryUnescape, keyBytes, subtle, keyId } from './signing.js';
+import { OFFER_NAMES, ORDER_VALUE, POINT_NAMES } from './offer-layout.js';
 
 /** @import { OfferKeys, OfferFacts, OfferParcel, OfferSource, OfferErrorReason, PointFacts } from '../core.js' */
 
@@ -19,12 +20,8 @@ const TAG_LEN = 22;
 const MAC_BYTES = 16;
 const KEY_ID_LEN = 8;
 const MAX_KEYS = 4;
-const OFFER_NAMES = ['e', 'c', 's', 'p', 'cu', 'dp', 'sr', 'fc', 'fz', 'tc', 'tz', 'pc'];
-// The one optional field, the last: the cart's order value (issue 31).
-const ORDER_VALUE = 'ov';
 /** @type {Readonly<Record<string, OfferSource>>} the signed letter (offers.SourceCode) to the facts' word */
 const SOURCES = { l: 'live', r: 'recent', f: 'fallback' };
-const POINT_NAMES = ['e', 'c', 'key', 'cc', 'z'];
 const B64URL = /^[A-Za-z0-9_-]*$/;
 const enc = new TextEncoder();
 

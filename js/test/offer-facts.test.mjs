@@ -20,8 +20,8 @@ test('every vector offer reads as the facts it was signed with', () => {
     const pc = v.facts.parcels.map((p) => [p.weight, p.width, p.height, p.length, p.volume].join('*')).join(',');
     assert.deepEqual(f, {
       e: String(v.facts.expiresAt), c: v.facts.carrier, s: v.facts.service, p: v.facts.price, cu: v.facts.currency,
-      dp: v.facts.dropPoint ? '1' : '0', fc: v.facts.from.country, fz: v.facts.from.postal, tc: v.facts.to.country,
-      tz: v.facts.to.postal, pc,
+      dp: v.facts.dropPoint ? '1' : '0', sr: v.facts.source[0], fc: v.facts.from.country, fz: v.facts.from.postal,
+      tc: v.facts.to.country, tz: v.facts.to.postal, pc, ...(v.facts.orderValue ? { ov: v.facts.orderValue } : {}),
     }, v.name);
   }
 });

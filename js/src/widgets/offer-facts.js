@@ -7,14 +7,13 @@
 // server verifies with verifyOffer (js/src/offers.js), which this module
 // does not import (no WebCrypto, a few hundred bytes).
 
-// The fields of each, in the order the edge signs them (worker/offers).
-const OFFER = ['e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
-const POINT = ['e', 'c', 'key', 'cc', 'z'];
+import { OFFER_NAMES, ORDER_VALUE, POINT_NAMES } from '../offer-layout.js';
 
 /**
- * An offer's or point's fields by name (e, c, s, p, cu, dp, fc, fz, tc, tz,
- * pc for an offer; e, c, key, cc, z for a point), or null for a string that
- * is not one. `e` is the expiry in Unix seconds.
+ * An offer's or point's fields by name (offer-layout.js: e, c, s, p, cu, dp,
+ * sr, fc, fz, tc, tz, pc and an optional last ov for an offer; e, c, key,
+ * cc, z for a point), or null for a string that is not one. `e` is the
+ * expiry in Unix seconds.
  * @param {unknown} s
  * @returns {Record<string, string> | null}
  */
@@ -24,15 +23,19 @@ export function offerFacts(s) {
     const b64 = s.split('.')[2].replace(/-/g, '+').replace(/_/g, '/');
     const bin = atob(b64 + '==='.slice((b64.length + 3) % 4));
     const text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-    const names = s[2] === 'o' ? OFFER : POINT;
+    const offer = s[2] === 'o';
+    const names = offer ? OFFER_NAMES : POINT_NAMES;
     const parts = text.split('&');
-    if (parts.length !== names.length) return null;
+    // The signed layout, in its order; an offer may end with its order value.
+    const n = parts.length;
+    if (n !== names.length && !(offer && n === names.length + 1)) return null;
     /** @type {Record<string, string>} */
     const out = {};
-    for (let i = 0; i < names.length; i++) {
+    for (let i = 0; i < n; i++) {
+      const name = i < names.length ? names[i] : ORDER_VALUE;
       const eq = parts[i].indexOf('=');
-      if (parts[i].slice(0, eq) !== names[i]) return null; // the signed layout, in its order
-      out[names[i]] = decodeURIComponent(parts[i].slice(eq + 1).replace(/\+/g, ' '));
+      if (parts[i].slice(0, eq) !== name) return null;
+      out[name] = decodeURIComponent(parts[i].slice(eq + 1).replace(/\+/g, ' '));
     }
     return /^[1-9][0-9]*$/.test(out.e) ? out : null;
   } catch {
