@@ -3,6 +3,8 @@
 // a placeholder: a page never verifies one (it cannot hold the key); it reads
 // the unsigned facts (expiry, service, place), which these carry for real.
 
+import { OFFER_NAMES, POINT_NAMES } from '../src/offer-layout.js';
+
 const b64url = (s) => Buffer.from(s, 'utf8').toString('base64url');
 const esc = (v) => encodeURIComponent(String(v)).replace(/%20/g, '+');
 const TAG = 'fakeMACfakeMACfakeMAC0';
@@ -10,16 +12,16 @@ const TAG = 'fakeMACfakeMACfakeMAC0';
 /** Unix seconds `s` from now (negative: already expired). */
 export const inSeconds = (s) => Math.floor(Date.now() / 1000) + s;
 
-/** An offer with these facts ({e, c, s, p, cu, dp, fc, fz, tc, tz, pc}). */
+/** An offer with these facts ({e, c, s, p, cu, dp, sr, fc, fz, tc, tz, pc}; sr defaults to l, live), in the edge's layout. */
 export function fakeOffer(f) {
-  const names = ['e', 'c', 's', 'p', 'cu', 'dp', 'fc', 'fz', 'tc', 'tz', 'pc'];
-  const payload = names.map((n) => `${n}=${n === 'pc' ? f[n] : esc(f[n] ?? '')}`).join('&');
+  const facts = { sr: 'l', ...f };
+  const payload = OFFER_NAMES.map((n) => `${n}=${n === 'pc' ? facts[n] : esc(facts[n] ?? '')}`).join('&');
   return `pgo1.testkid0.${b64url(payload)}.${TAG}`;
 }
 
 /** A signed point with these facts ({e, c, key, cc, z}). */
 export function fakePoint(f) {
-  const payload = ['e', 'c', 'key', 'cc', 'z'].map((n) => `${n}=${esc(f[n] ?? '')}`).join('&');
+  const payload = POINT_NAMES.map((n) => `${n}=${esc(f[n] ?? '')}`).join('&');
   return `pgp1.testkid0.${b64url(payload)}.${TAG}`;
 }
 
