@@ -247,13 +247,16 @@ async function fakeEdge() {
   return e;
 }
 
-test('another offer for an order a grant may have booked: charged only once the edge says the order is not booked', async () => {
-  const first = home; // acme-24 to PT, signed with the key
+test('another offer for an order a grant may have booked: charged only when the edge says the order is not booked, and never for less while the first may still book', async () => {
+  const first = home; // acme-24 to PT at 4.95, signed with the key
   assert.equal(await resign(first.offer, vectors.key, (p) => p), first.offer, 'resign signs as the edge does');
-  // Another service to the same address, cheaper.
-  const offer = await resign(first.offer, vectors.key, (p) => p.replace('s=acme-24', 's=acme-72').replace('p=4.95', 'p=3.5'));
-  const second = { offer, tag: offer.slice(-22) };
-  assert.notEqual(first.tag, second.tag);
+  // Other services to the same address: one cheaper, one dearer.
+  const other = async (service, price) => {
+    const offer = await resign(first.offer, vectors.key, (p) => p.replace('s=acme-24', `s=${service}`).replace('p=4.95', `p=${price}`));
+    return { offer, tag: offer.slice(-22), service };
+  };
+  const cheaper = await other('acme-72', '3.5');
+  const dearer = await other('acme-express', '6');
   const edge = await fakeEdge();
   let clock = now + 60_000;
   const s = await shop({ edge: edge.url, now: () => clock });
@@ -264,10 +267,10 @@ test('another offer for an order a grant may have booked: charged only once the 
   assert.equal(placed.status, 200);
   const ref = placed.body.data.order;
 
-  // The booking's answer was lost and the shopper chose again at once: the
-  // grant handed out may be booking the first offer now. The first charge
-  // stands, the edge is not even asked, and the shopper reads why.
-  let r = await place(second);
+  // The booking's answer was lost and the shopper chose a cheaper service
+  // at once: the grant handed out may be booking the first offer now. The
+  // first charge stands, the edge is not even asked, and the shopper reads why.
+  let r = await place(cheaper);
   assert.equal(r.status, 409, JSON.stringify(r.body));
   assert.equal(r.body.data.code, 'order_pending');
   assert.equal(r.body.data.errorMessage, DEMO.es['demo.errPending']);
@@ -280,12 +283,10 @@ test('another offer for an order a grant may have booked: charged only once the 
   assert.equal((await verifyToken([vectors.key], r.body.data.token, { now: clock })).offerTag, first.tag);
   assert.equal(charges(), 1);
 
-  // Every grant for the first offer has expired (5 minutes) and a booking
-  // sent with one has landed: the shop asks the edge, read-only, by the
-  // order's reference. The edge booked it: the second offer is refused.
-  clock += 6 * 60_000;
+  // A dearer service: the shop asks the edge, read-only, by the order's
+  // reference. The edge booked it: refused, the first charge stands.
   edge.status = 200;
-  r = await place(second, 'de');
+  r = await place(dearer, 'de');
   assert.equal(r.status, 409, JSON.stringify(r.body));
   assert.equal(r.body.data.code, 'booked');
   assert.equal(r.body.data.errorMessage, DEMO.de['demo.errBooked']);
@@ -296,22 +297,30 @@ test('another offer for an order a grant may have booked: charged only once the 
   assert.deepEqual(claims.operations, ['get-shipment-tracking'], 'a read-only token');
   assert.equal(claims.shippingClientRef, ref);
   assert.equal(charges(), 1);
-
   // The edge cannot tell (down): still the first charge.
   edge.status = 502;
-  r = await place(second);
+  r = await place(dearer);
   assert.equal(r.status, 503);
   assert.equal(r.body.data.code, 'order_pending');
   assert.equal(charges(), 1);
-
-  // The edge has no shipment with that reference: the second offer is charged, its grant bound to it.
+  // No shipment with that reference: the dearer offer is charged (the same order reference), its grant bound to it.
   edge.status = 404;
-  r = await place(second);
+  r = await place(dearer);
   assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.equal(r.body.data.order, ref, 'the same order reference: the edge still books it once');
   assert.equal(charges(), 2);
   assert.match(s.logs.join('\n'), new RegExp(`order ${ref} not booked with acme-express/acme-24: its charge is replaced`));
-  assert.equal((await verifyToken([vectors.key], r.body.data.token, { now: clock })).offerTag, second.tag);
+  assert.equal((await verifyToken([vectors.key], r.body.data.token, { now: clock })).offerTag, dearer.tag);
+  assert.deepEqual(r.body.data.charged, { shipping: '6.00', total: '43.00', currency: 'EUR' });
+
+  // The cheaper one once every grant for the dearer has expired (5
+  // minutes) and a booking sent with one has landed, and the edge says
+  // not booked: charged.
+  assert.equal((await place(cheaper)).status, 409);
+  clock += 6 * 60_000;
+  r = await place(cheaper);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.equal(r.body.data.booking.service_code, 'acme-72');
   assert.deepEqual(r.body.data.charged, { shipping: '3.50', total: '40.50', currency: 'EUR' });
+  assert.equal(charges(), 3);
 });

@@ -278,13 +278,13 @@ export function createShop(options) {
     // the edge's exactly-once booking answers a second attempt with the
     // first booking instead of booking twice.
     let o = orders.get(c.id);
-    if (o && o.offerTag !== facts.tag && o.bookableUntil > 0) await mayReplace(o, lang);
+    if (o && o.offerTag !== facts.tag && o.bookableUntil > 0) await mayReplace(o, facts, lang);
     if (!o || o.offerTag !== facts.tag) {
       // Charge the signed price (a record here: a real shop takes the
       // payment, and refunds the offer this one replaces).
       const source = facts.source || 'live';
       o = { ref: o ? o.ref : orderRef(), offer: body.offer, offerTag: facts.tag, source,
-        state: source === 'fallback' ? 'label_pending' : 'charged', bookableUntil: 0, expiresAt: Date.parse(facts.expiresAt),
+        state: source === 'fallback' ? 'label_pending' : 'charged', bookableUntil: 0, expiresAt: Date.parse(facts.expiresAt), price: facts.price,
         service: `${facts.carrier}/${facts.service}`,
         charged: { shipping: euros(cents(facts.price)), total: euros(cents(c.value) + cents(facts.price)), currency: facts.currency } };
       orders.set(c.id, o);
@@ -315,16 +315,25 @@ export function createShop(options) {
 
   /**
    * A different offer for an order whose first offer a grant may have
-   * booked (a lost answer, then another service chosen): the shop charged
-   * the first, and the edge's exactly-once booking would answer the first
-   * booking (or 409) to the second. So the second offer is charged only
-   * once the first is known not to be booked: no grant can book it any
-   * more (it, or its offer, expired, and a booking sent with it has
-   * landed), and the edge says no shipment has the order's reference.
-   * Until then the first charge stands and the shopper is told why.
+   * booked (a lost answer, then another service chosen; or the edge
+   * refused a booking the page changed): the shop charged the first, and
+   * the edge's exactly-once booking would answer the first booking (or
+   * 409) to the second. So the second offer is charged only when the
+   * order is known not to be booked: the edge says no shipment has the
+   * order's reference (read-only, bookedAtEdge). A grant for the first
+   * offer may still book it after that read, until it (or its offer)
+   * expires and a booking sent with it has landed: the edge books one of
+   * the two, never both (one reference), so while that can happen the
+   * second offer is charged only if it costs at least the first (were
+   * the first booked instead, the shop refunds the difference; it never
+   * ships for less than it charged). A cheaper one waits: the first
+   * charge stands and the shopper is told why.
    */
-  async function mayReplace(o, lang) {
-    if (now() < o.bookableUntil) throw new Refusal(409, 'order_pending', 'demo.errPending', `order ${o.ref}: a grant for ${o.service} may still book it`);
+  async function mayReplace(o, facts, lang) {
+    const cheaper = facts.currency !== o.charged.currency || cents(facts.price) < cents(o.price);
+    if (cheaper && now() < o.bookableUntil) {
+      throw new Refusal(409, 'order_pending', 'demo.errPending', `order ${o.ref}: a grant for ${o.service} at ${o.price} may still book it`);
+    }
     const state = await bookedAtEdge(o.ref, lang);
     if (state === 'booked') {
       o.state = 'booked';
