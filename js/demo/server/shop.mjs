@@ -156,11 +156,12 @@ export function createShop(options) {
     return String(body?.data?.upstream || 'unknown');
   });
   const carts = new Map();
-  // cart id -> {ref, offer, offerTag, charged, state, bookableUntil}:
-  // state 'charged' (a grant may book it), or 'label_pending' (a fallback
-  // offer: charged, no grant; the back-office books it later);
-  // bookableUntil (ms) the last moment a grant handed out for that offer
-  // may have sent its booking (0: none handed out).
+  // cart id -> {ref, offer, offerTag, charged, state, bookable}:
+  // state 'charged' (a grant may book it), 'label_pending' (a fallback
+  // offer: charged, no grant; the back-office books it later) or
+  // 'booked' (the edge said so); bookable the offers of this order that
+  // a grant handed out may still book: {tag, service, price, until (ms,
+  // the last moment a booking sent with it may land)}.
   const orders = new Map();
   let seq = 0;
   let corePromise = null;
@@ -278,13 +279,15 @@ export function createShop(options) {
     // the edge's exactly-once booking answers a second attempt with the
     // first booking instead of booking twice.
     let o = orders.get(c.id);
-    if (o && o.offerTag !== facts.tag && o.bookableUntil > 0) await mayReplace(o, facts, lang);
+    if (o && o.offerTag !== facts.tag && o.bookable.length > 0) await mayReplace(o, facts, lang);
     if (!o || o.offerTag !== facts.tag) {
       // Charge the signed price (a record here: a real shop takes the
       // payment, and refunds the offer this one replaces).
       const source = facts.source || 'live';
       o = { ref: o ? o.ref : orderRef(), offer: body.offer, offerTag: facts.tag, source,
-        state: source === 'fallback' ? 'label_pending' : 'charged', bookableUntil: 0, expiresAt: Date.parse(facts.expiresAt), price: facts.price,
+        state: source === 'fallback' ? 'label_pending' : 'charged', expiresAt: Date.parse(facts.expiresAt), price: facts.price,
+        // The offers replaced whose grants may still book them stay in the count.
+        bookable: o ? o.bookable.filter((b) => now() < b.until) : [],
         service: `${facts.carrier}/${facts.service}`,
         charged: { shipping: euros(cents(facts.price)), total: euros(cents(c.value) + cents(facts.price)), currency: facts.currency } };
       orders.set(c.id, o);
@@ -309,8 +312,10 @@ export function createShop(options) {
 
   /** Records that a grant bound to the order's offer is out: it may book until it or the offer expires. */
   function handedOut(o, grant) {
-    const until = Math.min(Date.parse(grant.expiresAt), o.expiresAt);
-    o.bookableUntil = Math.max(o.bookableUntil, until + IN_FLIGHT_MS);
+    const until = Math.min(Date.parse(grant.expiresAt), o.expiresAt) + IN_FLIGHT_MS;
+    const b = o.bookable.find((x) => x.tag === o.offerTag);
+    if (b) b.until = Math.max(b.until, until);
+    else o.bookable.push({ tag: o.offerTag, service: o.service, price: o.price, currency: o.charged.currency, until });
   }
 
   /**
@@ -324,15 +329,15 @@ export function createShop(options) {
    * offer may still book it after that read, until it (or its offer)
    * expires and a booking sent with it has landed: the edge books one of
    * the two, never both (one reference), so while that can happen the
-   * second offer is charged only if it costs at least the first (were
-   * the first booked instead, the shop refunds the difference; it never
-   * ships for less than it charged). A cheaper one waits: the first
-   * charge stands and the shopper is told why.
+   * second offer is charged only if it costs at least every offer a
+   * grant may still book (were one of those booked instead, the shop
+   * refunds the difference; it never ships for less than it charged). A
+   * cheaper one waits: the first charge stands and the shopper is told why.
    */
   async function mayReplace(o, facts, lang) {
-    const cheaper = facts.currency !== o.charged.currency || cents(facts.price) < cents(o.price);
-    if (cheaper && now() < o.bookableUntil) {
-      throw new Refusal(409, 'order_pending', 'demo.errPending', `order ${o.ref}: a grant for ${o.service} at ${o.price} may still book it`);
+    const dearer = o.bookable.find((b) => now() < b.until && (b.currency !== facts.currency || cents(facts.price) < cents(b.price)));
+    if (dearer) {
+      throw new Refusal(409, 'order_pending', 'demo.errPending', `order ${o.ref}: a grant for ${dearer.service} at ${dearer.price} may still book it`);
     }
     const state = await bookedAtEdge(o.ref, lang);
     if (state === 'booked') {
