@@ -313,30 +313,43 @@ async function placeOrder(ev) {
     });
     state.orderRef = placed.order;
     save({ cart: state.cart.id, orderRef: state.orderRef });
-    // 2. Book through the edge with that token: the edge books the offer
-    // it is bound to, or refuses (the offer and point are checked and
-    // stripped before the upstream).
-    const client = bookingClient(placed);
-    const booked = await client.newShipment(placed.booking, { locale: document.documentElement.lang });
     const a = address.value;
-    state.booking = {
-      client,
-      ref: booked.shipping_dlvr_ref,
+    const chosen = {
       charged: placed.charged,
       carrier: `${s.carrier_name || s.carrier_code} · ${s.service_name || s.service_code}`,
       delivery: state.mode === 'drop-point'
         ? { point: { name: state.dropPoint.name, address: state.dropPoint.address, city: state.dropPoint.city } }
         : { home: { address: a.to_address, zip: a.to_zip_code, city: a.to_city } },
-      trackingUrl: booked.advance_tracking_url || '',
     };
+    if (placed.state === 'label_pending') {
+      // A fallback price (the carrier API was down): the shop charged it
+      // and books the shipment itself later; there is nothing to book
+      // here (the edge refuses a fallback offer), and the label follows.
+      state.booking = { ...chosen, ref: '', labelPending: true, trackingUrl: '' };
+      save({ cart: state.cart.id, orderRef: state.orderRef, booking: state.booking });
+      showConfirmation();
+      return;
+    }
+    // 2. Book through the edge with that token: the edge books the offer
+    // it is bound to, or refuses (the offer and point are checked and
+    // stripped before the upstream).
+    const client = bookingClient(placed);
+    const booked = await client.newShipment(placed.booking, { locale: document.documentElement.lang });
+    state.booking = { ...chosen, client, ref: booked.shipping_dlvr_ref, trackingUrl: booked.advance_tracking_url || '' };
     const { client: _c, ...kept } = state.booking;
     save({ cart: state.cart.id, orderRef: state.orderRef, booking: kept });
     showConfirmation();
   } catch (err) {
     console.error('[tienda-demo] booking failed:', err);
-    if (err instanceof ShopError && (err.code === 'quote_again' || err.code === 'booked')) {
+    if (err instanceof ShopError && err.code === 'quote_again') {
       fail(() => T('demo.errQuoteAgain'));
       quoteAgain();
+    } else if (err instanceof ShopError && err.code === 'order_pending') {
+      // Another service after a lost answer: the first may be booking.
+      // The shop keeps the first charge until it knows (its server asks the edge).
+      fail(() => T('demo.errPending'));
+    } else if (err instanceof ShopError && err.code === 'booked') {
+      fail(() => T('demo.errBooked'));
     } else if (err instanceof ShopError && err.code === 'cart_unknown') {
       // The shop's server forgot the cart (restarted): a new one.
       fail(() => T('demo.errCart'));
@@ -375,6 +388,10 @@ async function placeOrder(ev) {
 function showConfirmation() {
   const b = state.booking;
   $('order-ref').textContent = state.orderRef;
+  // Label pending (a fallback price): no shipment, label or tracking yet.
+  const pending = Boolean(b.labelPending);
+  for (const id of ['dlvr-ref-term', 'dlvr-ref', 'download-label', 'tracking-title', 'tracking']) $(id).hidden = pending;
+  $('label-follows').hidden = !pending;
   $('dlvr-ref').textContent = b.ref;
   $('booked-carrier').textContent = b.carrier;
   $('booked-delivery').textContent = deliveryText(b.delivery);
@@ -384,8 +401,12 @@ function showConfirmation() {
   const box = $('confirmation');
   box.hidden = false;
   const timeline = $('tracking');
-  timeline.client = b.client;
-  timeline.setAttribute('reference', b.ref);
+  if (pending) {
+    timeline.removeAttribute('reference');
+  } else {
+    timeline.client = b.client;
+    timeline.setAttribute('reference', b.ref);
+  }
   box.focus();
 }
 
@@ -476,14 +497,14 @@ async function showMode() {
 /** Restores this tab's checkout: its cart, and its confirmation once booked. */
 async function restore() {
   const v = saved();
-  if (!v.booking || !v.booking.ref) {
+  if (!v.booking || !(v.booking.ref || v.booking.labelPending)) {
     await loadCart(v.cart || '');
     return;
   }
   // Booked: the confirmation from this tab's record, its token from the shop's server (by the cart's id).
   state.orderRef = v.orderRef || '';
   try {
-    state.booking = { ...v.booking, client: bookingClient(null, v.cart) };
+    state.booking = { ...v.booking, client: v.booking.labelPending ? null : bookingClient(null, v.cart) };
     showConfirmation();
   } catch (err) {
     console.error('[tienda-demo] the saved order cannot be shown:', err);

@@ -161,3 +161,166 @@ test('the shop reads only the signing keys of a .dev.vars', async (t) => {
   assert.deepEqual(readDevVars(f, ['TOKEN_SIGNING_KEY', 'TOKEN_SIGNING_KEY_PREVIOUS']), { TOKEN_SIGNING_KEY: 'a "quoted" key', TOKEN_SIGNING_KEY_PREVIOUS: 'prev' });
 });
 
+
+test('the offer\'s order value is the cart\'s: a page that claims a higher one to ship free is refused', async () => {
+  const free = vectors.offers[5]; // swiftpost drop point, price 0 for an order value of 79.9 (free over 60)
+  assert.equal(free.facts.orderValue, '79.9');
+  assert.equal(free.facts.price, '0');
+  const order = (s, cart) => s.post('/orders', { cart: cart.id, offer: free.offer, address: address('ES', '08001'), lang: 'es',
+    point: point.point, drop_point_key: point.facts.key });
+  // A cart of 37 €: the page sent 79.9 to get the free rule.
+  const s = await shop();
+  const cart = (await s.post('/cart', {})).body.data;
+  assert.equal(cart.value, '37.00');
+  const r = await order(s, cart);
+  assert.equal(r.status, 409, JSON.stringify(r.body));
+  assert.equal(r.body.data.code, 'quote_again');
+  assert.equal(r.body.data.errorMessage, DEMO.es['demo.errQuoteAgain']);
+  assert.match(s.logs.join('\n'), /order value 79\.9/);
+  assert.equal(s.logs.filter((l) => l.includes('charged')).length, 0);
+  // A cart of 79.90 €: free shipping, charged 0.
+  const s2 = await shop({ cart: { lines: [{ sku: 'bowl', qty: 1, price: '79.90', weight: '1.2' }], parcels: ONE_PARCEL.parcels } });
+  const c2 = (await s2.post('/cart', {})).body.data;
+  const ok = await order(s2, c2);
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  assert.deepEqual(ok.body.data.charged, { shipping: '0.00', total: '79.90', currency: 'EUR' });
+  assert.equal((await verifyToken([vectors.key], ok.body.data.token, { now: now + 60_000 })).offerTag, free.tag);
+});
+
+test('a fallback offer (the carrier API was down): charged at its signed price, no booking grant, the label follows', async () => {
+  const fallback = vectors.offers[7];
+  assert.equal(fallback.facts.source, 'fallback');
+  // The vector's order value is 0: a cart of one free sample.
+  const s = await shop({ cart: { lines: [{ sku: 'mug', qty: 1, price: '0.00', weight: '1.2' }], parcels: ONE_PARCEL.parcels } });
+  const cart = (await s.post('/cart', {})).body.data;
+  const place = () => s.post('/orders', { cart: cart.id, offer: fallback.offer, address: address('ES', '28001'), lang: 'pt' });
+  const r = await place();
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const o = r.body.data;
+  assert.equal(o.state, 'label_pending');
+  assert.deepEqual(o.charged, { shipping: '4.95', total: '4.95', currency: 'EUR' });
+  assert.ok(!('token' in o) && !('booking' in o), 'no grant: the edge refuses to book a fallback offer');
+  // Placed again: the same order, charged once; the cart says it is label pending; no token for it.
+  const again = await place();
+  assert.equal(again.body.data.order, o.order);
+  assert.equal(again.body.data.state, 'label_pending');
+  assert.equal(s.logs.filter((l) => l.includes('charged')).length, 1);
+  assert.match(s.logs.join('\n'), new RegExp(`order ${o.order} label pending`));
+  assert.equal((await s.post('/cart', { cart: cart.id })).body.data.order.state, 'label_pending');
+  const t = await s.post('/orders/token', { cart: cart.id, lang: 'pt' });
+  assert.equal(t.status, 409);
+  assert.equal(t.body.data.code, 'label_pending');
+  assert.equal(t.body.data.errorMessage, DEMO.pt['demo.labelFollows']);
+});
+
+/**
+ * The offer with its payload changed by edit (a string -> string) and
+ * signed again with key, as the edge signs (worker/offers: the MAC is the
+ * first 16 bytes of an HMAC-SHA256 with a key derived from the signing
+ * key, over "pgo1.<kid>.<payload>"): another offer the shopper was shown.
+ */
+async function resign(offer, key, edit) {
+  const [, kid, b64] = offer.split('.');
+  const payload = edit(Buffer.from(b64, 'base64url').toString('utf8'));
+  const hmac = async (k, msg) => {
+    const ck = await crypto.subtle.importKey('raw', k, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    return new Uint8Array(await crypto.subtle.sign('HMAC', ck, new TextEncoder().encode(msg)));
+  };
+  const signed = `pgo1.${kid}.${Buffer.from(payload, 'utf8').toString('base64url')}`;
+  const mac = await hmac(await hmac(new TextEncoder().encode(key), 'parcelgate offer v1'), signed);
+  return `${signed}.${Buffer.from(mac.subarray(0, 16)).toString('base64url')}`;
+}
+
+/** A fake edge answering get-shipment-tracking by client_ref with `status` (and recording what it was asked). */
+async function fakeEdge() {
+  const e = { status: 404, calls: [] };
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://edge');
+    const token = String(req.headers.authorization || '').replace(/^Bearer /, '');
+    e.calls.push({ path: url.pathname, clientRef: url.searchParams.get('client_ref'), token });
+    const body = e.status === 200 ? { status: 'ok', data: { events: [] } } : { status: 'err', data: { errorCode: 400, errorMessage: 'no shipment with this client reference' } };
+    res.writeHead(e.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  e.url = `http://127.0.0.1:${server.address().port}`;
+  return e;
+}
+
+test('another offer for an order a grant may have booked: charged only when the edge says the order is not booked, and never for less while the first may still book', async () => {
+  const first = home; // acme-24 to PT at 4.95, signed with the key
+  assert.equal(await resign(first.offer, vectors.key, (p) => p), first.offer, 'resign signs as the edge does');
+  // Other services to the same address: one cheaper, one dearer.
+  const other = async (service, price) => {
+    const offer = await resign(first.offer, vectors.key, (p) => p.replace('s=acme-24', `s=${service}`).replace('p=4.95', `p=${price}`));
+    return { offer, tag: offer.slice(-22), service };
+  };
+  const cheaper = await other('acme-72', '3.5');
+  const dearer = await other('acme-express', '6');
+  const edge = await fakeEdge();
+  let clock = now + 60_000;
+  const s = await shop({ edge: edge.url, now: () => clock });
+  const cart = (await s.post('/cart', {})).body.data;
+  const place = (offer, lang = 'es') => s.post('/orders', { cart: cart.id, offer: offer.offer, address: address('PT', '1100-053'), lang });
+  const charges = () => s.logs.filter((l) => l.includes(' charged ')).length;
+  const placed = await place(first);
+  assert.equal(placed.status, 200);
+  const ref = placed.body.data.order;
+
+  // The booking's answer was lost and the shopper chose a cheaper service
+  // at once: the grant handed out may be booking the first offer now. The
+  // first charge stands, the edge is not even asked, and the shopper reads why.
+  let r = await place(cheaper);
+  assert.equal(r.status, 409, JSON.stringify(r.body));
+  assert.equal(r.body.data.code, 'order_pending');
+  assert.equal(r.body.data.errorMessage, DEMO.es['demo.errPending']);
+  assert.ok(!('token' in r.body.data));
+  assert.equal(edge.calls.length, 0);
+  assert.equal(charges(), 1);
+  // The first offer again: the same order, its grant (nothing new charged).
+  r = await place(first);
+  assert.equal(r.status, 200);
+  assert.equal((await verifyToken([vectors.key], r.body.data.token, { now: clock })).offerTag, first.tag);
+  assert.equal(charges(), 1);
+
+  // A dearer service: the shop asks the edge, read-only, by the order's
+  // reference. The edge booked it: refused, the first charge stands.
+  edge.status = 200;
+  r = await place(dearer, 'de');
+  assert.equal(r.status, 409, JSON.stringify(r.body));
+  assert.equal(r.body.data.code, 'booked');
+  assert.equal(r.body.data.errorMessage, DEMO.de['demo.errBooked']);
+  assert.equal(edge.calls.length, 1);
+  assert.equal(edge.calls[0].path, '/v1/get-shipment-tracking');
+  assert.equal(edge.calls[0].clientRef, ref);
+  const claims = await verifyToken([vectors.key], edge.calls[0].token, { now: clock });
+  assert.deepEqual(claims.operations, ['get-shipment-tracking'], 'a read-only token');
+  assert.equal(claims.shippingClientRef, ref);
+  assert.equal(charges(), 1);
+  // The edge cannot tell (down): still the first charge.
+  edge.status = 502;
+  r = await place(dearer);
+  assert.equal(r.status, 503);
+  assert.equal(r.body.data.code, 'order_pending');
+  assert.equal(charges(), 1);
+  // No shipment with that reference: the dearer offer is charged (the same order reference), its grant bound to it.
+  edge.status = 404;
+  r = await place(dearer);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.data.order, ref, 'the same order reference: the edge still books it once');
+  assert.equal(charges(), 2);
+  assert.match(s.logs.join('\n'), new RegExp(`order ${ref} not booked with acme-express/acme-24: its charge is replaced`));
+  assert.equal((await verifyToken([vectors.key], r.body.data.token, { now: clock })).offerTag, dearer.tag);
+  assert.deepEqual(r.body.data.charged, { shipping: '6.00', total: '43.00', currency: 'EUR' });
+
+  // The cheaper one once every grant for the dearer has expired (5
+  // minutes) and a booking sent with one has landed, and the edge says
+  // not booked: charged.
+  assert.equal((await place(cheaper)).status, 409);
+  clock += 6 * 60_000;
+  r = await place(cheaper);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.data.booking.service_code, 'acme-72');
+  assert.deepEqual(r.body.data.charged, { shipping: '3.50', total: '40.50', currency: 'EUR' });
+  assert.equal(charges(), 3);
+});

@@ -453,8 +453,11 @@ const trackingStates = [
 
 const DEMO_BOOKED = 'SBX0000000042';
 
-/** The demo's edge: the sandbox's answers for a Madrid -> Barcelona order, a demo token, a booking. */
-export async function fakeDemoEdge(page) {
+/**
+ * The demo's edge: the sandbox's answers for a Madrid -> Barcelona order, a demo token, a booking.
+ * labelPending: the shop answers the order as placed on a fallback price (no token, the label follows).
+ */
+export async function fakeDemoEdge(page, { labelPending = false } = {}) {
   await fakeEdge(page, {
     'get-shipments-rates': ok(RX.madrid_barcelona.rates),
     'get-shipment-time-arrival-estimation': ok(RX.madrid_barcelona.estimation),
@@ -479,6 +482,8 @@ export async function fakeDemoEdge(page) {
     if (path === '/orders/token') return route.fulfill(shop(token));
     const body = route.request().postDataJSON();
     const s = (RX.madrid_barcelona.rates.data.services || []).find((x) => !Number(x.is_drop_point));
+    const charged = { shipping: Number(s.price).toFixed(2), total: (Number(cart.value) + Number(s.price)).toFixed(2), currency: 'EUR' };
+    if (labelPending) return route.fulfill(shop({ order: 'WEB-STATES01', charged, state: 'label_pending' }));
     return route.fulfill(shop({
       order: 'WEB-STATES01', charged: { shipping: Number(s.price).toFixed(2), total: (Number(cart.value) + Number(s.price)).toFixed(2), currency: 'EUR' }, ...token,
       booking: { shipping_date: body.shipping_date, service_type: 'custom', carrier_code: s.carrier_code, service_code: s.service_code,
@@ -487,8 +492,8 @@ export async function fakeDemoEdge(page) {
   });
 }
 
-async function demo(page, lang, base, steps) {
-  await fakeDemoEdge(page);
+async function demo(page, lang, base, steps, edge = {}) {
+  await fakeDemoEdge(page, edge);
   await page.addInitScript(() => {
     try {
       sessionStorage.clear();
@@ -565,6 +570,23 @@ const demoStates = [
         await p.waitForFunction(() => !document.getElementById('confirmation').hidden);
         await p.waitForFunction(() => document.getElementById('tracking').getAttribute('data-state') === 'ready');
       }),
+  },
+  {
+    // An order on a fallback price (the carrier API was down): "the label follows".
+    widget: 'demo',
+    state: 'confirmation-label-pending',
+    setup: (page, lang, base) =>
+      demo(page, lang, base, async (p) => {
+        await fillAddress(p);
+        await p.evaluate(() => {
+          const r = document.getElementById('rates');
+          const s = r.services.find((x) => !x.is_drop_point);
+          r.value = `${s.carrier_code}/${s.service_code}`;
+          r.dispatchEvent(new CustomEvent('pg-select', { detail: { service: r.selected }, bubbles: true }));
+        });
+        await p.click('#place-order');
+        await p.waitForFunction(() => !document.getElementById('confirmation').hidden && !document.getElementById('label-follows').hidden);
+      }, { labelPending: true }),
   },
 ];
 

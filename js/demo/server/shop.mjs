@@ -16,6 +16,12 @@
 // before booking, the edge books the offer or refuses. Refusals are
 // answered in the shopper's language (the demo's texts, js/demo/strings.js).
 //
+// A fallback offer (the carrier API was down: the operator's
+// RATES_FALLBACK price) is charged but not booked: no grant, the order
+// kept "label pending" for the back-office. A different offer for an
+// order whose first offer a grant may have booked is charged only once
+// the edge says the order is not booked (placeOrder, mayReplace).
+//
 // A demo: carts and orders are kept in memory, payment is a record. It
 // books only while the edge's upstream is the embedded sandbox (a real
 // account is never charged for a demo cart).
@@ -51,8 +57,16 @@ const BOX = { width: 30, height: 20, length: 40, packing: '0.35' };
 // The operations a checkout's token allows: book this order, then read
 // what was booked (label, shipment, tracking), by its order reference.
 const OPERATIONS = ['new-shipment', 'get-shipment', 'get-shipment-label', 'get-shipment-tracking'];
-// A booking grant lives at most 2 hours (tokens.MaxBookingTTL); a page renews it.
-const TOKEN_TTL = 1800;
+// A booking grant lives at most 2 hours (tokens.MaxBookingTTL); the
+// shop's live 5 minutes, as long as a page needs to book with it (the
+// Client renews an expired one through /orders/token): a grant already
+// handed out is what may still book an offer the shop has stopped
+// charging, so a short one lets the shop know sooner (see placeOrder).
+const TOKEN_TTL = 300;
+// How long after a grant's (or its offer's) expiry a booking sent with it
+// may still be in flight at the edge (its UPSTREAM_TIMEOUT_MS, 10 s, and
+// a margin).
+const IN_FLIGHT_MS = 30_000;
 const MAX_BODY = 16 * 1024;
 const LANGS = Object.keys(DEMO);
 // A demo keeps carts in memory: the oldest go first past this many.
@@ -142,7 +156,13 @@ export function createShop(options) {
     return String(body?.data?.upstream || 'unknown');
   });
   const carts = new Map();
-  const orders = new Map(); // cart id -> {ref, offerTag, offer, charged}
+  // cart id -> {ref, offer, offerTag, charged, state, bookable}:
+  // state 'charged' (a grant may book it), 'label_pending' (a fallback
+  // offer: charged, no grant; the back-office books it later) or
+  // 'booked' (the edge said so); bookable the offers of this order that
+  // a grant handed out may still book: {tag, service, price, until (ms,
+  // the last moment a booking sent with it may land)}.
+  const orders = new Map();
   let seq = 0;
   let corePromise = null;
   const core = () => (corePromise ||= load());
@@ -183,7 +203,7 @@ export function createShop(options) {
       carts.set(c.id, c);
     }
     const o = orders.get(c.id);
-    return { ...publicCart(c), order: o ? { ref: o.ref, charged: o.charged } : null };
+    return { ...publicCart(c), order: o ? { ref: o.ref, charged: o.charged, state: o.state } : null };
   }
 
   /**
@@ -257,18 +277,97 @@ export function createShop(options) {
     // One order reference per cart: placing the order again (a lost
     // answer, a double click, a new choice after a refusal) reuses it, so
     // the edge's exactly-once booking answers a second attempt with the
-    // first booking instead of booking twice. A new offer is charged anew.
+    // first booking instead of booking twice.
     let o = orders.get(c.id);
+    if (o && o.offerTag !== facts.tag && o.bookable.length > 0) await mayReplace(o, facts, lang);
     if (!o || o.offerTag !== facts.tag) {
-      // Charge the signed price (a record here: a real shop takes the payment).
-      o = { ref: o ? o.ref : orderRef(), offer: body.offer, offerTag: facts.tag,
+      // Charge the signed price (a record here: a real shop takes the
+      // payment, and refunds the offer this one replaces).
+      const source = facts.source || 'live';
+      o = { ref: o ? o.ref : orderRef(), offer: body.offer, offerTag: facts.tag, source,
+        state: source === 'fallback' ? 'label_pending' : 'charged', expiresAt: Date.parse(facts.expiresAt), price: facts.price,
+        // The offers replaced whose grants may still book them stay in the count.
+        bookable: o ? o.bookable.filter((b) => now() < b.until) : [],
+        service: `${facts.carrier}/${facts.service}`,
         charged: { shipping: euros(cents(facts.price)), total: euros(cents(c.value) + cents(facts.price)), currency: facts.currency } };
       orders.set(c.id, o);
-      log(`shop: order ${o.ref} charged ${o.charged.total} ${o.charged.currency} (shipping ${o.charged.shipping}, ${facts.carrier}/${facts.service})`);
+      log(`shop: order ${o.ref} charged ${o.charged.total} ${o.charged.currency} (shipping ${o.charged.shipping}, ${o.service}, ${source})`);
     }
     booking.shipping_client_ref = o.ref;
+    if (o.state === 'label_pending') {
+      // A fallback offer: the carrier API was down, and the price is the
+      // shop's own backup rate for that destination, not a carrier's
+      // service the edge can book (it refuses one: 403 offer_fallback).
+      // The sale goes on as a real shop's does: charged at the signed
+      // price, no booking grant, the order kept as "label pending" for
+      // the back-office to book (the master token, edgeclient) once the
+      // carrier answers, and the shopper told the label follows.
+      log(`shop: order ${o.ref} label pending (a fallback price: the back-office books it)`);
+      return { order: o.ref, charged: o.charged, state: o.state };
+    }
     const grant = await mintToken(signingKey, { operations: OPERATIONS, shippingClientRef: o.ref, offer: o.offer }, { ttl: TOKEN_TTL, now: now() });
-    return { order: o.ref, charged: o.charged, token: grant.token, expiresAt: grant.expiresAt, booking };
+    handedOut(o, grant);
+    return { order: o.ref, charged: o.charged, state: o.state, token: grant.token, expiresAt: grant.expiresAt, booking };
+  }
+
+  /** Records that a grant bound to the order's offer is out: it may book until it or the offer expires. */
+  function handedOut(o, grant) {
+    const until = Math.min(Date.parse(grant.expiresAt), o.expiresAt) + IN_FLIGHT_MS;
+    const b = o.bookable.find((x) => x.tag === o.offerTag);
+    if (b) b.until = Math.max(b.until, until);
+    else o.bookable.push({ tag: o.offerTag, service: o.service, price: o.price, currency: o.charged.currency, until });
+  }
+
+  /**
+   * A different offer for an order whose first offer a grant may have
+   * booked (a lost answer, then another service chosen; or the edge
+   * refused a booking the page changed): the shop charged the first, and
+   * the edge's exactly-once booking would answer the first booking (or
+   * 409) to the second. So the second offer is charged only when the
+   * order is known not to be booked: the edge says no shipment has the
+   * order's reference (read-only, bookedAtEdge). A grant for the first
+   * offer may still book it after that read, until it (or its offer)
+   * expires and a booking sent with it has landed: the edge books one of
+   * the two, never both (one reference), so while that can happen the
+   * second offer is charged only if it costs at least every offer a
+   * grant may still book (were one of those booked instead, the shop
+   * refunds the difference; it never ships for less than it charged). A
+   * cheaper one waits: the first charge stands and the shopper is told why.
+   */
+  async function mayReplace(o, facts, lang) {
+    const dearer = o.bookable.find((b) => now() < b.until && (b.currency !== facts.currency || cents(facts.price) < cents(b.price)));
+    if (dearer) {
+      throw new Refusal(409, 'order_pending', 'demo.errPending', `order ${o.ref}: a grant for ${dearer.service} at ${dearer.price} may still book it`);
+    }
+    const state = await bookedAtEdge(o.ref, lang);
+    if (state === 'booked') {
+      o.state = 'booked';
+      throw new Refusal(409, 'booked', 'demo.errBooked', `order ${o.ref} is booked with ${o.service}`);
+    }
+    if (state !== 'not_booked') throw new Refusal(503, 'order_pending', 'demo.errPending', `order ${o.ref}: the edge did not say whether it is booked (${state})`);
+    log(`shop: order ${o.ref} not booked with ${o.service}: its charge is replaced`);
+  }
+
+  /**
+   * Whether the edge booked a shipment with this order reference: it reads
+   * its tracking by client_ref with a read-only token the shop mints for
+   * that reference (get-shipment-tracking; no booking allowed). 'booked'
+   * (an answer), 'not_booked' (404: no shipment with that reference), or
+   * why it cannot tell.
+   */
+  async function bookedAtEdge(ref, lang) {
+    try {
+      const t = await mintToken(signingKey, { operations: ['get-shipment-tracking'], shippingClientRef: ref }, { ttl: 60, now: now() });
+      const res = await fetch(`${edge}/v1/get-shipment-tracking?client_ref=${encodeURIComponent(ref)}`, {
+        headers: { Authorization: `Bearer ${t.token}`, 'Accept-Language': lang }, signal: AbortSignal.timeout(10_000),
+      });
+      const env = await res.json().catch(() => null);
+      if (res.status === 200 && env?.status === 'ok') return 'booked';
+      if (res.status === 404) return 'not_booked';
+      return `HTTP ${res.status}`;
+    } catch (err) {
+      return String(err && err.name ? err.name : err);
+    }
   }
 
   // POST /orders/token {cart}: a fresh token for the cart's order (the
@@ -278,6 +377,8 @@ export function createShop(options) {
     const c = cartOf(body.cart);
     const o = orders.get(c.id);
     if (!o) throw new Refusal(404, 'order_unknown', 'demo.errCart');
+    // A label-pending order has no shipment yet: nothing for a page to read or book.
+    if (o.state === 'label_pending') throw new Refusal(409, 'label_pending', 'demo.labelFollows');
     let grant = { operations: OPERATIONS, shippingClientRef: o.ref, offer: o.offer };
     try {
       await verifyOffer(keys, o.offer, { now: now() });
@@ -285,6 +386,7 @@ export function createShop(options) {
       grant = { operations: OPERATIONS.slice(1), shippingClientRef: o.ref };
     }
     const t = await mintToken(signingKey, grant, { ttl: TOKEN_TTL, now: now() });
+    if (grant.offer) handedOut(o, t);
     return { token: t.token, expiresAt: t.expiresAt };
   }
 

@@ -212,6 +212,11 @@ test('checkout: address, rate, drop point, booking, label, tracking', { timeout:
   assert.equal(booked.data.shipping_data.service_code, chosenService.service_code);
   assert.equal(booked.data.drop_point_data.drop_point_key, point.drop_point_key);
   assert.equal(booked.data.to_data.to_zip_code, '08001');
+  // Booked at 0 €: the shop charged the free offer's signed price (its
+  // log and the confirmation), the cart's 79 € and no shipping.
+  assert.match(stack.logs(), new RegExp(`order ${orderRef} charged 79\\.00 EUR \\(shipping 0\\.00, ${chosenService.carrier_code}/${chosenService.service_code}, live\\)`));
+  assert.equal((await page.locator('#paid-shipping').textContent()).replace(/[^\d,.]/g, ''), '0,00');
+  assert.equal((await page.locator('#paid-total').textContent()).replace(/[^\d,.]/g, ''), '79,00');
 
   // A reload keeps the confirmation (this tab's sessionStorage) with a fresh demo token.
   await page.reload();

@@ -205,6 +205,9 @@ test('a page whose script changes the service, the weight or the destination is 
   assert.equal(booked.data.shipping_data.service_code, service.service_code);
   assert.equal(booked.data.to_data.to_zip_code, '08001');
   assert.equal(Number(orders.at(-1).body.data.charged.shipping), service.price);
+  // Another offer than the one the last grant was for (issue 30/31's one charge per booking):
+  // the shop charged it after the edge said, read-only, that the order was not booked.
+  assert.match(stack.logs(), new RegExp(`order ${ref} not booked with [^ ]+: its charge is replaced`));
   assert.deepEqual(pageErrors, []);
   await context.close();
 });
