@@ -304,11 +304,13 @@ export interface MintedToken {
 /**
  * Mints a scoped token on the shop's server (Node 20+ or any WebCrypto runtime): byte for byte
  * what the worker's POST /tokens and Go's worker/tokens.Mint make. signingKey is the worker's
- * TOKEN_SIGNING_KEY (at least 32 bytes; a string is UTF-8). A bad grant rejects with a
+ * TOKEN_SIGNING_KEY (at least 32 bytes; a string is UTF-8), or during a rotation
+ * [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS] (Go's tokens.MintWithKeys): the token is signed
+ * with the first, and a bound offer may be signed with any, as the edge's booking accepts it. A bad grant rejects with a
  * ParcelgateError (category "validation") naming the field; a short key with a TypeError.
  */
 export function mintToken(
-  signingKey: string | ArrayBuffer | ArrayBufferView,
+  signingKey: OfferKeys,
   grant: TokenGrant,
   options?: MintOptions,
 ): Promise<MintedToken>;

@@ -221,7 +221,9 @@ export async function keyId(signingKey) {
  * without the request. The token is byte for byte the one Go's
  * worker/tokens.Mint makes for the same grant, key and time.
  *
- * @param {string | ArrayBuffer | ArrayBufferView} signingKey the worker's TOKEN_SIGNING_KEY (at least 32 bytes; a string is UTF-8)
+ * @param {import("../core.js").OfferKeys} signingKey the worker's TOKEN_SIGNING_KEY (at least 32 bytes; a string is UTF-8), or
+ *   during a rotation [TOKEN_SIGNING_KEY, TOKEN_SIGNING_KEY_PREVIOUS]: the token is signed with the first; a bound offer
+ *   may be signed with any (one quoted before the rotation stays bookable until it expires, as the edge accepts it)
  * A grant of new-shipment must bind shippingClientRef (the order it books);
  * one of new-collection must bind dlvrRef (the shipment) and
  * collectionClientRef (the pickup); either lives at most 7200 seconds.
@@ -232,10 +234,15 @@ export async function keyId(signingKey) {
  * @returns {Promise<{token: string, expiresAt: string, expiresIn: number, operations: string[]}>}
  */
 export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Date.now() } = {}) {
-  const key = keyBytes(signingKey, 'mintToken');
-  if (key.byteLength < MIN_KEY_BYTES) {
+  const set = Array.isArray(signingKey) ? signingKey : [signingKey];
+  if (set.length === 0 || set.length > MAX_KEYS) {
+    throw new TypeError(`parcelgate: mintToken: the signing keys are 1 to ${MAX_KEYS} keys, the current one first`);
+  }
+  const keys = set.map((k) => keyBytes(k, 'mintToken'));
+  if (keys.some((k) => k.byteLength < MIN_KEY_BYTES)) {
     throw new TypeError(`parcelgate: mintToken: the signing key must be at least ${MIN_KEY_BYTES} bytes (TOKEN_SIGNING_KEY)`);
   }
+  const key = keys[0];
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL) {
     throw fieldError('ttl', `must be a whole number of seconds from 1 to ${MAX_TTL}`);
   }
@@ -246,7 +253,7 @@ export async function mintToken(signingKey, grant, { ttl = DEFAULT_TTL, now = Da
     /** @type {import('../core.js').OfferFacts} */
     let facts;
     try {
-      facts = await verifyOffer(key, grant.offer, { now: nowMs0 });
+      facts = await verifyOffer(keys, grant.offer, { now: nowMs0 });
     } catch (e) {
       /** @type {Record<string, string>} */
       const problems = {

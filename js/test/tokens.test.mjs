@@ -136,3 +136,22 @@ test('a signing key in a SharedArrayBuffer signs and verifies as its bytes do (W
   assert.equal(await keyId(shared), await keyId(vectors.key));
   assert.deepEqual((await verifyToken([shared], v.token, { now: v.now_ms })).operations, v.operations);
 });
+
+// An offer quoted just before a key rotation stays bookable until it
+// expires (the edge verifies it with TOKEN_SIGNING_KEY_PREVIOUS too), so
+// mintToken takes the key set, as Go's tokens.MintWithKeys: the token is
+// signed with the first key, the offer may be signed with any.
+test('mintToken binds an offer signed with the previous key when given the key set', async () => {
+  const O = JSON.parse(await fs.readFile(path.join(ROOT, 'testdata/offers.json'), 'utf8'));
+  const v = O.offers.find((o) => o.previous);
+  assert.ok(v, 'the vectors have an offer of the previous key');
+  const current = 'the-current-signing-key-0123456789abcdef!';
+  const grant = { operations: ['new-shipment'], shippingClientRef: 'ORD-33', offer: v.offer };
+  const now = O.now_s * 1000;
+  await assert.rejects(mintToken(current, grant, { now }), (e) => e instanceof ParcelgateError && /offer/.test(e.message),
+    'with the new key alone the offer is foreign');
+  const t = await mintToken([current, O.previousKey], grant, { now });
+  const got = await verifyToken([current], t.token, { now });
+  assert.deepEqual(got.operations, ['new-shipment']);
+  await assert.rejects(verifyToken([O.previousKey], t.token, { now }), 'signed with the current key, not the previous one');
+});

@@ -106,16 +106,17 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		}
 		ttl = time.Duration(n) * time.Second
 	}
-	return &Endpoint{Response: e.mintAnswer(e.cfg.SigningKey, g, ttl, r, nil)}
+	return &Endpoint{Response: e.mintAnswer(e.cfg.SigningKeys, g, ttl, r, nil)}
 }
 
-// mintAnswer mints g's token with key and answers what both token
+// mintAnswer mints g's token with keys (signed with the first; a bound
+// offer may be signed with any, as the booking check accepts it) and answers what both token
 // endpoints answer: the token, its expiry, the operations it grants and
 // its bindings, then extra's members. A grant the rules refuse is a 400
 // naming its field (a fallback offer the 403 its booking would get); a
 // failure to sign is the misconfiguration answer.
-func (e *Edge) mintAnswer(key []byte, g tokens.Grant, ttl time.Duration, r *Request, extra func(jsonlite.Emitter)) *Response {
-	tok, exp, err := tokens.Mint(key, g, ttl, r.Now)
+func (e *Edge) mintAnswer(keys tokens.Keys, g tokens.Grant, ttl time.Duration, r *Request, extra func(jsonlite.Emitter)) *Response {
+	tok, exp, err := tokens.MintWithKeys(keys, g, ttl, r.Now)
 	if fe, ok := err.(*tokens.FieldError); ok {
 		// (Pointers compared, not errors: TinyGo's interface equality
 		// links 3 KB gzip of type walking.)
@@ -217,7 +218,7 @@ func (e *Edge) DemoToken(r *Request) *Endpoint {
 	if x := e.demoOffer(&g, req.Get(FieldOffer), r); x != nil {
 		return fail(x)
 	}
-	return &Endpoint{RateLimit: rl, Response: e.mintAnswer(e.demoKey, g, DemoTokenTTL, r, func(w jsonlite.Emitter) {
+	return &Endpoint{RateLimit: rl, Response: e.mintAnswer(e.demoKeys, g, DemoTokenTTL, r, func(w jsonlite.Emitter) {
 		w.Key("upstream")
 		w.String("sandbox")
 	})}

@@ -236,12 +236,24 @@ func TestOffersAcrossAKeyRotation(t *testing.T) {
 	rotated := ledgerEdge(core.EnvBookingGrace, "30", core.EnvTokenSigningKey, newKey, core.EnvTokenSigningKeyPrevious, signing)
 	a, _ := book(t, rotated, bearerMaster, offerBooking+"&offer="+url.QueryEscape(home), "", day)
 	assert.Nil(t, a, "the previous key's offer books during the rotation")
+	// And a page's grant binds it: POST /tokens verifies the offer with the
+	// key set, as the booking does (it answered offer foreign before).
+	form := "operations=new-shipment&shipping_client_ref=ORD-30&offer=" + url.QueryEscape(home)
+	mint := func(e *core.Edge) *answer {
+		return toAnswer(t, e.Tokens(&core.Request{Method: "POST", Body: []byte(form), ContentType: "application/x-www-form-urlencoded",
+			Authorization: bearerMaster, RequestID: "rid", Now: day}).Response, nil)
+	}
+	minted := mint(rotated)
+	require.Equal(t, 200, minted.Status, "the previous key's offer binds during the rotation: %s", minted.Raw)
+	a, _ = book(t, rotated, "Bearer "+minted.Env.Data["token"].(string), offerBooking+"&offer="+url.QueryEscape(home), "", day)
+	assert.Nil(t, a, "and its grant books it")
 	fresh := offerOf(t, signedAnswer(t, rotated, "get-shipments-rates", offerRatesQuery, offerRatesAnswer, true, day), 0)
 	assert.Contains(t, fresh, "."+offers.KeyID([]byte(newKey))+".")
 	done := ledgerEdge(core.EnvBookingGrace, "30", core.EnvTokenSigningKey, newKey)
 	a, _ = book(t, done, bearerMaster, offerBooking+"&offer="+url.QueryEscape(home), "", day)
 	require.NotNil(t, a)
 	assert.Equal(t, "offer_invalid", a.Env.Data["errorClass"], "refused once the previous key is removed")
+	assert.Equal(t, 400, mint(done).Status, "and no grant binds it")
 	a, _ = book(t, done, bearerMaster, offerBooking+"&offer="+url.QueryEscape(fresh), "", day)
 	assert.Nil(t, a)
 }

@@ -438,11 +438,24 @@ func refProblem(v string, max int) string {
 }
 
 // Mint returns a token for g signed with key (the current key of a set),
-// valid for ttl from now (DefaultTTL when ttl is 0), and its expiry.
+// valid for ttl from now (DefaultTTL when ttl is 0), and its expiry. An
+// offer bound into g must be signed with key; during a key rotation use
+// MintWithKeys.
 func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.Time, error) {
-	if err := checkKeys(Keys{key}); err != nil {
+	return MintWithKeys(Keys{key}, g, ttl, now)
+}
+
+// MintWithKeys is Mint during a key rotation: the token is signed with
+// keys[0] (TOKEN_SIGNING_KEY), and an offer bound into g may be signed with
+// any of keys (TOKEN_SIGNING_KEY_PREVIOUS too), because a shopper's offer
+// quoted just before the rotation stays bookable until it expires, as the
+// edge's booking check accepts it; with the current key alone the shop
+// would refuse its own customer's offer as foreign.
+func MintWithKeys(keys Keys, g Grant, ttl time.Duration, now time.Time) (string, time.Time, error) {
+	if err := checkKeys(keys); err != nil {
 		return "", time.Time{}, err
 	}
+	key := keys[0]
 	if ttl == 0 {
 		ttl = DefaultTTL
 	}
@@ -455,7 +468,7 @@ func Mint(key []byte, g Grant, ttl time.Duration, now time.Time) (string, time.T
 		// compares them); the token only names it. But a fallback offer
 		// never books, so a grant bound to one would be a token that fails
 		// at the page's booking: refused here, where it is known.
-		p, err := offers.Open(Keys{key}, offers.Prefix, g.Offer, now)
+		p, err := offers.Open(keys, offers.Prefix, g.Offer, now)
 		if err != nil {
 			return "", time.Time{}, &FieldError{"offer", OfferProblem(err)}
 		}

@@ -223,3 +223,35 @@ func TestMintRefusesFallbackOffers(t *testing.T) {
 		}
 	}
 }
+
+// An offer quoted just before a key rotation stays bookable until it
+// expires (the edge's booking check verifies it with TOKEN_SIGNING_KEY_PREVIOUS
+// too), so minting its grant takes the key set: with the new key alone the
+// shop would refuse its own shopper's offer as foreign.
+func TestMintWithKeysBindsAnOfferOfThePreviousKey(t *testing.T) {
+	previous := []byte("the-previous-signing-key-0123456789abcdef")
+	current := []byte("the-current-signing-key-0123456789abcdef!")
+	o := offers.Offer{Carrier: "seur", Service: "1", Price: "4.5", Currency: "EUR",
+		To: offers.Place{Country: "ES", Postal: "08001"}, Parcels: []offers.Parcel{{Weight: "2"}}, Source: offers.SourceLive, Expires: now.Add(5 * time.Minute)}
+	offer, err := offers.Sign(previous, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Grant{Operations: []string{"new-shipment"}, ShippingClientRef: "ORD-33", Offer: offer}
+	var fe *FieldError
+	if _, _, err := Mint(current, g, 0, now); !errors.As(err, &fe) || fe.Field != "offer" {
+		t.Fatalf("Mint with the new key alone = %v; want the offer refused", err)
+	}
+	tok, _, err := MintWithKeys(Keys{current, previous}, g, 0, now)
+	if err != nil {
+		t.Fatalf("MintWithKeys: %v", err)
+	}
+	// Signed with the current key: it verifies without the previous one.
+	got, err := Verify(Keys{current}, tok, now)
+	if err != nil || got.OfferTag != offers.Tag(offer) {
+		t.Fatalf("Verify = %+v, %v; want the grant bound to the offer", got, err)
+	}
+	if _, err := Verify(Keys{previous}, tok, now); err == nil {
+		t.Fatal("the token verified with the previous key alone: it must be signed with the current one")
+	}
+}
