@@ -139,7 +139,8 @@ test('Spanish, 360 px: Place order with a drop-point service and no point is blo
   assert.equal(picker.value, '');
   assert.equal(picker.valueMissing, true);
   assert.equal(picker.message, ES['points.required']);
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'drop-points', 'the picker has the focus');
+  assert.deepEqual(await page.evaluate(() => [document.activeElement?.id, document.activeElement?.shadowRoot?.activeElement?.type]), ['drop-points', 'radio'],
+    'the picker\'s first option has the focus');
   assert.equal(await page.evaluate(() => document.getElementById('rates').value), `${service.carrier_code}/${service.service_code}`, 'the service stays chosen');
   // Nothing was sent: no order to the shop's server, no booking to the edge, nothing booked.
   assert.equal(sent.orders, 0, 'no order reached the shop\'s server');
@@ -216,6 +217,8 @@ test('Spanish, 360 px: a reload brings back the chosen service and point with a 
   // The same service and point are chosen again, without the shopper.
   await eventually(async () => assert.equal((await widget(page, 'rates')).value, key), 30000);
   await eventually(async () => assert.equal((await widget(page, 'drop-points')).value, point.drop_point_key), 30000);
+  assert.equal(await page.locator('pg-rate-selector input[type=radio]:checked').count(), 1, 'the service shows as chosen');
+  assert.equal(await page.locator('pg-drop-point-picker input[type=radio]:checked').count(), 1, 'the point shows as chosen');
   // With the offer of the quote made after the reload: signed by the edge, unexpired, the price shown before.
   const fresh = sent.quotes.slice(quotesBefore).filter((q) => q.body?.status === 'ok');
   assert.ok(fresh.length > 0, 'quoted again after the reload');
