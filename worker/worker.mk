@@ -222,7 +222,8 @@ test-worker-e2e: npm-tools worker sandbox-worker
 ## against make dev's stack (the built worker and assets under wrangler dev, a fresh
 ## sandbox, the demo's shop server): address validation, rates, drop points, booking through
 ## the shop's server with a grant bound to the offer, label PDF, tracking; a page script that
-## changes the booking is refused (demo-offers); js/README's order-flow snippets run against it
+## changes the booking is refused (demo-offers); a missing drop point blocks Place order, a new
+## postal code clears the choice, a reload restores it (demo-choice); js/README's order-flow snippets run against it
 ## (order-flow); a real upstream configured means no demo token. Writes build/e2e/checkout.png. Also
 ## js/test/e2e/bundlers.test.mjs: the packed package (npm pack, installed offline into a new
 ## project) built with esbuild, Vite and webpack (pinned in package.json) and driven against the

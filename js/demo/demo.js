@@ -67,6 +67,9 @@ const state = {
 // a reloaded page, cannot book twice) and, once booked, the confirmation.
 // sessionStorage: this tab only.
 const STORE_KEY = 'tienda-demo-checkout';
+// The delivery mode, for a reload (the widgets keep the chosen service and point themselves).
+const MODE_KEY = 'tienda-demo-mode';
+const ADDRESS_KEY = 'tienda-demo-address';
 
 function saved() {
   try {
@@ -183,24 +186,25 @@ function setupWidgets() {
   // country are valid.
   address.addEventListener('pg-change', (ev) => {
     const { value, errors } = ev.detail;
-    const bad = new Set((errors || []).map((e) => e.field));
-    const zip = value.to_zip_code;
-    const country = value.to_country_code;
-    if (!zip || !country || bad.has('to_zip_code') || bad.has('to_country_code')) return;
-    if (rates.getAttribute('to-zip') === zip && rates.getAttribute('to-country') === country) return;
-    rates.setAttribute('to-country', country);
-    rates.setAttribute('to-zip', zip);
-    dropPoints.setAttribute('country', country);
-    dropPoints.setAttribute('zip-code', zip);
-    show('routeHint', () =>
-      T('demo.route', {
-        from: ORIGIN.city,
-        zip,
-        country: countryName(country, locale()),
-        date: formatDate(shippingDate, locale(), { weekday: 'long', day: 'numeric', month: 'long' }),
-      }),
-    );
+    try {
+      // Kept for a reload (this tab only), as the widgets keep the choice:
+      // the same address brings the chosen service and point back.
+      sessionStorage.setItem(ADDRESS_KEY, JSON.stringify(value));
+    } catch {
+      // no storage: a reload starts with an empty form
+    }
+    followAddress(value, errors);
   });
+  // The address of this tab before a reload (the browser does not restore the form's widgets).
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(ADDRESS_KEY) || 'null');
+    if (kept && typeof kept === 'object') {
+      address.value = kept;
+      followAddress(address.value, []);
+    }
+  } catch {
+    // nothing kept
+  }
 
   for (const radio of document.querySelectorAll('input[name=mode]')) {
     radio.addEventListener('change', () => setMode(radio.value));
@@ -221,12 +225,42 @@ function setupWidgets() {
   });
 }
 
+/** The rates and drop points follow the address once its postal code and country are valid. */
+function followAddress(value, errors) {
+  const bad = new Set((errors || []).map((e) => e.field));
+  const zip = value.to_zip_code;
+  const country = value.to_country_code;
+  if (!zip || !country || bad.has('to_zip_code') || bad.has('to_country_code')) return;
+  if (rates.getAttribute('to-zip') === zip && rates.getAttribute('to-country') === country) return;
+  rates.setAttribute('to-country', country);
+  rates.setAttribute('to-zip', zip);
+  dropPoints.setAttribute('country', country);
+  dropPoints.setAttribute('zip-code', zip);
+  show('routeHint', () =>
+    T('demo.route', {
+      from: ORIGIN.city,
+      zip,
+      country: countryName(country, locale()),
+      date: formatDate(shippingDate, locale(), { weekday: 'long', day: 'numeric', month: 'long' }),
+    }),
+  );
+}
+
 function setMode(mode) {
   state.mode = mode;
   state.service = null;
   state.dropPoint = null;
   rates.setAttribute('filter', mode);
   $('drop-point-step').hidden = mode !== 'drop-point';
+  // A point is needed to submit only when picking up (the picker's own
+  // message, "Choose a drop point.", at the picker).
+  dropPoints.required = mode === 'drop-point';
+  try {
+    // Kept for a reload, so the widgets can restore a drop-point choice.
+    sessionStorage.setItem(MODE_KEY, mode);
+  } catch {
+    // no storage: a reload starts with home delivery
+  }
   renderTotals();
 }
 
@@ -279,12 +313,16 @@ async function placeOrder(ev) {
     fail(() => T('demo.errAddress'));
     return;
   }
-  if (!state.service) {
+  // The widgets' own validity (the form is novalidate: the address is
+  // checked above with the page's message): a service is required, and a
+  // point while picking up; the browser shows the widget's message at it
+  // and focuses it.
+  if (!rates.reportValidity() || !state.service) {
     fail(() => T('demo.errService'));
-    rates.focus?.();
+    if (rates.validity?.valid !== false) rates.focus?.();
     return;
   }
-  if (state.mode === 'drop-point' && !state.dropPoint) {
+  if (!dropPoints.reportValidity() || (state.mode === 'drop-point' && !state.dropPoint)) {
     fail(() => T('demo.errDropPoint'));
     return;
   }
@@ -496,6 +534,14 @@ async function showMode() {
 
 /** Restores this tab's checkout: its cart, and its confirmation once booked. */
 async function restore() {
+  try {
+    const mode = sessionStorage.getItem(MODE_KEY);
+    const radio = document.querySelector(`input[name=mode][value="${mode === 'drop-point' ? 'drop-point' : 'home'}"]`);
+    radio.checked = true;
+    setMode(radio.value);
+  } catch {
+    // no storage
+  }
   const v = saved();
   if (!v.booking || !(v.booking.ref || v.booking.labelPending)) {
     await loadCart(v.cart || '');
