@@ -105,7 +105,7 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	if !rates && kind != FieldPoint {
 		return body
 	}
-	s := jsonlite.NewScanner(body)
+	s := jsonlite.NewScannerString(view(body)) // read only here: the offers' fields are copied into their payloads
 	// The answer's data: services (and best_price_service) of rates, the
 	// drop points (a list, or an object's drop_points) of drop points.
 	s.Object(func(k string) error {
