@@ -269,8 +269,9 @@ bench-worker: npm-tools worker
 
 ## bench-offers: signed offers (issue 30): an offer's size, Go's Sign and Verify
 ## (worker/offers, beside worker/tokens' and webhooks' verifies) and Node's verifyOffer.
-## The rates answer's CPU with offers against without under workerd is the bench's
-## `offers` part (go run ./worker/bench -parts offers), in Node bench-worker-core's rates row.
+## The rates answer's CPU with offers (and with PRICING_RULES and offers) against without under
+## workerd is the bench's `offers` part (go run ./worker/bench -parts offers: worker/bench/OFFERS.md),
+## in Node bench-worker-core's rates rows.
 .PHONY: bench-offers
 BENCH_STEPS += bench-offers
 bench-offers:

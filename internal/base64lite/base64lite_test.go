@@ -74,3 +74,25 @@ func FuzzBase64(f *testing.F) {
 	f.Add([]byte{0xff}, "_w")
 	f.Fuzz(func(t *testing.T, src []byte, s string) { check(t, src, s) })
 }
+
+// TestAppendEncode holds AppendEncode to encoding/base64 for sources of
+// every length up to 300 bytes (the groups of three and every remainder),
+// appended after a prefix it must keep, into a buffer with room and one
+// without.
+func TestAppendEncode(t *testing.T) {
+	r := rand.New(rand.NewSource(30))
+	for n := 0; n <= 300; n++ {
+		src := make([]byte, n)
+		r.Read(src)
+		for _, c := range modes {
+			want := "pfx." + c.enc.EncodeToString(src)
+			if got := string(AppendEncode([]byte("pfx."), src, c.m)); got != want {
+				t.Fatalf("AppendEncode(%d bytes, %d) = %q; want %q", n, c.m, got, want)
+			}
+			roomy := append(make([]byte, 0, 1024), "pfx."...)
+			if got := string(AppendEncode(roomy, src, c.m)); got != want {
+				t.Fatalf("AppendEncode(%d bytes, %d) into a roomy buffer = %q; want %q", n, c.m, got, want)
+			}
+		}
+	}
+}

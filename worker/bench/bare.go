@@ -313,9 +313,6 @@ func bareConfig(w bareWorker, vars map[string]string, date, addr string) (string
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if strings.ContainsAny(vars[k], "\"\\\n") {
-			return "", fmt.Errorf("bare: var %s has a character the config cannot hold", k)
-		}
 		fmt.Fprintf(&b, "    (name = %s, text = %s),\n", capnpString(k), capnpString(vars[k]))
 	}
 	if w.objects {
@@ -331,8 +328,12 @@ func bareConfig(w bareWorker, vars map[string]string, date, addr string) (string
 	return b.String(), nil
 }
 
-// capnpString quotes s for the config (the values here are plain ASCII).
-func capnpString(s string) string { return "\"" + s + "\"" }
+// capnpString quotes s for the config.
+func capnpString(s string) string { return "\"" + capnpEscaper.Replace(s) + "\"" }
+
+// capnpEscaper escapes what a Cap'n Proto text string cannot hold as is
+// (its lexer reads C's escapes), so a var may be JSON (PRICING_RULES).
+var capnpEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // workerdPath is the workerd binary wrangler runs: the project's workerd
 // package, resolved from the repository root.

@@ -109,7 +109,7 @@ type rateEntry struct {
 	nameAt     [2]int
 	svc        pricing.Service
 	res        pricing.Result
-	out        []byte // the entry as the shop shows it
+	outAt      [2]int // the entry as the shop shows it, in the list's new text
 	rank       int64  // the shop's price for best_price_service; -1: unranked
 }
 
@@ -150,9 +150,9 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	}
 	backup := !arrival && dataSource(body) == SourceFallback
 
-	src := string(body)
+	src := view(body) // read only here; every result below is a copy
 	s := jsonlite.NewScannerString(src)
-	var list []rateEntry
+	list := make([]rateEntry, 0, 8) // a checkout's quote: a handful of services, one allocation
 	listAt, bestAt := [2]int{-1, -1}, [2]int{-1, -1}
 	var best *rateEntry
 	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
@@ -236,9 +236,6 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		en.svc.Backup = backup
 		en.res = t.Apply(&en.svc, order, lang)
 		matched = matched || en.res.Matched
-		if !en.res.Hidden {
-			en.out = e.priceEntry(src, en, t.Precision, backup)
-		}
 		switch {
 		case arrival: // ranked by transit_hours as read
 		case en.res.Priced:
@@ -265,7 +262,10 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	var cuts []splice
 	var newBest []byte
 	if listAt[0] >= 0 {
-		b := []byte{'['}
+		// The shown entries written once into the list's text (room for
+		// their names and prices); the cheapest is reused from it.
+		b := make([]byte, 0, listAt[1]-listAt[0]+64*len(list))
+		b = append(b, '[')
 		var cheapest *rateEntry
 		for i := range list {
 			en := &list[i]
@@ -275,17 +275,20 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			if len(b) > 1 {
 				b = append(b, ',')
 			}
-			b = append(b, en.out...)
+			en.outAt[0] = len(b)
+			b = e.appendPriced(b, src, en, t.Precision, backup)
+			en.outAt[1] = len(b)
 			if en.rank >= 0 && (cheapest == nil || en.rank < cheapest.rank) {
 				cheapest = en
 			}
 		}
-		cuts = append(cuts, splice{listAt, append(b, ']')})
+		b = append(b, ']')
+		cuts = append(cuts, splice{listAt, b})
 		if cheapest != nil {
-			newBest = cheapest.out
+			newBest = b[cheapest.outAt[0]:cheapest.outAt[1]:cheapest.outAt[1]]
 		}
 	} else if best != nil && !best.res.Hidden {
-		newBest = best.out
+		newBest = e.appendPriced(nil, src, best, t.Precision, backup)
 	}
 	if bestAt[0] >= 0 {
 		if newBest == nil {
@@ -299,7 +302,11 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	if len(cuts) == 2 && cuts[1].at[0] < cuts[0].at[0] {
 		cuts[0], cuts[1] = cuts[1], cuts[0]
 	}
-	out := make([]byte, 0, len(body)+64)
+	n := len(body)
+	for _, c := range cuts {
+		n += len(c.text) - (c.at[1] - c.at[0])
+	}
+	out := make([]byte, 0, n)
 	last := 0
 	for _, c := range cuts {
 		out = append(out, src[last:c.at[0]]...)
@@ -329,68 +336,68 @@ func dataObject(s *jsonlite.Scanner, fn func(k string) error) bool {
 	return err == nil && found
 }
 
-// priceEntry writes one service as the shop shows it: its price the
+// appendPriced appends one service as the shop shows it: its price the
 // shop's (a string when the carrier's was one), its name the shop's, the
 // carrier's price as carrier_price only when the operator allows it.
+// Written straight into the caller's buffer: no copy of the entry of its
+// own (a rates answer's cost with rules: issue 31's 1.1x).
 //
 // backup: the shop's own fallback price, which no carrier charged: no
 // carrier_price beside it.
-func (e *Edge) priceEntry(src string, en *rateEntry, prec int, backup bool) []byte {
-	seg := src[en.start:en.end]
+func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, backup bool) []byte {
 	if !en.res.Priced && en.res.Name == "" {
-		return []byte(seg)
+		return append(dst, src[en.start:en.end]...)
 	}
-	type edit struct {
-		at   [2]int
-		text []byte
+	// At most two edits of the entry's text, in the text's order: the
+	// price's value (0) and the name's (1).
+	at := [2][2]int{en.priceAt, en.nameAt}
+	do := [2]bool{en.res.Priced && en.priceAt[1] > en.priceAt[0], en.res.Name != "" && en.nameAt[1] > en.nameAt[0]}
+	order := [2]int{0, 1}
+	if do[0] && do[1] && en.nameAt[0] < en.priceAt[0] {
+		order = [2]int{1, 0}
 	}
-	var edits []edit
-	if en.res.Priced && en.priceAt[1] > en.priceAt[0] {
-		var p []byte
-		quoted := src[en.priceAt[0]] == '"'
-		if quoted {
-			p = append(p, '"')
-		}
-		p = pricing.AppendFormat(p, en.res.Price, prec)
-		if quoted {
-			p = append(p, '"')
-		}
-		edits = append(edits, edit{en.priceAt, p})
-	}
-	if en.res.Name != "" && en.nameAt[1] > en.nameAt[0] {
-		edits = append(edits, edit{en.nameAt, jsonlite.AppendString(nil, en.res.Name)})
-	}
-	if len(edits) == 2 && edits[1].at[0] < edits[0].at[0] {
-		edits[0], edits[1] = edits[1], edits[0]
-	}
-	out := make([]byte, 0, len(seg)+48)
 	last := en.start
-	for _, ed := range edits {
-		out = append(out, src[last:ed.at[0]]...)
-		out = append(out, ed.text...)
-		last = ed.at[1]
+	for _, k := range order {
+		if !do[k] {
+			continue
+		}
+		dst = append(dst, src[last:at[k][0]]...)
+		if k == 0 {
+			quoted := src[en.priceAt[0]] == '"'
+			if quoted {
+				dst = append(dst, '"')
+			}
+			dst = pricing.AppendFormat(dst, en.res.Price, prec)
+			if quoted {
+				dst = append(dst, '"')
+			}
+		} else {
+			dst = jsonlite.AppendString(dst, en.res.Name)
+		}
+		last = at[k][1]
 	}
-	out = append(out, src[last:en.end-1]...) // up to the closing brace
+	dst = append(dst, src[last:en.end-1]...) // up to the closing brace
 	empty := en.empty
 	if en.res.Name != "" && en.nameAt[1] == 0 {
-		out = append(out, memberPrefix(empty, "service_name")...)
-		out = jsonlite.AppendString(out, en.res.Name)
+		dst = appendMember(dst, empty, "service_name")
+		dst = jsonlite.AppendString(dst, en.res.Name)
 		empty = false
 	}
 	if en.res.Priced && e.cfg.ShowCarrierPrice && !backup && en.priceAt[1] > en.priceAt[0] {
-		out = append(out, memberPrefix(empty, "carrier_price")...)
-		out = append(out, src[en.priceAt[0]:en.priceAt[1]]...)
+		dst = appendMember(dst, empty, "carrier_price")
+		dst = append(dst, src[en.priceAt[0]:en.priceAt[1]]...)
 	}
-	return append(out, '}')
+	return append(dst, '}')
 }
 
-func memberPrefix(empty bool, name string) []byte {
-	var b []byte
+// appendMember appends a member's name and colon to an object's text,
+// after a comma unless the object is empty.
+func appendMember(dst []byte, empty bool, name string) []byte {
 	if !empty {
-		b = append(b, ',')
+		dst = append(dst, ',')
 	}
-	b = jsonlite.AppendString(b, name)
-	return append(b, ':')
+	dst = jsonlite.AppendString(dst, name)
+	return append(dst, ':')
 }
 
 // pricingSay is the refusal of a bad order_value, shown to the shopper's

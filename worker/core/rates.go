@@ -163,7 +163,7 @@ func withSource(body []byte, source string) []byte {
 // has none.
 func dataSource(body []byte) string {
 	const head, tail = `{"status":"ok","data":{"source":"`, `"}}`
-	b := string(body)
+	b := view(body)
 	switch {
 	case strings.HasPrefix(b, head+SourceRecent+`"`), strings.HasSuffix(b, `,"source":"`+SourceRecent+tail):
 		return SourceRecent
