@@ -7,6 +7,7 @@
 import { Client } from '../client.js';
 import { ParcelgateError } from '../errors.js';
 import { load, loaded } from '../core.js';
+import { expired } from './offer-facts.js';
 import {
   language,
   intlLocale,
@@ -798,6 +799,13 @@ export class SelectableList extends FetchingElement {
     /** @type {E | null} the entry last announced */
     this._lastSelected = null;
     this._internals = typeof this.attachInternals === 'function' ? this.attachInternals() : null;
+    /** What the last list was quoted or listed for (the chooser's fingerprint of its request). */
+    this._listFp = '';
+    /** What the chosen entry was listed for ('' for a preset not yet listed). */
+    this._chosenFp = '';
+    /** @type {Record<string, unknown> | null} a form restore's kept choice, applied to the next list */
+    this._restoring = null;
+    this._triedStore = false;
   }
 
   connectedCallback() {
@@ -879,10 +887,24 @@ export class SelectableList extends FetchingElement {
     this._announce(null);
   }
 
-  /** The browser restores the form (history navigation, reload): the choice comes back once listed. */
-  /** @param {unknown} state */
+  /**
+   * The browser restores the form (history navigation, reload): a kept choice (the chooser's
+   * _saved, as JSON) is tried on the next list; a plain value comes back once listed.
+   * @param {unknown} state
+   */
   formStateRestoreCallback(state) {
-    if (typeof state === 'string' && state) /** @type {this & {value: string}} */ (this).value = state;
+    let saved = null;
+    try {
+      saved = typeof state === 'string' ? JSON.parse(state) : null;
+    } catch {
+      saved = null;
+    }
+    if (!saved || typeof saved !== 'object') {
+      if (typeof state === 'string' && state) /** @type {this & {value: string}} */ (this).value = state;
+      return;
+    }
+    this._restoring = saved;
+    if (this._listFp && !this._value) this._restore();
   }
 
   /** A disabled fieldset around the element disables its options. */
@@ -941,19 +963,43 @@ export class SelectableList extends FetchingElement {
   }
 
   /**
-   * The state the browser keeps for a form restore (back, reload): the value unless overridden.
+   * The state the browser keeps for a form restore (back, reload): the same facts as
+   * sessionStorage's (_saved), else the value.
    * @returns {string | null}
    */
   _formState() {
-    return this._value || null;
+    const e = this.selected;
+    return e ? JSON.stringify(this._saved(e)) : this._value || null;
   }
 
   /**
-   * Whether the choice is stale (an expired offer or point): a submit re-quotes it first.
+   * The chosen entry, or null (overridden by the choosers).
+   * @returns {E | null}
+   */
+  get selected() {
+    return null;
+  }
+
+  /**
+   * What is kept of a chosen entry across a reload (overridden by the choosers): its key, its
+   * signed string and what it was listed for, so that _restore can tell whether it still holds.
+   * @param {E} entry
+   * @returns {Record<string, unknown>}
+   */
+  _saved(entry) {
+    return { fp: this._chosenFp, entry };
+  }
+
+  /** Brings back a kept choice that still holds (overridden by the choosers that keep one). */
+  _restore() {}
+
+  /**
+   * Whether the choice is stale (its signed offer or point has expired by the page's clock): a
+   * submit re-quotes it first.
    * @returns {boolean}
    */
   _stale() {
-    return false;
+    return !!this._value && !!this.selected && expired(this._signedValue());
   }
 
   /** Re-quotes a stale choice for a held submit; ends with _requoted(ok). */
@@ -1030,8 +1076,53 @@ export class SelectableList extends FetchingElement {
     if (el.textContent !== text) el.textContent = text;
   }
 
-  /** The saved choice is dropped (sessionStorage; overridden by the choosers that keep one). */
-  _forget() {}
+  /** sessionStorage's key for this widget's choice ('' without a name or id: nothing is kept). */
+  _storeKey() {
+    const id = this.name || this.id;
+    return id ? `parcelgate:${this.localName}:${id}` : '';
+  }
+
+  /** Keeps the signed choice for a reload or Back (sessionStorage, this tab only). */
+  _remember() {
+    const k = this._storeKey();
+    const e = this.selected;
+    if (!k) return;
+    try {
+      if (e && this._signedValue()) sessionStorage.setItem(k, JSON.stringify(this._saved(e)));
+      else sessionStorage.removeItem(k);
+    } catch {
+      // No storage (private mode, a sandboxed frame): the choice is not kept.
+    }
+  }
+
+  /** The kept choice is dropped. */
+  _forget() {
+    const k = this._storeKey();
+    try {
+      if (k) sessionStorage.removeItem(k);
+    } catch {
+      // As in _remember.
+    }
+  }
+
+  /**
+   * The kept choice to try, once: a form restore's, else (on the first list only) sessionStorage's.
+   * @returns {Record<string, unknown> | null}
+   */
+  _takeSaved() {
+    let saved = this._restoring;
+    this._restoring = null;
+    if (!saved && !this._triedStore) {
+      this._triedStore = true;
+      try {
+        const k = this._storeKey();
+        saved = k ? JSON.parse(sessionStorage.getItem(k) || 'null') : null;
+      } catch {
+        saved = null;
+      }
+    }
+    return saved && typeof saved === 'object' ? saved : null;
+  }
 }
 
 /**

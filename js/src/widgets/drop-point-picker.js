@@ -93,15 +93,10 @@ export class PgDropPointPicker extends SelectableList {
     this._offer = '';
     /** @type {Record<string, string> | null} the chosen drop-point offer's facts */
     this._offerFacts = null;
-    this._listFp = '';
-    this._chosenFp = '';
     /** @type {DropPoint | null} */
     this._lastSelected = null;
     /** @type {{name: string} | null} a held submit's point */
     this._held = null;
-    /** @type {SavedPoint | null} */
-    this._restoring = null;
-    this._triedStore = false;
     // The form's rate selector chose a service: its offer is the one the point must go with.
     /** @param {Event} ev */
     this._onOffer = (ev) => {
@@ -453,73 +448,20 @@ export class PgDropPointPicker extends SelectableList {
 
   // ---- a choice that survives a reload, and never goes stale unseen ----------
 
-  _storeKey() {
-    const id = this.name || this.id;
-    return id ? `parcelgate:pg-drop-point-picker:${id}` : '';
-  }
-
-  _remember() {
-    const k = this._storeKey();
-    const p = this.selected;
-    if (!k) return;
-    try {
-      if (p && p.point) sessionStorage.setItem(k, JSON.stringify({ fp: this._chosenFp, key: p.drop_point_key, point: p.point }));
-      else sessionStorage.removeItem(k);
-    } catch {
-      // No storage: the choice is not kept.
-    }
-  }
-
-  _forget() {
-    const k = this._storeKey();
-    try {
-      if (k) sessionStorage.removeItem(k);
-    } catch {
-      // As in _remember.
-    }
-  }
-
-  // The browser keeps this for its form restore: the same facts as sessionStorage.
-  _formState() {
-    const p = this.selected;
-    return p ? JSON.stringify({ fp: this._chosenFp, key: p.drop_point_key, point: p.point }) : this._value;
-  }
-
   /**
-   * The browser restores the form (Back, reload): the point comes back only near the same postal code.
-   * @param {unknown} state
+   * What is kept of the chosen point: its key, its signed point and the postal code it was listed near.
+   * @param {DropPoint} p
+   * @returns {SavedPoint}
    */
-  formStateRestoreCallback(state) {
-    let saved = null;
-    try {
-      saved = typeof state === 'string' ? JSON.parse(state) : null;
-    } catch {
-      saved = null;
-    }
-    if (!saved || typeof saved !== 'object') {
-      super.formStateRestoreCallback(state);
-      return;
-    }
-    this._restoring = /** @type {SavedPoint} */ (saved);
-    if (this._listFp && !this._value) this._restore();
+  _saved(p) {
+    return { fp: this._chosenFp, key: p.drop_point_key, point: p.point };
   }
 
   // After the first list (or a form restore): a saved point comes back when
   // it is for this very postal code, unexpired, still listed and fits the
   // chosen offer.
   _restore() {
-    /** @type {SavedPoint | null} */
-    let saved = this._restoring;
-    this._restoring = null;
-    if (!saved && !this._triedStore) {
-      this._triedStore = true;
-      try {
-        const k = this._storeKey();
-        saved = k ? JSON.parse(sessionStorage.getItem(k) || 'null') : null;
-      } catch {
-        saved = null;
-      }
-    }
+    const saved = /** @type {SavedPoint | null} */ (this._takeSaved());
     if (!saved || this._value || saved.fp !== this._listFp || (saved.point && expired(saved.point))) return;
     const want = saved;
     const p = this._visible().find((x) => x.drop_point_key === want.key);
@@ -527,11 +469,6 @@ export class PgDropPointPicker extends SelectableList {
     this.value = saved.key;
     this._announce(p);
     this._remember();
-  }
-
-  _stale() {
-    const p = this._value ? this.selected : null;
-    return !!p && expired(p.point);
   }
 
   _requote() {

@@ -61,17 +61,10 @@ export class PgRateSelector extends SelectableList {
     this._notice = '';
     this._name = uid('pg-rate');
     this._loadedOnce = false;
-    /** What the last list was quoted for (see _fp). */
-    this._listFp = '';
-    /** What the chosen service was quoted for ('' for a preset not yet listed). */
-    this._chosenFp = '';
     /** @type {RateService | null} */
     this._lastSelected = null;
     /** @type {{key: string, price: number | null, currency: string, name: string} | null} a held submit's choice */
     this._held = null;
-    /** @type {SavedChoice | null} a form restore's choice, applied to the next list */
-    this._restoring = null;
-    this._triedStore = false;
     /** @type {((ev: Event) => void) | null} */
     this._onPoint = null;
     /** @param {Event} ev */
@@ -377,35 +370,6 @@ export class PgRateSelector extends SelectableList {
 
   // ---- a choice that survives a reload, and never goes stale unseen ----------
 
-  // Where the choice is kept for a reload or Back (sessionStorage: this tab
-  // only): by the widget's name (or id); '' when it has neither.
-  _storeKey() {
-    const id = this.name || this.id;
-    return id ? `parcelgate:pg-rate-selector:${id}` : '';
-  }
-
-  // Keeps the chosen offer with the request it was quoted for.
-  _remember() {
-    const k = this._storeKey();
-    const s = this.selected;
-    if (!k) return;
-    try {
-      if (s && s.offer) sessionStorage.setItem(k, JSON.stringify(this._saved(s)));
-      else sessionStorage.removeItem(k);
-    } catch {
-      // No storage (private mode, a sandboxed frame): the choice is not kept.
-    }
-  }
-
-  _forget() {
-    const k = this._storeKey();
-    try {
-      if (k) sessionStorage.removeItem(k);
-    } catch {
-      // As in _remember.
-    }
-  }
-
   /**
    * @param {RateService} s
    * @returns {SavedChoice}
@@ -414,48 +378,12 @@ export class PgRateSelector extends SelectableList {
     return { fp: this._chosenFp, key: key(s), price: s.price, currency: s.currency, offer: s.offer };
   }
 
-  // The browser keeps this for its form restore: the same facts as sessionStorage.
-  _formState() {
-    const s = this.selected;
-    return s ? JSON.stringify(this._saved(s)) : this._value;
-  }
-
-  /**
-   * The browser restores the form (Back, reload): the choice comes back only where it still holds.
-   * @param {unknown} state
-   */
-  formStateRestoreCallback(state) {
-    let saved = null;
-    try {
-      saved = typeof state === 'string' ? JSON.parse(state) : null;
-    } catch {
-      saved = null;
-    }
-    if (!saved || typeof saved !== 'object') {
-      super.formStateRestoreCallback(state);
-      return;
-    }
-    this._restoring = /** @type {SavedChoice} */ (saved);
-    if (this._listFp && !this._value) this._restore();
-  }
-
   // After the first list (or a form restore): brings back a saved choice
   // when it is for this very route and parcels, its offer has not expired,
   // and the fresh quote offers the same service at the same price. Anything
   // else is dropped: a choice is never restored across another address.
   _restore() {
-    /** @type {SavedChoice | null} */
-    let saved = this._restoring;
-    this._restoring = null;
-    if (!saved && !this._triedStore) {
-      this._triedStore = true;
-      try {
-        const k = this._storeKey();
-        saved = k ? JSON.parse(sessionStorage.getItem(k) || 'null') : null;
-      } catch {
-        saved = null;
-      }
-    }
+    const saved = /** @type {SavedChoice | null} */ (this._takeSaved());
     if (!saved || this._value || saved.fp !== this._listFp || (saved.offer && expired(saved.offer))) return;
     const want = saved;
     const s = this._visible().find((x) => key(x) === want.key);
@@ -464,12 +392,6 @@ export class PgRateSelector extends SelectableList {
     this._chosenFp = this._listFp;
     this._announce(s);
     this._remember();
-  }
-
-  // A submit with an expired offer is held (base.js) while the widget quotes again.
-  _stale() {
-    const s = this._value ? this.selected : null;
-    return !!s && expired(s.offer);
   }
 
   _requote() {
