@@ -397,6 +397,27 @@ export function verifyPoint(keys: OfferKeys, point: string, options?: { now?: nu
 /** The offer's tag, which a bound grant names ("" for a string that is not an offer). */
 export function offerTag(offer: string): string;
 
+/** The parts in which a verified offer and the shop's own booking differ (offerDiffers). */
+export type OfferDifference = 'origin' | 'destination' | 'parcels' | 'order_value' | 'drop_point';
+
+/**
+ * What differs between a verified offer and the shipment the shop's server would book from its cart
+ * ([] when nothing does): the route (postal codes as core.postal normalizes them), the parcels
+ * (compared as numbers), the order value when the offer signed one, and for a drop-point offer the
+ * verified point (its carrier, the booking's drop_point_key, listed near the destination).
+ */
+export function offerDiffers(
+  facts: OfferFacts,
+  booking: {
+    from_country_code?: string;
+    from_zip_code?: string;
+    to_country_code?: string;
+    to_zip_code?: string;
+    parcels?: Array<{ parcel_weight?: number | string; parcel_width?: number | string; parcel_height?: number | string; parcel_length?: number | string; parcel_volume?: number | string }>;
+  },
+  cart?: { orderValue?: number | string; point?: PointFacts; dropPointKey?: string },
+): OfferDifference[];
+
 /** The claims of a verified token (verifyToken). */
 export interface VerifiedToken {
   operations: string[];

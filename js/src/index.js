@@ -10,7 +10,7 @@ export { OPERATIONS } from './operations.js';
 // Server side only (the shop's backend holds TOKEN_SIGNING_KEY); nothing
 // in the Client or the widgets imports it.
 export { mintToken, verifyToken, keyId } from './tokens.js';
-export { verifyOffer, verifyPoint, offerTag, OfferError } from './offers.js';
+export { verifyOffer, verifyPoint, offerDiffers, offerTag, OfferError } from './offers.js';
 // Server side (the shop's webhook receiver holds WEBHOOK_SECRET); nothing
 // in the Client or the widgets imports it.
 export { verifyWebhook, WebhookError } from './webhooks.js';

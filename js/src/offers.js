@@ -272,3 +272,43 @@ export function offerTag(offer) {
   if (i < OFFER.length || offer.length - i - 1 !== TAG_LEN) return '';
   return offer.slice(i + 1);
 }
+
+/** @param {unknown} v a number or decimal string; '' for none */
+const decimalText = (v) => (v === undefined || v === null || v === '' ? '' : String(Number(v)));
+
+/**
+ * What differs between a verified offer and the shipment the shop's server would book from its
+ * own cart: [] when nothing does, else the parts ('origin', 'destination', 'parcels',
+ * 'order_value', 'drop_point'). It is the check every shop would write after verifyOffer, written
+ * once: the route (country and postal code, as the core normalizes it: core.postal), the parcels
+ * (count, and each one's weight and dimensions compared as numbers), the order value when the
+ * offer signed one (the edge's free-shipping rules priced for it), and for a drop-point offer the
+ * verified point (verifyPoint): the offer's carrier, the booking's key, listed near the
+ * destination. Go needs no such helper: its facts are comparable values (o.To != cart.To).
+ *
+ * @param {OfferFacts} facts what verifyOffer returned
+ * @param {{from_country_code?: string, from_zip_code?: string, to_country_code?: string, to_zip_code?: string,
+ *   parcels?: Array<{parcel_weight?: number | string, parcel_width?: number | string, parcel_height?: number | string,
+ *   parcel_length?: number | string, parcel_volume?: number | string}>}} booking the new-shipment fields from the cart
+ * @param {{orderValue?: number | string, point?: PointFacts, dropPointKey?: string}} [cart] the cart's value; the verified point and the booking's drop_point_key
+ * @returns {Array<'origin' | 'destination' | 'parcels' | 'order_value' | 'drop_point'>}
+ */
+export function offerDiffers(facts, booking, { orderValue, point, dropPointKey } = {}) {
+  /** @type {Array<'origin' | 'destination' | 'parcels' | 'order_value' | 'drop_point'>} */
+  const out = [];
+  /** @param {unknown} v */
+  const place = (v) => String(v ?? '').trim().toUpperCase();
+  if (facts.from.country !== place(booking.from_country_code) || facts.from.postal !== place(booking.from_zip_code)) out.push('origin');
+  if (facts.to.country !== place(booking.to_country_code) || facts.to.postal !== place(booking.to_zip_code)) out.push('destination');
+  const parcels = booking.parcels || [];
+  if (parcels.length !== facts.parcels.length || parcels.some((p, i) => {
+    const q = facts.parcels[i];
+    return decimalText(p.parcel_weight) !== q.weight || decimalText(p.parcel_width) !== q.width ||
+      decimalText(p.parcel_height) !== q.height || decimalText(p.parcel_length) !== q.length || decimalText(p.parcel_volume) !== q.volume;
+  })) out.push('parcels');
+  if (facts.orderValue !== undefined && decimalText(orderValue) !== decimalText(facts.orderValue)) out.push('order_value');
+  if (facts.dropPoint
+    ? !point || point.carrier !== facts.carrier || point.key !== dropPointKey || point.near.country !== facts.to.country || point.near.postal !== facts.to.postal
+    : point !== undefined || (dropPointKey !== undefined && dropPointKey !== '')) out.push('drop_point');
+  return out;
+}

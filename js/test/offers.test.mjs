@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { verifyOffer, verifyPoint, offerTag, OfferError, keyId } from '../src/index.js';
+import { verifyOffer, verifyPoint, offerDiffers, offerTag, OfferError, keyId } from '../src/index.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../../testdata/offers.json', import.meta.url), 'utf8'));
 const keys = [vectors.key, vectors.previousKey];
@@ -81,4 +81,36 @@ test("worker/offers/README.md's order flow (Node) verifies, binds and refuses", 
   assert.equal((await verifyToken([vectors.key], got.token, { now })).offerTag, v.tag);
   await assert.rejects(placeOrder({ offer: v.offer, orderRef: 'ORDER-1001', cart: { ...cart, postalCode: '28001' } }, env, now), /quote again/);
   await assert.rejects(placeOrder({ offer: v.offer, orderRef: 'ORDER-1001', cart }, env, (vectors.now_s + 1800) * 1000), (e) => e.reason === 'expired');
+});
+
+// offerDiffers: the shop's comparison of a verified offer with its own booking, on the shared
+// vectors: the booking made from each offer's facts matches; changing any one part names it.
+test('offerDiffers names exactly what differs from the shop\'s own booking', () => {
+  const V = vectors;
+  const point = { carrier: '', key: 'PT-1', near: { country: '', postal: '' }, expiresAt: '' };
+  for (const v of V.offers) {
+    const f = v.facts;
+    const booking = {
+      from_country_code: f.from.country, from_zip_code: f.from.postal.toLowerCase(), to_country_code: f.to.country, to_zip_code: ` ${f.to.postal} `,
+      parcels: f.parcels.map((p) => ({ parcel_weight: p.weight === '' ? undefined : Number(p.weight), parcel_width: Number(p.width).toFixed(2), parcel_height: p.height, parcel_length: Number(p.length), parcel_volume: p.volume })),
+    };
+    const pt = { ...point, carrier: f.carrier, near: { ...f.to } };
+    const cart = f.dropPoint ? { orderValue: f.orderValue, point: pt, dropPointKey: 'PT-1' } : { orderValue: f.orderValue };
+    assert.deepEqual(offerDiffers(f, booking, cart), [], `${v.name}: the same booking`);
+    assert.deepEqual(offerDiffers(f, { ...booking, to_zip_code: '99999' }, cart), ['destination'], v.name);
+    assert.deepEqual(offerDiffers(f, { ...booking, from_country_code: 'FR' }, cart), ['origin'], v.name);
+    assert.deepEqual(offerDiffers(f, { ...booking, parcels: [...booking.parcels, booking.parcels[0]] }, cart), ['parcels'], v.name);
+    assert.deepEqual(offerDiffers(f, { ...booking, parcels: booking.parcels.map((p, i) => (i ? p : { ...p, parcel_width: 99 })) }, cart), ['parcels'], v.name);
+    if (f.orderValue !== undefined) {
+      assert.deepEqual(offerDiffers(f, booking, { ...cart, orderValue: Number(f.orderValue) + 1 }), ['order_value'], `${v.name}: a higher cart`);
+      assert.deepEqual(offerDiffers(f, booking, { ...cart, orderValue: undefined }), ['order_value'], `${v.name}: no cart value`);
+    }
+    if (f.dropPoint) {
+      assert.deepEqual(offerDiffers(f, booking, { ...cart, point: undefined }), ['drop_point'], `${v.name}: no point`);
+      assert.deepEqual(offerDiffers(f, booking, { ...cart, point: { ...pt, carrier: 'other' } }), ['drop_point'], `${v.name}: another carrier's point`);
+      assert.deepEqual(offerDiffers(f, booking, { ...cart, dropPointKey: 'PT-2' }), ['drop_point'], `${v.name}: another key`);
+    } else {
+      assert.deepEqual(offerDiffers(f, booking, { ...cart, point: pt }), ['drop_point'], `${v.name}: a point for a home service`);
+    }
+  }
 });

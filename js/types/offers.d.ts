@@ -2,8 +2,10 @@
 export {
   verifyOffer,
   verifyPoint,
+  offerDiffers,
   offerTag,
   OfferError,
+  type OfferDifference,
   type OfferErrorReason,
   type OfferFacts,
   type OfferKeys,
