@@ -22,6 +22,9 @@ import (
 type Cart struct {
 	From, To offers.Place
 	Parcels  []offers.Parcel
+	// Value is the cart's value as a canonical decimal ("79.9"), what the
+	// page sends as order_value.
+	Value    string
 	OrderRef string
 	charged  []string
 }
@@ -45,6 +48,9 @@ func checkout(keys offers.Keys, cart *Cart, offer, point, dropPointKey string, n
 	if o.From != cart.From || o.To != cart.To || !slices.Equal(o.Parcels, cart.Parcels) {
 		return "", errQuoteAgain // quoted for another route or other parcels
 	}
+	if o.OrderValue != "" && o.OrderValue != cart.Value { // canonical decimals, as the edge signs them
+		return "", errQuoteAgain // priced for another cart (free shipping over an amount)
+	}
 	if o.DropPoint {
 		p, err := offers.VerifyPoint(keys, point, now)
 		if err != nil || p.Carrier != o.Carrier || p.Key != dropPointKey || p.Near != o.To {
@@ -54,7 +60,10 @@ func checkout(keys offers.Keys, cart *Cart, offer, point, dropPointKey string, n
 	if err := cart.Charge(o.Price, o.Currency); err != nil { // the signed price, a decimal string
 		return "", err
 	}
-	token, _, err := tokens.Mint(keys[0], tokens.Grant{ // the page books this offer only
+	if o.Source == offers.SourceFallback {
+		return "", nil // the carrier API was down: the back-office books it, the label follows
+	}
+	token, _, err := tokens.MintWithKeys(keys, tokens.Grant{ // the page books this offer only
 		Operations:        []string{"new-shipment", "get-shipment-label", "get-shipment-tracking"},
 		ShippingClientRef: cart.OrderRef, Offer: offer,
 	}, 30*time.Minute, now)
@@ -137,6 +146,26 @@ func TestOrderFlowREADME(t *testing.T) {
 	}
 	if _, err := checkout(keys, cart, offer, "", "", now.Add(time.Hour)); err != errQuoteAgain {
 		t.Errorf("expired: %v", err)
+	}
+	// Free shipping over 60: an offer priced for a 79.90 cart is this cart's
+	// only if the cart is worth that.
+	free := home
+	free.Price, free.OrderValue = "0", "79.9"
+	if _, err := checkout(keys, cart, sign(free), "", "", now.Add(time.Minute)); err != errQuoteAgain {
+		t.Errorf("priced for another cart's value: %v", err)
+	}
+	worth := *cart
+	worth.Value, worth.charged = "79.9", nil
+	if tok, err := checkout(keys, &worth, sign(free), "", "", now.Add(time.Minute)); err != nil || tok == "" || !slices.Equal(worth.charged, []string{"0 EUR"}) {
+		t.Errorf("free for this cart: %q, %v, charged %v", tok, err, worth.charged)
+	}
+	// The carrier API was down: charged at the shop's backup price, no
+	// booking token (the edge books no fallback offer).
+	backup := home
+	backup.Carrier, backup.Service, backup.Source = "fallback", "fallback-home", offers.SourceFallback
+	worth.charged = nil
+	if tok, err := checkout(keys, &worth, sign(backup), "", "", now.Add(time.Minute)); err != nil || tok != "" || !slices.Equal(worth.charged, []string{"4.95 EUR"}) {
+		t.Errorf("a fallback offer: %q, %v, charged %v", tok, err, worth.charged)
 	}
 	dp := home
 	dp.Carrier, dp.DropPoint = "swiftpost", true
