@@ -12,18 +12,36 @@
  * @returns {Middleware}
  */
 export function deadline({ ms, onTimeout }) {
-  return async (x, next) => {
+  return (x, next) => {
     // A made-up request of the isolate's start (warm.mjs) waits on no I/O,
     // and a timer is refused outside a request.
     if (x.warm) return next(x);
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let timer;
-    const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms()); });
-    try {
-      const res = await Promise.race([next(x), late]);
-      return res ?? onTimeout(x);
-    } finally {
-      clearTimeout(timer);
-    }
+    // One promise settled by whichever comes first, not Promise.race over a
+    // timer's promise in an async function: that cost about 0.02 ms of CPU
+    // per forwarded read in workerd (worker/bench/EDGE_COST.md).
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        try {
+          resolve(onTimeout(x));
+        } catch (e) {
+          reject(e);
+        }
+      }, ms());
+      /** @param {Response} res */
+      const done = (res) => {
+        clearTimeout(timer);
+        resolve(res);
+      };
+      /** @param {unknown} e */
+      const failed = (e) => {
+        clearTimeout(timer);
+        reject(e);
+      };
+      try {
+        next(x).then(done, failed);
+      } catch (e) {
+        failed(e);
+      }
+    });
   };
 }

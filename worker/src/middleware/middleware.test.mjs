@@ -6,6 +6,7 @@ import { cors, preflightHeaders } from "./cors.mjs";
 import { requestLog, wanted } from "./log.mjs";
 import { bodyBounds, declaredLength, readBounded } from "./body.mjs";
 import { errors } from "./errors.mjs";
+import { deadline } from "./deadline.mjs";
 import { exchangeFor } from "../testing/fakes.mjs";
 import { reply, fail } from "../exchange.mjs";
 
@@ -214,4 +215,16 @@ test("errors: a throw answers that request 500 with the envelope; the log says p
   const r2 = await errors({ internal: () => { throw new Error("core"); } })(y, async () => { throw new Error("x"); });
   assert.equal(r2.status, 500);
   assert.equal((await r2.json()).data.errorClass, "internal");
+});
+
+test("deadline: the answer of whichever comes first; a throw passes through", async () => {
+  const late = (x) => fail(x, { status: 504, errorClass: "timeout", message: "late" });
+  const m = deadline({ ms: () => 1, onTimeout: late });
+  const never = () => new Promise(() => {});
+  assert.equal((await m(exchangeFor("/v1/x"), never)).status, 504);
+  assert.equal((await m(exchangeFor("/v1/x"), ok)).status, 200);
+  await assert.rejects(m(exchangeFor("/v1/x"), async () => { throw new TypeError("boom"); }), TypeError);
+  await assert.rejects(m(exchangeFor("/v1/x"), () => { throw new RangeError("sync"); }), RangeError);
+  const broken = deadline({ ms: () => 1, onTimeout: () => { throw new SyntaxError("envelope"); } });
+  await assert.rejects(broken(exchangeFor("/v1/x"), never), SyntaxError);
 });
