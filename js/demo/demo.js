@@ -12,8 +12,12 @@ import DEMO from './strings.js';
 const $ = (id) => document.getElementById(id);
 const endpoint = location.origin;
 // The shop's server: make dev runs it on DEV_PORT + 20000 (the worker's
-// inspector is on DEV_PORT + 10000), on the same host.
-const shopUrl = `${location.protocol}//${location.hostname}:${Number(location.port || (location.protocol === 'https:' ? 443 : 80)) + 20000}`;
+// inspector is on DEV_PORT + 10000), on the same host; make dev refuses a
+// DEV_PORT above 45535. A page served from a higher port (a test's server
+// on an ephemeral port) would make no URL at all: it counts down instead, so
+// the fetch is still a request the page (or a test's route) can answer.
+const pagePort = Number(location.port || (location.protocol === 'https:' ? 443 : 80));
+const shopUrl = `${location.protocol}//${location.hostname}:${pagePort + 20000 <= 65535 ? pagePort + 20000 : pagePort - 20000}`;
 
 // The page's language: ?lang=, else the last one chosen, else Spanish (a
 // Madrid shop). The widgets follow the document's lang; the page's own

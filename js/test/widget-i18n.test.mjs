@@ -228,8 +228,17 @@ test('every widget and demo state shows only strings of its language', { timeout
       const errors = [];
       const onError = (e) => errors.push(String(e));
       page.on('pageerror', onError);
+      const logged = [];
+      const onConsole = (m) => { if (m.type() === 'error') logged.push(m.text()); };
+      page.on('console', onConsole);
       try {
-        await s.setup(page, lang, server.url);
+        try {
+          await s.setup(page, lang, server.url);
+        } catch (err) {
+          // Name the state: a timeout in a shared helper says nothing of which one.
+          err.message = `${s.widget} ${s.state} (${lang}): ${err.message}; page errors: ${JSON.stringify(errors)}; console errors: ${JSON.stringify(logged)}`;
+          throw err;
+        }
         if (!intl) {
           await page.evaluate((codes) => (window.COUNTRY_CODES = codes), COUNTRY_CODES);
           const v = await page.evaluate(intlVocabulary, lang);
@@ -247,6 +256,7 @@ test('every widget and demo state shows only strings of its language', { timeout
         assert.deepEqual(errors, [], `${s.widget} ${s.state} (${lang}): page errors`);
       } finally {
         page.off('pageerror', onError);
+        page.off('console', onConsole);
         if (demo) await page.close();
       }
     }
