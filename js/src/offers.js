@@ -7,19 +7,16 @@
 //
 // Not imported by the Client or the widgets: a page never holds the key.
 
-import { base64url, unbase64url, queryEscape, queryUnescape, keyBytes, subtle, keyId } from './signing.js';
+import { base64url, unbase64url, queryEscape, queryUnescape, keyBytes, subtle, keyId, MIN_KEY_BYTES, MAX_KEYS, KEY_ID_LEN } from './signing.js';
 import { OFFER_NAMES, ORDER_VALUE, POINT_NAMES } from './offer-layout.js';
 
 /** @import { OfferKeys, OfferFacts, OfferParcel, OfferSource, OfferErrorReason, PointFacts } from '../core.js' */
 
 const OFFER = 'pgo1.';
 const POINT = 'pgp1.';
-const MIN_KEY_BYTES = 32;
 const MAX_LEN = 4096;
 const TAG_LEN = 22;
 const MAC_BYTES = 16;
-const KEY_ID_LEN = 8;
-const MAX_KEYS = 4;
 /** @type {Readonly<Record<string, OfferSource>>} the signed letter (offers.SourceCode) to the facts' word */
 const SOURCES = { l: 'live', r: 'recent', f: 'fallback' };
 const B64URL = /^[A-Za-z0-9_-]*$/;

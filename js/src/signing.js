@@ -4,6 +4,12 @@
 // Go's url.QueryEscape / QueryUnescape. One copy, so a token and an offer
 // are spelled by the same rules. Not imported by the Client or the widgets.
 
+// The key rules tokens and offers share (worker/keyset): a key of at least
+// 32 bytes, at most 4 in a set (the current one first), an 8-character id.
+export const MIN_KEY_BYTES = 32;
+export const MAX_KEYS = 4;
+export const KEY_ID_LEN = 8;
+
 /**
  * base64url without padding (Go's base64.RawURLEncoding).
  * @param {Uint8Array} bytes

@@ -7,16 +7,12 @@
 // Not imported by the Client or the widgets: a browser bundle that does not
 // import mintToken does not carry it (and a page must never hold the key).
 
-import { base64url, unbase64url, queryEscape, queryUnescape, keyBytes, subtle, keyId as signingKeyId } from './signing.js';
+import { base64url, unbase64url, queryEscape, queryUnescape, keyBytes, subtle, keyId as signingKeyId, MIN_KEY_BYTES, MAX_KEYS, KEY_ID_LEN } from './signing.js';
 import { OPERATIONS } from './operations.js';
 import { ParcelgateError } from './errors.js';
 import { verifyOffer, offerTag, OfferError } from './offers.js';
 
 const PREFIX = 'pgt1.';
-const MIN_KEY_BYTES = 32;
-// worker/tokens.KeyIDLen, MaxKeys.
-const KEY_ID_LEN = 8;
-const MAX_KEYS = 4;
 const DEFAULT_TTL = 900;
 const MAX_TTL = 2592000;
 // A grant that books (new-shipment, new-collection) lives at most 2 hours:
