@@ -26,7 +26,7 @@ for (const f of shipped) {
   row(f, r, g);
 }
 row('total shipped', raw, gz);
-console.log(`budget: ${kb(budget)} gzip (${((gz / budget) * 100).toFixed(0)}% used)`);
+console.log(`budget: ${kb(budget)} gzip (${gz} of ${budget} B, ${((gz / budget) * 100).toFixed(0)}% used)`);
 for (const f of reference) {
   if (!fs.existsSync(f)) continue;
   const [r, g] = measure(f);

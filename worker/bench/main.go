@@ -523,7 +523,7 @@ func throughput(base string, sc scenario, want, c int, d time.Duration) (float64
 
 // memoryRun sends n requests to the edge and the proxy (the scenarios in
 // turn, 4 at a time) and reports memory at 0, 5k, 10k and 20k: the core's
-// linear memory (/healthz) and workerd's RSS next to the JS proxy's under
+// linear memory (/healthz; bounded by the wrapper's renewals, not flat) and workerd's RSS next to the JS proxy's under
 // the same load (what the dev runtime itself keeps shows in both).
 func memoryRun(targets []target, n int) error {
 	fmt.Printf("\n## Memory over %d requests (concurrency 4)\n\n", n)
@@ -599,8 +599,9 @@ func memoryRun(targets []target, n int) error {
 	for _, m := range mems {
 		top = max(top, m)
 	}
-	check("core linear memory <= 1 MiB", top <= 1<<20, fmt.Sprintf("at most %.0f KiB", float64(top)/1024))
-	check("core linear memory flat", last <= mems[1], fmt.Sprintf("%.0f KiB after 5k, %.0f KiB at the end", float64(mems[1])/1024, float64(last)/1024))
+	// The core's heap never frees; core.mjs renews the instance after a call
+	// that leaves more than RENEW_ABOVE (1 MiB): memory is a saw-tooth under it.
+	check("core linear memory <= 1 MiB (RENEW_ABOVE)", top <= 1<<20, fmt.Sprintf("at most %.0f KiB; %.0f KiB at the end", float64(top)/1024, float64(last)/1024))
 	return nil
 }
 

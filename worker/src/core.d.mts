@@ -45,9 +45,15 @@
 //   rates {source: "", response: null} (the request is answered as before);
 //   configure, isMaster, signWebhook, mint, verify, version and the watch
 //   calls rethrow the RuntimeError (no request to answer).
+// - The module's heap never frees (TinyGo's leaking allocator): after a call
+//   that leaves more than RENEW_ABOVE bytes of linear memory, the wrapper
+//   renews the instance the same way (configured again, not counted in
+//   `instances`, not told to `onTrap`). Answers do not change.
 
 /** Creates the core from the compiled module (wrangler: `import core from './core.wasm'`). */
 export function createCore(module: WebAssembly.Module, options?: CoreOptions): Promise<EdgeCore>;
+/** The linear memory (bytes) past which the instance is renewed after a call. */
+export const RENEW_ABOVE: number;
 /** createCore without the promise, for the entry module's top level (the isolate's start: warm.mjs). */
 export function newCore(module: WebAssembly.Module, options?: CoreOptions): EdgeCore;
 
@@ -61,7 +67,7 @@ export interface TrapInfo {
   method: string;
   /** The RuntimeError's message ("unreachable", ...). */
   message: string;
-  /** Instances created so far, this one included. */
+  /** Instances created for traps so far, the first one included (renewals are not counted). */
   instances: number;
 }
 
@@ -69,6 +75,8 @@ export interface TrapInfo {
 export interface EdgeCore extends CoreCalls {
   /** The current module instance's linear memory in bytes (/healthz's instance.memory_bytes; `make bench` reads it). */
   memoryBytes(): number;
+  /** Instances renewed because memory passed RENEW_ABOVE (traps are `instances`). */
+  readonly renewals: number;
 }
 
 /** The calls: each is one crossing into the module. */

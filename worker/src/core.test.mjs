@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCore, trapAnswer } from './core.mjs';
+import { createCore, trapAnswer, RENEW_ABOVE } from './core.mjs';
 import { healthTemplate, fillHealth } from './routes/endpoints.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -340,27 +340,49 @@ test('a booking: ticket, replay, conflict and a lost answer looked up', async ()
   assert.equal(lost.retry, false, 'a booking is never resent');
 });
 
-test('linear memory stays flat over 20,000 calls (conservative GC, never the leaking one)', async () => {
+test('linear memory stays bounded over 20,000 calls: past RENEW_ABOVE the instance is renewed, configured as before', async () => {
   const { c } = await core({}, { bookings: true });
   const v = requestVectors.find((x) => x.operation === 'new-shipment' && x.errors.length === 0 && x.body);
   const now = Date.parse(`${v.options.today}T00:00:00Z`) + 30 * 3600e3;
   const body = formOf(v);
   const read = { ...facts({ method: 'GET', query: 'country_code=es&zip_code=28014', body: null, authorization: null }), operation: 'get-drop-points' };
   const okBody = JSON.stringify({ status: 'ok', data: { shipping_dlvr_ref: 'D1', label: 'x'.repeat(2000) } });
-  let at2k = 0;
+  const booked = (i) => {
+    const p = c.prepare({ ...facts({ now, body }), operation: 'new-shipment' });
+    return c.answer({ context: p.forward.context, upstream: { status: 200, body: okBody, failure: null }, requestId: `r${i}`, acceptLanguage: 'es', now });
+  };
+  const first = { read: c.prepare(read), booked: booked(0) };
+  let top = 0;
   for (let i = 1; i <= 20000; i++) {
-    if (i % 2) {
-      const p = c.prepare({ ...facts({ now, body }), operation: 'new-shipment' });
-      c.answer({ context: p.forward.context, upstream: { status: 200, body: okBody, failure: null }, requestId: `r${i}`, acceptLanguage: 'es', now });
-    } else {
-      c.prepare(read);
-    }
-    if (i === 2000) at2k = c.memoryBytes();
+    if (i % 2) booked(i);
+    else c.prepare(read);
+    top = Math.max(top, c.memoryBytes());
   }
-  const at20k = c.memoryBytes();
-  assert.equal(at20k, at2k, `memory grew from ${at2k} to ${at20k} bytes`);
-  assert.ok(at20k <= 1 << 20, `${at20k} bytes of linear memory`);
-  assert.equal(c.instances, 1);
+  assert.ok(top <= RENEW_ABOVE, `${top} bytes of linear memory after a call`);
+  assert.ok(c.renewals >= 2, `renewed ${c.renewals} times: each call leaves its garbage until then`);
+  assert.equal(c.instances, 1, 'renewals are not traps');
+  // A renewed instance answers as the first did: configure() was replayed (the master token, the booking rules).
+  assert.deepEqual(c.prepare(read), first.read);
+  const again = booked(0);
+  assert.deepEqual(again, first.booked);
+  assert.equal(JSON.parse(again.response.body).data.shipping_dlvr_ref, 'D1');
+});
+
+test('a large answer\'s memory is given back after the call (a collector kept it: 48 MiB for a 1 MiB answer)', async () => {
+  const { c } = await core();
+  const points = [];
+  for (let i = 0; points.length < 5000; i++) {
+    points.push({ carrier_code: 'acme', point_code: `P${i}`, name: `Punto ${i}`, address: `Calle Mayor ${i}`, zip_code: '28014', city: 'Madrid', country_code: 'ES', latitude: 40.41, longitude: -3.7, opening_hours: 'L-V 9:00-20:00' });
+  }
+  const body = JSON.stringify({ status: 'ok', data: { drop_points: points } });
+  assert.ok(body.length > 700_000);
+  const small = c.normalize({ operation: 'get-drop-points', body: '{"status":"ok","data":{"drop_points":[]}}', now: Date.now() });
+  const n = c.normalize({ operation: 'get-drop-points', body, now: Date.now() });
+  assert.equal(n.normalized, true);
+  assert.equal(JSON.parse(n.body).data.drop_points.length, 5000);
+  assert.ok(c.memoryBytes() <= RENEW_ABOVE, `${c.memoryBytes()} bytes kept after the call`);
+  assert.ok(c.renewals >= 1);
+  assert.deepEqual(c.normalize({ operation: 'get-drop-points', body: '{"status":"ok","data":{"drop_points":[]}}', now: Date.now() }), small);
 });
 
 test('what a trapped call answers: a booking record is released only when nothing could have been booked', () => {

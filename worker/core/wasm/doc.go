@@ -1,9 +1,9 @@
 // Command wasm is the edge core as a WebAssembly module for the worker's
 // JavaScript (worker/src/core.mjs): TinyGo, -target target.json (TinyGo's
 // wasm-unknown, a reactor with plain exports and no imports, plus bulk
-// memory), -gc=conservative (the default
-// "leaking" heap of that target grows without bound across calls),
-// -panic=trap (there is no recover on wasm: the wrapper catches the trap
+// memory), -gc=leaking (a bump allocator: the smallest code; it never
+// frees, so the wrapper renews the instance past a bound, core.mjs's
+// RENEW_ABOVE), -panic=trap (there is no recover on wasm: the wrapper catches the trap
 // and instantiates afresh). `make worker-core` builds
 // build/worker/core.wasm.
 //

@@ -180,6 +180,8 @@ export class FakeCore {
     return fail(404, "not_found", "unknown fault", i.requestId);
   }
   memoryBytes() { return 131072; }
+  /** The fake never renews: it has no linear memory. */
+  get renewals() { return 0; }
   /** @param {C.SignWebhookInput} input @returns {C.SignWebhookResult} */
   signWebhook({ body, now }) { return { signature: "t=" + Math.floor(now / 1000) + ",v1=" + body.length }; }
   /** @param {C.NormalizeInput} i @returns {C.NormalizeResult} */
