@@ -282,6 +282,8 @@ func jsdoc(p func(string, ...any), ind, doc string) {
 // wrapperDTS is what the wrapper (core.mjs) adds to the calls.
 const wrapperDTS = `/** Creates the core from the compiled module (wrangler: ` + "`import core from './core.wasm'`" + `). */
 export function createCore(module: WebAssembly.Module, options?: CoreOptions): Promise<EdgeCore>;
+/** The linear memory (bytes) past which the instance is renewed after a call. */
+export const RENEW_ABOVE: number;
 /** createCore without the promise, for the entry module's top level (the isolate's start: warm.mjs). */
 export function newCore(module: WebAssembly.Module, options?: CoreOptions): EdgeCore;
 
@@ -295,7 +297,7 @@ export interface TrapInfo {
   method: string;
   /** The RuntimeError's message ("unreachable", ...). */
   message: string;
-  /** Instances created so far, this one included. */
+  /** Instances created for traps so far, the first one included (renewals are not counted). */
   instances: number;
 }
 
@@ -303,5 +305,7 @@ export interface TrapInfo {
 export interface EdgeCore extends CoreCalls {
   /** The current module instance's linear memory in bytes (/healthz's instance.memory_bytes; ` + "`make bench`" + ` reads it). */
   memoryBytes(): number;
+  /** Instances renewed because memory passed RENEW_ABOVE (traps are ` + "`instances`" + `). */
+  readonly renewals: number;
 }
 `

@@ -70,4 +70,8 @@ package seam
 //   rates {source: "", response: null} (the request is answered as before);
 //   configure, isMaster, signWebhook, mint, verify, version and the watch
 //   calls rethrow the RuntimeError (no request to answer).
+// - The module's heap never frees (TinyGo's leaking allocator): after a call
+//   that leaves more than RENEW_ABOVE bytes of linear memory, the wrapper
+//   renews the instance the same way (configured again, not counted in
+//   `instances`, not told to `onTrap`). Answers do not change.
 //seam:end
