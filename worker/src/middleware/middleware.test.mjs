@@ -6,7 +6,7 @@ import { cors, preflightHeaders } from "./cors.mjs";
 import { requestLog, wanted } from "./log.mjs";
 import { bodyBounds, declaredLength, readBounded } from "./body.mjs";
 import { errors } from "./errors.mjs";
-import { deadline } from "./deadline.mjs";
+import { deadline, RequestTimer } from "./deadline.mjs";
 import { exchangeFor } from "../testing/fakes.mjs";
 import { reply, fail } from "../exchange.mjs";
 
@@ -227,4 +227,47 @@ test("deadline: the answer of whichever comes first; a throw passes through", as
   await assert.rejects(m(exchangeFor("/v1/x"), () => { throw new RangeError("sync"); }), RangeError);
   const broken = deadline({ ms: () => 1, onTimeout: () => { throw new SyntaxError("envelope"); } });
   await assert.rejects(broken(exchangeFor("/v1/x"), never), SyntaxError);
+});
+
+test("deadline's timer: the first attempt takes it once, at its own end only; it outlives the answer while held", async () => {
+  const late = (x) => fail(x, { status: 504, errorClass: "timeout", message: "late" });
+  const m = deadline({ ms: () => 60_000, first: () => 5, onTimeout: late, now: () => 0 });
+  /** @type {AbortSignal | undefined} */
+  let held;
+  const takes = [];
+  const r = await m(exchangeFor("/v1/x"), async (x) => {
+    takes.push(x.timer.take(6)); // would end later than the timer: its own timeout
+    held = x.timer.take(5);
+    takes.push(x.timer.take(5)); // a second attempt: its own
+    return ok(x);
+  });
+  assert.equal(r.status, 200);
+  assert.deepEqual(takes, [undefined, undefined]);
+  assert.ok(held instanceof AbortSignal);
+  // The request answered; the call that holds the timer (a rates call
+  // under waitUntil) still ends at its timeout, as AbortSignal.timeout's.
+  const reason = await new Promise((resolve) => held.addEventListener("abort", () => resolve(held.reason)));
+  // What AbortSignal.timeout gives (Node's timer does not keep the loop alive: this one does).
+  const keep = setTimeout(() => {}, 5000);
+  const real = AbortSignal.timeout(1);
+  await new Promise((resolve) => real.addEventListener("abort", resolve));
+  clearTimeout(keep);
+  assert.ok(reason instanceof DOMException);
+  assert.deepEqual([reason.name, reason.message], [real.reason.name, real.reason.message]);
+});
+
+test("RequestTimer: no shared leg when the deadline comes first; settled, it stops unless held, and release stops it", () => {
+  const fired = [];
+  const t = new RequestTimer(10, 20, () => 0, () => fired.push("late"));
+  assert.equal(t.take(20), undefined, "the deadline ends before the attempt's timeout: not shared");
+  t.settle();
+  assert.equal(t.handle, undefined);
+  const u = new RequestTimer(1000, 20, () => 0, () => fired.push("late"));
+  assert.ok(u.take(20));
+  u.settle();
+  assert.notEqual(u.handle, undefined, "held: the attempt keeps its timeout");
+  u.release();
+  assert.equal(u.handle, undefined);
+  assert.equal(u.take(20), undefined);
+  assert.deepEqual(fired, []);
 });
