@@ -7,12 +7,14 @@
 // One timer per request serves the deadline and the first upstream
 // attempt's timeout (UPSTREAM_TIMEOUT_MS): a timer and an
 // AbortSignal.timeout each cost CPU in workerd (worker/bench/EDGE_COST.md).
-// The timer first runs to when that attempt's timeout would end, counted
-// from the request's arrival; an attempt that starts at the same instant
-// (workerd's clock moves only across I/O: a read with no I/O before its
-// call) takes it as its timeout (RequestTimer.take) and is aborted with the
-// TimeoutError AbortSignal.timeout gives. Then the timer runs on to the
-// deadline. Any other attempt (a retry, a call after I/O) arms its own.
+// The timer first runs to when that attempt's timeout would end were it
+// sent at the request's arrival here; the first attempt takes it
+// (RequestTimer.take) and its abort is the TimeoutError
+// AbortSignal.timeout gives, at the same instant: an attempt sent later
+// (after the rate limit's call, a Durable Object's, or simply CPU) has the
+// rest armed when the first leg passes, so only a call still unanswered
+// then costs a second timer. Then the timer runs on to the deadline.
+// Later attempts (a retry, a booking's call after its lookup) arm their own.
 
 /**
  * @typedef {import("../router.mjs").Middleware} Middleware
@@ -68,8 +70,10 @@ export function deadline({ ms, first = () => 0, onTimeout, now = () => Date.now(
 
 /**
  * RequestTimer is a request's one timer: first to the first upstream
- * attempt's end (when that comes before the deadline), then to the
- * deadline, where it calls late once unless the request settled first.
+ * attempt's end (when that comes before the deadline), then to whichever
+ * of the attempt's end (it was sent after the request's arrival) and the
+ * deadline comes next; at the deadline it calls late once, unless the
+ * request settled first.
  * @implements {AttemptTimer}
  */
 export class RequestTimer {
@@ -86,28 +90,37 @@ export class RequestTimer {
     /** When the deadline passes. */
     this.end = start + deadlineMs;
     const leg = firstMs > 0 && firstMs < deadlineMs ? firstMs : deadlineMs;
-    /** When the timer fires next. */
-    this.at = start + leg;
-    /** Whether an attempt may still take the first leg as its timeout. */
+    /** Whether an attempt may still take the timer: the first leg has not passed and none took it. */
     this.open = leg < deadlineMs;
-    /** @type {AbortController | null} the attempt that took the first leg, until it ends or is aborted */
+    /** When the first leg ends. */
+    this.first = start + leg;
+    /** @type {AbortController | null} the attempt that took the timer, until it ends or is aborted */
     this.held = null;
+    /** When the held attempt's timeout ends. */
+    this.heldUntil = 0;
     /** Whether the request answered (or the deadline did). */
     this.settled = false;
+    /** What the timer is armed for (a clock that stands still, as workerd's between I/O, still moves on). */
+    this.due = 0;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
-    this.handle = setTimeout(() => this.fire(), leg);
+    this.handle = undefined;
+    this.arm(this.first, start);
   }
 
   /**
    * take gives an upstream attempt of timeout ms its signal: the timer's,
-   * when it ends exactly then and no attempt took it; else undefined (the
-   * attempt arms its own).
+   * when no attempt took it and its first leg has not passed; else
+   * undefined (the attempt arms its own).
    * @param {number} ms
    * @returns {AbortSignal | undefined}
    */
   take(ms) {
-    if (!this.open || this.settled || this.now() + ms !== this.at) return undefined;
+    if (!this.open || this.settled) return undefined;
+    const until = this.now() + ms;
+    // A clock that went back would end the attempt late: its own timer then.
+    if (until < this.first) return undefined;
     this.open = false;
+    this.heldUntil = until;
     this.held = new AbortController();
     return this.held.signal;
   }
@@ -134,19 +147,31 @@ export class RequestTimer {
     this.handle = undefined;
   }
 
+  /**
+   * arm sets the timer for at.
+   * @param {number} at
+   * @param {number} now
+   */
+  arm(at, now) {
+    this.due = at;
+    this.handle = setTimeout(() => this.fire(), Math.max(0, at - now));
+  }
+
   fire() {
+    const due = this.due;
     this.handle = undefined;
     this.open = false;
-    const held = this.held;
-    this.held = null;
-    if (held !== null) held.abort(new DOMException(TIMED_OUT, "TimeoutError"));
-    if (this.settled) return;
-    if (this.at < this.end) {
-      this.at = this.end;
-      this.handle = setTimeout(() => this.fire(), Math.max(0, this.end - this.now()));
-      return;
+    if (this.held !== null && this.heldUntil <= due) {
+      const held = this.held;
+      this.held = null;
+      held.abort(new DOMException(TIMED_OUT, "TimeoutError"));
     }
-    this.settled = true;
-    this.late();
+    if (!this.settled && this.end <= due) {
+      this.settled = true;
+      this.late();
+    }
+    let next = this.held !== null ? this.heldUntil : Infinity;
+    if (!this.settled && this.end < next) next = this.end;
+    if (next !== Infinity) this.arm(next, Math.max(this.now(), due));
   }
 }
