@@ -43,10 +43,8 @@ export function app({ edge, instance, cache }) {
     },
     prefixes: [
       // The request's own deadline where it waits on the upstream (a timer
-      // per request is not free: /healthz and the rest do without); its
-      // timer is also the first upstream attempt's timeout.
-      { prefix: "/v1/", handler: compose([deadline({ ms: () => limits.requestDeadlineMs, first: () => limits.upstreamTimeoutMs,
-        onTimeout: (x) => failure(x, edge, "timeout") })],
+      // per request is not free: /healthz and the rest do without).
+      { prefix: "/v1/", handler: compose([deadline({ ms: () => limits.requestDeadlineMs, onTimeout: (x) => failure(x, edge, "timeout") })],
         operation({ edge: get, cache })) },
       { prefix: "/__faults/", handler: faults({ edge: get }) },
     ],

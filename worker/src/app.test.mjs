@@ -395,94 +395,37 @@ test("the request's deadline: the core's timeout envelope", async () => {
   assert.equal(r.json.data.errorClass, "timeout");
 });
 
-/**
- * timers counts what a request arms: setTimeout calls and AbortSignal.timeout
- * calls (both pass through), with Date.now at `clock.now` (workerd's clock
- * stands still between I/O; Node's would tick within a request).
- */
-function timers(t) {
-  const clock = { now: 1_000_000 };
-  const armed = { setTimeout: 0, abortSignalTimeout: 0 };
-  t.mock.method(Date, "now", () => clock.now);
-  const st = globalThis.setTimeout;
-  t.mock.method(globalThis, "setTimeout", (...a) => { armed.setTimeout++; return st(...a); });
-  const ast = AbortSignal.timeout;
-  t.mock.method(AbortSignal, "timeout", (ms) => { armed.abortSignalTimeout++; return ast.call(AbortSignal, ms); });
-  return { clock, armed };
-}
-
 /** hanging is an upstream that answers only when its signal aborts, with the abort's reason (as fetch does). */
 const hanging = (got) => async (url, init) => {
   got.push(init.signal);
   return new Promise((_, rej) => init.signal.addEventListener("abort", () => rej(init.signal.reason)));
 };
 
-test("a forwarded read arms one timer: its deadline's, which is also its upstream call's timeout", async (t) => {
-  const s = stack();
-  const { armed } = timers(t);
-  const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
-  assert.equal(r.status, 200);
-  assert.equal(s.calls.length, 1);
-  assert.deepEqual(armed, { setTimeout: 1, abortSignalTimeout: 0 });
-});
-
-test("the first upstream attempt's timeout from the request's timer: a TimeoutError at UPSTREAM_TIMEOUT_MS, logged as before", async (t) => {
+test("an upstream attempt past UPSTREAM_TIMEOUT_MS: a TimeoutError, the core's upstream_timeout, the platform's message logged", async () => {
   const config = fakeConfig();
   config.limits.upstreamTimeoutMs = 20;
   const got = [];
   const s = stack({ config });
   s.edge.fetcher = hanging(got);
-  const { armed } = timers(t);
   const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
   assert.equal(r.status, 504);
   assert.equal(r.json.data.errorClass, "upstream_timeout", "the upstream's timeout, not the request's deadline");
   assert.equal(r.x.detail, "The operation was aborted due to timeout");
   assert.equal(got.length, 1);
   assert.equal(got[0].reason.name, "TimeoutError");
-  assert.ok(got[0].reason instanceof DOMException);
-  // The request's timer, then its rest to the deadline (the request had
-  // not answered when the attempt's timeout fired); no timer of the call's own.
-  assert.deepEqual(armed, { setTimeout: 2, abortSignalTimeout: 0 });
 });
 
-test("the request's deadline still holds past its first attempt's timeout, also when that attempt was sent after I/O", async (t) => {
+test("the request's deadline holds past its upstream attempt's timeout when the upstream ignores the abort", async () => {
   const config = fakeConfig();
   config.limits.upstreamTimeoutMs = 20;
   config.limits.requestDeadlineMs = 60;
-  // An upstream that ignores the abort: only the deadline answers.
   const got = [];
   const s = stack({ config });
   s.edge.fetcher = async (url, init) => { got.push(init.signal); return new Promise(() => {}); };
-  const { clock, armed } = timers(t);
   const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
   assert.equal(r.status, 504);
   assert.equal(r.json.data.errorClass, "timeout");
-  assert.equal(got[0].reason?.name, "TimeoutError", "the first attempt was aborted at its timeout");
-  assert.deepEqual(armed, { setTimeout: 2, abortSignalTimeout: 0 }, "the timer re-armed once for the deadline");
-  // The clock moved across the rate limit's call: the attempt's own end is
-  // 5 ms past the timer's first leg, armed when that passes.
-  const late = stack({ config, env: { RATE_LIMIT_PUBLIC: { limit: async () => { clock.now += 5; return { success: true }; } } } });
-  late.edge.fetcher = s.edge.fetcher;
-  armed.setTimeout = 0;
-  const r2 = await late.send("/v1/get-collection-cutoff-hour", form("a=1"));
-  assert.equal(r2.status, 504);
-  assert.equal(r2.json.data.errorClass, "timeout");
-  assert.equal(got[1].reason?.name, "TimeoutError");
-  assert.deepEqual(armed, { setTimeout: 3, abortSignalTimeout: 0 });
-});
-
-test("a read's retry arms its own timeout; the first attempt's came from the request's timer", async (t) => {
-  const got = [];
-  const s = stack({ upstream: (url, body, n) => n === 1 ? new Response("<html>", { status: 503 }) : new Response('{"status":"ok","data":{}}') });
-  const fetcher = s.edge.fetcher;
-  s.edge.fetcher = (url, init) => { got.push(init.signal); return fetcher(url, init); };
-  const { armed } = timers(t);
-  const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
-  assert.equal(r.status, 200);
-  assert.equal(got.length, 2);
-  assert.notEqual(got[0], got[1]);
-  // The deadline's timer, the backoff's sleep; the retry's AbortSignal.timeout.
-  assert.deepEqual(armed, { setTimeout: 2, abortSignalTimeout: 1 });
+  assert.equal(got[0].reason?.name, "TimeoutError", "the attempt was aborted at its timeout");
 });
 
 test("/tokens: the core mints; its rate limit applies first", async () => {

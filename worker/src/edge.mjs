@@ -87,13 +87,13 @@ export function newEdge({ core, env }) {
  * @param {string} operation
  * @param {Uint8Array | string} body
  * @param {string} requestId
- * @param {{warm?: boolean, fault?: string | null, signal?: AbortSignal, timer?: import("./platform/upstream.mjs").AttemptTimer | null}} [o]
- *   fault: the client's Sandbox-Fault header, passed on only when the upstream is the sandbox (a real upstream
- *   never sees a client's header); signal: the caller's abort; timer: the request's timer (both upstreamCall's)
+ * @param {{warm?: boolean, fault?: string | null, signal?: AbortSignal}} [o] fault: the client's Sandbox-Fault
+ *   header, passed on only when the upstream is the sandbox (a real upstream never sees a client's header);
+ *   signal: the caller's abort (upstreamCall)
  */
-export function serviceCall(edge, operation, body, requestId, { warm = false, fault = null, signal, timer = null } = {}) {
+export function serviceCall(edge, operation, body, requestId, { warm = false, fault = null, signal } = {}) {
   const { upstream, limits } = edge.config;
   return upstreamCall({ url: upstream.baseUrl + "/" + operation, body, authorization: upstream.authorization,
     requestId, timeoutMs: warm ? 0 : limits.upstreamTimeoutMs, maxBytes: limits.maxUpstreamBodyBytes,
-    fetcher: warm ? warmUpstream : edge.fetcher, fault: upstream.kind === "sandbox" ? fault : null, signal, timer });
+    fetcher: warm ? warmUpstream : edge.fetcher, fault: upstream.kind === "sandbox" ? fault : null, signal });
 }

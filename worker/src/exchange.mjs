@@ -32,8 +32,6 @@ import { failureBody, json } from "./respond.mjs";
  * @property {number} bytesOut bytes of the answer
  * @property {Uint8Array | null} body the body read (bounded), null when none
  * @property {boolean} bodyTooLarge the body passed MAX_BODY_BYTES (declared or read)
- * @property {import("./platform/upstream.mjs").AttemptTimer | null} timer the request's timer (middleware/deadline.mjs), which
- *   its first upstream attempt may take as its timeout; null: none (the attempt arms its own)
  * @property {boolean} warm a made-up request of the isolate's start (warm.mjs): answered without a body
  *   (workerd refuses a Response with a body outside a request) and not logged
  */
@@ -49,7 +47,7 @@ export function newExchange({ request, env, exec, now, warm = false, body }) {
   return {
     request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", pricing: "", sign: "", origin: "",
     errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
-    bytesIn: 0, bytesOut: 0, body: body ?? null, bodyTooLarge: false, timer: null, warm,
+    bytesIn: 0, bytesOut: 0, body: body ?? null, bodyTooLarge: false, warm,
   };
 }
 

@@ -6,7 +6,7 @@ import { cors, preflightHeaders } from "./cors.mjs";
 import { requestLog, wanted } from "./log.mjs";
 import { bodyBounds, declaredLength, readBounded } from "./body.mjs";
 import { errors } from "./errors.mjs";
-import { deadline, RequestTimer } from "./deadline.mjs";
+import { deadline } from "./deadline.mjs";
 import { exchangeFor } from "../testing/fakes.mjs";
 import { reply, fail } from "../exchange.mjs";
 
@@ -227,113 +227,4 @@ test("deadline: the answer of whichever comes first; a throw passes through", as
   await assert.rejects(m(exchangeFor("/v1/x"), () => { throw new RangeError("sync"); }), RangeError);
   const broken = deadline({ ms: () => 1, onTimeout: () => { throw new SyntaxError("envelope"); } });
   await assert.rejects(broken(exchangeFor("/v1/x"), never), SyntaxError);
-});
-
-test("deadline's timer: the first attempt takes it once; it outlives the answer while held, and aborts as AbortSignal.timeout does", async () => {
-  const late = (x) => fail(x, { status: 504, errorClass: "timeout", message: "late" });
-  const m = deadline({ ms: () => 60_000, first: () => 5, onTimeout: late, now: () => 0 });
-  /** @type {AbortSignal | undefined} */
-  let held;
-  /** @type {unknown} */
-  let second = null;
-  const r = await m(exchangeFor("/v1/x"), async (x) => {
-    held = x.timer.take(5);
-    second = x.timer.take(5); // a second attempt: its own
-    return ok(x);
-  });
-  assert.equal(r.status, 200);
-  assert.equal(second, undefined);
-  assert.ok(held instanceof AbortSignal);
-  // The request answered; the call that holds the timer (a rates call
-  // under waitUntil) still ends at its timeout, as AbortSignal.timeout's.
-  const reason = await new Promise((resolve) => held.addEventListener("abort", () => resolve(held.reason)));
-  // What AbortSignal.timeout gives (Node's timer does not keep the loop alive: this one does).
-  const keep = setTimeout(() => {}, 5000);
-  const real = AbortSignal.timeout(1);
-  await new Promise((resolve) => real.addEventListener("abort", resolve));
-  clearTimeout(keep);
-  assert.ok(reason instanceof DOMException);
-  assert.deepEqual([reason.name, reason.message], [real.reason.name, real.reason.message]);
-});
-
-/**
- * fakeTimers runs RequestTimer on a clock of its own: setTimeout is
- * recorded, and run(at) moves the clock to at and fires what is due.
- */
-function fakeTimers(t) {
-  const clock = { now: 0 };
-  /** @type {{at: number, f: () => void, id: number}[]} */
-  const timers = [];
-  let id = 0;
-  const armed = [];
-  t.mock.method(globalThis, "setTimeout", (f, ms) => { armed.push(clock.now + ms); timers.push({ at: clock.now + ms, f, id: ++id }); return id; });
-  t.mock.method(globalThis, "clearTimeout", (h) => { const i = timers.findIndex((x) => x.id === h); if (i >= 0) timers.splice(i, 1); });
-  const run = (to) => {
-    for (;;) {
-      timers.sort((a, b) => a.at - b.at);
-      if (timers.length === 0 || timers[0].at > to) break;
-      const x = timers.shift();
-      clock.now = x.at;
-      x.f();
-    }
-    clock.now = to;
-  };
-  return { clock, armed, run, pending: () => timers.map((x) => x.at) };
-}
-
-test("RequestTimer: an attempt sent after the arrival is aborted at its own end; then the deadline; no shared leg past it", (t) => {
-  const { clock, armed, run, pending } = fakeTimers(t);
-  const events = [];
-  const r = new RequestTimer(100, 20, () => clock.now, () => events.push("late@" + clock.now));
-  assert.deepEqual(armed, [20]);
-  run(7); // the rate limit's call, say
-  const s = r.take(20);
-  assert.ok(s);
-  s.addEventListener("abort", () => events.push(s.reason.name + "@" + clock.now));
-  assert.equal(r.take(20), undefined, "taken once");
-  run(20);
-  assert.deepEqual(events, [], "the first leg passed; the attempt's own end is later");
-  assert.deepEqual(pending(), [27]);
-  run(27);
-  assert.deepEqual(events, ["TimeoutError@27"]);
-  assert.deepEqual(pending(), [100]);
-  run(100);
-  assert.deepEqual(events, ["TimeoutError@27", "late@100"]);
-  assert.deepEqual(pending(), []);
-
-  // Nobody takes it: the first leg passes to the deadline.
-  clock.now = 1000;
-  armed.length = 0;
-  events.length = 0;
-  const u = new RequestTimer(100, 20, () => clock.now, () => events.push("late@" + clock.now));
-  run(1030);
-  assert.equal(u.take(20), undefined, "the first leg passed");
-  run(1100);
-  assert.deepEqual(armed, [1020, 1100]);
-  assert.deepEqual(events, ["late@1100"]);
-
-  // The deadline comes before an attempt's timeout: nothing shared.
-  const v = new RequestTimer(10, 20, () => clock.now, () => {});
-  assert.equal(v.take(20), undefined);
-  v.settle();
-  assert.deepEqual(pending(), []);
-});
-
-test("RequestTimer: settled, it stops unless held, and the holder's release stops it", (t) => {
-  const { clock, run, pending } = fakeTimers(t);
-  const u = new RequestTimer(1000, 20, () => clock.now, () => assert.fail("late"));
-  run(3);
-  assert.ok(u.take(20));
-  u.settle();
-  assert.deepEqual(pending(), [20], "held: the attempt keeps its timeout");
-  u.release();
-  assert.deepEqual(pending(), []);
-  assert.equal(u.take(20), undefined);
-  // Held past the answer: it aborts at the attempt's end, and nothing follows.
-  const w = new RequestTimer(1000, 20, () => clock.now, () => assert.fail("late"));
-  const s = w.take(20);
-  w.settle();
-  run(100);
-  assert.equal(s?.reason?.name, "TimeoutError");
-  assert.deepEqual(pending(), []);
 });

@@ -4,9 +4,8 @@
 // client's (no Authorization, Cookie, Origin, X-Forwarded-*). The body goes
 // as bytes, so the upstream gets a Content-Length (a stream would go
 // chunked, and some PHP set-ups then see an empty POST). Redirects are not
-// followed; the deadline is an AbortSignal (the call is really cancelled):
-// the request's own timer's when it ends then (middleware/deadline.mjs),
-// else AbortSignal.timeout; the answer is read bounded.
+// followed; the deadline is an AbortSignal (the call is really cancelled);
+// the answer is read bounded.
 
 import { declaredLength, readBounded } from "../middleware/body.mjs";
 import { errorDetail } from "./binding.mjs";
@@ -28,17 +27,6 @@ export const MAX_UPSTREAM_BODY = 8 << 20;
  *   gives one only when the upstream is the SANDBOX binding)
  * @property {AbortSignal} [signal] the caller's own abort (a rates call that missed its deadline and is
  *   not the one refreshing the store): the call ends as a timeout
- * @property {AttemptTimer | null} [timer] the request's timer, taken as the call's timeout when it ends
- *   exactly timeoutMs from now (one timer per request instead of two)
- */
-
-/**
- * A request's timer an upstream attempt may take as its timeout
- * (middleware/deadline.mjs's RequestTimer).
- * @typedef {object} AttemptTimer
- * @property {(ms: number) => AbortSignal | undefined} take the signal that aborts with a TimeoutError ms
- *   from now, when the timer ends then and no attempt took it; else undefined
- * @property {() => void} release the attempt that took it ended
  */
 
 /**
@@ -52,9 +40,8 @@ export const MAX_UPSTREAM_BODY = 8 << 20;
  * @param {UpstreamCall} c
  * @returns {Promise<UpstreamAnswer>}
  */
-export async function upstreamCall({ url, body, authorization, requestId, timeoutMs, maxBytes = MAX_UPSTREAM_BODY, fetcher = fetch, fault = null, signal, timer = null }) {
-  const taken = timeoutMs > 0 && timer !== null ? timer.take(timeoutMs) : undefined;
-  const timeout = taken ?? (timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined);
+export async function upstreamCall({ url, body, authorization, requestId, timeoutMs, maxBytes = MAX_UPSTREAM_BODY, fetcher = fetch, fault = null, signal }) {
+  const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
   let status = 0;
   /** @type {Response} */
   let res;
@@ -75,7 +62,6 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
     });
     status = res.status;
   } catch (e) {
-    if (taken !== undefined) timer?.release();
     return { status: 0, body: null, failure: timedOut(e) ? "timeout" : "unreachable", detail: errorDetail(e, 300) };
   }
   try {
@@ -95,9 +81,6 @@ export async function upstreamCall({ url, body, authorization, requestId, timeou
     return { status, body: bytes, failure: null, detail: "" };
   } catch (e) {
     return { status, body: null, failure: timedOut(e) ? "timeout" : "unreadable", detail: errorDetail(e, 300) };
-  } finally {
-    // The answer is read (or not): the timeout's work is done.
-    if (taken !== undefined) timer?.release();
   }
 }
 

@@ -86,7 +86,7 @@ export async function limited(x, edge, rl) {
 export async function callUpstream(x, edge, { operation, body, signal }) {
   const t0 = Date.now();
   x.upstream.attempts++;
-  const a = await serviceCall(edge, operation, body, x.id, { warm: x.warm, fault: x.request.headers.get("sandbox-fault"), signal, timer: x.timer });
+  const a = await serviceCall(edge, operation, body, x.id, { warm: x.warm, fault: x.request.headers.get("sandbox-fault"), signal });
   x.upstream.ms += Date.now() - t0;
   x.upstream.status = a.status;
   if (a.failure !== null) x.detail = a.detail;
