@@ -395,6 +395,39 @@ test("the request's deadline: the core's timeout envelope", async () => {
   assert.equal(r.json.data.errorClass, "timeout");
 });
 
+/** hanging is an upstream that answers only when its signal aborts, with the abort's reason (as fetch does). */
+const hanging = (got) => async (url, init) => {
+  got.push(init.signal);
+  return new Promise((_, rej) => init.signal.addEventListener("abort", () => rej(init.signal.reason)));
+};
+
+test("an upstream attempt past UPSTREAM_TIMEOUT_MS: a TimeoutError, the core's upstream_timeout, the platform's message logged", async () => {
+  const config = fakeConfig();
+  config.limits.upstreamTimeoutMs = 20;
+  const got = [];
+  const s = stack({ config });
+  s.edge.fetcher = hanging(got);
+  const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
+  assert.equal(r.status, 504);
+  assert.equal(r.json.data.errorClass, "upstream_timeout", "the upstream's timeout, not the request's deadline");
+  assert.equal(r.x.detail, "The operation was aborted due to timeout");
+  assert.equal(got.length, 1);
+  assert.equal(got[0].reason.name, "TimeoutError");
+});
+
+test("the request's deadline holds past its upstream attempt's timeout when the upstream ignores the abort", async () => {
+  const config = fakeConfig();
+  config.limits.upstreamTimeoutMs = 20;
+  config.limits.requestDeadlineMs = 60;
+  const got = [];
+  const s = stack({ config });
+  s.edge.fetcher = async (url, init) => { got.push(init.signal); return new Promise(() => {}); };
+  const r = await s.send("/v1/get-collection-cutoff-hour", form("a=1"));
+  assert.equal(r.status, 504);
+  assert.equal(r.json.data.errorClass, "timeout");
+  assert.equal(got[0].reason?.name, "TimeoutError", "the attempt was aborted at its timeout");
+});
+
 test("/tokens: the core mints; its rate limit applies first", async () => {
   let limitedOnce = false;
   const s = stack({ env: { RATE_LIMIT_PUBLIC: { limit: async () => { const ok = !limitedOnce; limitedOnce = true; return { success: ok }; } } } });
