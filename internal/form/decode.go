@@ -2,9 +2,10 @@ package form
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate/internal/decimal"
 )
 
 // Limits bounds what Decode accepts. A zero or negative field stands for
@@ -94,7 +95,7 @@ const (
 // withNumber replaces the %d of msg with n.
 func withNumber(msg string, n int) string {
 	i := strings.Index(msg, "%d")
-	return msg[:i] + strconv.Itoa(n) + msg[i+2:]
+	return msg[:i] + decimal.Itoa(n) + msg[i+2:]
 }
 
 // linearFields is the number of top-level fields up to which repeats are

@@ -9,7 +9,8 @@ package jsonlite
 
 import (
 	"math"
-	"strconv"
+
+	integers "github.com/parcelgate/parcelgate/internal/decimal"
 )
 
 // The table-free number conversions of strconv's own reference paths
@@ -886,7 +887,7 @@ func decimalAppendFloat(dst []byte, f float64, fmt byte) []byte {
 	// A whole number below 2^53 is its own shortest form (neighbouring
 	// float64s are at most 1 apart), written by 'f' as its digits.
 	if fmt == 'f' && f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
-		return strconv.AppendInt(dst, int64(f), 10)
+		return integers.AppendInt(dst, int64(f))
 	}
 	bits := math.Float64bits(f)
 	neg := bits>>(float64ExpBits+float64MantBits) != 0

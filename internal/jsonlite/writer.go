@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	integers "github.com/parcelgate/parcelgate/internal/decimal"
 )
 
 // Writer is an Emitter that produces compact JSON text. Strings are
@@ -83,7 +85,7 @@ func (w *Writer) String(s string) {
 // Int implements Emitter.
 func (w *Writer) Int(n int64) {
 	w.sep()
-	w.buf = strconv.AppendInt(w.buf, n, 10)
+	w.buf = integers.AppendInt(w.buf, n)
 	w.comma = true
 }
 

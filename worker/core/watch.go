@@ -1,10 +1,10 @@
 package core
 
 import (
-	"strconv"
 	"time"
 	"unicode/utf8"
 
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/hexlite"
@@ -282,7 +282,7 @@ func EventBody(q *queued) []byte {
 // eventID names the change found at history entry i (oldest first) of a
 // shipment: the same change always gets the same id.
 func eventID(dlvrRef string, i int, code, date string) string {
-	sum := hmacsha256.Sum([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + strconv.Itoa(i) + "\n" + code + "\n" + date))
+	sum := hmacsha256.Sum([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + decimal.Itoa(i) + "\n" + code + "\n" + date))
 	return "evt_" + hexlite.EncodeToString(sum[:12])
 }
 
@@ -442,9 +442,9 @@ func (e *Edge) WatchTracked(record string, row *WatchRow, up *Upstream, runAt in
 		t, err = envelope.DecodeShipmentTracking(up.Status, up.Body)
 		if err != nil {
 			if api, ok := err.(*envelope.APIError); ok {
-				problem = "the service refused: errorCode " + strconv.Itoa(api.Code) + " (HTTP " + strconv.Itoa(up.Status) + ")"
+				problem = "the service refused: errorCode " + decimal.Itoa(api.Code) + " (HTTP " + decimal.Itoa(up.Status) + ")"
 			} else {
-				problem = "unreadable answer (HTTP " + strconv.Itoa(up.Status) + ")"
+				problem = "unreadable answer (HTTP " + decimal.Itoa(up.Status) + ")"
 			}
 		}
 	}
