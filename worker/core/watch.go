@@ -2,7 +2,6 @@ package core
 
 import (
 	"time"
-	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/envelope"
@@ -165,47 +164,7 @@ func writeTracking(w *jsonlite.Writer, t *wire.Tracking) {
 // escaping (webhooks.Event.Marshal; since Go 1.22 it spells \b and \f
 // short): receivers check signatures over these bytes, so one event has
 // one spelling in Go and in the module (TestEventBodyIsWebhooksMarshal).
-func jsonString(s string) []byte {
-	const hex = "0123456789abcdef"
-	b := make([]byte, 0, len(s)+2)
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c == '\b':
-				b = append(b, '\\', 'b')
-			case c == '\f':
-				b = append(b, '\\', 'f')
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return append(b, '"')
-}
+func jsonString(s string) []byte { return jsonlite.AppendStringAsGo(nil, s) }
 
 // encode writes the record as worker/watch did (empty members omitted).
 func (st *watchState) encode() string {
