@@ -154,22 +154,19 @@ func prefixIsLessThan(b, s []byte) bool {
 // at most 60 multiplications of at most 42 digits, so the modules do not
 // carry 1.3 KB of digits (a shift is a few microseconds either way).
 func leftShift(a *decimal, k uint) {
-	var five [48]byte // 5^k, most significant digit first; 5^60 has 42 digits
+	var five [48]byte // 5^k in ASCII digits, most significant first; 5^60 has 42
 	top := len(five) - 1
-	five[top] = 1
+	five[top] = '1'
 	for i := uint(0); i < k; i++ {
 		var carry byte
 		for j := len(five) - 1; j >= top; j-- {
-			v := five[j]*5 + carry
-			five[j], carry = v%10, v/10
+			v := (five[j]-'0')*5 + carry
+			five[j], carry = v%10+'0', v/10
 		}
 		if carry > 0 {
 			top--
-			five[top] = carry
+			five[top] = carry + '0'
 		}
-	}
-	for j := top; j < len(five); j++ {
-		five[j] += '0'
 	}
 	// For k > 0 the digits of 2^k and of 5^k add up to k+1.
 	delta := int(k) + 1 - (len(five) - top)
