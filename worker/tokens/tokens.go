@@ -483,7 +483,9 @@ func MintWithKeys(keys Keys, g Grant, ttl time.Duration, now time.Time) (string,
 	if g.Books() && ttl > MaxBookingTTL {
 		return "", time.Time{}, &FieldError{"ttl", "at most 7200 seconds (2 hours) for a grant of " + bookings()}
 	}
-	exp := now.Truncate(time.Second).Add(ttl)
+	// now.Truncate(time.Second).Add(ttl) (ttl is whole seconds), without
+	// time.Time.Add and its monotonic-clock cases in the core module.
+	exp := time.Unix(now.Unix()+int64(ttl/time.Second), 0).In(now.Location())
 	return encode(key, g, exp.Unix()), exp, nil
 }
 
