@@ -68,7 +68,7 @@ func (e *Edge) Answer(in AnswerInput) *Answered {
 	ctx, now, sentAt := in.Context, in.Now, in.SentAt
 	a := e.answer(ctx, in.Upstream, in.RequestID, i18n.FromAcceptLanguage(in.AcceptLanguage))
 	if a.Outcome == OutcomeLost && ctx.Ledger && lookedUp(ctx.Operation) && !sentAt.IsZero() {
-		left := e.cfg.BookingGrace - now.Sub(sentAt) // sentAt+grace-now, without time.Time.Add
+		left := e.cfg.BookingGrace - since(sentAt, now) // sentAt+grace-now, without time.Time.Add or Sub
 		a.Response.Headers = append(a.Response.Headers, Header{"Retry-After", decimal.FormatInt(retryAfterSeconds(left.Milliseconds()))})
 	}
 	return a
