@@ -1,10 +1,10 @@
 package main
 
 import (
-	"strconv"
 	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/geo"
@@ -199,7 +199,7 @@ func (w *catalogWriter) String(s string) {
 // Int implements jsonlite.Emitter.
 func (w *catalogWriter) Int(n int64) {
 	w.sep()
-	w.buf = strconv.AppendInt(w.buf, n, 10)
+	w.buf = decimal.AppendInt(w.buf, n)
 	w.comma = true
 }
 

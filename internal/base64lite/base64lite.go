@@ -13,7 +13,7 @@
 // Pure and TinyGo-compatible: no cgo, reflection or fmt.
 package base64lite
 
-import "strconv"
+import "github.com/parcelgate/parcelgate/internal/decimal"
 
 // Mode selects the alphabet, the padding and the strictness, as the
 // encoding/base64 Encoding of the same name does.
@@ -37,7 +37,7 @@ type CorruptInputError int64
 
 // Error implements error.
 func (e CorruptInputError) Error() string {
-	return "illegal base64 data at input byte " + strconv.FormatInt(int64(e), 10)
+	return "illegal base64 data at input byte " + decimal.FormatInt(int64(e))
 }
 
 // value is the 6-bit value of c in mode m's alphabet, or 0xff.

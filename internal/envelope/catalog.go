@@ -1,8 +1,7 @@
 package envelope
 
 import (
-	"strconv"
-
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -202,7 +201,7 @@ func (l RawMembers) Get(name string) ([]byte, bool) {
 func (l *RawMembers) decode(s *jsonlite.Scanner) error {
 	*l = (*l)[:0]
 	if s.Peek() == jsonlite.Array {
-		return arr(s, func(i int) error { return l.add(s, strconv.Itoa(i)) })
+		return arr(s, func(i int) error { return l.add(s, decimal.Itoa(i)) })
 	}
 	return obj(s, func(key string) error { return l.add(s, key) })
 }
@@ -257,7 +256,7 @@ func (m *MethodList) decode(s *jsonlite.Scanner) error {
 	}
 	return arr(s, func(i int) error {
 		if s.Peek() != jsonlite.String {
-			return m.RawMembers.add(s, strconv.Itoa(i))
+			return m.RawMembers.add(s, decimal.Itoa(i))
 		}
 		name, err := s.String()
 		if err == nil {

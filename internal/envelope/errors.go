@@ -1,10 +1,10 @@
 package envelope
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -37,7 +37,7 @@ func (e *APIError) Error() string {
 		b.WriteString("upstream error without an error code")
 	} else {
 		b.WriteString("upstream error ")
-		b.WriteString(strconv.Itoa(e.Code))
+		b.WriteString(decimal.Itoa(e.Code))
 		b.WriteString(" (")
 		b.WriteString(e.Class())
 		b.WriteString(")")
@@ -63,7 +63,7 @@ func (e *APIError) Error() string {
 	}
 	if e.Code != 0 && e.Class() == ClassUnknown {
 		b.WriteString("; this error code is not documented: report it to support with code ")
-		b.WriteString(strconv.Itoa(e.Code))
+		b.WriteString(decimal.Itoa(e.Code))
 	}
 	return b.String()
 }
@@ -118,7 +118,7 @@ func (e *UnexpectedResponse) Class() string {
 
 // Error implements error.
 func (e *UnexpectedResponse) Error() string {
-	s := "unexpected response (HTTP " + strconv.Itoa(e.HTTPStatus) + "): " + e.Reason
+	s := "unexpected response (HTTP " + decimal.Itoa(e.HTTPStatus) + "): " + e.Reason
 	if e.Snippet != "" {
 		s += "; body starts with " + quote(e.Snippet)
 	}
@@ -230,7 +230,7 @@ func inIndex(err error, i int) error {
 	if err == nil {
 		return nil
 	}
-	return addSeg(err, "["+strconv.Itoa(i)+"]")
+	return addSeg(err, "["+decimal.Itoa(i)+"]")
 }
 
 func addSeg(err error, seg string) error {

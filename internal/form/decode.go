@@ -2,9 +2,11 @@ package form
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
 // Limits bounds what Decode accepts. A zero or negative field stands for
@@ -94,7 +96,7 @@ const (
 // withNumber replaces the %d of msg with n.
 func withNumber(msg string, n int) string {
 	i := strings.Index(msg, "%d")
-	return msg[:i] + strconv.Itoa(n) + msg[i+2:]
+	return msg[:i] + decimal.Itoa(n) + msg[i+2:]
 }
 
 // linearFields is the number of top-level fields up to which repeats are
@@ -196,7 +198,7 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 		// The key.
 		ks := len(buf)
 		var ok bool
-		if buf, ok = appendUnescape(buf, rawKey); !ok {
+		if buf, ok = urlquery.AppendUnescape(buf, rawKey); !ok {
 			return &Error{Message: msgKeyEscape}
 		}
 		key := buf[ks:]
@@ -413,57 +415,11 @@ func allDigits(s []byte) bool {
 	return true
 }
 
-// unhex returns the value of hex digit c, or -1.
-func unhex(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10
-	case 'A' <= c && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
-
-// appendUnescape appends raw to dst with '+' as a space and %XX as a byte.
-// It reports false for a '%' not followed by two hex digits.
-func appendUnescape(dst, raw []byte) ([]byte, bool) {
-	if bytes.IndexByte(raw, '%') < 0 && bytes.IndexByte(raw, '+') < 0 {
-		return append(dst, raw...), true // the common case: nothing to decode
-	}
-	run := 0
-	for i := 0; i < len(raw); {
-		switch raw[i] {
-		case '+':
-			dst = append(dst, raw[run:i]...)
-			dst = append(dst, ' ')
-			i++
-			run = i
-		case '%':
-			if i+2 >= len(raw) {
-				return dst, false
-			}
-			hi, lo := unhex(raw[i+1]), unhex(raw[i+2])
-			if hi < 0 || lo < 0 {
-				return dst, false
-			}
-			dst = append(dst, raw[run:i]...)
-			dst = append(dst, byte(hi<<4|lo))
-			i += 3
-			run = i
-		default:
-			i++
-		}
-	}
-	return append(dst, raw[run:]...), true
-}
-
 // appendValue appends raw decoded to dst, or returns an error message for
 // a bad escape, invalid UTF-8, or more than maxRunes runes.
 func appendValue(dst, raw []byte, maxRunes int) ([]byte, string) {
 	start := len(dst)
-	dst, ok := appendUnescape(dst, raw)
+	dst, ok := urlquery.AppendUnescape(dst, raw)
 	if !ok {
 		return dst, msgEscape
 	}

@@ -1,6 +1,6 @@
 package form
 
-import "strconv"
+import "github.com/parcelgate/parcelgate/internal/decimal"
 
 // Encoding
 //
@@ -135,7 +135,7 @@ func AppendEncode(dst []byte, r *Request) []byte {
 			}
 			first = false
 			dst = append(dst, "parcels["...)
-			dst = strconv.AppendInt(dst, int64(i), 10)
+			dst = decimal.AppendInt(dst, int64(i))
 			dst = append(dst, "]["...)
 			dst = append(dst, name...)
 			dst = append(dst, "]="...)

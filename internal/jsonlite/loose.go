@@ -134,6 +134,18 @@ func ValidNumber(t string) bool {
 	return bad == "" && end == len(t)
 }
 
+// ParseFloat is strconv.ParseFloat(t, 64) for the text t of a JSON
+// number; ok is false when t is not one (strict grammar) or lies beyond
+// float64's range. Under TinyGo it is decimal.go's table-free conversion,
+// the one the Scanner uses: no second float parser in a module.
+func ParseFloat(t string) (f float64, ok bool) {
+	if !ValidNumber(t) {
+		return 0, false
+	}
+	f, err := parseFloat(t)
+	return f, err == nil
+}
+
 // short truncates s to at most 32 bytes on a rune boundary, for messages.
 func short(s string) string {
 	if len(s) <= 32 {

@@ -2,7 +2,6 @@ package jsonlite
 
 import (
 	"math"
-	"strconv"
 	"unicode/utf8"
 
 	integers "github.com/parcelgate/parcelgate/internal/decimal"
@@ -59,7 +58,7 @@ type SyntaxError struct {
 
 // Error implements error.
 func (e *SyntaxError) Error() string {
-	return "json: " + e.Msg + " at offset " + strconv.Itoa(e.Offset)
+	return "json: " + e.Msg + " at offset " + integers.Itoa(e.Offset)
 }
 
 // TypeError reports well-formed JSON whose value has the wrong kind or an
@@ -73,7 +72,7 @@ type TypeError struct {
 
 // Error implements error.
 func (e *TypeError) Error() string {
-	return "expected " + e.Want + ", got " + e.Got + " at offset " + strconv.Itoa(e.Offset)
+	return "expected " + e.Want + ", got " + e.Got + " at offset " + integers.Itoa(e.Offset)
 }
 
 // Scanner is a pull decoder over one JSON text. It never allocates for

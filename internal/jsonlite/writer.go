@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	integers "github.com/parcelgate/parcelgate/internal/decimal"
 )
 
 // Writer is an Emitter that produces compact JSON text. Strings are
@@ -83,7 +85,7 @@ func (w *Writer) String(s string) {
 // Int implements Emitter.
 func (w *Writer) Int(n int64) {
 	w.sep()
-	w.buf = strconv.AppendInt(w.buf, n, 10)
+	w.buf = integers.AppendInt(w.buf, n)
 	w.comma = true
 }
 
@@ -145,8 +147,18 @@ func AppendFloat(b []byte, f float64) []byte {
 	return appendFloat(b, f, 'g')
 }
 
-// AppendString appends s as a quoted JSON string.
-func AppendString(b []byte, s string) []byte {
+// AppendString appends s as a quoted JSON string; invalid UTF-8 becomes
+// U+FFFD.
+func AppendString(b []byte, s string) []byte { return appendString(b, s, "\uFFFD") }
+
+// AppendStringAsGo appends s quoted exactly as encoding/json writes it
+// without HTML escaping: as AppendString, but each invalid UTF-8 byte is
+// the escape \ufffd rather than the rune (so bytes that Go's side signs,
+// such as the webhooks' events, are spelled one way in both).
+func AppendStringAsGo(b []byte, s string) []byte { return appendString(b, s, `\ufffd`) }
+
+// appendString quotes s; invalid is what each invalid UTF-8 byte becomes.
+func appendString(b []byte, s, invalid string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -183,7 +195,7 @@ func AppendString(b []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
-			b = append(b, "\uFFFD"...)
+			b = append(b, invalid...)
 			i++
 			start = i
 			continue

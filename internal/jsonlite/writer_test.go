@@ -1,8 +1,10 @@
 package jsonlite
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,6 +62,19 @@ func TestAppendString(t *testing.T) {
 			require.NoError(t, json.Unmarshal(got, &std))
 			assert.Equal(t, std, back)
 		})
+	}
+}
+
+// AppendStringAsGo is encoding/json's spelling without HTML escaping,
+// invalid UTF-8 included (each bad byte the escape \ufffd).
+func TestAppendStringAsGo(t *testing.T) {
+	for _, in := range []string{"plain", "", `q"b\s/`, "\n\r\t\b\f", "\x00\x01\x1f\x7f", "a\u2028b\u2029c",
+		"é€🚚", "bad\xffutf8\xe2\x82", "\xed\xa0\x80", "<tag>&", "\uFFFD\xff"} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		require.NoError(t, enc.Encode(in))
+		assert.Equal(t, strings.TrimSuffix(want.String(), "\n"), string(AppendStringAsGo([]byte{}, in)), "%q", in)
 	}
 }
 

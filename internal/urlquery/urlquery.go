@@ -104,43 +104,46 @@ func unhex(c byte) (byte, bool) {
 // '%' not followed by two hex digits). Bytes are not checked for UTF-8,
 // as QueryUnescape does not.
 func Unescape(s string) (string, bool) {
-	n, plus := 0, false
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '%':
-			if i+2 >= len(s) {
-				return "", false
-			}
-			if _, ok := unhex(s[i+1]); !ok {
-				return "", false
-			}
-			if _, ok := unhex(s[i+2]); !ok {
-				return "", false
-			}
-			n++
-			i += 2
-		case '+':
-			plus = true
-		}
-	}
-	if n == 0 && !plus {
+	if indexByte(s, '%') < 0 && indexByte(s, '+') < 0 {
 		return s, true
 	}
-	b := make([]byte, 0, len(s)-2*n)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '%':
-			hi, _ := unhex(s[i+1])
-			lo, _ := unhex(s[i+2])
-			b = append(b, hi<<4|lo)
-			i += 2
-		case '+':
-			b = append(b, ' ')
-		default:
-			b = append(b, c)
-		}
+	b, ok := AppendUnescape(make([]byte, 0, len(s)), []byte(s))
+	if !ok {
+		return "", false
 	}
 	return string(b), true
+}
+
+// AppendUnescape appends raw decoded as Unescape decodes it (internal/form
+// reads a body's names and values with it: one decoder in the modules).
+// It reports false for a '%' not followed by two hex digits.
+func AppendUnescape(dst, raw []byte) ([]byte, bool) {
+	run := 0
+	for i := 0; i < len(raw); {
+		switch raw[i] {
+		case '+':
+			dst = append(dst, raw[run:i]...)
+			dst = append(dst, ' ')
+			i++
+			run = i
+		case '%':
+			if i+2 >= len(raw) {
+				return dst, false
+			}
+			hi, ok1 := unhex(raw[i+1])
+			lo, ok2 := unhex(raw[i+2])
+			if !ok1 || !ok2 {
+				return dst, false
+			}
+			dst = append(dst, raw[run:i]...)
+			dst = append(dst, hi<<4|lo)
+			i += 3
+			run = i
+		default:
+			i++
+		}
+	}
+	return append(dst, raw[run:]...), true
 }
 
 // unreserved reports whether url.QueryEscape writes c as it is (RFC 3986's

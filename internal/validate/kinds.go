@@ -1,11 +1,11 @@
 package validate
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
@@ -58,7 +58,7 @@ const (
 )
 
 func tooLong(l i18n.Locale, n int) string {
-	return i18n.Format(l, msgTooLong, strconv.Itoa(n))
+	return i18n.Format(l, msgTooLong, decimal.Itoa(n))
 }
 
 // hasControl reports C0 controls, DEL and C1 controls (U+0080-U+009F,

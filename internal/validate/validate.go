@@ -10,12 +10,12 @@
 package validate
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/country"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/postal"
@@ -173,7 +173,7 @@ func checkParam(op *catalog.Operation, r *form.Request, p *catalog.Param, v, nam
 		msg = checkDecimal(v)
 	case catalog.Count, catalog.Positive:
 		if msg = checkWhole(v, p); msg == msgAtMost {
-			return fieldErr(dst, name, p.Code, i18n.Format(opt.Locale, msgAtMost, strconv.Itoa(p.Max)))
+			return fieldErr(dst, name, p.Code, i18n.Format(opt.Locale, msgAtMost, decimal.Itoa(p.Max)))
 		}
 	case catalog.ServiceType:
 		msg = checkServiceType(v, opt.Rules)
@@ -213,7 +213,7 @@ func checkParcels(op *catalog.Operation, r *form.Request, opt Options, dst []Fie
 		return dst
 	}
 	if len(r.Parcels) > catalog.MaxParcels {
-		return fieldErr(dst, "parcels", CodeFormat, i18n.Format(opt.Locale, msgTooManyParcels, strconv.Itoa(catalog.MaxParcels)))
+		return fieldErr(dst, "parcels", CodeFormat, i18n.Format(opt.Locale, msgTooManyParcels, decimal.Itoa(catalog.MaxParcels)))
 	}
 	for i := range r.Parcels {
 		pc := &r.Parcels[i]
@@ -233,7 +233,7 @@ func checkParcels(op *catalog.Operation, r *form.Request, opt Options, dst []Fie
 
 // ParcelField returns the wire name of a parcel field: parcels[i][name].
 func ParcelField(i int, name string) string {
-	return "parcels[" + strconv.Itoa(i) + "][" + name + "]"
+	return "parcels[" + decimal.Itoa(i) + "][" + name + "]"
 }
 
 func checkRules(op *catalog.Operation, r *form.Request, l i18n.Locale, dst []FieldError) []FieldError {
@@ -353,9 +353,9 @@ func checkUnknown(op *catalog.Operation, r *form.Request, l i18n.Locale, dst []F
 		name := clipRunes(f.Name, MaxExtraNameRunes)
 		switch {
 		case n > MaxExtraFields:
-			dst = fieldErr(dst, name, CodeFormat, i18n.Format(l, msgExtraMany, strconv.Itoa(MaxExtraFields)))
+			dst = fieldErr(dst, name, CodeFormat, i18n.Format(l, msgExtraMany, decimal.Itoa(MaxExtraFields)))
 		case utf8.RuneCountInString(f.Name) > MaxExtraNameRunes || !plainName(f.Name):
-			dst = fieldErr(dst, name, CodeFormat, i18n.Format(l, msgExtraName, strconv.Itoa(MaxExtraNameRunes)))
+			dst = fieldErr(dst, name, CodeFormat, i18n.Format(l, msgExtraName, decimal.Itoa(MaxExtraNameRunes)))
 		case shadowsCatalog(op, f.Name):
 			dst = localErr(dst, l, name, CodeFormat, msgExtraCase)
 		case !utf8.ValidString(f.Value):

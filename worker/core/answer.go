@@ -1,12 +1,12 @@
 package core
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/booking"
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
@@ -68,8 +68,8 @@ func (e *Edge) Answer(in AnswerInput) *Answered {
 	ctx, now, sentAt := in.Context, in.Now, in.SentAt
 	a := e.answer(ctx, in.Upstream, in.RequestID, i18n.FromAcceptLanguage(in.AcceptLanguage))
 	if a.Outcome == OutcomeLost && ctx.Ledger && lookedUp(ctx.Operation) && !sentAt.IsZero() {
-		left := sentAt.Add(e.cfg.BookingGrace).Sub(now)
-		a.Response.Headers = append(a.Response.Headers, Header{"Retry-After", strconv.FormatInt(retryAfterSeconds(left.Milliseconds()), 10)})
+		left := e.cfg.BookingGrace - since(sentAt, now) // sentAt+grace-now, without time.Time.Add or Sub
+		a.Response.Headers = append(a.Response.Headers, Header{"Retry-After", decimal.FormatInt(retryAfterSeconds(left.Milliseconds()))})
 	}
 	return a
 }
@@ -96,17 +96,17 @@ func (e *Edge) answer(ctx AnswerContext, up *Upstream, requestID string, l i18n.
 	if up.Failure != "" {
 		a.Retry = !books && up.Failure != FailTimeout
 		if up.Failure == FailTimeout {
-			return fail(504, "upstream_timeout", say(l, msgUpstreamTimeout, strconv.FormatInt(e.timeout().Milliseconds(), 10)), nil)
+			return fail(504, "upstream_timeout", say(l, msgUpstreamTimeout, decimal.FormatInt(e.timeout().Milliseconds())), nil)
 		}
 		a.Note = "upstream " + up.Failure
 		// A fixed message: the platform's error names the upstream's URL.
 		msg := say(l, msgUpstreamUnreachable)
 		if up.Status != 0 {
-			msg = say(l, msgUpstreamUnreadable, strconv.Itoa(up.Status))
+			msg = say(l, msgUpstreamUnreadable, decimal.Itoa(up.Status))
 		}
 		return fail(502, "upstream_unreachable", msg, nil)
 	}
-	st := strconv.Itoa(up.Status)
+	st := decimal.Itoa(up.Status)
 	a.Retry = !books && up.Status >= 500
 	if e.leaks.Leaks(up.Body) {
 		// Never relay the merchant's credentials, whatever the upstream
@@ -187,7 +187,7 @@ func (e *Edge) bookingHint(ctx AnswerContext, l i18n.Locale) string {
 		if !lookedUp(ctx.Operation) {
 			return say(l, msgHintCollection, ref)
 		}
-		return say(l, msgHintShipment, ref, strconv.FormatInt(int64(e.cfg.BookingGrace/time.Second), 10))
+		return say(l, msgHintShipment, ref, decimal.FormatInt(int64(e.cfg.BookingGrace/time.Second)))
 	}
 	if e.cfg.Sandbox {
 		return say(l, msgHintSandbox, ref)
@@ -210,7 +210,7 @@ func upstreamMessage(data []byte) string {
 	}
 	code := ""
 	if d.Code != 0 {
-		code = strconv.Itoa(d.Code)
+		code = decimal.Itoa(d.Code)
 	}
 	switch {
 	case code != "" && msg != "":
@@ -342,7 +342,7 @@ func (e *Edge) Booking(in BookingInput) *Step {
 		if !lookedUp(ctx.Operation) {
 			return &Step{Kind: KindRespond, Response: e.collectionUnknown(t, requestID, l)}
 		}
-		secs := strconv.FormatInt(retryAfterSeconds(retryAfter.Milliseconds()), 10)
+		secs := decimal.FormatInt(retryAfterSeconds(retryAfter.Milliseconds()))
 		return &Step{Kind: KindRespond, Response: refuse(425, "booking_unconfirmed", say(l, msgBookingUnconfirmed, t.RefField, secs)).retry().
 			with("Retry-After", secs).Response(requestID)}
 	case BookLost:

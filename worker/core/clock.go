@@ -1,5 +1,10 @@
 package core
 
+import (
+	"math"
+	"time"
+)
+
 // The core writes instants in two fixed layouts, RFC 3339 in UTC
 // ("2006-01-02T15:04:05Z") and the calendar date ("2006-01-02"). Under
 // TinyGo time.Time.Format links ~12 KB (the layout interpreter, month and
@@ -89,3 +94,20 @@ func appendYear(b []byte, y int64) []byte {
 
 // append2 writes 0-99 as two digits.
 func append2(b []byte, v int) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+
+// since is now.Sub(t) for the core's instants, which come from
+// milliseconds (no monotonic reading): time.Time.Sub, with its monotonic
+// and overflow cases, is 1.3 KB of the module's code. Like Sub it
+// saturates, here when the instants are 292 years apart or more (Sub's
+// own limit is within a second of that).
+func since(t, now time.Time) time.Duration {
+	const limit = int64(math.MaxInt64/time.Second) - 1 // whole seconds that cannot overflow
+	switch s := now.Unix() - t.Unix(); {
+	case s > limit:
+		return math.MaxInt64
+	case s < -limit:
+		return math.MinInt64
+	default:
+		return time.Duration(s)*time.Second + time.Duration(now.Nanosecond()-t.Nanosecond())
+	}
+}

@@ -55,3 +55,29 @@ func TestUnixOfMillis(t *testing.T) {
 		}
 	}
 }
+
+// since is time.Time.Sub for instants without a monotonic reading: from
+// milliseconds (the seam's), with nanoseconds, far apart and saturated.
+func TestSinceIsSub(t *testing.T) {
+	check := func(a, b time.Time) {
+		t.Helper()
+		if got, want := since(a, b), b.Sub(a); got != want {
+			t.Fatalf("since(%v, %v) = %v, Sub %v", a, b, got, want)
+		}
+	}
+	r := rand.New(rand.NewSource(32))
+	for i := 0; i < 100000; i++ {
+		a := time.UnixMilli(r.Int63n(4e12) - 1e12)
+		b := time.UnixMilli(a.UnixMilli() + r.Int63n(2e9) - 1e9)
+		check(a, b)
+		check(b, a)
+		check(time.Unix(a.Unix(), r.Int63n(1e9)), time.Unix(b.Unix(), r.Int63n(1e9)))
+	}
+	zero, now := time.Time{}, time.UnixMilli(1764075600123)
+	check(zero, now) // saturated: year 1 is more than 292 years back
+	check(now, zero)
+	check(now, now)
+	far := now.Add(200 * 365 * 24 * time.Hour)
+	check(now, far)
+	check(far, now)
+}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"github.com/parcelgate/parcelgate/internal/pricing"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -247,7 +246,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	}
 	c.ProxyToken = getenv(EnvProxyToken)
 	if c.ProxyToken != "" && utf8.RuneCountInString(c.ProxyToken) < MinProxyTokenLen {
-		bad(EnvProxyToken, "must be at least "+strconv.Itoa(MinProxyTokenLen)+" characters (a random secret, e.g. openssl rand -hex 32)")
+		bad(EnvProxyToken, "must be at least "+decimal.Itoa(MinProxyTokenLen)+" characters (a random secret, e.g. openssl rand -hex 32)")
 	}
 	if k := getenv(EnvTokenSigningKey); k != "" {
 		switch {
@@ -309,7 +308,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		}
 		n, valid := decimal.Atoi(v)
 		if !valid || n < min || n > max {
-			bad(name, "must be a whole number"+unit+" from "+strconv.Itoa(min)+" to "+strconv.Itoa(max))
+			bad(name, "must be a whole number"+unit+" from "+decimal.Itoa(min)+" to "+decimal.Itoa(max))
 			return def
 		}
 		return n
@@ -349,9 +348,9 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	if c.ExactlyOnce && c.BookingGrace <= c.Timeout {
 		// A grace that ends before the answer is even lost would let a
 		// resend book while the first booking is still being committed.
-		bad(EnvBookingGrace, "must be longer than UPSTREAM_TIMEOUT_MS ("+strconv.FormatInt(c.Timeout.Milliseconds(), 10)+
+		bad(EnvBookingGrace, "must be longer than UPSTREAM_TIMEOUT_MS ("+decimal.FormatInt(c.Timeout.Milliseconds())+
 			" ms), and than the upstream's worst time to commit a booking: a resend within it never books (now "+
-			strconv.FormatInt(int64(c.BookingGrace/time.Second), 10)+" s)")
+			decimal.FormatInt(int64(c.BookingGrace/time.Second))+" s)")
 	}
 	if v := strings.TrimSpace(getenv(EnvBookingsLegacyUntil)); v != "" {
 		if ms, ok := endOfDayMillis(v); ok {

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -101,7 +100,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	var ttl time.Duration
 	if v, ok := vals["ttl"]; ok {
 		n, valid := decimal.Atoi(v[0])
-		if !valid || n < 1 || n > int(tokens.MaxTTL/time.Second) || strconv.Itoa(n) != v[0] {
+		if !valid || n < 1 || n > int(tokens.MaxTTL/time.Second) || decimal.Itoa(n) != v[0] {
 			return fail(badTokenField("ttl", "must be a whole number of seconds from 1 to 2592000"))
 		}
 		ttl = time.Duration(n) * time.Second
@@ -253,7 +252,7 @@ func (e *Edge) Failure(in FailureInput) *Response {
 		r = refuse(429, "rate_limited", say(l, msgRateLimited, itoa(RateLimitRetryAfter))).retry().
 			with("Retry-After", itoa(RateLimitRetryAfter))
 	case "timeout":
-		r = refuse(504, "deadline", say(l, msgTimeout, strconv.FormatInt(e.RequestDeadline().Milliseconds(), 10)))
+		r = refuse(504, "deadline", say(l, msgTimeout, decimal.FormatInt(e.RequestDeadline().Milliseconds())))
 		if isBooking(in.Operation) {
 			r.Retryable = 2
 			r.Hint = e.bookingHint(AnswerContext{Operation: in.Operation, Ledger: e.ledger()}, l)

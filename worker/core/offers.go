@@ -104,7 +104,9 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	// The insertion points of up to eight entries in one allocation (a
 	// growing pair of slices was seven allocations per answer).
 	marks := make([]int, 16)
-	sg := signing{s: e.signer, basis: basis, exp: now.Add(ttl).Unix(), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, 2048),
+	// now.Add(ttl).Unix(): the TTLs are whole seconds (loadConfig,
+	// RescuedOfferTTL), and time.Time.Add stays out of the module.
+	sg := signing{s: e.signer, basis: basis, exp: now.Unix() + int64(ttl/time.Second), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, 2048),
 		at: marks[:0:8], end: marks[8:8:16]}
 	if !rates && kind != FieldPoint {
 		return body

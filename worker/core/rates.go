@@ -103,7 +103,7 @@ func (e *Edge) Rescue(class string, plan *RatesPlan, stored []byte, storedAt, no
 	if plan == nil || !rescuable(class) {
 		return nil
 	}
-	if age := now.Sub(storedAt); e.cfg.RatesStale > 0 && len(stored) > 0 && !storedAt.IsZero() && age >= -time.Minute && age <= e.cfg.RatesStale {
+	if age := since(storedAt, now); e.cfg.RatesStale > 0 && len(stored) > 0 && !storedAt.IsZero() && age >= -time.Minute && age <= e.cfg.RatesStale {
 		if b := withSource(stored, SourceRecent); b != nil {
 			return ratesResponse(b, SourceRecent)
 		}

@@ -1,9 +1,9 @@
 package core
 
 import (
-	"strconv"
 	"strings"
 
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -99,7 +99,7 @@ func weakSecret(cfg *Config, v string) string {
 		}
 	}
 	if n < minDistinct {
-		return "looks weak (" + strconv.Itoa(n) + " distinct characters): use a random secret, e.g. openssl rand -hex 32"
+		return "looks weak (" + decimal.Itoa(n) + " distinct characters): use a random secret, e.g. openssl rand -hex 32"
 	}
 	if !cfg.Sandbox && isPlaceholder(v) {
 		return "is a placeholder: use a random secret, e.g. openssl rand -hex 32"

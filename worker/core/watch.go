@@ -1,10 +1,9 @@
 package core
 
 import (
-	"strconv"
 	"time"
-	"unicode/utf8"
 
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/hexlite"
@@ -165,47 +164,7 @@ func writeTracking(w *jsonlite.Writer, t *wire.Tracking) {
 // escaping (webhooks.Event.Marshal; since Go 1.22 it spells \b and \f
 // short): receivers check signatures over these bytes, so one event has
 // one spelling in Go and in the module (TestEventBodyIsWebhooksMarshal).
-func jsonString(s string) []byte {
-	const hex = "0123456789abcdef"
-	b := make([]byte, 0, len(s)+2)
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c == '\b':
-				b = append(b, '\\', 'b')
-			case c == '\f':
-				b = append(b, '\\', 'f')
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return append(b, '"')
-}
+func jsonString(s string) []byte { return jsonlite.AppendStringAsGo(nil, s) }
 
 // encode writes the record as worker/watch did (empty members omitted).
 func (st *watchState) encode() string {
@@ -282,7 +241,7 @@ func EventBody(q *queued) []byte {
 // eventID names the change found at history entry i (oldest first) of a
 // shipment: the same change always gets the same id.
 func eventID(dlvrRef string, i int, code, date string) string {
-	sum := hmacsha256.Sum([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + strconv.Itoa(i) + "\n" + code + "\n" + date))
+	sum := hmacsha256.Sum([]byte("parcelgate/webhook/v1\n" + dlvrRef + "\n" + decimal.Itoa(i) + "\n" + code + "\n" + date))
 	return "evt_" + hexlite.EncodeToString(sum[:12])
 }
 
@@ -442,9 +401,9 @@ func (e *Edge) WatchTracked(record string, row *WatchRow, up *Upstream, runAt in
 		t, err = envelope.DecodeShipmentTracking(up.Status, up.Body)
 		if err != nil {
 			if api, ok := err.(*envelope.APIError); ok {
-				problem = "the service refused: errorCode " + strconv.Itoa(api.Code) + " (HTTP " + strconv.Itoa(up.Status) + ")"
+				problem = "the service refused: errorCode " + decimal.Itoa(api.Code) + " (HTTP " + decimal.Itoa(up.Status) + ")"
 			} else {
-				problem = "unreadable answer (HTTP " + strconv.Itoa(up.Status) + ")"
+				problem = "unreadable answer (HTTP " + decimal.Itoa(up.Status) + ")"
 			}
 		}
 	}

@@ -53,7 +53,6 @@ package offers
 
 import (
 	"github.com/parcelgate/parcelgate/internal/errchain"
-	"strconv"
 	"strings"
 	"time"
 
@@ -337,7 +336,7 @@ func AppendOffer(b []byte, o *Offer) []byte {
 // answer. source is SourceCode's letter.
 func AppendOfferHead(b []byte, exp int64, carrier, service, price, currency string, dropPoint bool, source byte) []byte {
 	b = append(b, "e="...)
-	b = strconv.AppendInt(b, exp, 10)
+	b = decimal.AppendInt(b, exp)
 	b = appendField(b, "&c=", carrier)
 	b = appendField(b, "&s=", service)
 	b = appendField(b, "&p=", price)
@@ -363,7 +362,7 @@ func AppendOrderValue(b []byte, orderValue string) []byte {
 // its place (AppendPlace with "cc=", "&z=").
 func AppendPointHead(b []byte, exp int64, carrier, key string) []byte {
 	b = append(b, "e="...)
-	b = strconv.AppendInt(b, exp, 10)
+	b = decimal.AppendInt(b, exp)
 	b = appendField(b, "&c=", carrier)
 	b = appendField(b, "&key=", key)
 	return append(b, '&')

@@ -38,7 +38,6 @@
 package tokens
 
 import (
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -416,7 +415,7 @@ func refProblem(v string, max int) string {
 		return ""
 	}
 	if !utf8.ValidString(v) || utf8.RuneCountInString(v) > max {
-		return "must be at most " + strconv.Itoa(max) + " characters of valid UTF-8"
+		return "must be at most " + decimal.Itoa(max) + " characters of valid UTF-8"
 	}
 	if strings.TrimSpace(v) != v {
 		return "must not start or end with spaces"
@@ -484,7 +483,9 @@ func MintWithKeys(keys Keys, g Grant, ttl time.Duration, now time.Time) (string,
 	if g.Books() && ttl > MaxBookingTTL {
 		return "", time.Time{}, &FieldError{"ttl", "at most 7200 seconds (2 hours) for a grant of " + bookings()}
 	}
-	exp := now.Truncate(time.Second).Add(ttl)
+	// now.Truncate(time.Second).Add(ttl) (ttl is whole seconds), without
+	// time.Time.Add and its monotonic-clock cases in the core module.
+	exp := time.Unix(now.Unix()+int64(ttl/time.Second), 0).In(now.Location())
 	return encode(key, g, exp.Unix()), exp, nil
 }
 
@@ -499,7 +500,7 @@ func payload(g Grant, exp int64) string {
 // token's: no allocation unless a reference needs escaping.
 func appendPayload(dst []byte, g Grant, exp int64) []byte {
 	var buf [MaxLen]byte
-	p := strconv.AppendInt(append(buf[:0], "exp="...), exp, 10)
+	p := decimal.AppendInt(append(buf[:0], "exp="...), exp)
 	p = append(p, "&ops="...)
 	for i, op := range g.Operations {
 		if i > 0 {

@@ -61,6 +61,21 @@ func TestMintVerify(t *testing.T) {
 	}
 }
 
+// The expiry is now.Truncate(time.Second).Add(ttl), location included,
+// for instants with a fraction of a second, before 1970, and in a zone.
+func TestMintExpiry(t *testing.T) {
+	zone := time.FixedZone("UTC+5:30", 5*3600+1800)
+	for _, at := range []time.Time{now, now.Add(999 * time.Millisecond), time.Unix(-1, 500), time.Date(2026, 3, 29, 1, 59, 59, 7e8, zone), time.Now()} {
+		_, exp, err := Mint(key, Grant{Operations: []string{"get-shipment"}, DlvrRef: "D1"}, 90*time.Second, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := at.Truncate(time.Second).Add(90 * time.Second); exp != want {
+			t.Fatalf("Mint at %v: expiry %v, want %v", at, exp, want)
+		}
+	}
+}
+
 func TestMintRefuses(t *testing.T) {
 	cases := []struct {
 		g     Grant

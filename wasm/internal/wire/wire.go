@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/form"
 )
 
@@ -219,7 +220,7 @@ func AppendFloat4(dst []byte, f float64) []byte {
 		dst = append(dst, '-')
 		n = -n
 	}
-	dst = strconv.AppendInt(dst, n/10000, 10)
+	dst = decimal.AppendInt(dst, n/10000)
 	if frac := n % 10000; frac != 0 {
 		dst = append(dst, '.')
 		for d := int64(1000); d > 0 && frac != 0; d /= 10 {

@@ -8,9 +8,9 @@
 package wire
 
 import (
-	"strconv"
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/errchain"
 	"github.com/parcelgate/parcelgate/internal/hexlite"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
@@ -67,7 +67,7 @@ func (e *Error) Error() string {
 	case "stale":
 		s += "timestamp outside the tolerance"
 	case "key":
-		s += "the secret must be at least " + strconv.Itoa(MinKeyBytes) + " bytes (WEBHOOK_SECRET)"
+		s += "the secret must be at least " + decimal.Itoa(MinKeyBytes) + " bytes (WEBHOOK_SECRET)"
 	case "tolerance":
 		s += "the tolerance must not be negative"
 	default:
@@ -134,7 +134,7 @@ func mac(key []byte, ts int64, body []byte) [hmacsha256.Size]byte {
 	// built on the stack when it fits (an event is about 500 bytes), so a
 	// verification allocates nothing for it.
 	var buf [1024]byte
-	msg := append(strconv.AppendInt(buf[:0], ts, 10), '.')
+	msg := append(decimal.AppendInt(buf[:0], ts), '.')
 	return hmacsha256.MAC(key, append(msg, body...))
 }
 
@@ -153,7 +153,7 @@ func Sign(key []byte, body []byte, t time.Time) string {
 // (Verify takes any matching entry). Every key must pass CheckKey.
 func SignAll(keys [][]byte, body []byte, t time.Time) string {
 	ts := t.Unix()
-	h := append([]byte("t="), strconv.FormatInt(ts, 10)...)
+	h := append([]byte("t="), decimal.FormatInt(ts)...)
 	for _, k := range keys {
 		if len(k) < MinKeyBytes {
 			// A string, not ErrKey: the edge core links no *Error.
@@ -211,7 +211,7 @@ func Parse(header string, p *Signature) error {
 		return malformed("no header")
 	}
 	if len(header) > MaxHeaderLen {
-		return malformed("longer than " + strconv.Itoa(MaxHeaderLen) + " bytes")
+		return malformed("longer than " + decimal.Itoa(MaxHeaderLen) + " bytes")
 	}
 	haveT := false
 	for rest := header; ; {
@@ -259,16 +259,16 @@ func Parse(header string, p *Signature) error {
 			}
 		case "v1":
 			if len(v) != macHexLen {
-				return malformed("v1 is not " + strconv.Itoa(macHexLen) + " hex digits")
+				return malformed("v1 is not " + decimal.Itoa(macHexLen) + " hex digits")
 			}
 			if p.n == MaxSignatures {
-				return malformed("more than " + strconv.Itoa(MaxSignatures) + " v1 entries")
+				return malformed("more than " + decimal.Itoa(MaxSignatures) + " v1 entries")
 			}
 			for i := 0; i < hmacsha256.Size; i++ {
 				hi, ok1 := unhex(v[2*i])
 				lo, ok2 := unhex(v[2*i+1])
 				if !ok1 || !ok2 {
-					return malformed("v1 is not " + strconv.Itoa(macHexLen) + " hex digits")
+					return malformed("v1 is not " + decimal.Itoa(macHexLen) + " hex digits")
 				}
 				p.macs[p.n][i] = hi<<4 | lo
 			}
@@ -341,8 +341,8 @@ func Verify(keys [][]byte, body []byte, header string, now time.Time, tolerance 
 		age = -age
 	}
 	if age > int64(tolerance/time.Second) {
-		return &Error{Reason: "stale", Detail: "t=" + strconv.FormatInt(p.T, 10) + " is " + strconv.FormatInt(now.Unix()-p.T, 10) +
-			"s from now (tolerance " + strconv.FormatInt(int64(tolerance/time.Second), 10) + "s)"}
+		return &Error{Reason: "stale", Detail: "t=" + decimal.FormatInt(p.T) + " is " + decimal.FormatInt(now.Unix()-p.T) +
+			"s from now (tolerance " + decimal.FormatInt(int64(tolerance/time.Second)) + "s)"}
 	}
 	return nil
 }
