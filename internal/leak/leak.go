@@ -32,6 +32,8 @@ package leak
 
 import (
 	"bytes"
+	"strings"
+	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
@@ -141,14 +143,23 @@ func aligned(enc base64lite.Mode, n string, shift int) []byte {
 // base64 or hex run that line breaks or spaces interrupt.
 func (f Filter) Leaks(body []byte) bool {
 	return f.scan(body, func(t []byte, ns [][]byte) bool {
+		s := text(t)
 		for _, n := range ns {
-			if bytes.Contains(t, n) {
+			// As strings: bytes.Contains compares candidates with
+			// bytes.Equal, string(a) == string(b), which TinyGo compiles to
+			// two copies: an allocation wherever a needle's first bytes
+			// occur (megabytes over a large answer).
+			if strings.Contains(s, text(n)) {
 				return true
 			}
 		}
 		return false
 	})
 }
+
+// text is b as a string, without a copy (b is not written while the
+// string is read).
+func text(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // scan hands each text to search with the needles to look for in it,
 // until search finds one. The texts are the body and at most two

@@ -91,13 +91,13 @@ func (x *Crossing) Run(method, h, r int) (answer []byte, headLen int) {
 // inPlace is the offset in x.in of part when it is a stretch of the
 // message with room for n bytes before it.
 func (x *Crossing) inPlace(part []byte, n int) (int, bool) {
-	if len(part) == 0 || cap(x.in) == 0 {
+	if len(part) == 0 || len(part) > cap(x.in) {
 		return 0, false
 	}
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(x.in[:cap(x.in)])))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(part)))
 	if p < base+uintptr(n) || p-base > uintptr(cap(x.in)-len(part)) {
-		return 0, false
+		return 0, false // elsewhere, or no room for n bytes before it
 	}
 	return int(p - base), true
 }
