@@ -66,20 +66,19 @@ class Instance {
     mem.set(headBytes, 0);
     mem.set(raw, headBytes.length);
     const headLen = this.x.pg_call(method, headBytes.length, raw.length);
-    const total = this.x.pg_out_len();
-    const out = new Uint8Array(this.x.memory.buffer, this.x.pg_out(), total);
-    const answer = JSON.parse(decoder.decode(out.subarray(0, headLen)));
+    const buffer = this.x.memory.buffer;
+    const answer = JSON.parse(decoder.decode(new Uint8Array(buffer, this.x.pg_out(), headLen)));
     const parts = answer.$raw;
     if (parts !== undefined) {
-      // [[path, bytes], ...]: each raw part, in order after the JSON.
+      // [[path, bytes], ...]: raw part i at pg_part(i), where the call left
+      // it (a relayed body in the input itself): never copied in the module.
       delete answer.$raw;
-      let at = headLen;
-      for (const [path, n] of parts) {
+      for (let p = 0; p < parts.length; p++) {
+        const [path, n] = parts[p];
         const keys = path.split('.');
         let o = answer;
         for (let i = 0; i < keys.length - 1; i++) o = o[keys[i]];
-        o[keys[keys.length - 1]] = decoder.decode(out.subarray(at, at + n));
-        at += n;
+        o[keys[keys.length - 1]] = decoder.decode(new Uint8Array(buffer, this.x.pg_part(p), n));
       }
     }
     return answer;

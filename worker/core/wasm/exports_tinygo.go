@@ -12,10 +12,7 @@ import (
 // _initialize, then the exports.
 func main() {}
 
-var (
-	crossing = core.Crossing{Calls: core.Calls{Trap: func() { panic("injected fault: trap") }}}
-	answer   []byte
-)
+var crossing = core.Crossing{Calls: core.Calls{Trap: func() { panic("injected fault: trap") }}}
 
 //export pg_in
 func pgIn(n int32) *byte {
@@ -24,13 +21,12 @@ func pgIn(n int32) *byte {
 
 //export pg_call
 func pgCall(method, headLen, rawLen int32) int32 {
-	var h int
-	answer, h = crossing.Run(int(method), int(headLen), int(rawLen))
-	return int32(h)
+	head, _ := crossing.Run(int(method), int(headLen), int(rawLen))
+	return int32(len(head))
 }
 
 //export pg_out
-func pgOut() *byte { return unsafe.SliceData(answer) }
+func pgOut() *byte { return unsafe.SliceData(crossing.Head()) }
 
-//export pg_out_len
-func pgOutLen() int32 { return int32(len(answer)) }
+//export pg_part
+func pgPart(i int32) *byte { return unsafe.SliceData(crossing.Part(int(i))) }
