@@ -291,7 +291,7 @@ var wireService = wtype{
 		{key: "status", kind: wInt64, off: uint16(unsafe.Offsetof(Service{}.Status))},
 	},
 	extra: unsafe.Offsetof(Service{}.Extra),
-	size:  unsafe.Sizeof(Service{}), newElem: appendOf[Service], reserve: reserveOf[Service],
+	size:  unsafe.Sizeof(Service{}), newElem: appendOf[Service],
 }
 
 func (v *Service) decode(s *jsonlite.Scanner) error {
@@ -320,7 +320,7 @@ var wireRateService = wtype{
 	extra: unsafe.Offsetof(RateService{}.Extra),
 	after: func(p unsafe.Pointer) { (*RateService)(p).afterDecode() },
 	alloc: newOf[RateService],
-	size:  unsafe.Sizeof(RateService{}), newElem: appendOf[RateService], reserve: reserveOf[RateService],
+	size:  unsafe.Sizeof(RateService{}), newElem: appendOf[RateService],
 }
 
 func (v *RateService) decode(s *jsonlite.Scanner) error {
@@ -365,7 +365,7 @@ var wireArrivalService = wtype{
 	},
 	extra: unsafe.Offsetof(ArrivalService{}.Extra),
 	alloc: newOf[ArrivalService],
-	size:  unsafe.Sizeof(ArrivalService{}), newElem: appendOf[ArrivalService], reserve: reserveOf[ArrivalService],
+	size:  unsafe.Sizeof(ArrivalService{}), newElem: appendOf[ArrivalService],
 }
 
 func (v *ArrivalService) decode(s *jsonlite.Scanner) error {
@@ -455,7 +455,7 @@ var wireDropPoint = wtype{
 	extra: unsafe.Offsetof(DropPoint{}.Extra),
 	after: func(p unsafe.Pointer) { (*DropPoint)(p).afterDecode() },
 	alloc: newOf[DropPoint],
-	size:  unsafe.Sizeof(DropPoint{}), newElem: appendOf[DropPoint], reserve: reserveOf[DropPoint],
+	size:  unsafe.Sizeof(DropPoint{}), newElem: appendOf[DropPoint],
 }
 
 func (v *DropPoint) decode(s *jsonlite.Scanner) error {
@@ -522,7 +522,7 @@ var wireFieldError = wtype{
 		{key: "message", kind: wString, off: uint16(unsafe.Offsetof(FieldError{}.Message))},
 	},
 	extra: unsafe.Offsetof(FieldError{}.Extra),
-	size:  unsafe.Sizeof(FieldError{}), newElem: appendOf[FieldError], reserve: reserveOf[FieldError],
+	size:  unsafe.Sizeof(FieldError{}), newElem: appendOf[FieldError],
 }
 
 func (v *FieldError) decode(s *jsonlite.Scanner) error {
@@ -579,7 +579,7 @@ var wireParcel = wtype{
 		{key: "parcel_volume", kind: wFloat64, off: uint16(unsafe.Offsetof(Parcel{}.ParcelVolume))},
 	},
 	extra: unsafe.Offsetof(Parcel{}.Extra),
-	size:  unsafe.Sizeof(Parcel{}), newElem: appendOf[Parcel], reserve: reserveOf[Parcel],
+	size:  unsafe.Sizeof(Parcel{}), newElem: appendOf[Parcel],
 }
 
 func (v *Parcel) decode(s *jsonlite.Scanner) error {
@@ -675,7 +675,7 @@ var wireTrackingEvent = wtype{
 	},
 	extra: unsafe.Offsetof(TrackingEvent{}.Extra),
 	after: func(p unsafe.Pointer) { (*TrackingEvent)(p).afterDecode() },
-	size:  unsafe.Sizeof(TrackingEvent{}), newElem: appendOf[TrackingEvent], reserve: reserveOf[TrackingEvent],
+	size:  unsafe.Sizeof(TrackingEvent{}), newElem: appendOf[TrackingEvent],
 }
 
 func (v *TrackingEvent) decode(s *jsonlite.Scanner) error {
@@ -723,7 +723,7 @@ var wireShipment = wtype{
 		{key: "outdated", kind: wBool, off: uint16(unsafe.Offsetof(Shipment{}.Outdated)), x: &wextra{alias: "oudated"}},
 	},
 	extra: unsafe.Offsetof(Shipment{}.Extra),
-	size:  unsafe.Sizeof(Shipment{}), newElem: appendOf[Shipment], reserve: reserveOf[Shipment],
+	size:  unsafe.Sizeof(Shipment{}), newElem: appendOf[Shipment],
 }
 
 func (v *Shipment) decode(s *jsonlite.Scanner) error {

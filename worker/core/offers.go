@@ -104,18 +104,14 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	// The insertion points of up to eight entries in one allocation (a
 	// growing pair of slices was seven allocations per answer).
 	marks := make([]int, 16)
-	sg := signing{s: e.signer, basis: basis, exp: now.Add(ttl).Unix(), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, 2048),
+	// The entries' text is about a third of the answer (a signature of
+	// some 120 bytes for each service or point of 300 to 400): room for it
+	// at once, as grown an entry at a time a large answer's text went
+	// through copies of twice its size.
+	sg := signing{s: e.signer, basis: basis, exp: now.Add(ttl).Unix(), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, max(2048, len(body)/3)),
 		at: marks[:0:8], end: marks[8:8:16]}
 	if !rates && kind != FieldPoint {
 		return body
-	}
-	if n := strings.Count(view(body), `"carrier_code"`); n > 8 {
-		// Room for every entry at once (about the size of the first; a
-		// service or point without the member gets none): grown one entry
-		// at a time, the text of a large answer was copied through
-		// buffers of twice its size.
-		sg.want = n
-		sg.at, sg.end = make([]int, 0, n), make([]int, 0, n)
 	}
 	s := jsonlite.NewScannerString(view(body)) // read only here: the offers' fields are copied into their payloads
 	// The answer's data: services (and best_price_service) of rates, the
@@ -180,7 +176,6 @@ type signing struct {
 	at     []int
 	end    []int
 	text   []byte
-	want   int // entries expected (0: few), for text's room once the first is written
 }
 
 func (sg *signing) list(s *jsonlite.Scanner, rates bool) error {
@@ -247,10 +242,6 @@ func (sg *signing) item(s *jsonlite.Scanner, rates bool) error {
 	b = append(b, `":"`...)
 	b = sg.s.AppendSeal(b, prefix, sg.buf) // base64url and dots: nothing to escape
 	sg.text = append(b, '"')
-	if sg.want > 0 {
-		sg.text = append(make([]byte, 0, sg.want*(len(sg.text)+len(sg.text)/8)), sg.text...)
-		sg.want = 0
-	}
 	sg.at = append(sg.at, s.Offset()-1)
 	sg.end = append(sg.end, len(sg.text))
 	return nil

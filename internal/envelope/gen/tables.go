@@ -51,7 +51,7 @@ func writeTables(w *writer, p *pkg) error {
 			w.line("\talloc: newOf[%s],", t.Name)
 		}
 		if sliceElem[t.Name] {
-			w.line("\tsize: unsafe.Sizeof(%s{}), newElem: appendOf[%s], reserve: reserveOf[%s],", t.Name, t.Name, t.Name)
+			w.line("\tsize: unsafe.Sizeof(%s{}), newElem: appendOf[%s],", t.Name, t.Name)
 		}
 		w.line("}")
 		w.line("")
@@ -132,7 +132,7 @@ func writeTable(w *writer, p *pkg, t *typeDef, isPtrElem, isSliceElem bool) erro
 		w.line("\talloc: newOf[%s],", t.Name)
 	}
 	if isSliceElem {
-		w.line("\tsize: unsafe.Sizeof(%s{}), newElem: appendOf[%s], reserve: reserveOf[%s],", t.Name, t.Name, t.Name)
+		w.line("\tsize: unsafe.Sizeof(%s{}), newElem: appendOf[%s],", t.Name, t.Name)
 	}
 	w.line("}")
 	w.line("")
