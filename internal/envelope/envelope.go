@@ -98,12 +98,10 @@ func OpenInPlace(httpStatus int, body []byte) (Envelope, error) {
 func open(httpStatus int, body []byte, inPlace bool) (Envelope, error) {
 	var env Envelope
 	status, _, err := walk(httpStatus, body, inPlace, func(s *jsonlite.Scanner, status string) error {
+		// data's bytes where the Scanner reads them: body's own in place,
+		// else the Scanner's private copy of it (no second copy).
 		t, err := s.RawText()
-		if inPlace {
-			env.Data = unsafe.Slice(unsafe.StringData(t), len(t))
-		} else {
-			env.Data = []byte(t)
-		}
+		env.Data = unsafe.Slice(unsafe.StringData(t), len(t))
 		return err
 	})
 	env.Status = status

@@ -16,9 +16,7 @@ package core
 // rounded up to the next power of two.
 type Crossing struct {
 	Calls Calls
-	in    []byte   // the message
-	head  []byte   // the last answer's JSON
-	parts [][]byte // and its raw parts
+	in    []byte // the message
 }
 
 // SmallMessage: buffers for messages up to this size get half again as
@@ -32,7 +30,7 @@ func (x *Crossing) In(n int) []byte {
 	if n < 0 {
 		n = 0
 	}
-	if n > cap(x.in) || x.in == nil {
+	if n > cap(x.in) {
 		size := n
 		if n <= SmallMessage {
 			size += n / 2
@@ -50,17 +48,5 @@ func (x *Crossing) Run(method, h, r int) (head []byte, parts [][]byte) {
 		h, r = 0, 0
 	}
 	msg := x.in[:h+r]
-	x.head, x.parts = x.Calls.Call(method, msg[:h], msg[h:])
-	return x.head, x.parts
-}
-
-// Head is the last answer's JSON.
-func (x *Crossing) Head() []byte { return x.head }
-
-// Part is the last answer's raw part i (nil past the last).
-func (x *Crossing) Part(i int) []byte {
-	if i < 0 || i >= len(x.parts) {
-		return nil
-	}
-	return x.parts[i]
+	return x.Calls.Call(method, msg[:h], msg[h:])
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -104,6 +105,29 @@ func TestOneCallsMemoryIsAFewTimesTheBody(t *testing.T) {
 	}
 }
 
+// A normalized answer is signed in its own buffer (the room normalize
+// left after it), never copied: byte for byte what signing a copy gives,
+// for drop points and for rates (best_price_service and services).
+func TestSigningInPlaceIsSigningACopy(t *testing.T) {
+	edge := memoryEdge()
+	c := core.Calls{Edge: edge}
+	for _, tc := range []struct {
+		op, sign string
+		body     []byte
+	}{
+		{"get-drop-points", "cc=ES&z=28013", dropPoints(64 << 10)},
+		{"get-drop-points", "cc=ES&z=28013", []byte(`{"status":"ok","data":[` + strings.TrimSuffix(strings.TrimPrefix(string(dropPoints(2000)), `{"status":"ok","data":{"drop_points":[`), `]}}`) + `]}`)},
+		{"get-shipments-rates", "fc=ES&fz=28014&tc=ES&tz=08001&pc=2,20,10,30,6000", []byte(ratesBody)},
+	} {
+		_, parts := c.Call(seam.MethodNormalize, []byte(`{"operation":"`+tc.op+`","now":1700000000000,"sign":"`+tc.sign+`"}`), tc.body)
+		norm, ok := core.Normalize(tc.op, tc.body)
+		require.True(t, ok, tc.op)
+		want := edge.SignAnswer(tc.op, norm, tc.sign, time.UnixMilli(1700000000000))
+		require.NotEqual(t, string(norm), string(want), "%s: signed", tc.op)
+		assert.Equal(t, string(want), string(parts[0]), tc.op)
+	}
+}
+
 // The crossing (the module's buffers) sizes a large message's buffer
 // exactly and hands back each raw part where the call left it: a relayed
 // body is the message's own bytes, never copied (the module once copied
@@ -124,9 +148,6 @@ func TestTheCrossingCopiesNoBody(t *testing.T) {
 	assert.Contains(t, string(head), `"$raw":[["response.body",`+itoa(len(body))+`]]`)
 	require.Len(t, parts, 1)
 	assert.Same(t, &in[len(bookingAnswer)], &parts[0][0], "the relayed body is the message's own bytes")
-	assert.Equal(t, head, x.Head())
-	assert.Same(t, &parts[0][0], &x.Part(0)[0])
-	assert.Nil(t, x.Part(1))
 
 	// A small message: room for half again as much; the same buffer after.
 	x = core.Crossing{Calls: core.Calls{Edge: memoryEdge()}}

@@ -18,7 +18,11 @@ const NormalizedAccept = "parcelgate=normalized"
 // caches keep the upstream's bytes. Data the decoder refuses (the wrong
 // shape) goes out as received and unmarked: the client then decodes it
 // itself and reports the shape error with its path.
-func Normalize(op string, body []byte) ([]byte, bool) {
+func Normalize(op string, body []byte) ([]byte, bool) { return normalize(op, body, 0) }
+
+// normalize is Normalize with room for extra bytes after the envelope
+// (the signatures signAnswer then writes into it).
+func normalize(op string, body []byte, extra int) ([]byte, bool) {
 	if lookup(op) == nil {
 		return body, false
 	}
@@ -29,5 +33,5 @@ func Normalize(op string, body []byte) ([]byte, bool) {
 	if err != nil {
 		return body, false
 	}
-	return envelope.MarshalOKSize(v, len(body)+len(body)/4+64), true
+	return envelope.MarshalOKSize(v, len(body)+len(body)/4+64+extra), true
 }

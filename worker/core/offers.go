@@ -88,6 +88,13 @@ func parcelsOf(req *form.Request) []offers.Parcel {
 // signed at now for the request basis describes; body unchanged when
 // there is nothing to sign.
 func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) []byte {
+	return e.signAnswer(op, body, basis, now, false)
+}
+
+// signAnswer is SignAnswer, writing the entries into body itself when
+// owned (the call made body: a normalized answer) and its spare room holds
+// them, rather than into a copy (a megabyte of drop points: 1.3 MB less).
+func (e *Edge) signAnswer(op string, body []byte, basis string, now time.Time, owned bool) []byte {
 	if e.signer == nil || basis == "" {
 		return body
 	}
@@ -136,14 +143,23 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	if len(sg.at) == 0 {
 		return body
 	}
-	out := make([]byte, 0, len(body)+len(sg.text))
-	last, from := 0, 0
-	for i, at := range sg.at {
-		out = append(out, body[last:at]...)
-		out = append(out, sg.text[from:sg.end[i]]...)
-		last, from = at, sg.end[i]
+	if !owned || cap(body)-len(body) < len(sg.text) {
+		body = append(make([]byte, 0, len(body)+len(sg.text)), body...)
 	}
-	return append(out, body[last:]...)
+	// From the end: each stretch of body moves right by the entries before
+	// it, then its entry goes in front of it (copy is a memmove).
+	out := body[:len(body)+len(sg.text)]
+	end, to := len(body), len(out)
+	for i := len(sg.at) - 1; i >= 0; i-- {
+		from := 0
+		if i > 0 {
+			from = sg.end[i-1]
+		}
+		to -= copy(out[to-(end-sg.at[i]):], body[sg.at[i]:end])
+		to -= copy(out[to-(sg.end[i]-from):], sg.text[from:sg.end[i]])
+		end = sg.at[i]
+	}
+	return out
 }
 
 // RescuedOfferTTL caps the offers of a rates answer the edge rescued
