@@ -21,9 +21,11 @@
 // escaped newline, a spaced hex dump. Those texts are joined only where
 // a break falls inside a run of base64 characters (or a hex run is long
 // enough to hold a secret), so an ordinary answer costs one more pass
-// over its bytes and no allocation. Every step is linear in the body's
-// size: a fixed number of texts, each searched once for a fixed set of
-// needles.
+// over its bytes and no allocation. Joined runs are searched in windows
+// of a few kilobytes, never held whole: an answer of megabytes (a label)
+// costs the scan at most its one decoded copy. Every step is linear in
+// the body's size: a fixed number of texts, each searched once for a
+// fixed set of needles.
 //
 // The package is part of the TinyGo-compatible core (no fmt, reflect or
 // regexp; nothing allocated for a body without escapes, %XX or broken
