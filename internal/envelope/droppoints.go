@@ -73,6 +73,12 @@ type DropPoints struct {
 	Extra      RawMembers  `wire:",extra"`
 }
 
+// A get-drop-points answer can list thousands: decodeSlice makes room
+// for them at once (table.go).
+func init() {
+	wireDropPoint.reserve = func(p unsafe.Pointer, n int) { *(*[]DropPoint)(p) = make([]DropPoint, 0, n) }
+}
+
 // decode is a hook: the list itself as data is tolerated.
 func (l *DropPoints) decode(s *jsonlite.Scanner) error {
 	if s.Peek() == jsonlite.Array {

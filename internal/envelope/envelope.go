@@ -56,6 +56,8 @@
 package envelope
 
 import (
+	"unsafe"
+
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 )
 
@@ -81,10 +83,25 @@ type Envelope struct {
 // envelope without data is returned with a nil Data: Decode reports it as
 // a *ShapeError, a relay decides for itself.
 func Open(httpStatus int, body []byte) (Envelope, error) {
+	return open(httpStatus, body, false)
+}
+
+// OpenInPlace is Open without copying body: the envelope's Status and
+// Data are body's own bytes, valid while body is neither changed nor
+// reused. For a caller that reads the envelope and lets it go (the edge
+// core, which relays answers of up to a few megabytes: Open holds two more
+// copies of them for a moment).
+func OpenInPlace(httpStatus int, body []byte) (Envelope, error) {
+	return open(httpStatus, body, true)
+}
+
+func open(httpStatus int, body []byte, inPlace bool) (Envelope, error) {
 	var env Envelope
-	status, _, err := walk(httpStatus, body, func(s *jsonlite.Scanner, status string) error {
+	status, _, err := walk(httpStatus, body, inPlace, func(s *jsonlite.Scanner, status string) error {
+		// data's bytes where the Scanner reads them: body's own in place,
+		// else the Scanner's private copy of it (no second copy).
 		t, err := s.RawText()
-		env.Data = []byte(t)
+		env.Data = unsafe.Slice(unsafe.StringData(t), len(t))
 		return err
 	})
 	env.Status = status
@@ -95,8 +112,13 @@ func Open(httpStatus int, body []byte) (Envelope, error) {
 }
 
 // MarshalOK returns the body {"status":"ok","data":<data>}.
-func MarshalOK(data jsonlite.Value) []byte {
-	w := jsonlite.NewWriter()
+func MarshalOK(data jsonlite.Value) []byte { return MarshalOKSize(data, 0) }
+
+// MarshalOKSize is MarshalOK into a buffer of size bytes to start with
+// (its expected length): a large body is written without growing its
+// buffer step by step, each step a copy.
+func MarshalOKSize(data jsonlite.Value, size int) []byte {
+	w := jsonlite.NewWriterSize(size)
 	w.BeginObject()
 	w.Key("status")
 	w.String(StatusOK)
@@ -134,8 +156,14 @@ func ParseErrorData(data []byte) (ErrorData, error) {
 // the data value of an "ok" response; the data of an "err" response
 // becomes an *APIError.
 func decodeEnvelope(op string, httpStatus int, body []byte, data func(s *jsonlite.Scanner) error) error {
+	return decodeEnvelopeIn(op, httpStatus, body, false, data)
+}
+
+// decodeEnvelopeIn is decodeEnvelope reading body in place or from a
+// copy: in place, the result's strings are body's bytes (see walk).
+func decodeEnvelopeIn(op string, httpStatus int, body []byte, inPlace bool, data func(s *jsonlite.Scanner) error) error {
 	var apiErr *APIError
-	status, hasData, err := walk(httpStatus, body, func(s *jsonlite.Scanner, status string) error {
+	status, hasData, err := walk(httpStatus, body, inPlace, func(s *jsonlite.Scanner, status string) error {
 		if status == StatusOK {
 			return data(s)
 		}
@@ -179,8 +207,10 @@ func decodeEnvelope(op string, httpStatus int, body []byte, data func(s *jsonlit
 // Scanner on the data value (after the whole body is read when data comes
 // before status). It returns the status, whether data was there, an
 // *UnexpectedResponse for a body that is not an envelope, or the error of
-// data. data is not called when the member is absent.
-func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status string) error) (string, bool, error) {
+// data. data is not called when the member is absent. inPlace reads
+// body where it is, not from a copy: every string the Scanner returns is
+// then body's bytes, valid while body is neither changed nor reused.
+func walk(httpStatus int, body []byte, inPlace bool, data func(s *jsonlite.Scanner, status string) error) (string, bool, error) {
 	unexpected := func(reason string) error {
 		return &UnexpectedResponse{HTTPStatus: httpStatus, Reason: reason, Snippet: snippet(body)}
 	}
@@ -212,7 +242,12 @@ func walk(httpStatus int, body []byte, data func(s *jsonlite.Scanner, status str
 		return "", false, unexpected("a body that is not a JSON object (not JSON at all)")
 	}
 
-	s := jsonlite.NewScanner(body[i:])
+	var s *jsonlite.Scanner
+	if inPlace {
+		s = jsonlite.NewScannerString(unsafe.String(unsafe.SliceData(body[i:]), len(body)-i))
+	} else {
+		s = jsonlite.NewScanner(body[i:])
+	}
 	// The decoders recurse only as deep as the result types; what nests
 	// deeper (a JSON Schema in get-service-info, an unknown member) is
 	// kept as raw JSON by an iterative walk, so the limit can be high.

@@ -177,6 +177,18 @@ func Decode(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
 // no type descriptor for them (each would name every field of the result
 // and of its parts, with its tag).
 func DecodeValue(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
+	return decodeValueOf(op, httpStatus, body, false)
+}
+
+// DecodeValueInPlace is DecodeValue reading body where it is, not from a
+// copy: the value's strings are body's bytes, so it is valid while body is
+// neither changed nor reused (the edge core emits it at once; a copy of
+// an answer of a megabyte or more is what it saves).
+func DecodeValueInPlace(op string, httpStatus int, body []byte) (jsonlite.Value, error) {
+	return decodeValueOf(op, httpStatus, body, true)
+}
+
+func decodeValueOf(op string, httpStatus int, body []byte, inPlace bool) (jsonlite.Value, error) {
 	var v jsonlite.EmitFunc
 	var data func(s *jsonlite.Scanner) error
 	switch op {
@@ -222,7 +234,7 @@ func DecodeValue(op string, httpStatus int, body []byte) (jsonlite.Value, error)
 	default:
 		return nil, &UnknownOperationError{Operation: op}
 	}
-	if err := decodeEnvelope(op, httpStatus, body, data); err != nil {
+	if err := decodeEnvelopeIn(op, httpStatus, body, inPlace, data); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -30,6 +30,21 @@ const (
 
 var float64info = floatInfo{float64MantBits, float64ExpBits, float64Bias}
 
+// floatScratch is the multiprecision decimals of one conversion: 2.4 KB
+// that TinyGo allocated on the heap for every number with a fraction
+// (its escape analysis keeps no 800-byte value on the stack): a megabyte
+// of drop points, two coordinates each, cost 9 MB. The TinyGo build
+// converts with one scratch for the module (float_tinygo.go: the module
+// runs one call at a time and a conversion calls no other).
+type floatScratch struct{ d, upper, lower decimal }
+
+// reset empties d (one of sc's) for a new number: Assign and set write
+// the digits, not the flags.
+func (sc *floatScratch) reset(d *decimal) *decimal {
+	d.nd, d.dp, d.neg, d.trunc = 0, 0, false, false
+	return d
+}
+
 type decimal struct {
 	d     [800]byte // digits, big-endian representation
 	nd    int       // number of digits used
@@ -569,7 +584,7 @@ type decimalSlice struct {
 
 // roundShortest rounds d (= mant * 2^exp) to the shortest number of digits
 // that will let the original floating point value be precisely reconstructed.
-func roundShortest(d *decimal, mant uint64, exp int, flt *floatInfo) {
+func roundShortest(d *decimal, mant uint64, exp int, flt *floatInfo, sc *floatScratch) {
 	// If mantissa is zero, the number is zero; stop now.
 	if mant == 0 {
 		d.nd = 0
@@ -599,7 +614,7 @@ func roundShortest(d *decimal, mant uint64, exp int, flt *floatInfo) {
 	// d = mant << (exp - mantbits)
 	// Next highest floating point number is mant+1 << exp-mantbits.
 	// Our upper bound is halfway between, mant*2+1 << exp-mantbits-1.
-	upper := new(decimal)
+	upper := sc.reset(&sc.upper)
 	upper.Assign(mant*2 + 1)
 	upper.Shift(exp - int(flt.mantbits) - 1)
 
@@ -618,7 +633,7 @@ func roundShortest(d *decimal, mant uint64, exp int, flt *floatInfo) {
 		mantlo = mant*2 - 1
 		explo = exp - 1
 	}
-	lower := new(decimal)
+	lower := sc.reset(&sc.lower)
 	lower.Assign(mantlo*2 + 1)
 	lower.Shift(explo - int(flt.mantbits) - 1)
 
@@ -809,7 +824,8 @@ func (e rangeError) Error() string {
 // (the callers check the grammar first): ok is false when s overflows
 // float64 (strconv's ErrRange). Exact small cases in float64 arithmetic,
 // the rest through the multiprecision decimal.
-func decimalParseFloat(s string) (float64, bool) {
+// sc holds the multiprecision decimal.
+func decimalParseFloat(s string, sc *floatScratch) (float64, bool) {
 	var mant uint64
 	exp, digits, neg, trunc := 0, 0, false, false
 	i := 0
@@ -870,7 +886,7 @@ func decimalParseFloat(s string) (float64, bool) {
 			return f, true
 		}
 	}
-	var d decimal
+	d := sc.reset(&sc.d)
 	if !d.set(s) {
 		return 0, false // not reached for a JSON number
 	}
@@ -880,7 +896,8 @@ func decimalParseFloat(s string) (float64, bool) {
 
 // decimalAppendFloat is strconv.AppendFloat(dst, f, fmt, -1, 64) for a
 // finite f and fmt 'f' or 'g': the shortest digits that read back as f.
-func decimalAppendFloat(dst []byte, f float64, fmt byte) []byte {
+// sc holds the three multiprecision decimals.
+func decimalAppendFloat(dst []byte, f float64, fmt byte, sc *floatScratch) []byte {
 	// A whole number below 2^53 is its own shortest form (neighbouring
 	// float64s are at most 1 apart), written by 'f' as its digits.
 	if fmt == 'f' && f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
@@ -896,10 +913,10 @@ func decimalAppendFloat(dst []byte, f float64, fmt byte) []byte {
 		mant |= uint64(1) << float64MantBits
 	}
 	exp += float64Bias
-	var d decimal
+	d := sc.reset(&sc.d)
 	d.Assign(mant)
 	d.Shift(exp - float64MantBits)
-	roundShortest(&d, mant, exp, &float64info)
+	roundShortest(d, mant, exp, &float64info, sc)
 	digs := decimalSlice{d: d.d[:], nd: d.nd, dp: d.dp}
 	if fmt == 'f' {
 		return fmtF(dst, neg, digs, max(digs.nd-digs.dp, 0))

@@ -10,12 +10,15 @@ import (
 
 // The TinyGo builds convert numbers with decimal.go instead of strconv:
 // it must give strconv's results exactly, for every JSON number and every
-// finite float64.
+// finite float64. Every check converts with the same scratch, as the
+// TinyGo build does (one for the module): what one number leaves in it
+// must not change the next.
+var reused floatScratch
 
 func checkParse(t *testing.T, s string) {
 	t.Helper()
 	want, err := strconv.ParseFloat(s, 64)
-	got, ok := decimalParseFloat(s)
+	got, ok := decimalParseFloat(s, &reused)
 	if ok != (err == nil) || math.Float64bits(got) != math.Float64bits(want) {
 		t.Fatalf("decimalParseFloat(%q) = %v, %v; strconv: %v, %v", s, got, ok, want, err)
 	}
@@ -25,7 +28,7 @@ func checkFormat(t *testing.T, f float64) {
 	t.Helper()
 	for _, fmt := range []byte{'f', 'g'} {
 		want := strconv.AppendFloat(nil, f, fmt, -1, 64)
-		if got := decimalAppendFloat(nil, f, fmt); string(got) != string(want) {
+		if got := decimalAppendFloat(nil, f, fmt, &reused); string(got) != string(want) {
 			t.Fatalf("decimalAppendFloat(%v, %c) = %s; strconv: %s", f, fmt, got, want)
 		}
 	}
@@ -108,7 +111,7 @@ func FuzzDecimalFloat(f *testing.F) {
 // The TinyGo build's range error (float_tinygo.go) says what strconv's says.
 func TestRangeErrorMessage(t *testing.T) {
 	for _, s := range []string{"1e309", "-1e309", "1.7976931348623159e308", "123456789e999", "-0.5E+400"} {
-		f, ok := decimalParseFloat(s)
+		f, ok := decimalParseFloat(s, &reused)
 		_, err := strconv.ParseFloat(s, 64)
 		if ok || err == nil || rangeError(s).Error() != err.Error() {
 			t.Errorf("%q: decimalParseFloat %v, %v, %v; strconv: %v", s, f, ok, rangeError(s), err)

@@ -25,6 +25,10 @@ type Writer struct {
 // NewWriter returns an empty Writer.
 func NewWriter() *Writer { return &Writer{} }
 
+// NewWriterSize returns an empty Writer with room for size bytes (what
+// the caller expects to write: the buffer then grows only past it).
+func NewWriterSize(size int) *Writer { return &Writer{buf: make([]byte, 0, size)} }
+
 // Bytes returns the JSON written so far. The slice aliases the Writer's
 // buffer: it is valid until the next write or Reset.
 func (w *Writer) Bytes() []byte { return w.buf }

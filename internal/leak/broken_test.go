@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -105,17 +106,19 @@ func TestWrappedDumpAtEveryPosition(t *testing.T) {
 	}
 }
 
-// The scan never panics and is linear in the body's size: it searches a
-// constant number of texts that together hold at most six times the
-// body (the body, its unescaped and percent-decoded copies, the joined
-// runs with a '.' after each), each with the filter's fixed needles. A
-// body holding the key is always withheld.
+// The scan never panics and is linear in the body's size: it searches at
+// most three whole texts (the body, its unescaped and percent-decoded
+// copies) and the joined runs (with a NUL after each) in windows of
+// Window bytes, which repeat at most the longest needle of the window
+// before: together at most six times the body and that overlap, each with
+// the filter's fixed needles. A body holding the key is always withheld.
 func FuzzScanIsLinear(f *testing.F) {
 	basic := base64.StdEncoding.EncodeToString([]byte(user + ":" + key))
 	for _, s := range []string{
 		"", `\`, "%", "%4", " \\n", key, mime(base64.StdEncoding.EncodeToString([]byte(dump(basic))), "\r\n"),
 		`{"d":"` + jsonText(mime(base64.StdEncoding.EncodeToString([]byte(dump(basic))), "\n")) + `"}`,
 		strings.Repeat("a \\n", 50), strings.Repeat("%41", 40), hex.EncodeToString([]byte(key)),
+		strings.Repeat("A", 3*Window), mime(strings.Repeat("QUJD", Window), "\n") + hex.EncodeToString([]byte(key)),
 	} {
 		f.Add([]byte(s))
 	}
@@ -132,7 +135,10 @@ func FuzzScanIsLinear(f *testing.F) {
 			}
 			return false
 		})
-		if texts > 5 || size > 6*len(body) {
+		// Each stream's joined text is at most twice the body (a NUL after
+		// each run); a window adds Window bytes of it, after the first.
+		windows := 2 * (2*len(body)/Window + 1)
+		if texts > 3+windows || size > 6*len(body)+windows*max(flt.s.maxRun, flt.s.maxHex) {
 			t.Fatalf("%d texts of %d bytes for a body of %d", texts, size, len(body))
 		}
 		if found != flt.Leaks(body) {
@@ -142,4 +148,53 @@ func FuzzScanIsLinear(f *testing.F) {
 			t.Fatalf("the key itself missed in %q", body)
 		}
 	})
+}
+
+// allocated is what f allocates, in bytes.
+func allocated(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// A long run is searched a window at a time, never joined whole: an
+// upstream answer of megabytes (a label: base64, which holds long runs
+// of hex digits, or MIME-wrapped base64) costs the scan a window, not
+// copies of the answer (it joined a 4 MiB run of "A" into 8 MiB of
+// buffers, then more as they grew). Still found: the key's hex in a long
+// hex run and its MIME base64 in a long wrapped run, at every offset
+// around a window's end.
+func TestLongRunsAreSearchedInWindows(t *testing.T) {
+	f := New(user, key)
+	const mib = 1 << 20
+	for _, body := range []string{
+		`{"status":"ok","data":{"label":"` + strings.Repeat("A", 4*mib) + `"}}`,
+		`{"status":"ok","data":{"label":"` + jsonText(mime(strings.Repeat("QUJD", mib), "\n")) + `"}}`,
+		mime(strings.Repeat("QUJD", mib), "\r\n"),
+	} {
+		b := []byte(body)
+		var leaks bool
+		n := allocated(func() { leaks = f.Leaks(b) })
+		if leaks {
+			t.Fatalf("a leak found in %.40q...", body)
+		}
+		// The one text the scan may copy whole is the unescaped body.
+		if limit := uint64(len(body)) + 4*Window; n > limit {
+			t.Errorf("the scan of %.40q... (%d bytes) allocated %d bytes (at most %d)", body, len(body), n, limit)
+		}
+	}
+	hexKey := strings.ToUpper(hex.EncodeToString([]byte(key)))
+	b64 := base64.StdEncoding.EncodeToString([]byte(dump(base64.StdEncoding.EncodeToString([]byte(user + ":" + key)))))
+	for pad := Window - 2*len(hexKey); pad < Window+2*len(hexKey); pad++ {
+		if body := strings.Repeat("A", pad) + hexKey + strings.Repeat("B", 100); !f.Leaks([]byte(body)) {
+			t.Fatalf("the key's hex missed after %d hex digits", pad)
+		}
+	}
+	for pad := Window - 2*len(b64); pad < Window+len(b64); pad += 4 {
+		if body := mime(strings.Repeat("Q", pad)+b64, "\n"); !f.Leaks([]byte(body)) {
+			t.Fatalf("the dump's MIME base64 missed after %d characters", pad)
+		}
+	}
 }

@@ -21,9 +21,11 @@
 // escaped newline, a spaced hex dump. Those texts are joined only where
 // a break falls inside a run of base64 characters (or a hex run is long
 // enough to hold a secret), so an ordinary answer costs one more pass
-// over its bytes and no allocation. Every step is linear in the body's
-// size: a fixed number of texts, each searched once for a fixed set of
-// needles.
+// over its bytes and no allocation. Joined runs are searched in windows
+// of a few kilobytes, never held whole: an answer of megabytes (a label)
+// costs the scan at most its one decoded copy. Every step is linear in
+// the body's size: a fixed number of texts, each searched once for a
+// fixed set of needles.
 //
 // The package is part of the TinyGo-compatible core (no fmt, reflect or
 // regexp; nothing allocated for a body without escapes, %XX or broken
@@ -32,6 +34,8 @@ package leak
 
 import (
 	"bytes"
+	"strings"
+	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
@@ -51,6 +55,8 @@ type spellings struct {
 	hex     [][]byte // the secrets' hex, lower case, searched in the joined hex runs
 	minRun  int      // the shortest needle: a shorter joined run cannot hold one
 	minHex  int      // the shortest of hex
+	maxRun  int      // the longest needle: what a window keeps for the next
+	maxHex  int      // the longest of hex
 }
 
 // New returns the filter for user and key; with an empty key it finds
@@ -89,10 +95,19 @@ func New(user, key string) Filter {
 		f.hex = append(f.hex, h)
 	}
 	f.minRun, f.minHex = shortest(f.needles), shortest(f.hex)
+	f.maxRun, f.maxHex = longest(f.needles), longest(f.hex)
 	return Filter{f}
 }
 
 const hexDigits = "0123456789abcdef"
+
+func longest(ns [][]byte) int {
+	m := 0
+	for _, n := range ns {
+		m = max(m, len(n))
+	}
+	return m
+}
 
 func shortest(ns [][]byte) int {
 	m := len(ns[0])
@@ -130,8 +145,13 @@ func aligned(enc base64lite.Mode, n string, shift int) []byte {
 // base64 or hex run that line breaks or spaces interrupt.
 func (f Filter) Leaks(body []byte) bool {
 	return f.scan(body, func(t []byte, ns [][]byte) bool {
+		s := text(t)
 		for _, n := range ns {
-			if bytes.Contains(t, n) {
+			// As strings: bytes.Contains compares candidates with
+			// bytes.Equal, string(a) == string(b), which TinyGo compiles to
+			// two copies: an allocation wherever a needle's first bytes
+			// occur (megabytes over a large answer).
+			if strings.Contains(s, text(n)) {
 				return true
 			}
 		}
@@ -139,11 +159,17 @@ func (f Filter) Leaks(body []byte) bool {
 	})
 }
 
+// text is b as a string, without a copy (b is not written while the
+// string is read).
+func text(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
 // scan hands each text to search with the needles to look for in it,
 // until search finds one. The texts are the body and at most two
-// decoded copies of it, and the runs of the last one: a constant number
-// of texts, together a few times the body's size, so the scan is linear
-// in it (FuzzScanIsLinear holds it to that).
+// decoded copies of it, then the runs of the last one, joined, in windows
+// of a fixed size: a constant number of texts and a bounded buffer,
+// together a few times the body's size, so the scan is linear in it
+// (FuzzScanIsLinear holds it to that) and holds at most two copies of the
+// body at once (an upstream answer can be megabytes: a label).
 func (flt Filter) scan(body []byte, search func(t []byte, ns [][]byte) bool) bool {
 	f := flt.s
 	if f == nil || len(body) == 0 {
@@ -165,8 +191,53 @@ func (flt Filter) scan(body []byte, search func(t []byte, ns [][]byte) bool) boo
 		}
 		t = p
 	}
-	b64, hex := f.joinRuns(t)
-	return b64 != nil && search(b64, f.needles) || hex != nil && search(hex, f.hex)
+	b64 := stream{ns: f.needles, keep: f.maxRun - 1, search: search}
+	hex := stream{ns: f.hex, keep: f.maxHex - 1, search: search}
+	return f.joinRuns(t, &b64, &hex)
+}
+
+// Window is the size of the buffer in which joined runs are searched (a
+// body whose base64 or hex runs are megabytes long is searched a window
+// at a time, never copied whole).
+const Window = 4096
+
+// stream searches a text written to it a byte at a time, in windows:
+// when its buffer is full it is searched, and only the bytes a needle
+// starting there could still span (the longest needle's length less one)
+// are kept for the next window. Every stretch of the text as long as a
+// needle is therefore in one window: the same matches as one search of
+// the whole text.
+type stream struct {
+	buf     []byte // allocated at the first byte: most bodies have no run to join
+	keep    int
+	ns      [][]byte
+	search  func(t []byte, ns [][]byte) bool
+	pending bool // bytes written since the last search
+	found   bool
+}
+
+func (st *stream) put(c byte) {
+	if st.buf == nil {
+		st.buf = make([]byte, 0, Window+st.keep)
+	}
+	st.buf = append(st.buf, c)
+	st.pending = true
+	if len(st.buf) == cap(st.buf) {
+		st.flush()
+	}
+}
+
+// flush searches what was written since the last search (with the bytes
+// kept before it).
+func (st *stream) flush() {
+	if !st.pending || st.found {
+		return
+	}
+	st.pending = false
+	st.found = st.search(st.buf, st.ns)
+	if n := len(st.buf); n > st.keep {
+		st.buf = st.buf[:copy(st.buf, st.buf[n-st.keep:])]
+	}
 }
 
 // What each byte is to a run (classes).
@@ -200,21 +271,27 @@ func escape(t []byte, i int) bool {
 	return t[i] == '\\' && i+1 < len(t) && (t[i+1] == 'n' || t[i+1] == 'r' || t[i+1] == 't')
 }
 
-// joinRuns returns t's base64 runs that a break interrupts (whitespace
+// joinRuns searches t's base64 runs that a break interrupts (whitespace
 // or an escape) and its hex runs of at least minHex digits, each with
 // its breaks removed (hex in lower case) and a NUL after it (which no
-// credential holds, so no needle spans two runs): a request
-// dump in MIME base64 (76 characters a line), a header's value split by
-// escaped newlines, a hex dump. Each result is nil when there is
-// nothing to search (the usual case: nothing is allocated).
+// credential holds, so no needle spans two runs), written to b64s and
+// hexs: a request dump in MIME base64 (76 characters a line), a header's
+// value split by escaped newlines, a hex dump. It reports whether either
+// stream found a needle. Nothing is allocated when there is nothing to
+// join (the usual case).
 //
 // The loop does little per byte: the rare run that holds a break or
 // enough hex digits is handled whole (run), and the loop goes on after
 // it. Every byte is read at most four times, so the work is linear.
-func (f *spellings) joinRuns(t []byte) (b64s, hexs []byte) {
+func (f *spellings) joinRuns(t []byte, b64s, hexs *stream) bool {
 	for i := 0; ; i++ {
+		if b64s.found || hexs.found {
+			return true
+		}
 		if i = next(t, i, f.minHex); i >= len(t) {
-			return b64s, hexs
+			b64s.flush()
+			hexs.flush()
+			return b64s.found || hexs.found
 		}
 		if t[i] == '\\' && !escape(t, i) {
 			continue
@@ -225,7 +302,7 @@ func (f *spellings) joinRuns(t []byte) (b64s, hexs []byte) {
 		for s > 0 && classes[t[s-1]]&alpha != 0 {
 			s--
 		}
-		i, b64s, hexs = f.run(t, s, b64s, hexs)
+		i = f.run(t, s, b64s, hexs)
 	}
 }
 
@@ -251,9 +328,9 @@ func next(t []byte, i, m int) int {
 }
 
 // run reads the run that starts at t[s] and returns where it ends (at a
-// byte that no run holds), with b64s and hexs extended by the run if
-// breaks split it, and by its long hex runs.
-func (f *spellings) run(t []byte, s int, b64s, hexs []byte) (int, []byte, []byte) {
+// byte that no run holds), having written the run to b64s if breaks
+// split it, and its long hex runs to hexs.
+func (f *spellings) run(t []byte, s int, b64s, hexs *stream) int {
 	e, n := s, 0 // the end; the run's characters
 	pending, broken := false, false
 	for ; e < len(t); e++ {
@@ -274,7 +351,7 @@ func (f *spellings) run(t []byte, s int, b64s, hexs []byte) (int, []byte, []byte
 	}
 end:
 	if broken && n >= f.minRun {
-		b64s = join(b64s, t[s:e], false)
+		b64s.join(t[s:e], false)
 	}
 	h, digits := -1, 0 // the hex run in t[s:e]: its start, its digits
 	for i := s; i <= e; i++ {
@@ -292,29 +369,29 @@ end:
 			i++ // a break: the escape's letter is not a digit
 		case c == alpha:
 			if digits >= f.minHex {
-				hexs = join(hexs, t[h:i], true)
+				hexs.join(t[h:i], true)
 			}
 			h, digits = -1, 0
 		}
 	}
-	return e, b64s, hexs
+	return e
 }
 
-// join appends run without its breaks (in lower case if lower), and a NUL.
-func join(dst, run []byte, lower bool) []byte {
-	for i := 0; i < len(run); i++ {
+// join writes run without its breaks (in lower case if lower), and a NUL.
+func (st *stream) join(run []byte, lower bool) {
+	for i := 0; i < len(run) && !st.found; i++ {
 		c := run[i]
 		switch {
 		case c == '\\':
 			i++ // an escape's letter
 		case classes[c] == brk:
 		case lower && c >= 'A' && c <= 'F':
-			dst = append(dst, c+'a'-'A')
+			st.put(c + 'a' - 'A')
 		default:
-			dst = append(dst, c)
+			st.put(c)
 		}
 	}
-	return append(dst, 0)
+	st.put(0)
 }
 
 // percentDecode decodes every %XX in b (a URL or a form in an error

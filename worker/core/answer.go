@@ -225,8 +225,10 @@ func upstreamMessage(data []byte) string {
 
 // sniffEnvelope checks that body is a {status, data} envelope and returns
 // its status and the raw JSON of data; reason says what came instead.
+// Both are body's own bytes (an answer can be megabytes: a label), so
+// they are read within the call, never kept.
 func sniffEnvelope(body []byte) (status string, data []byte, reason string) {
-	env, err := envelope.Open(0, body)
+	env, err := envelope.OpenInPlace(0, body)
 	if err != nil {
 		if u, ok := err.(*envelope.UnexpectedResponse); ok {
 			return "", nil, u.Reason

@@ -137,13 +137,20 @@ func (c *Calls) fault(in *seam.FaultInput, out *seam.CoreResponse) {
 func (c *Calls) normalize(in *seam.NormalizeInput, out *seam.NormalizeResult) {
 	out.Body, out.Normalized = in.Body, false
 	if !in.Keep {
-		out.Body, out.Normalized = Normalize(in.Operation, in.Body)
+		// With room for the signatures (about a third of the answer: an
+		// entry of some 120 bytes per service or point of 300 to 400).
+		extra := 0
+		if in.Sign != "" {
+			extra = len(in.Body) / 3
+		}
+		out.Body, out.Normalized = normalize(in.Operation, in.Body, extra)
 	}
 	// The shop's prices (pricing.go), before offers sign them.
 	out.Body = c.Edge.PriceAnswer(in.Operation, out.Body, in.Pricing, out.Normalized)
 	// Offers and points signed into the client's body (offers.go): after
-	// pricing, so an offer binds the shop's price.
-	out.Body = c.Edge.SignAnswer(in.Operation, out.Body, in.Sign, millis(in.Now))
+	// pricing, so an offer binds the shop's price; into the normalized
+	// body itself (the call's own buffer), not a copy.
+	out.Body = c.Edge.signAnswer(in.Operation, out.Body, in.Sign, millis(in.Now), out.Normalized)
 }
 
 func (c *Calls) configure(in *seam.ConfigureInput, out *seam.Configuration) {

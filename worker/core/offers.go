@@ -88,6 +88,13 @@ func parcelsOf(req *form.Request) []offers.Parcel {
 // signed at now for the request basis describes; body unchanged when
 // there is nothing to sign.
 func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) []byte {
+	return e.signAnswer(op, body, basis, now, false)
+}
+
+// signAnswer is SignAnswer, writing the entries into body itself when
+// owned (the call made body: a normalized answer) and its spare room holds
+// them, rather than into a copy (a megabyte of drop points: 1.3 MB less).
+func (e *Edge) signAnswer(op string, body []byte, basis string, now time.Time, owned bool) []byte {
 	if e.signer == nil || basis == "" {
 		return body
 	}
@@ -105,8 +112,12 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	// growing pair of slices was seven allocations per answer).
 	marks := make([]int, 16)
 	// now.Add(ttl).Unix(): the TTLs are whole seconds (loadConfig,
-	// RescuedOfferTTL), and time.Time.Add stays out of the module.
-	sg := signing{s: e.signer, basis: basis, exp: now.Unix() + int64(ttl/time.Second), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, 2048),
+	// RescuedOfferTTL), and time.Time.Add stays out of the module. The
+	// entries' text is about a third of the answer (a signature of some
+	// 120 bytes for each service or point of 300 to 400): room for it at
+	// once, as grown an entry at a time a large answer's text went through
+	// copies of twice its size.
+	sg := signing{s: e.signer, basis: basis, exp: now.Unix() + int64(ttl/time.Second), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, max(2048, len(body)/3)),
 		at: marks[:0:8], end: marks[8:8:16]}
 	if !rates && kind != FieldPoint {
 		return body
@@ -134,14 +145,23 @@ func (e *Edge) SignAnswer(op string, body []byte, basis string, now time.Time) [
 	if len(sg.at) == 0 {
 		return body
 	}
-	out := make([]byte, 0, len(body)+len(sg.text))
-	last, from := 0, 0
-	for i, at := range sg.at {
-		out = append(out, body[last:at]...)
-		out = append(out, sg.text[from:sg.end[i]]...)
-		last, from = at, sg.end[i]
+	if !owned || cap(body)-len(body) < len(sg.text) {
+		body = append(make([]byte, 0, len(body)+len(sg.text)), body...)
 	}
-	return append(out, body[last:]...)
+	// From the end: each stretch of body moves right by the entries before
+	// it, then its entry goes in front of it (copy is a memmove).
+	out := body[:len(body)+len(sg.text)]
+	end, to := len(body), len(out)
+	for i := len(sg.at) - 1; i >= 0; i-- {
+		from := 0
+		if i > 0 {
+			from = sg.end[i-1]
+		}
+		to -= copy(out[to-(end-sg.at[i]):], body[sg.at[i]:end])
+		to -= copy(out[to-(sg.end[i]-from):], sg.text[from:sg.end[i]])
+		end = sg.at[i]
+	}
+	return out
 }
 
 // RescuedOfferTTL caps the offers of a rates answer the edge rescued

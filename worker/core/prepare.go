@@ -259,7 +259,7 @@ func bookedDlvrRef(p *Peeked) string {
 // bookedRefs reads the references of a new-shipment answer's data ("" for
 // one that is missing).
 func bookedRefs(data []byte) (dlvr, client string) {
-	s := jsonlite.NewScanner(data)
+	s := jsonlite.NewScannerString(view(data)) // a booking's data holds its label: not copied
 	_ = s.Object(func(k string) error {
 		var err error
 		switch k {

@@ -134,7 +134,7 @@ func withSource(body []byte, source string) []byte {
 	if reason != "" || status != "ok" {
 		return nil
 	}
-	d := strings.TrimSpace(string(data))
+	d := strings.TrimSpace(view(data)) // copied into out below
 	if len(d) < 2 || d[0] != '{' {
 		return nil
 	}

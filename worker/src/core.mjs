@@ -85,20 +85,19 @@ class Instance {
     mem.set(headBytes, 0);
     mem.set(raw, headBytes.length);
     const headLen = this.x.pg_call(method, headBytes.length, raw.length);
-    const total = this.x.pg_out_len();
-    const out = new Uint8Array(this.x.memory.buffer, this.x.pg_out(), total);
-    const answer = JSON.parse(decoder.decode(out.subarray(0, headLen)));
+    const buffer = this.x.memory.buffer;
+    const answer = JSON.parse(decoder.decode(new Uint8Array(buffer, this.x.pg_out(), headLen)));
     const parts = answer.$raw;
     if (parts !== undefined) {
-      // [[path, bytes], ...]: each raw part, in order after the JSON.
+      // [[path, bytes], ...]: raw part i at pg_part(i), where the call left
+      // it (a relayed body in the input itself): never copied in the module.
       delete answer.$raw;
-      let at = headLen;
-      for (const [path, n] of parts) {
+      for (let p = 0; p < parts.length; p++) {
+        const [path, n] = parts[p];
         const keys = path.split('.');
         let o = answer;
         for (let i = 0; i < keys.length - 1; i++) o = o[keys[i]];
-        o[keys[keys.length - 1]] = decoder.decode(out.subarray(at, at + n));
-        at += n;
+        o[keys[keys.length - 1]] = decoder.decode(new Uint8Array(buffer, this.x.pg_part(p), n));
       }
     }
     return answer;
@@ -111,8 +110,10 @@ class Instance {
  * @param {string} name
  * @param {any} input
  * @param {(input: any) => CoreResponse} internal
+ * @param {string | Uint8Array | null | undefined} [raw] the call's raw part (the generated
+ *   calls take a body out of the input: normalize's is here, not in input.body)
  */
-export function trapAnswer(name, input, internal) {
+export function trapAnswer(name, input, internal, raw) {
   const response = () => internal(input);
   switch (name) {
     case 'prepare':
@@ -144,7 +145,7 @@ export function trapAnswer(name, input, internal) {
       return { source: '', response: null };
     case 'normalize':
       // The body goes out as received: the Client decodes it itself.
-      return { body: typeof input.body === 'string' ? input.body : decoder.decode(input.body), normalized: false };
+      return { body: raw == null ? '' : typeof raw === 'string' ? raw : decoder.decode(raw), normalized: false };
     default:
       return null;
   }
@@ -244,6 +245,7 @@ class Core extends Calls {
           }),
           EMPTY,
         ),
+        raw,
       );
       if (answer === null) throw err;
       return answer;

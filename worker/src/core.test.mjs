@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore, trapAnswer, RENEW_ABOVE } from './core.mjs';
+import { METHODS } from './core.gen.mjs';
 import { healthTemplate, fillHealth } from './routes/endpoints.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -385,6 +386,66 @@ test('a large answer\'s memory is given back after the call (a collector kept it
   assert.deepEqual(c.normalize({ operation: 'get-drop-points', body: '{"status":"ok","data":{"drop_points":[]}}', now: Date.now() }), small);
 });
 
+/**
+ * A fresh instance of the module, driven through its four exports as the
+ * wrapper drives it (core.mjs's Instance), without the wrapper: the memory
+ * one call takes is read before anything could replace the instance.
+ */
+function rawInstance() {
+  const x = /** @type {any} */ (new WebAssembly.Instance(module, {}).exports);
+  x._initialize();
+  const enc = new TextEncoder();
+  const dec = new TextDecoder('utf-8', { ignoreBOM: true });
+  /** @param {string} name @param {object} input @param {Uint8Array} raw */
+  const call = (name, input, raw) => {
+    const head = enc.encode(JSON.stringify(input));
+    const ptr = x.pg_in(head.length + raw.length);
+    const mem = new Uint8Array(x.memory.buffer, ptr, head.length + raw.length);
+    mem.set(head, 0);
+    mem.set(raw, head.length);
+    const n = x.pg_call(METHODS[name], head.length, raw.length);
+    const answer = JSON.parse(dec.decode(new Uint8Array(x.memory.buffer, x.pg_out(), n)));
+    const parts = (answer.$raw || []).map(([path, len], i) => ({ path, at: x.pg_part(i), len }));
+    return { answer, parts, input: { at: ptr, len: head.length + raw.length }, body: (i = 0) => dec.decode(new Uint8Array(x.memory.buffer, parts[i].at, parts[i].len)) };
+  };
+  call('configure', { vars: { UPSTREAM_BASE_URL: 'https://api.example.com/v1', API_USER: USER, API_KEY: KEY, PROXY_TOKEN: MASTER, TOKEN_SIGNING_KEY: SIGNING },
+    bindings: { bookings: true, watchlist: false, sandbox: false } }, new Uint8Array(0));
+  return { call, memoryBytes: () => x.memory.buffer.byteLength };
+}
+
+test('one large answer takes the module a few times its size, once: an 8 MiB label, a megabyte of drop points', () => {
+  // A Cloudflare isolate has 128 MB in all and the worker reads up to
+  // maxUpstreamBodyBytes (8 MiB: a label is a base64 PDF) of an answer.
+  // One booking answer with an 8 MiB label took the module from 384 KiB
+  // to 96 MiB (the leak scan and the envelope copied it, the answer was
+  // copied after its JSON); a megabyte of drop points to 12 MiB, 24 signed.
+  // Linear memory grows by doubling: the bounds below are its steps.
+  const MiB = 1 << 20;
+  const enc = new TextEncoder();
+  const b64 = Buffer.alloc(6 * MiB, 0).map((_, i) => (i * 2654435761) >>> 13).toString('base64').replaceAll('/', '\\/');
+  for (const [name, label, limit] of [['a run of A', 'A'.repeat(8 * MiB), 12], ["PHP's escaped base64", b64, 24]]) {
+    const m = rawInstance();
+    const body = enc.encode(`{"status":"ok","data":{"label":"${label}"}}`);
+    const { answer, parts, input, body: part } = m.call('answer', { context: { operation: 'new-shipment', clientRef: 'ORD-1', ledger: true },
+      upstream: { status: 200, body: null, failure: null }, requestId: 'r', acceptLanguage: 'es', now: Date.now() }, body);
+    assert.equal(answer.response.status, 200, name);
+    assert.equal(part(), Buffer.from(body).toString(), `${name}: relayed byte for byte`);
+    assert.ok(parts[0].at >= input.at && parts[0].at + parts[0].len <= input.at + input.len, `${name}: read where it was written, not copied`);
+    assert.ok(m.memoryBytes() <= limit * MiB, `${name}: ${m.memoryBytes() / MiB} MiB of linear memory for ${(body.length / MiB).toFixed(1)} MiB`);
+  }
+  const pt = JSON.parse(json('responses/get-drop-points.json')[0].body).data.drop_points[0];
+  const points = enc.encode(JSON.stringify({ status: 'ok', data: { drop_points: Array.from({ length: 2940 }, (_, i) => ({ ...pt, drop_point_key: `SP-${i}` })) } }));
+  for (const [name, input] of [['normalized', {}], ['normalized and signed', { sign: 'cc=ES&z=28013' }], ['signed', { keep: true, sign: 'cc=ES&z=28013' }]]) {
+    const m = rawInstance();
+    const { answer, body } = m.call('normalize', { operation: 'get-drop-points', now: Date.now(), ...input }, points);
+    assert.equal(answer.normalized, name !== 'signed', name);
+    const out = JSON.parse(body());
+    assert.equal(out.data.drop_points.length, 2940, name);
+    assert.equal(typeof out.data.drop_points[2939].point, input.sign ? 'string' : 'undefined', name);
+    assert.ok(m.memoryBytes() <= 6 * MiB, `${name}: ${m.memoryBytes() / MiB} MiB of linear memory for ${(points.length / MiB).toFixed(2)} MiB`);
+  }
+});
+
 test('what a trapped call answers: a booking record is released only when nothing could have been booked', () => {
   const internal = () => ({ status: 500, headers: {}, body: '{}', class: 'internal' });
   assert.deepEqual(trapAnswer('booking', { state: 'new' }, internal).finish, { outcome: 'refused', body: null });
@@ -396,6 +457,10 @@ test('what a trapped call answers: a booking record is released only when nothin
   assert.equal(a.cacheable, false);
   assert.equal(trapAnswer('prepare', {}, internal).response.status, 500);
   assert.equal(trapAnswer('verify', {}, internal), null, 'no request to answer: the RuntimeError is rethrown');
+  // normalize's body is the call's raw part (the generated call takes it out of the input): it goes out as received.
+  const body = '{"status":"ok","data":{"drop_points":[{"name":"Peñalara"}]}}';
+  assert.deepEqual(trapAnswer('normalize', { operation: 'get-drop-points' }, internal, body), { body, normalized: false });
+  assert.deepEqual(trapAnswer('normalize', { operation: 'get-drop-points' }, internal, new TextEncoder().encode(body)), { body, normalized: false });
 });
 
 test('/healthz from the template (routes/endpoints.mjs) is byte for byte the core\'s own answer', async () => {

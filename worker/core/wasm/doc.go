@@ -9,7 +9,9 @@
 //
 // A call: the wrapper asks pg_in for an input buffer, writes the JSON of
 // the input followed by its raw bytes, calls pg_call(method, jsonLength,
-// rawLength) and reads the answer from pg_out: its JSON (the length
-// pg_call returned) followed by its raw parts (up to pg_out_len), which
-// the JSON's "$raw" member places. worker/core/seam declares the calls.
+// rawLength) and reads the answer: its JSON at pg_out (the length pg_call
+// returned), and raw part i at pg_part(i), with the length and the place
+// the JSON's "$raw" member gives it (each where the call left it: a body
+// is never copied to sit after the JSON). worker/core/seam declares the
+// calls.
 package main

@@ -13,36 +13,27 @@ import (
 func main() {}
 
 var (
-	calls = core.Calls{Trap: func() { panic("injected fault: trap") }}
-	in    []byte
-	out   []byte
+	crossing = core.Crossing{Calls: core.Calls{Trap: func() { panic("injected fault: trap") }}}
+	head     []byte   // the last answer's JSON
+	parts    [][]byte // and its raw parts, in the order of its "$raw"
 )
 
 //export pg_in
 func pgIn(n int32) *byte {
-	if int(n) > cap(in) {
-		in = make([]byte, int(n)+int(n)/2)
-	}
-	return unsafe.SliceData(in[:cap(in)])
+	return unsafe.SliceData(crossing.In(int(n)))
 }
 
 //export pg_call
 func pgCall(method, headLen, rawLen int32) int32 {
-	h, r := int(headLen), int(rawLen)
-	if h < 0 || r < 0 || h+r > cap(in) {
-		h, r = 0, 0
-	}
-	buf := in[:h+r]
-	head, parts := calls.Call(int(method), buf[:h], buf[h:])
-	out = append(out[:0], head...)
-	for _, p := range parts {
-		out = append(out, p...)
-	}
+	head, parts = crossing.Run(int(method), int(headLen), int(rawLen))
 	return int32(len(head))
 }
 
 //export pg_out
-func pgOut() *byte { return unsafe.SliceData(out) }
+func pgOut() *byte { return unsafe.SliceData(head) }
 
-//export pg_out_len
-func pgOutLen() int32 { return int32(len(out)) }
+// pg_part is the address of raw part i (the wrapper asks only for the
+// parts "$raw" lists).
+//
+//export pg_part
+func pgPart(i int32) *byte { return unsafe.SliceData(parts[i]) }

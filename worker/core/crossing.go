@@ -1,0 +1,52 @@
+package core
+
+// Crossing is the module's side of a call: the buffer the JavaScript
+// writes a call's message into (the input's JSON, then its raw part), and
+// the answer it reads back: the answer's JSON, and each of its raw parts
+// where it lies (the wasm exports, worker/core/wasm, are its methods; the
+// native tests run the same code).
+//
+// An upstream answer can be most of the isolate's memory (a label of
+// MaxUpstreamBody, a base64 PDF), so a body crosses without a copy of the
+// module's: the message buffer is sized to the message (no growth factor
+// past SmallMessage), and a raw part is read where it is, in the message
+// (a body relayed as the upstream sent it) or where the call built it
+// (a normalized answer). The answers were once assembled into one buffer,
+// JSON then parts: a copy of every body, in a buffer that TinyGo's append
+// rounded up to the next power of two.
+type Crossing struct {
+	Calls Calls
+	in    []byte // the message
+}
+
+// SmallMessage: buffers for messages up to this size get half again as
+// much room, so that a run of slightly larger calls does not allocate for
+// each; larger ones get exactly their size.
+const SmallMessage = 64 << 10
+
+// In returns the buffer for a message of n bytes (its JSON, then its raw
+// part), valid until the next In.
+func (x *Crossing) In(n int) []byte {
+	if n < 0 {
+		n = 0
+	}
+	if n > cap(x.in) {
+		size := n
+		if n <= SmallMessage {
+			size += n / 2
+		}
+		x.in = make([]byte, size)
+	}
+	return x.in[:n]
+}
+
+// Run runs method on the message In's buffer holds (h bytes of JSON, then
+// r raw bytes) and returns the answer's JSON and its raw parts (in the
+// order of its "$raw" member), valid until the next In or Run.
+func (x *Crossing) Run(method, h, r int) (head []byte, parts [][]byte) {
+	if h < 0 || r < 0 || h > cap(x.in) || r > cap(x.in)-h {
+		h, r = 0, 0
+	}
+	msg := x.in[:h+r]
+	return x.Calls.Call(method, msg[:h], msg[h:])
+}
