@@ -26,14 +26,20 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const EMPTY = new Uint8Array(0);
 
+// A string up to this many UTF-16 units is encoded straight into the
+// module's memory (encodeInto, at most 3 bytes a unit: room for that is
+// asked for); a longer one through encode(), sized exactly, so the input
+// buffer never grows to three times a large body.
+const INTO = 8192;
+
 /**
- * bytesOf is a raw part as bytes: the contract's bodies are strings or
- * bytes (core.d.mts), absent as null.
+ * rawBytes is a longer raw string as bytes; bytes and short strings go
+ * into the module's memory as they are.
  * @param {string | Uint8Array | null | undefined} v
- * @returns {Uint8Array}
+ * @returns {string | Uint8Array}
  */
-function bytesOf(v) {
-  return v == null ? EMPTY : typeof v === 'string' ? encoder.encode(v) : v;
+function rawBytes(v) {
+  return v == null ? EMPTY : typeof v === 'string' && v.length > INTO ? encoder.encode(v) : v;
 }
 
 /**
@@ -53,19 +59,23 @@ class Instance {
   }
 
   /**
-   * One call: head JSON and raw bytes in, the parsed answer out.
+   * One call: head JSON and raw part in, the parsed answer out. Strings are
+   * encoded straight into the module's memory (no intermediate bytes; a
+   * head is JSON of a few hundred bytes, configure's a few kilobytes).
    * @param {number} method
    * @param {string} head
-   * @param {Uint8Array} raw
+   * @param {string | Uint8Array} raw a string of at most INTO units, or bytes
    */
   call(method, head, raw) {
-    const headBytes = encoder.encode(head);
-    const n = headBytes.length + raw.length;
-    const ptr = this.x.pg_in(n);
-    const mem = new Uint8Array(this.x.memory.buffer, ptr, n);
-    mem.set(headBytes, 0);
-    mem.set(raw, headBytes.length);
-    const headLen = this.x.pg_call(method, headBytes.length, raw.length);
+    const str = typeof raw === 'string';
+    const max = (head.length + (str ? raw.length : 0)) * 3 + (str ? 0 : raw.length);
+    const ptr = this.x.pg_in(max);
+    const mem = new Uint8Array(this.x.memory.buffer, ptr, max);
+    const h = encoder.encodeInto(head, mem).written;
+    let r = raw.length;
+    if (str) r = encoder.encodeInto(raw, mem.subarray(h)).written;
+    else mem.set(raw, h);
+    const headLen = this.x.pg_call(method, h, r);
     const total = this.x.pg_out_len();
     const out = new Uint8Array(this.x.memory.buffer, this.x.pg_out(), total);
     const answer = JSON.parse(decoder.decode(out.subarray(0, headLen)));
@@ -194,7 +204,7 @@ class Core extends Calls {
     const head = JSON.stringify(input);
     if (name === 'configure') this.#configured = head;
     try {
-      return this.#inst.call(METHODS[name], head, bytesOf(raw));
+      return this.#inst.call(METHODS[name], head, rawBytes(raw));
     } catch (err) {
       if (!(err instanceof WebAssembly.RuntimeError)) throw err;
       this.#replace(name, err);
