@@ -271,11 +271,15 @@ func subAt(at string, f member) string {
 
 // decodeCall reads a call's input into the value at p. The strings it
 // decodes are in's bytes, not copies (as a raw part already is): the
-// value is done with when the call returns, and a call that keeps strings
-// (configure's Edge) is given a copy (worker/core's Calls.Call). Copying
-// the input was about a tenth of a read's time in the core.
+// value is done with when the call returns, except configure's, whose
+// strings the Edge keeps: that input alone is copied. Copying every input
+// was about a tenth of a read's time in the core.
 func decodeCall(in []byte, p unsafe.Pointer, t *Type) {
-	_ = decode(jsonlite.NewScannerString(unsafe.String(unsafe.SliceData(in), len(in))), p, t)
+	src := unsafe.String(unsafe.SliceData(in), len(in))
+	if t == &types[tConfigureInput] {
+		src = string(in)
+	}
+	_ = decode(jsonlite.NewScannerString(src), p, t)
 }
 
 // encodeCall writes a call's answer from the value at p.
