@@ -26,20 +26,14 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const EMPTY = new Uint8Array(0);
 
-// A string up to this many UTF-16 units is encoded straight into the
-// module's memory (encodeInto, at most 3 bytes a unit: room for that is
-// asked for); a longer one through encode(), sized exactly, so the input
-// buffer never grows to three times a large body.
-const INTO = 8192;
-
 /**
- * rawBytes is a longer raw string as bytes; bytes and short strings go
- * into the module's memory as they are.
+ * bytesOf is a raw part as bytes: the contract's bodies are strings or
+ * bytes (core.d.mts; the platform's are bytes), absent as null.
  * @param {string | Uint8Array | null | undefined} v
- * @returns {string | Uint8Array}
+ * @returns {Uint8Array}
  */
-function rawBytes(v) {
-  return v == null ? EMPTY : typeof v === 'string' && v.length > INTO ? encoder.encode(v) : v;
+function bytesOf(v) {
+  return v == null ? EMPTY : typeof v === 'string' ? encoder.encode(v) : v;
 }
 
 /**
@@ -59,23 +53,21 @@ class Instance {
   }
 
   /**
-   * One call: head JSON and raw part in, the parsed answer out. Strings are
-   * encoded straight into the module's memory (no intermediate bytes; a
-   * head is JSON of a few hundred bytes, configure's a few kilobytes).
+   * One call: head JSON and raw bytes in, the parsed answer out. The head
+   * is encoded straight into the module's memory (encodeInto, room for 3
+   * bytes a UTF-16 unit: a head is JSON of a few hundred bytes,
+   * configure's a few kilobytes), with no bytes of its own to copy.
    * @param {number} method
    * @param {string} head
-   * @param {string | Uint8Array} raw a string of at most INTO units, or bytes
+   * @param {Uint8Array} raw
    */
   call(method, head, raw) {
-    const str = typeof raw === 'string';
-    const max = (head.length + (str ? raw.length : 0)) * 3 + (str ? 0 : raw.length);
-    const ptr = this.x.pg_in(max);
+    const max = head.length * 3 + raw.length;
+    const ptr = this.x.pg_in(max); // first: it may grow the memory (a new buffer)
     const mem = new Uint8Array(this.x.memory.buffer, ptr, max);
     const h = encoder.encodeInto(head, mem).written;
-    let r = raw.length;
-    if (str) r = encoder.encodeInto(raw, mem.subarray(h)).written;
-    else mem.set(raw, h);
-    const headLen = this.x.pg_call(method, h, r);
+    mem.set(raw, h);
+    const headLen = this.x.pg_call(method, h, raw.length);
     const total = this.x.pg_out_len();
     const out = new Uint8Array(this.x.memory.buffer, this.x.pg_out(), total);
     const answer = JSON.parse(decoder.decode(out.subarray(0, headLen)));
@@ -204,7 +196,7 @@ class Core extends Calls {
     const head = JSON.stringify(input);
     if (name === 'configure') this.#configured = head;
     try {
-      return this.#inst.call(METHODS[name], head, rawBytes(raw));
+      return this.#inst.call(METHODS[name], head, bytesOf(raw));
     } catch (err) {
       if (!(err instanceof WebAssembly.RuntimeError)) throw err;
       this.#replace(name, err);
