@@ -210,7 +210,7 @@ test('response vectors: relayed unchanged when the service answered, mapped to t
   assert.ok(n > 30, `${n} vectors`);
 });
 
-test('strings cross as UTF-8, short (written into the module\'s memory) or long (encoded first), bytes as they are', async () => {
+test('strings cross as UTF-8 (a head written straight into the module\'s memory, a raw part encoded), bytes as they are', async () => {
   const { c } = await core();
   const utf8 = (s) => new TextDecoder().decode(new TextEncoder().encode(s));
   const relayed = (body, requestId = 'rid') =>
