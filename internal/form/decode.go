@@ -3,6 +3,7 @@ package form
 import (
 	"bytes"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/decimal"
@@ -115,6 +116,23 @@ type parcelEntry struct {
 	val        span
 }
 
+// scratch is DecodeInto's working memory, kept between calls. Arrays on
+// the stack would do natively, but TinyGo puts an array on the heap once a
+// slice of it is appended to or passed on: 2.4 KB allocated per decode,
+// which made decoding a read's five fields about a sixth of the edge
+// core's time for the read (the allocation and the collections it brings
+// on; worker/bench/EDGE_COST.md).
+type scratch struct {
+	buf    [1024]byte
+	fields [48]fieldEntry
+	ents   [32]parcelEntry
+	mask   [64]uint8
+}
+
+// spare is the scratch between calls: one decode takes it at a time (a
+// concurrent one makes its own).
+var spare atomic.Pointer[scratch]
+
 // Decode parses an application/x-www-form-urlencoded body, or a query
 // string (an optional leading '?' is skipped), into a new Request. See
 // DecodeInto for the grammar and the errors.
@@ -160,18 +178,26 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 		return nil
 	}
 
+	sc := spare.Swap(nil)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	err := sc.decode(r, body, lim)
+	spare.Store(sc)
+	return err
+}
+
+// decode is DecodeInto's work, in sc.
+func (sc *scratch) decode(r *Request, body []byte, lim Limits) error {
 	// Decoded keys and values go to buf; decoding never lengthens, so
 	// len(body) bytes always suffice.
-	var bufArr [1024]byte
-	buf := bufArr[:0]
-	if len(body) > len(bufArr) {
+	buf := sc.buf[:0]
+	if len(body) > len(sc.buf) {
 		buf = make([]byte, 0, len(body))
 	}
-	var fieldArr [48]fieldEntry
-	fields := fieldArr[:0]
-	var entArr [32]parcelEntry
-	ents := entArr[:0]
-	var maskArr [64]uint8
+	fields := sc.fields[:0]
+	ents := sc.ents[:0]
+	maskArr := &sc.mask
 	var mask []uint8             // bit j of mask[i]: parcels[i][ParcelFieldNames[j]] seen
 	var seen map[string]struct{} // top-level names, past linearFields of them
 	pairs := bytes.Count(body, []byte{'&'}) + 1
@@ -261,6 +287,7 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 		if mask == nil {
 			if n := min(lim.MaxParcels, pairs); n <= len(maskArr) {
 				mask = maskArr[:n]
+				clear(mask)
 			} else {
 				mask = make([]uint8, n)
 			}

@@ -186,6 +186,28 @@ for (let round = 0; round < 4; round++) {
   ratesWithoutUs += perCall(N / 4, () => quote(plainCore)) / 4;
 }
 const offerBytes = (quote(core).match(/"offer":"(pgo1\.[^"]+)"/) || ['', ''])[1].length;
+// Bytes and allocations per read, in a measuring build of the module
+// (tinygo build ... -tags nodocs,allocstats: worker/core/wasm/stats_tinygo.go
+// exports pg_stats); "" for the upload's build, which has no such export.
+let allocs = '';
+{
+  let x = null;
+  const I = WebAssembly.Instance;
+  WebAssembly.Instance = function (m, i) { const inst = new I(m, i); x = inst.exports; return inst; };
+  const counted = await createCore(module);
+  WebAssembly.Instance = I;
+  if (x && typeof x.pg_stats === 'function') {
+    counted.configure({ vars, bindings });
+    const s = () => [x.pg_stats(0), x.pg_stats(1)];
+    let p = counted.prepare(cutoff);
+    const a0 = s();
+    for (let i = 0; i < 1000; i++) p = counted.prepare(cutoff);
+    const a1 = s();
+    for (let i = 0; i < 1000; i++) counted.answer({ context: p.forward.context, upstream: { status: 200, body: okCutoff, failure: null }, requestId: 'r', acceptLanguage: null, now });
+    const a2 = s();
+    allocs = `prepare ${(a1[0] - a0[0]) / 1000} B in ${(a1[1] - a0[1]) / 1000} allocations, answer ${(a2[0] - a1[0]) / 1000} B in ${(a2[1] - a1[1]) / 1000}`;
+  }
+}
 // Baseline: the same JSON round trips with no module at all.
 const baselineUs = perCall(N, () => {
   const p = JSON.parse(JSON.stringify({ kind: 'forward', forward: { upstreamBody: read.query, context: { operation: read.operation } } }));
@@ -211,5 +233,6 @@ console.log(`| the same with PRICING_RULES (3 rules) and order_value | ${f(rates
 console.log(`| rates, 6 services: prepare + normalize with offers / without (no TOKEN_SIGNING_KEY) | ${f(ratesWithUs)} / ${f(ratesWithoutUs)} µs/request (${f(ratesWithUs / ratesWithoutUs, 2)}x; one offer ${offerBytes} B) |`);
 console.log(`| invalid booking: prepare (400 in Spanish) | ${f(invalidUs)} µs/request |`);
 console.log(`| failure (429 in German) | ${f(failureUs)} µs/call |`);
+if (allocs) console.log(`| allocated per forwarded read (get-collection-cutoff-hour) | ${allocs} |`);
 console.log(`| baseline: the JSON round trips alone | ${f(baselineUs)} µs/request |`);
 console.log(`| linear memory after ${3 * N + 2000} calls | ${core.memoryBytes()} B |`);

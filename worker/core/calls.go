@@ -34,7 +34,10 @@ type Calls struct {
 }
 
 // Call runs one method and returns the answer's JSON and its raw parts.
-// The answer is valid until the next call.
+// The answer is valid until the next call. The input's strings are read
+// in place (seam's decodeCall), so in and raw must not change until Call
+// returns; only configure keeps strings past its call (the Edge), and
+// its input is copied (seam's decodeCall).
 func (c *Calls) Call(method int, in, raw []byte) (head []byte, parts [][]byte) {
 	c.w.Reset()
 	if method <= 0 || method >= len(methods) || methods[method] == nil {

@@ -30,3 +30,21 @@ func TestCallDispatch(t *testing.T) {
 	assert.JSONEq(t, `{"master":false}`, string(head))
 	assert.NotNil(t, c.Edge, "isMaster configured the module first")
 }
+
+// Calls read their input in place (seam's decodeCall), and the module
+// reuses one input buffer for every call: configure's strings, which the
+// Edge keeps, must not be the buffer's bytes. Overwriting the buffer after
+// configure leaves the configuration as it was read.
+func TestConfigureKeepsItsOwnStrings(t *testing.T) {
+	var c Calls
+	in := []byte(`{"vars":{"UPSTREAM_BASE_URL":"https://api.example.com/v1","API_USER":"shop-user","API_KEY":"api-key-0123456789","PROXY_TOKEN":"master-token-0123456789abcdef0123456789"},"bindings":{}}`)
+	head, _ := call(&c, seam.MethodConfigure, in, nil)
+	assert.Contains(t, string(head), `"baseUrl":"https://api.example.com/v1"`)
+	for i := range in {
+		in[i] = 'x'
+	}
+	master := []byte(`{"authorization":"Bearer master-token-0123456789abcdef0123456789"}`)
+	head, _ = call(&c, seam.MethodIsMaster, master, nil)
+	assert.JSONEq(t, `{"master":true}`, string(head))
+	assert.Equal(t, "https://api.example.com/v1", c.Edge.UpstreamBase())
+}

@@ -303,15 +303,13 @@ func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
 		// make a client believe a filter or reference was applied.
 		return nil, refuse(400, "query_on_post", say(r.locale(), msgQueryOnPost, clip(r.Query, 64)))
 	}
-	tooLarge := refuse(413, "too_large", say(r.locale(), msgTooLarge, itoa(e.cfg.MaxBodyBytes)))
-	if r.Method == "GET" {
-		if len(r.Query) > e.cfg.MaxBodyBytes {
-			return nil, tooLarge
-		}
-		return []byte(r.Query), nil
+	get := r.Method == "GET"
+	if get && len(r.Query) > e.cfg.MaxBodyBytes || !get && (r.BodyTooLarge || len(r.Body) > e.cfg.MaxBodyBytes) {
+		// (Worded only when it is the answer: every read used to build it.)
+		return nil, refuse(413, "too_large", say(r.locale(), msgTooLarge, itoa(e.cfg.MaxBodyBytes)))
 	}
-	if r.BodyTooLarge || len(r.Body) > e.cfg.MaxBodyBytes {
-		return nil, tooLarge
+	if get {
+		return []byte(r.Query), nil
 	}
 	if ct := r.ContentType; ct != "" {
 		if !isForm(ct) {

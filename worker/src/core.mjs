@@ -47,7 +47,7 @@ export const RENEW_ABOVE = 1 << 20;
 
 /**
  * bytesOf is a raw part as bytes: the contract's bodies are strings or
- * bytes (core.d.mts), absent as null.
+ * bytes (core.d.mts; the platform's are bytes), absent as null.
  * @param {string | Uint8Array | null | undefined} v
  * @returns {Uint8Array}
  */
@@ -72,19 +72,21 @@ class Instance {
   }
 
   /**
-   * One call: head JSON and raw bytes in, the parsed answer out.
+   * One call: head JSON and raw bytes in, the parsed answer out. The head
+   * is encoded straight into the module's memory (encodeInto, room for 3
+   * bytes a UTF-16 unit: a head is JSON of a few hundred bytes,
+   * configure's a few kilobytes), with no bytes of its own to copy.
    * @param {number} method
    * @param {string} head
    * @param {Uint8Array} raw
    */
   call(method, head, raw) {
-    const headBytes = encoder.encode(head);
-    const n = headBytes.length + raw.length;
-    const ptr = this.x.pg_in(n);
-    const mem = new Uint8Array(this.x.memory.buffer, ptr, n);
-    mem.set(headBytes, 0);
-    mem.set(raw, headBytes.length);
-    const headLen = this.x.pg_call(method, headBytes.length, raw.length);
+    const max = head.length * 3 + raw.length;
+    const ptr = this.x.pg_in(max); // first: it may grow the memory (a new buffer)
+    const mem = new Uint8Array(this.x.memory.buffer, ptr, max);
+    const h = encoder.encodeInto(head, mem).written;
+    mem.set(raw, h);
+    const headLen = this.x.pg_call(method, h, raw.length);
     const buffer = this.x.memory.buffer;
     const answer = JSON.parse(decoder.decode(new Uint8Array(buffer, this.x.pg_out(), headLen)));
     const parts = answer.$raw;

@@ -211,6 +211,37 @@ test('response vectors: relayed unchanged when the service answered, mapped to t
   assert.ok(n > 30, `${n} vectors`);
 });
 
+test('strings cross as UTF-8 (a head written straight into the module\'s memory, a raw part encoded), bytes as they are', async () => {
+  const { c } = await core();
+  const utf8 = (s) => new TextDecoder().decode(new TextEncoder().encode(s));
+  const relayed = (body, requestId = 'rid') =>
+    c.answer({
+      context: { operation: 'get-drop-points', clientRef: '', ledger: false },
+      upstream: { status: 200, body, failure: null },
+      requestId,
+      acceptLanguage: null,
+      now: 0,
+    }).response;
+  for (const name of ['Peñalver', '東京', '😀', 'a\ud800b', 'x'.repeat(9000) + 'ñ', '€'.repeat(3000)]) {
+    const body = JSON.stringify({ status: 'ok', data: [{ id: 'DP1', name }] });
+    const a = relayed(body);
+    assert.equal(a.status, 200, name.slice(0, 20));
+    // A lone surrogate becomes U+FFFD, as TextEncoder.encode() makes it.
+    assert.equal(a.body, utf8(body), name.slice(0, 20));
+    assert.equal(relayed(new TextEncoder().encode(body)).body, utf8(body), name.slice(0, 20));
+  }
+  // A head with characters beyond ASCII: the request id comes back in the envelope.
+  const failed = c.answer({
+    context: { operation: 'get-drop-points', clientRef: '', ledger: false },
+    upstream: { status: 0, body: null, failure: 'timeout' },
+    requestId: 'rid-ñ-東京-😀',
+    acceptLanguage: 'es',
+    now: 0,
+  }).response;
+  assert.equal(failed.status, 504);
+  assert.ok(String(failed.body).includes('"requestId":"rid-ñ-東京-😀"'), String(failed.body));
+});
+
 test('an upstream answer with the credentials is withheld, in any spelling', async () => {
   const { c } = await core();
   const b64 = Buffer.from(`${USER}:${KEY}`).toString('base64');
