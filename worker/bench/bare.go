@@ -42,12 +42,20 @@ import (
 // 300/30, 0.94 at 5,000/2,000; the proxy's 0.73 and 0.61).
 var bareN, bareWarm = 3000, 2000
 
+// bareTwins (-bare-twins) runs every worker of the bare part twice: a
+// second workerd on the same bundle, named "... (twin)", so that what the
+// bench itself adds (the order of the cells, the order of the spawns)
+// shows as a difference between two identical processes.
+var bareTwins bool
+
 // bareWorker is one worker of the bare part.
 type bareWorker struct {
 	name    string
 	dir     string // where its config and modules are
 	modules []bareModule
 	objects bool // the Bookings and Watchlist Durable Objects
+	// config names its config file in dir (a twin shares the dir).
+	config string
 }
 
 // bareModule is one module of a worker's config: an ES module or a wasm one.
@@ -105,7 +113,14 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 	}
 	proxy := bareWorker{name: nProxy, dir: proxyDir, modules: []bareModule{{name: "proxy.js"}}}
 	workers := append(edges, proxy)
-	last := len(workers) - 1
+	last := len(edges) // the proxy: the ratios' baseline
+	if bareTwins {
+		for _, w := range workers[:len(workers):len(workers)] {
+			w.name += " (twin)"
+			w.config = "config-twin.capnp"
+			workers = append(workers, w)
+		}
+	}
 
 	sc := scenarios()
 	firsts := []scenario{sc[0], sc[1]}
@@ -136,8 +151,10 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 			fmt.Printf("| %s | %s | %s | %.1f | %.0f |\n", first.name, w.name, msList(walls[w.name]), msf(mean(walls[w.name])),
 				msf(starts[w.name])/float64(coldRuns))
 		}
-		for _, w := range edges {
-			fmt.Printf("| %s | %s / proxy | | %.2fx | |\n", first.name, w.name, float64(mean(walls[w.name]))/float64(mean(walls[nProxy])))
+		for i, w := range workers {
+			if i != last {
+				fmt.Printf("| %s | %s / proxy | | %.2fx | |\n", first.name, w.name, float64(mean(walls[w.name]))/float64(mean(walls[nProxy])))
+			}
 		}
 	}
 
@@ -178,9 +195,11 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 			fmt.Printf("| %s | %s | %.2f | %.2f | %.3f |\n", s.name, workers[i].name, msf(pct(lat[i], 50)), msf(pct(lat[i], 90)),
 				msf(cpu[i])/float64(n))
 		}
-		for i := range edges {
-			fmt.Printf("| %s | %s / proxy | %.2fx | | %.2fx |\n", s.name, workers[i].name, float64(pct(lat[i], 50))/float64(pct(lat[last], 50)),
-				float64(cpu[i])/float64(cpu[last]))
+		for i := range workers {
+			if i != last {
+				fmt.Printf("| %s | %s / proxy | %.2fx | | %.2fx |\n", s.name, workers[i].name, float64(pct(lat[i], 50))/float64(pct(lat[last], 50)),
+					float64(cpu[i])/float64(cpu[last]))
+			}
 		}
 	}
 	fmt.Println()
@@ -243,7 +262,11 @@ func startBare(wd string, w bareWorker, vars map[string]string, date string) (*b
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(w.dir, "config.capnp")
+	conf := w.config
+	if conf == "" {
+		conf = "config.capnp"
+	}
+	path := filepath.Join(w.dir, conf)
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
