@@ -131,21 +131,24 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 	for _, first := range firsts {
 		walls := map[string][]time.Duration{}
 		starts := map[string]time.Duration{}
-		for i := 0; i < coldRuns; i++ {
-			for _, w := range workers {
-				p, err := startBare(wd, w, vars, date)
-				if err != nil {
-					return err
-				}
-				time.Sleep(500 * time.Millisecond)
-				starts[w.name] += p.cpu()
-				d, err := do(p.url, first, 200)
-				p.stop()
-				if err != nil {
-					return fmt.Errorf("bare %s, first request %s: %w", w.name, first.name, err)
-				}
-				walls[w.name] = append(walls[w.name], d)
+		err := interleave(len(workers), coldRuns, func(i int) error {
+			w := workers[i]
+			p, err := startBare(wd, w, vars, date)
+			if err != nil {
+				return err
 			}
+			time.Sleep(500 * time.Millisecond)
+			starts[w.name] += p.cpu()
+			d, err := do(p.url, first, 200)
+			p.stop()
+			if err != nil {
+				return fmt.Errorf("bare %s, first request %s: %w", w.name, first.name, err)
+			}
+			walls[w.name] = append(walls[w.name], d)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for _, w := range workers {
 			fmt.Printf("| %s | %s | %s | %.1f | %.0f |\n", first.name, w.name, msList(walls[w.name]), msf(mean(walls[w.name])),
@@ -171,24 +174,28 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 	for _, s := range firsts {
 		lat := make([][]time.Duration, len(workers))
 		cpu := make([]time.Duration, len(workers))
-		for k := 0; k < warm; k++ {
-			for _, p := range procs {
-				if _, err := do(p.url, s, 200); err != nil {
-					return fmt.Errorf("bare warm-up %s: %w", s.name, err)
-				}
+		err := interleave(len(procs), warm, func(i int) error {
+			if _, err := do(procs[i].url, s, 200); err != nil {
+				return fmt.Errorf("bare warm-up %s %s: %w", workers[i].name, s.name, err)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for i, p := range procs {
 			cpu[i] = -p.cpu()
 		}
-		for k := 0; k < n; k++ {
-			for i, p := range procs {
-				d, err := do(p.url, s, 200)
-				if err != nil {
-					return fmt.Errorf("bare %s %s: %w", workers[i].name, s.name, err)
-				}
-				lat[i] = append(lat[i], d)
+		err = interleave(len(procs), n, func(i int) error {
+			d, err := do(procs[i].url, s, 200)
+			if err != nil {
+				return fmt.Errorf("bare %s %s: %w", workers[i].name, s.name, err)
 			}
+			lat[i] = append(lat[i], d)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for i, p := range procs {
 			cpu[i] += p.cpu()
