@@ -35,6 +35,17 @@ import (
 //
 // The figures are printed beside the wrangler dev ones; the targets
 // are checked on those (its table was measured there).
+//
+// Order: no worker has a place of its own. The warm requests (warm-up and
+// measured) and the cold starts go in rounds, each round a new random
+// permutation of the workers from a fixed seed (order.go), so that each
+// worker comes in every position, after every other one and at every gap
+// since its own last turn equally often; before, a fixed round (edge,
+// variants, proxy) put each worker after the same neighbour every time.
+// Every process's CPU is read over the same stretch of requests.
+// -bare-twins runs a second workerd on each bundle, an A/A check of what
+// the bench itself adds: the gap between twins is the noise every figure
+// here carries (worker/bench/EDGE_COST.md, "The bare part's order").
 
 // bareN and bareWarm are the bare part's counts (-bare-n, -bare-warm):
 // requests there take about a millisecond, and with 300 after 30 warm-up

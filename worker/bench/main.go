@@ -6,8 +6,8 @@
 // fake upstream on 127.0.0.1, in the same run:
 //
 //   - p50/p90 at concurrency 1 (requests interleaved across the workers,
-//     so that load from elsewhere hits them alike, each following every
-//     other equally often: order.go), throughput at
+//     so that load from elsewhere hits them alike, each round in a new
+//     random order: order.go), throughput at
 //     concurrency 16, and workerd CPU time per request (the CPU of each
 //     wrangler's workerd processes over the measured requests, in
 //     nanoseconds: wranglerdev.ProcessCPU), for
@@ -366,7 +366,7 @@ func latencyAndThroughput(targets []target, n, warm int, dur time.Duration) erro
 		results[sc.name] = map[string]*cell{}
 		lat := make([][]time.Duration, len(targets))
 		errs := make([]int, len(targets))
-		// The targets in this scenario, taking turns as order.go says.
+		// The targets in this scenario, in rounds of a random order (order.go).
 		var in []int
 		for j, tg := range targets {
 			if !skip(tg, sc) {

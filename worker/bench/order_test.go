@@ -7,67 +7,61 @@ import (
 	"testing"
 )
 
-// Every ordered pair of distinct workers is adjacent exactly once in the
-// cycle (with the wrap-around), so each worker follows every other equally
-// often and never itself.
-func TestCycleOrderVisitsEveryOrderedPairOnce(t *testing.T) {
-	for k := 2; k <= 8; k++ {
-		o := cycleOrder(k)
-		if len(o) != k*(k-1) {
-			t.Fatalf("k=%d: length %d, want %d", k, len(o), k*(k-1))
+// interleave gives every worker exactly count turns, one per round, and
+// over many rounds every worker comes in every position, and after every
+// other worker, about equally often: none has a place of its own.
+func TestInterleaveFavoursNoWorker(t *testing.T) {
+	const count = 3000
+	for k := 2; k <= 6; k++ {
+		var seq []int
+		if err := interleave(k, count, func(w int) error { seq = append(seq, w); return nil }); err != nil {
+			t.Fatal(err)
 		}
-		pairs := map[[2]int]int{}
-		times := make([]int, k)
-		for i, w := range o {
-			times[w]++
-			pairs[[2]int{w, o[(i+1)%len(o)]}]++
+		if len(seq) != k*count {
+			t.Fatalf("k=%d: %d turns, want %d", k, len(seq), k*count)
 		}
-		for a := 0; a < k; a++ {
-			if times[a] != k-1 {
-				t.Errorf("k=%d: worker %d appears %d times, want %d", k, a, times[a], k-1)
+		pos := make([][]int, k)   // pos[w][p]: rounds where w came p-th
+		after := make([][]int, k) // after[a][b]: turns of b right after a
+		for w := range pos {
+			pos[w], after[w] = make([]int, k), make([]int, k)
+		}
+		for r := 0; r < count; r++ {
+			seen := make([]bool, k)
+			for p, w := range seq[r*k : (r+1)*k] {
+				if seen[w] {
+					t.Fatalf("k=%d: worker %d twice in round %d", k, w, r)
+				}
+				seen[w] = true
+				pos[w][p]++
+			}
+		}
+		for i := 1; i < len(seq); i++ {
+			after[seq[i-1]][seq[i]]++
+		}
+		near := func(got int, want float64) bool { return float64(got) > 0.85*want && float64(got) < 1.15*want }
+		for w := 0; w < k; w++ {
+			for p := 0; p < k; p++ {
+				if want := float64(count) / float64(k); !near(pos[w][p], want) {
+					t.Errorf("k=%d: worker %d came %d-th %d times, want about %.0f", k, w, p, pos[w][p], want)
+				}
 			}
 			for b := 0; b < k; b++ {
-				want := 1
-				if a == b {
-					want = 0
+				// Within a round each of the k(k-1) ordered pairs is as
+				// likely; across rounds each of the k*k pairs.
+				want := float64(count-1) / float64(k*k)
+				if b != w {
+					want += float64(count) / float64(k)
 				}
-				if pairs[[2]int{a, b}] != want {
-					t.Errorf("k=%d: %d then %d %d times, want %d (%v)", k, a, b, pairs[[2]int{a, b}], want, o)
+				if !near(after[w][b], want) {
+					t.Errorf("k=%d: worker %d after %d %d times, want about %.0f", k, b, w, after[w][b], want)
 				}
 			}
 		}
-	}
-	if got := cycleOrder(1); len(got) != 1 || got[0] != 0 {
-		t.Errorf("k=1: %v", got)
 	}
 }
 
-// interleave gives every worker exactly count turns, even when count is
-// not a multiple of the cycle's turns per worker, and stops at an error.
-func TestInterleaveCountsAndStops(t *testing.T) {
-	for _, c := range []struct{ k, count int }{{1, 5}, {2, 7}, {3, 3000}, {4, 10}, {5, 2}} {
-		got := make([]int, c.k)
-		prev, repeats := -1, 0
-		err := interleave(c.k, c.count, func(w int) error {
-			got[w]++
-			if w == prev {
-				repeats++
-			}
-			prev = w
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for w, n := range got {
-			if n != c.count {
-				t.Errorf("k=%d count=%d: worker %d ran %d times", c.k, c.count, w, n)
-			}
-		}
-		if c.k > 1 && c.count%(c.k-1) == 0 && repeats != 0 {
-			t.Errorf("k=%d count=%d: a worker followed itself %d times", c.k, c.count, repeats)
-		}
-	}
+// interleave stops at run's first error.
+func TestInterleaveStopsAtAnError(t *testing.T) {
 	stop := errors.New("stop")
 	n := 0
 	if err := interleave(3, 10, func(int) error { n++; return stop }); err != stop || n != 1 {
