@@ -59,6 +59,11 @@ var bareN, bareWarm = 3000, 2000
 // shows as a difference between two identical processes.
 var bareTwins bool
 
+// bareBlock (-bare-block) is how many requests in a row each worker's warm
+// turn has (order.go): 1, the default, puts every request after a random
+// neighbour; 8 measures each worker mostly after itself.
+var bareBlock = 1
+
 // bareWorker is one worker of the bare part.
 type bareWorker struct {
 	name    string
@@ -172,7 +177,7 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 		}
 	}
 
-	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved; workerd CPU per request from /proc (each thread's schedstat, ns).\n\n", n, warm)
+	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved (turns of %d, random order); workerd CPU per request from /proc (each thread's schedstat, ns).\n\n", n, warm, bareBlock)
 	fmt.Println("| scenario | worker | p50 ms | p90 ms | workerd CPU ms/request |")
 	fmt.Println("|---|---|---|---|---|")
 	procs := make([]*bareProc, len(workers))
@@ -185,7 +190,7 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 	for _, s := range firsts {
 		lat := make([][]time.Duration, len(workers))
 		cpu := make([]time.Duration, len(workers))
-		err := interleave(len(procs), warm, func(i int) error {
+		err := interleaveBlocks(len(procs), warm, bareBlock, func(i int) error {
 			if _, err := do(procs[i].url, s, 200); err != nil {
 				return fmt.Errorf("bare warm-up %s %s: %w", workers[i].name, s.name, err)
 			}
@@ -197,7 +202,7 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 		for i, p := range procs {
 			cpu[i] = -p.cpu()
 		}
-		err = interleave(len(procs), n, func(i int) error {
+		err = interleaveBlocks(len(procs), n, bareBlock, func(i int) error {
 			d, err := do(procs[i].url, s, 200)
 			if err != nil {
 				return fmt.Errorf("bare %s %s: %w", workers[i].name, s.name, err)

@@ -208,6 +208,7 @@ func main() {
 	flag.IntVar(&bareN, "bare-n", 3000, "measured requests per cell in the bare part's warm runs")
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
 	flag.BoolVar(&bareTwins, "bare-twins", false, "run every worker of the bare part twice (a twin workerd on the same bundle): an A/A check of the bench's order")
+	flag.IntVar(&bareBlock, "bare-block", 1, "requests in a row per worker's turn in the bare part's warm runs (1: each after a random neighbour)")
 	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
 	flag.IntVar(&ratesN, "rates-n", ratesN, "measured requests per cell of the rates part")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")

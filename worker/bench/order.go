@@ -34,11 +34,25 @@ const orderSeed = 32
 // each round one call per worker, in a random order drawn afresh from a
 // source seeded with orderSeed. It stops at run's first error.
 func interleave(k, count int, run func(w int) error) error {
+	return interleaveBlocks(k, count, 1, run)
+}
+
+// interleaveBlocks is interleave with turns of block calls in a row (the
+// last turn of each worker shorter when block does not divide count):
+// with block > 1 most requests follow their own worker's, which measures
+// each worker warm rather than after a random neighbour (-bare-block).
+func interleaveBlocks(k, count, block int, run func(w int) error) error {
+	if block < 1 {
+		block = 1
+	}
 	rng := rand.New(rand.NewSource(orderSeed))
-	for r := 0; r < count; r++ {
+	for done := 0; done < count; done += block {
+		m := min(block, count-done)
 		for _, w := range rng.Perm(k) {
-			if err := run(w); err != nil {
-				return err
+			for b := 0; b < m; b++ {
+				if err := run(w); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -68,3 +68,32 @@ func TestInterleaveStopsAtAnError(t *testing.T) {
 		t.Errorf("interleave went on after an error: %v after %d calls", err, n)
 	}
 }
+
+// interleaveBlocks gives every worker exactly count turns in runs of block
+// (the last one shorter), each worker once per round.
+func TestInterleaveBlocks(t *testing.T) {
+	for _, c := range []struct{ k, count, block int }{{2, 3000, 8}, {3, 10, 4}, {4, 7, 7}, {2, 5, 0}} {
+		var seq []int
+		if err := interleaveBlocks(c.k, c.count, c.block, func(w int) error { seq = append(seq, w); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		block := max(c.block, 1)
+		got := make([]int, c.k)
+		for i := 0; i < len(seq); {
+			w, j := seq[i], i
+			for j < len(seq) && seq[j] == w && j-i < block {
+				j++
+			}
+			if want := min(block, c.count-got[w]); j-i != want {
+				t.Fatalf("%+v: worker %d ran %d in a row at %d, want %d", c, w, j-i, i, want)
+			}
+			got[w] += j - i
+			i = j
+		}
+		for w, n := range got {
+			if n != c.count {
+				t.Errorf("%+v: worker %d ran %d times, want %d", c, w, n, c.count)
+			}
+		}
+	}
+}
