@@ -15,9 +15,9 @@ import "math/rand"
 //     after the same neighbour every time, and only the edge listed first
 //     after the proxy;
 //   - a cycle through every ordered pair once (tried on the way here) balances
-//     the neighbours but not the gaps: the worker whose turns came in a
-//     burst (every other request for a while, then a long wait) read
-//     0.016-0.019 ms less per forwarded read than its identical twin
+//     the neighbours but not the gaps: the two workers whose turns came in
+//     bursts (every other request for a while, then a long wait) read
+//     0.007-0.037 ms less per forwarded read than their identical twins
 //     (worker/bench/EDGE_COST.md, "The bare part's order").
 //
 // So every round is a new random permutation of the workers (from a fixed
