@@ -35,6 +35,17 @@ import (
 //
 // The figures are printed beside the wrangler dev ones; the targets
 // are checked on those (its table was measured there).
+//
+// Order: no worker has a place of its own. The warm requests (warm-up and
+// measured) and the cold starts go in rounds, each round a new random
+// permutation of the workers from a fixed seed (order.go), so that each
+// worker comes in every position, after every other one and at every gap
+// since its own last turn equally often; before, a fixed round (edge,
+// variants, proxy) put each worker after the same neighbour every time.
+// Every process's CPU is read over the same stretch of requests.
+// -bare-twins runs a second workerd on each bundle, an A/A check of what
+// the bench itself adds: the gap between twins is the noise every figure
+// here carries (worker/bench/EDGE_COST.md, "The bare part's order").
 
 // bareN and bareWarm are the bare part's counts (-bare-n, -bare-warm):
 // requests there take about a millisecond, and with 300 after 30 warm-up
@@ -42,12 +53,25 @@ import (
 // 300/30, 0.94 at 5,000/2,000; the proxy's 0.73 and 0.61).
 var bareN, bareWarm = 3000, 2000
 
+// bareTwins (-bare-twins) runs every worker of the bare part twice: a
+// second workerd on the same bundle, named "... (twin)", so that what the
+// bench itself adds (the order of the cells, the order of the spawns)
+// shows as a difference between two identical processes.
+var bareTwins bool
+
+// bareBlock (-bare-block) is how many requests in a row each worker's warm
+// turn has (order.go): 1, the default, puts every request after a random
+// neighbour; 8 measures each worker mostly after itself.
+var bareBlock = 1
+
 // bareWorker is one worker of the bare part.
 type bareWorker struct {
 	name    string
 	dir     string // where its config and modules are
 	modules []bareModule
 	objects bool // the Bookings and Watchlist Durable Objects
+	// config names its config file in dir (a twin shares the dir).
+	config string
 }
 
 // bareModule is one module of a worker's config: an ES module or a wasm one.
@@ -105,7 +129,14 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 	}
 	proxy := bareWorker{name: nProxy, dir: proxyDir, modules: []bareModule{{name: "proxy.js"}}}
 	workers := append(edges, proxy)
-	last := len(workers) - 1
+	last := len(edges) // the proxy: the ratios' baseline
+	if bareTwins {
+		for _, w := range workers[:len(workers):len(workers)] {
+			w.name += " (twin)"
+			w.config = "config-twin.capnp"
+			workers = append(workers, w)
+		}
+	}
 
 	sc := scenarios()
 	firsts := []scenario{sc[0], sc[1]}
@@ -116,32 +147,37 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 	for _, first := range firsts {
 		walls := map[string][]time.Duration{}
 		starts := map[string]time.Duration{}
-		for i := 0; i < coldRuns; i++ {
-			for _, w := range workers {
-				p, err := startBare(wd, w, vars, date)
-				if err != nil {
-					return err
-				}
-				time.Sleep(500 * time.Millisecond)
-				starts[w.name] += p.cpu()
-				d, err := do(p.url, first, 200)
-				p.stop()
-				if err != nil {
-					return fmt.Errorf("bare %s, first request %s: %w", w.name, first.name, err)
-				}
-				walls[w.name] = append(walls[w.name], d)
+		err := interleave(len(workers), coldRuns, func(i int) error {
+			w := workers[i]
+			p, err := startBare(wd, w, vars, date)
+			if err != nil {
+				return err
 			}
+			time.Sleep(500 * time.Millisecond)
+			starts[w.name] += p.cpu()
+			d, err := do(p.url, first, 200)
+			p.stop()
+			if err != nil {
+				return fmt.Errorf("bare %s, first request %s: %w", w.name, first.name, err)
+			}
+			walls[w.name] = append(walls[w.name], d)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for _, w := range workers {
 			fmt.Printf("| %s | %s | %s | %.1f | %.0f |\n", first.name, w.name, msList(walls[w.name]), msf(mean(walls[w.name])),
 				msf(starts[w.name])/float64(coldRuns))
 		}
-		for _, w := range edges {
-			fmt.Printf("| %s | %s / proxy | | %.2fx | |\n", first.name, w.name, float64(mean(walls[w.name]))/float64(mean(walls[nProxy])))
+		for i, w := range workers {
+			if i != last {
+				fmt.Printf("| %s | %s / proxy | | %.2fx | |\n", first.name, w.name, float64(mean(walls[w.name]))/float64(mean(walls[nProxy])))
+			}
 		}
 	}
 
-	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved; workerd CPU per request from /proc (each thread's schedstat, ns).\n\n", n, warm)
+	fmt.Printf("\nWarm: %d requests per cell after %d warm-up, concurrency 1, interleaved (turns of %d, random order); workerd CPU per request from /proc (each thread's schedstat, ns).\n\n", n, warm, bareBlock)
 	fmt.Println("| scenario | worker | p50 ms | p90 ms | workerd CPU ms/request |")
 	fmt.Println("|---|---|---|---|---|")
 	procs := make([]*bareProc, len(workers))
@@ -154,33 +190,39 @@ func barePart(root string, vars map[string]string, n, warm int, variants []varia
 	for _, s := range firsts {
 		lat := make([][]time.Duration, len(workers))
 		cpu := make([]time.Duration, len(workers))
-		for k := 0; k < warm; k++ {
-			for _, p := range procs {
-				if _, err := do(p.url, s, 200); err != nil {
-					return fmt.Errorf("bare warm-up %s: %w", s.name, err)
-				}
+		err := interleaveBlocks(len(procs), warm, bareBlock, func(i int) error {
+			if _, err := do(procs[i].url, s, 200); err != nil {
+				return fmt.Errorf("bare warm-up %s %s: %w", workers[i].name, s.name, err)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for i, p := range procs {
 			cpu[i] = -p.cpu()
 		}
-		for k := 0; k < n; k++ {
-			for i, p := range procs {
-				d, err := do(p.url, s, 200)
-				if err != nil {
-					return fmt.Errorf("bare %s %s: %w", workers[i].name, s.name, err)
-				}
-				lat[i] = append(lat[i], d)
+		err = interleaveBlocks(len(procs), n, bareBlock, func(i int) error {
+			d, err := do(procs[i].url, s, 200)
+			if err != nil {
+				return fmt.Errorf("bare %s %s: %w", workers[i].name, s.name, err)
 			}
+			lat[i] = append(lat[i], d)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for i, p := range procs {
 			cpu[i] += p.cpu()
 			fmt.Printf("| %s | %s | %.2f | %.2f | %.3f |\n", s.name, workers[i].name, msf(pct(lat[i], 50)), msf(pct(lat[i], 90)),
 				msf(cpu[i])/float64(n))
 		}
-		for i := range edges {
-			fmt.Printf("| %s | %s / proxy | %.2fx | | %.2fx |\n", s.name, workers[i].name, float64(pct(lat[i], 50))/float64(pct(lat[last], 50)),
-				float64(cpu[i])/float64(cpu[last]))
+		for i := range workers {
+			if i != last {
+				fmt.Printf("| %s | %s / proxy | %.2fx | | %.2fx |\n", s.name, workers[i].name, float64(pct(lat[i], 50))/float64(pct(lat[last], 50)),
+					float64(cpu[i])/float64(cpu[last]))
+			}
 		}
 	}
 	fmt.Println()
@@ -243,7 +285,11 @@ func startBare(wd string, w bareWorker, vars map[string]string, date string) (*b
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(w.dir, "config.capnp")
+	conf := w.config
+	if conf == "" {
+		conf = "config.capnp"
+	}
+	path := filepath.Join(w.dir, conf)
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,8 @@
 // fake upstream on 127.0.0.1, in the same run:
 //
 //   - p50/p90 at concurrency 1 (requests interleaved across the workers,
-//     so that load from elsewhere hits them alike), throughput at
+//     so that load from elsewhere hits them alike, each round in a new
+//     random order: order.go), throughput at
 //     concurrency 16, and workerd CPU time per request (the CPU of each
 //     wrangler's workerd processes over the measured requests, in
 //     nanoseconds: wranglerdev.ProcessCPU), for
@@ -206,6 +207,8 @@ func main() {
 	flag.IntVar(&coldRuns, "cold", 7, "fresh isolates per worker in the cold-start part (alternating)")
 	flag.IntVar(&bareN, "bare-n", 3000, "measured requests per cell in the bare part's warm runs")
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
+	flag.BoolVar(&bareTwins, "bare-twins", false, "run every worker of the bare part twice (a twin workerd on the same bundle): an A/A check of the bench's order")
+	flag.IntVar(&bareBlock, "bare-block", 1, "requests in a row per worker's turn in the bare part's warm runs (1: each after a random neighbour)")
 	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
 	flag.IntVar(&ratesN, "rates-n", ratesN, "measured requests per cell of the rates part")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
@@ -269,36 +272,42 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	defer up.Close()
 	vars := map[string]string{"UPSTREAM_BASE_URL": up.URL + "/v1", "API_USER": user, "API_KEY": key, "PROXY_TOKEN": token, "TOKEN_SIGNING_KEY": signing}
 
-	edgeW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars})
-	if err != nil {
-		return err
-	}
-	defer edgeW.Stop()
-	jsW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars, Main: filepath.Join(root, "worker", "bench", "proxy.js")})
-	if err != nil {
-		return err
-	}
-	defer jsW.Stop()
-	plainVars := map[string]string{"EXACTLY_ONCE": "false"}
-	for k, v := range vars {
-		plainVars[k] = v
-	}
-	edgePlain, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: plainVars, NoBookings: true})
-	if err != nil {
-		return err
-	}
-	defer edgePlain.Stop()
-	targets := []target{{name: nEdge, srv: edgeW}, {name: nProxy, srv: jsW, proxy: true},
-		{name: nPlain, srv: edgePlain, plain: true}}
-	// Variants are edges in every respect (the same bindings and vars),
-	// measured in the latency part only, interleaved with the rest.
-	for _, v := range variants {
-		s, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars, Main: v.main, Edge: true})
+	// Only the latency and memory parts use wrangler dev: the other parts
+	// start workerd themselves, and idle wrangler dev processes are only
+	// more load beside them.
+	var targets []target
+	if want["latency"] || want["memory"] {
+		edgeW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars})
 		if err != nil {
-			return fmt.Errorf("variant %s: %v", v.label, err)
+			return err
 		}
-		defer s.Stop()
-		targets = append(targets, target{name: "edge variant " + v.label, srv: s})
+		defer edgeW.Stop()
+		jsW, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars, Main: filepath.Join(root, "worker", "bench", "proxy.js")})
+		if err != nil {
+			return err
+		}
+		defer jsW.Stop()
+		plainVars := map[string]string{"EXACTLY_ONCE": "false"}
+		for k, v := range vars {
+			plainVars[k] = v
+		}
+		edgePlain, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: plainVars, NoBookings: true})
+		if err != nil {
+			return err
+		}
+		defer edgePlain.Stop()
+		targets = []target{{name: nEdge, srv: edgeW}, {name: nProxy, srv: jsW, proxy: true},
+			{name: nPlain, srv: edgePlain, plain: true}}
+		// Variants are edges in every respect (the same bindings and vars),
+		// measured in the latency part only, interleaved with the rest.
+		for _, v := range variants {
+			s, err := wranglerdev.Start(wranglerdev.Options{Root: root, Vars: vars, Main: v.main, Edge: true})
+			if err != nil {
+				return fmt.Errorf("variant %s: %v", v.label, err)
+			}
+			defer s.Stop()
+			targets = append(targets, target{name: "edge variant " + v.label, srv: s})
+		}
 	}
 
 	fmt.Printf("Machine: %d CPUs (%s/%s), %s. Fake upstream on 127.0.0.1; wrangler dev (workerd) per worker.\n",
@@ -358,30 +367,33 @@ func latencyAndThroughput(targets []target, n, warm int, dur time.Duration) erro
 		results[sc.name] = map[string]*cell{}
 		lat := make([][]time.Duration, len(targets))
 		errs := make([]int, len(targets))
-		for i := 0; i < warm; i++ {
-			for _, tg := range targets {
-				if !skip(tg, sc) {
-					_, _ = do(tg.srv.URL, sc, wantStatus(tg, sc))
-				}
+		// The targets in this scenario, in rounds of a random order (order.go).
+		var in []int
+		for j, tg := range targets {
+			if !skip(tg, sc) {
+				in = append(in, j)
 			}
 		}
+		_ = interleave(len(in), warm, func(i int) error {
+			tg := targets[in[i]]
+			_, _ = do(tg.srv.URL, sc, wantStatus(tg, sc))
+			return nil
+		})
 		cpu0 := make([]time.Duration, len(targets))
 		for j, tg := range targets {
 			cpu0[j], _ = tg.srv.WorkerdStats()
 		}
-		for i := 0; i < n; i++ {
-			for j, tg := range targets {
-				if skip(tg, sc) {
-					continue
-				}
-				d, err := do(tg.srv.URL, sc, wantStatus(tg, sc))
-				if err != nil {
-					errs[j]++
-					continue
-				}
-				lat[j] = append(lat[j], d)
+		_ = interleave(len(in), n, func(i int) error {
+			j := in[i]
+			tg := targets[j]
+			d, err := do(tg.srv.URL, sc, wantStatus(tg, sc))
+			if err != nil {
+				errs[j]++
+				return nil
 			}
-		}
+			lat[j] = append(lat[j], d)
+			return nil
+		})
 		for j, tg := range targets {
 			if skip(tg, sc) {
 				continue
