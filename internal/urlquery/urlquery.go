@@ -87,7 +87,9 @@ func indexByte(s string, c byte) int {
 	return -1
 }
 
-func unhex(c byte) (byte, bool) {
+// Unhex is the value of the hex digit c; false when c is not one (the
+// edge's URL parser decodes a path's and a host's %XX with it too).
+func Unhex(c byte) (byte, bool) {
 	switch {
 	case '0' <= c && c <= '9':
 		return c - '0', true
@@ -130,8 +132,8 @@ func AppendUnescape(dst, raw []byte) ([]byte, bool) {
 			if i+2 >= len(raw) {
 				return dst, false
 			}
-			hi, ok1 := unhex(raw[i+1])
-			lo, ok2 := unhex(raw[i+2])
+			hi, ok1 := Unhex(raw[i+1])
+			lo, ok2 := Unhex(raw[i+2])
 			if !ok1 || !ok2 {
 				return dst, false
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/ratekey"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
 // serviceURL is the part of a parsed URL the configuration checks read.
@@ -169,13 +170,15 @@ func unescapeURL(s string, host bool) (string, bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '%' {
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			if i+2 >= len(s) {
 				return "", false
 			}
-			if host && unhexURL(s[i+1]) < 8 && s[i:i+3] != "%25" {
+			hi, ok1 := urlquery.Unhex(s[i+1])
+			lo, ok2 := urlquery.Unhex(s[i+2])
+			if !ok1 || !ok2 || host && hi < 8 && s[i:i+3] != "%25" {
 				return "", false
 			}
-			b = append(b, unhexURL(s[i+1])<<4|unhexURL(s[i+2]))
+			b = append(b, hi<<4|lo)
 			i += 2
 			continue
 		}
@@ -189,15 +192,3 @@ func unescapeURL(s string, host bool) (string, bool) {
 
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-func isHex(c byte) bool   { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-
-func unhexURL(c byte) byte {
-	switch {
-	case isDigit(c):
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
