@@ -66,7 +66,7 @@ func readBool(s *jsonlite.Scanner, dst *bool) error {
 // ("0000-00-00", "0000-00-00 00:00:00") become "".
 func readDate(s *jsonlite.Scanner, dst *string) error {
 	v, err := s.LooseString()
-	v = strings.TrimSpace(v)
+	v = unitab.TrimSpace(v)
 	if strings.HasPrefix(v, "0000-00-00") {
 		v = ""
 	}

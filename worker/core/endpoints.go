@@ -7,6 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
@@ -86,7 +87,7 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 	}
 	var g tokens.Grant
 	for _, op := range strings.Split(vals.Get("operations"), ",") {
-		if op = strings.TrimSpace(op); op != "" {
+		if op = unitab.TrimSpace(op); op != "" {
 			g.Operations = append(g.Operations, op)
 		}
 	}

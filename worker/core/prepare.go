@@ -450,24 +450,24 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 // the module.
 func isForm(ct string) bool {
 	mt, params, _ := strings.Cut(ct, ";")
-	if !unitab.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded") {
+	if !unitab.EqualFold(unitab.TrimSpace(mt), "application/x-www-form-urlencoded") {
 		return false
 	}
-	if strings.TrimSpace(params) == "" {
+	if unitab.TrimSpace(params) == "" {
 		return true // no parameters, or a bare trailing ';'
 	}
 	for params != "" {
 		var p string
 		p, params = cutParam(params)
-		p = strings.TrimSpace(p)
+		p = unitab.TrimSpace(p)
 		if p == "" {
 			return false
 		}
 		k, v, ok := strings.Cut(p, "=")
-		if !ok || !isToken(strings.TrimSpace(k)) {
+		if !ok || !isToken(unitab.TrimSpace(k)) {
 			return false
 		}
-		v = strings.TrimSpace(v)
+		v = unitab.TrimSpace(v)
 		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 			continue
 		}

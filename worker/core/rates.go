@@ -134,11 +134,11 @@ func withSource(body []byte, source string) []byte {
 	if reason != "" || status != "ok" {
 		return nil
 	}
-	d := strings.TrimSpace(string(data))
+	d := unitab.TrimSpace(string(data))
 	if len(d) < 2 || d[0] != '{' {
 		return nil
 	}
-	rest := strings.TrimSpace(d[1:])
+	rest := unitab.TrimSpace(d[1:])
 	out := make([]byte, 0, len(d)+48)
 	out = append(out, `{"status":"ok","data":{"source":"`...)
 	out = append(out, source...)
@@ -270,13 +270,13 @@ func cents(p string) int64 {
 func parseFallback(v string) ([]fallbackRate, string) {
 	var out []fallbackRate
 	for _, row := range strings.Split(v, ";") {
-		row = strings.TrimSpace(row)
+		row = unitab.TrimSpace(row)
 		if row == "" {
 			continue
 		}
 		cc, pairs, found := strings.Cut(row, ":")
-		cc = unitab.Upper(strings.TrimSpace(cc))
-		if !found || strings.TrimSpace(pairs) == "" {
+		cc = unitab.Upper(unitab.TrimSpace(cc))
+		if !found || unitab.TrimSpace(pairs) == "" {
 			return nil, "row " + quote(row) + " must be a country, ':' and kind=price pairs, e.g. ES:home=4.95,drop=3.50"
 		}
 		if cc != "*" && !country.Valid(cc) {
@@ -284,7 +284,7 @@ func parseFallback(v string) ([]fallbackRate, string) {
 		}
 		for _, pair := range strings.Split(pairs, ",") {
 			kind, price, _ := strings.Cut(pair, "=")
-			kind, price = unitab.Lower(strings.TrimSpace(kind)), strings.TrimSpace(price)
+			kind, price = unitab.Lower(unitab.TrimSpace(kind)), unitab.TrimSpace(price)
 			r := fallbackRate{country: cc, price: price}
 			switch kind {
 			case "home":
@@ -335,14 +335,14 @@ func loadRates(getenv func(string) string, whole func(string, int, int, int, str
 	c.RatesDeadline = time.Duration(whole(EnvRatesDeadlineMS, int(DefaultRatesDeadline/time.Millisecond), 0, 300000, " of milliseconds (0: no deadline, only failures are answered from stored or fallback rates)")) * time.Millisecond
 	c.RatesStale = time.Duration(whole(EnvRatesStaleHours, int(DefaultRatesStale/time.Hour), 0, 720, " of hours (0: stored answers are never used)")) * time.Hour
 	c.RatesCurrency = "EUR"
-	if v := strings.TrimSpace(getenv(EnvRatesFallbackCurrency)); v != "" {
+	if v := unitab.TrimSpace(getenv(EnvRatesFallbackCurrency)); v != "" {
 		if len(v) != 3 || !upperLetters(v) {
 			bad(EnvRatesFallbackCurrency, "must be an ISO 4217 currency code in capitals, e.g. EUR")
 		} else {
 			c.RatesCurrency = v
 		}
 	}
-	if v := strings.TrimSpace(getenv(EnvRatesFallback)); v != "" {
+	if v := unitab.TrimSpace(getenv(EnvRatesFallback)); v != "" {
 		rows, p := parseFallback(v)
 		if p != "" {
 			bad(EnvRatesFallback, p)

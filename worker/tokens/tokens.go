@@ -417,7 +417,7 @@ func refProblem(v string, max int) string {
 	if !utf8.ValidString(v) || utf8.RuneCountInString(v) > max {
 		return "must be at most " + decimal.Itoa(max) + " characters of valid UTF-8"
 	}
-	if strings.TrimSpace(v) != v {
+	if unitab.TrimSpace(v) != v {
 		return "must not start or end with spaces"
 	}
 	for _, r := range v {
