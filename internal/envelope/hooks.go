@@ -7,6 +7,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -198,7 +199,7 @@ func writePdf(e jsonlite.Emitter, k string, v []byte) {
 
 func decodePDF(b64 string) ([]byte, error) {
 	if strings.HasPrefix(b64, "data:") {
-		if i := strings.Index(b64, ","); i >= 0 {
+		if i := substr.Index(b64, ","); i >= 0 {
 			b64 = b64[i+1:]
 		}
 	}

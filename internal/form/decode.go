@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
@@ -95,7 +96,7 @@ const (
 
 // withNumber replaces the %d of msg with n.
 func withNumber(msg string, n int) string {
-	i := strings.Index(msg, "%d")
+	i := substr.Index(msg, "%d")
 	return msg[:i] + decimal.Itoa(n) + msg[i+2:]
 }
 

@@ -18,6 +18,7 @@ package i18n
 import (
 	"strings"
 
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -193,8 +194,8 @@ func Message(l Locale, english string) string {
 	// end (postal's "…, e.g. <example>."): translate the template.
 	for i := range table {
 		t := table[i][0]
-		pre, post, ok := strings.Cut(t, "{0}")
-		if ok && !strings.Contains(post, "{") && len(english) > len(pre)+len(post) &&
+		pre, post, ok := substr.Cut(t, "{0}")
+		if ok && !substr.Contains(post, "{") && len(english) > len(pre)+len(post) &&
 			strings.HasPrefix(english, pre) && strings.HasSuffix(english, post) {
 			return Format(l, t, english[len(pre):len(english)-len(post)])
 		}

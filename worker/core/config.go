@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/pricing"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -445,7 +446,7 @@ func parseCacheTTL(v string) (map[string]time.Duration, string) {
 		out[k] = d
 	}
 	for _, item := range splitList(v) {
-		name, secs, ok := strings.Cut(item, "=")
+		name, secs, ok := substr.Cut(item, "=")
 		name = unitab.TrimSpace(name)
 		n, valid := decimal.Atoi(unitab.TrimSpace(secs))
 		if !ok || !valid || n < 0 || n > 7*24*3600 {
@@ -505,7 +506,7 @@ func normalizeOrigin(o string) (string, string) {
 
 func splitList(s string) []string {
 	var out []string
-	for _, p := range strings.Split(s, ",") {
+	for _, p := range substr.Split(s, ",") {
 		if p = unitab.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
@@ -558,7 +559,7 @@ func isLoopback(host string) bool {
 	if !strings.HasPrefix(host, "127.") {
 		return false
 	}
-	parts := strings.Split(host, ".")
+	parts := substr.Split(host, ".")
 	if len(parts) != 4 {
 		return false
 	}

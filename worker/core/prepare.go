@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -449,7 +450,7 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 // mime.ParseMediaType would accept it; mime itself links fmt and os into
 // the module.
 func isForm(ct string) bool {
-	mt, params, _ := strings.Cut(ct, ";")
+	mt, params, _ := substr.Cut(ct, ";")
 	if !unitab.EqualFold(unitab.TrimSpace(mt), "application/x-www-form-urlencoded") {
 		return false
 	}
@@ -463,7 +464,7 @@ func isForm(ct string) bool {
 		if p == "" {
 			return false
 		}
-		k, v, ok := strings.Cut(p, "=")
+		k, v, ok := substr.Cut(p, "=")
 		if !ok || !isToken(unitab.TrimSpace(k)) {
 			return false
 		}

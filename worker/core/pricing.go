@@ -1,13 +1,12 @@
 package core
 
 import (
-	"strings"
-
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/pricing"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/worker/offers"
 )
@@ -93,8 +92,8 @@ func (e *Edge) pricingBasis(op, country, orderValue string, l i18n.Locale) strin
 func pricingValue(basis, name string) string {
 	for basis != "" {
 		var part string
-		part, basis, _ = strings.Cut(basis, "&")
-		if k, v, _ := strings.Cut(part, "="); k == name {
+		part, basis, _ = substr.Cut(basis, "&")
+		if k, v, _ := substr.Cut(part, "="); k == name {
 			return v
 		}
 	}

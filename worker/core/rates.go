@@ -7,6 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/country"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -256,7 +257,7 @@ func (e *Edge) fallbackService(w *jsonlite.Writer, r *fallbackRate, l i18n.Local
 
 // cents is a validated price in hundredths.
 func cents(p string) int64 {
-	whole, frac, _ := strings.Cut(p, ".")
+	whole, frac, _ := substr.Cut(p, ".")
 	var n int64
 	for _, c := range whole + (frac + "00")[:2] {
 		n = n*10 + int64(c-'0')
@@ -269,12 +270,12 @@ func cents(p string) int64 {
 // kind=price pairs separated by ",". The problem names the row.
 func parseFallback(v string) ([]fallbackRate, string) {
 	var out []fallbackRate
-	for _, row := range strings.Split(v, ";") {
+	for _, row := range substr.Split(v, ";") {
 		row = unitab.TrimSpace(row)
 		if row == "" {
 			continue
 		}
-		cc, pairs, found := strings.Cut(row, ":")
+		cc, pairs, found := substr.Cut(row, ":")
 		cc = unitab.Upper(unitab.TrimSpace(cc))
 		if !found || unitab.TrimSpace(pairs) == "" {
 			return nil, "row " + quote(row) + " must be a country, ':' and kind=price pairs, e.g. ES:home=4.95,drop=3.50"
@@ -282,8 +283,8 @@ func parseFallback(v string) ([]fallbackRate, string) {
 		if cc != "*" && !country.Valid(cc) {
 			return nil, "row " + quote(row) + ": " + quote(cc) + " is not an ISO 3166-1 country code (or * for any other)"
 		}
-		for _, pair := range strings.Split(pairs, ",") {
-			kind, price, _ := strings.Cut(pair, "=")
+		for _, pair := range substr.Split(pairs, ",") {
+			kind, price, _ := substr.Cut(pair, "=")
 			kind, price = unitab.Lower(unitab.TrimSpace(kind)), unitab.TrimSpace(price)
 			r := fallbackRate{country: cc, price: price}
 			switch kind {
@@ -309,7 +310,7 @@ func parseFallback(v string) ([]fallbackRate, string) {
 
 // validPrice: 1 to 5 digits, then optionally "." and 1 or 2 digits.
 func validPrice(p string) bool {
-	whole, frac, dot := strings.Cut(p, ".")
+	whole, frac, dot := substr.Cut(p, ".")
 	if len(whole) < 1 || len(whole) > 5 || dot && (len(frac) < 1 || len(frac) > 2) {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate/internal/ratekey"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
@@ -45,7 +46,7 @@ func parseURL(raw string) (u serviceURL, ok bool) {
 			return u, false
 		}
 	}
-	rest, frag, hasFrag := strings.Cut(raw, "#")
+	rest, frag, hasFrag := substr.Cut(raw, "#")
 	if hasFrag {
 		if u.Fragment, ok = unescapeURL(frag, false); !ok {
 			return u, false
@@ -82,8 +83,8 @@ func parseURL(raw string) (u serviceURL, ok bool) {
 			u.Opaque = rest
 			return u, true
 		}
-		seg, _, _ := strings.Cut(rest, "/")
-		if strings.Contains(seg, ":") {
+		seg, _, _ := substr.Cut(rest, "/")
+		if substr.Contains(seg, ":") {
 			return u, false // first path segment in URL cannot contain colon
 		}
 	}
@@ -119,7 +120,7 @@ func parseURLHost(host string) (string, bool) {
 			return "", false
 		}
 		name := host[1:closing]
-		if strings.Contains(name, "%") {
+		if substr.Contains(name, "%") {
 			return "", false // zones: never a service this worker calls
 		}
 		if !ratekey.IsIPv6(name) {
@@ -163,7 +164,7 @@ func validUserinfo(s string) bool {
 // unescapeURL decodes %XX escapes; in a host, only non-ASCII bytes (and
 // %25) may be escaped and only host characters may appear.
 func unescapeURL(s string, host bool) (string, bool) {
-	if !strings.Contains(s, "%") && !host {
+	if !substr.Contains(s, "%") && !host {
 		return s, true
 	}
 	var b []byte
