@@ -45,3 +45,16 @@ func Split(s, sep string) []string {
 		s = s[i+len(sep):]
 	}
 }
+
+// Join returns strings.Join(elems, sep) (without its length pass and
+// strings.Builder: the core joins a few names for a message).
+func Join(elems []string, sep string) string {
+	var b []byte
+	for i, e := range elems {
+		if i > 0 {
+			b = append(b, sep...)
+		}
+		b = append(b, e...)
+	}
+	return string(b)
+}

@@ -21,6 +21,11 @@ func TestAgainstStrings(t *testing.T) {
 		}
 	}
 	grow("")
+	for _, elems := range [][]string{nil, {}, {""}, {"a"}, {"", ""}, {"a", "b", "c"}} {
+		if got, want := Join(elems, ", "), strings.Join(elems, ", "); got != want {
+			t.Fatalf("Join(%q) = %q, strings says %q", elems, got, want)
+		}
+	}
 	for _, s := range all {
 		for _, sep := range all[:200] {
 			if got, want := Index(s, sep), strings.Index(s, sep); got != want {
@@ -33,6 +38,9 @@ func TestAgainstStrings(t *testing.T) {
 			wb, wa, wf := strings.Cut(s, sep)
 			if b != wb || a != wa || f != wf {
 				t.Fatalf("Cut(%q, %q) = %q, %q, %v; strings says %q, %q, %v", s, sep, b, a, f, wb, wa, wf)
+			}
+			if got, want := Join([]string{s, sep, s}, sep), strings.Join([]string{s, sep, s}, sep); got != want {
+				t.Fatalf("Join(%q, %q) = %q, strings says %q", []string{s, sep, s}, sep, got, want)
 			}
 			if sep == "" {
 				continue

@@ -115,7 +115,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		return respond(CallerUnknown, nil, refuse(404, "unknown_operation", say(l, msgUnknownOperation, quote(clip(name, 64)))).Response(r.RequestID))
 	}
 	if !methodAllowed(op, r.Method) {
-		allow := strings.Join(op.Methods(), ", ")
+		allow := substr.Join(op.Methods(), ", ")
 		return respond(CallerUnknown, nil, e.methodNotAllowed(r, op.Name, allow))
 	}
 	if len(e.errs) > 0 {
@@ -367,7 +367,7 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 			return caller, nil, refuse(401, "unauthorized", msg).with("WWW-Authenticate", `Bearer realm="parcelgate", error="invalid_token"`)
 		}
 		if !c.Allows(op.Name) {
-			return caller, nil, refuse(403, "forbidden", say(r.locale(), msgNotGranted, op.Name, strings.Join(c.Operations, ", ")))
+			return caller, nil, refuse(403, "forbidden", say(r.locale(), msgNotGranted, op.Name, substr.Join(c.Operations, ", ")))
 		}
 		return caller, &c, nil
 	}
