@@ -4,6 +4,7 @@ package envelope
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
@@ -204,13 +205,7 @@ func decodePDF(b64 string) ([]byte, error) {
 		}
 	}
 	if unitab.ContainsAnyASCII(b64, " \t\r\n") {
-		b64 = strings.Map(func(r rune) rune {
-			switch r {
-			case ' ', '\t', '\r', '\n':
-				return -1
-			}
-			return r
-		}, b64)
+		b64 = dropSpaces(b64)
 	}
 	if b64 == "" {
 		return nil, reasonError("empty label")
@@ -372,4 +367,21 @@ func kBool(e jsonlite.Emitter, k string, v bool) {
 func kNull(e jsonlite.Emitter, k string) {
 	e.Key(k)
 	e.Null()
+}
+
+// dropSpaces is strings.Map dropping ' ', '\t', '\r' and '\n' from s,
+// with invalid UTF-8 written as U+FFFD as Map writes it.
+func dropSpaces(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		b = unitab.AppendRune(b, r)
+		i += n
+	}
+	return string(b)
 }

@@ -169,7 +169,7 @@ func mapString(s string, f func(rune) rune, from byte) string {
 			b := make([]byte, i, len(s)+utf8.UTFMax)
 			copy(b, s)
 			for _, r := range s[i:] {
-				b = utf8.AppendRune(b, f(r))
+				b = AppendRune(b, f(r))
 			}
 			return string(b)
 		}
@@ -306,4 +306,23 @@ func wideSpace(e string) bool {
 		return e[2] == 0x80
 	}
 	return false
+}
+
+// AppendRune returns utf8.AppendRune(p, r): p with the UTF-8 encoding of
+// r, or of U+FFFD when r has none (a surrogate, negative or past
+// U+10FFFF). Each length is one append of its bytes, a third of the
+// standard library's code under TinyGo.
+func AppendRune(p []byte, r rune) []byte {
+	u := uint32(r)
+	switch {
+	case u < utf8.RuneSelf:
+		return append(p, byte(u))
+	case u > utf8.MaxRune || 0xd800 <= u && u <= 0xdfff:
+		u = utf8.RuneError
+	case u < 0x800:
+		return append(p, 0xc0|byte(u>>6), 0x80|byte(u)&0x3f)
+	case u >= 0x10000:
+		return append(p, 0xf0|byte(u>>18), 0x80|byte(u>>12)&0x3f, 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
+	}
+	return append(p, 0xe0|byte(u>>12), 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
 }

@@ -1,9 +1,11 @@
 package unitab
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Every rune, including the surrogates and the last one.
@@ -201,6 +203,23 @@ func TestTrimSpace(t *testing.T) {
 		s := b.String()
 		if got, want := TrimSpace(s), strings.TrimSpace(s); got != want {
 			t.Fatalf("TrimSpace(%q) = %q, strings.TrimSpace says %q", s, got, want)
+		}
+	}
+}
+
+// AppendRune is utf8.AppendRune for every rune, the invalid ones around
+// them and the extremes, after nothing and after text.
+func TestAppendRune(t *testing.T) {
+	runes := []rune{-1, -0x80, 0x110000, 0x7fffffff, -0x80000000}
+	for r := rune(0); r <= unicode.MaxRune+1; r++ {
+		runes = append(runes, r)
+	}
+	for _, r := range runes {
+		for _, p := range [][]byte{nil, []byte("ab")} {
+			got, want := AppendRune(slices.Clone(p), r), utf8.AppendRune(slices.Clone(p), r)
+			if string(got) != string(want) {
+				t.Fatalf("AppendRune(%q, %U) = %q, utf8.AppendRune says %q", p, r, got, want)
+			}
 		}
 	}
 }
