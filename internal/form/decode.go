@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/substr"
@@ -324,7 +325,7 @@ func DecodeInto(r *Request, body []byte, lim Limits) error {
 // keyError reports msg for the decoded key, or that the key is not UTF-8
 // (then without naming it, as it cannot be shown).
 func keyError(key []byte, msg string) error {
-	if !utf8.Valid(key) {
+	if !utf8.ValidString(view(key)) {
 		return &Error{Message: msgKeyUTF8}
 	}
 	return &Error{Field: string(key), Message: msg}
@@ -425,11 +426,11 @@ func appendValue(dst, raw []byte, maxRunes int) ([]byte, string) {
 		return dst, msgEscape
 	}
 	v := dst[start:]
-	if !utf8.Valid(v) {
+	if !utf8.ValidString(view(v)) {
 		return dst, msgUTF8
 	}
 	// A rune takes at least one byte: count only when the bytes exceed.
-	if len(v) > maxRunes && utf8.RuneCount(v) > maxRunes {
+	if len(v) > maxRunes && utf8.RuneCountInString(view(v)) > maxRunes {
 		return dst, withNumber(msgTooLong, maxRunes)
 	}
 	return dst, ""
@@ -441,3 +442,9 @@ func (p *Parcel) setAt(i int, v string) {
 		*f = v
 	}
 }
+
+// view is b as a string without a copy, for utf8's string checks (the
+// core's other callers check strings: one validator and one counter in
+// the modules, not their []byte twins); b is neither kept nor written
+// while they read it.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
