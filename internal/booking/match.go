@@ -182,7 +182,7 @@ func foldName(s string) string {
 			}
 		}
 		if unitab.IsLetterOrDigit(r) {
-			b = utf8.AppendRune(b, r)
+			b = unitab.AppendRune(b, r)
 		}
 	}
 	return string(b)

@@ -4,7 +4,8 @@ package country
 
 import (
 	"math/bits"
-	"strings"
+
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // Count is the number of officially assigned ISO 3166-1 alpha-2 codes.
@@ -46,7 +47,7 @@ func Name(code string) string {
 // Normalize trims surrounding white space from s and upper-cases its ASCII letters.
 // When s is already in that form it is returned as is, without allocating.
 func Normalize(s string) string {
-	s = strings.TrimSpace(s)
+	s = unitab.TrimSpace(s)
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'a' && c <= 'z' {
 			b := []byte(s)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // APIError is a response with status "err": the service refused the
@@ -151,7 +152,7 @@ func snippet(body []byte) string {
 		}
 		s = s[:n]
 	}
-	return strings.TrimSpace(s)
+	return unitab.TrimSpace(s)
 }
 
 // ShapeError is a response with status "ok" whose data does not have the

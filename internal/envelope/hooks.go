@@ -4,9 +4,11 @@ package envelope
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -66,7 +68,7 @@ func readBool(s *jsonlite.Scanner, dst *bool) error {
 // ("0000-00-00", "0000-00-00 00:00:00") become "".
 func readDate(s *jsonlite.Scanner, dst *string) error {
 	v, err := s.LooseString()
-	v = strings.TrimSpace(v)
+	v = unitab.TrimSpace(v)
 	if strings.HasPrefix(v, "0000-00-00") {
 		v = ""
 	}
@@ -198,18 +200,12 @@ func writePdf(e jsonlite.Emitter, k string, v []byte) {
 
 func decodePDF(b64 string) ([]byte, error) {
 	if strings.HasPrefix(b64, "data:") {
-		if i := strings.Index(b64, ","); i >= 0 {
+		if i := substr.Index(b64, ","); i >= 0 {
 			b64 = b64[i+1:]
 		}
 	}
 	if unitab.ContainsAnyASCII(b64, " \t\r\n") {
-		b64 = strings.Map(func(r rune) rune {
-			switch r {
-			case ' ', '\t', '\r', '\n':
-				return -1
-			}
-			return r
-		}, b64)
+		b64 = dropSpaces(b64)
 	}
 	if b64 == "" {
 		return nil, reasonError("empty label")
@@ -371,4 +367,21 @@ func kBool(e jsonlite.Emitter, k string, v bool) {
 func kNull(e jsonlite.Emitter, k string) {
 	e.Key(k)
 	e.Null()
+}
+
+// dropSpaces is strings.Map dropping ' ', '\t', '\r' and '\n' from s,
+// with invalid UTF-8 written as U+FFFD as Map writes it.
+func dropSpaces(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		b = unitab.AppendRune(b, r)
+		i += n
+	}
+	return string(b)
 }

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
@@ -96,7 +98,7 @@ const (
 
 // withNumber replaces the %d of msg with n.
 func withNumber(msg string, n int) string {
-	i := strings.Index(msg, "%d")
+	i := substr.Index(msg, "%d")
 	return msg[:i] + decimal.Itoa(n) + msg[i+2:]
 }
 
@@ -350,7 +352,7 @@ func (sc *scratch) decode(r *Request, body []byte, lim Limits) error {
 // keyError reports msg for the decoded key, or that the key is not UTF-8
 // (then without naming it, as it cannot be shown).
 func keyError(key []byte, msg string) error {
-	if !utf8.Valid(key) {
+	if !utf8.ValidString(view(key)) {
 		return &Error{Message: msgKeyUTF8}
 	}
 	return &Error{Field: string(key), Message: msg}
@@ -451,11 +453,11 @@ func appendValue(dst, raw []byte, maxRunes int) ([]byte, string) {
 		return dst, msgEscape
 	}
 	v := dst[start:]
-	if !utf8.Valid(v) {
+	if !utf8.ValidString(view(v)) {
 		return dst, msgUTF8
 	}
 	// A rune takes at least one byte: count only when the bytes exceed.
-	if len(v) > maxRunes && utf8.RuneCount(v) > maxRunes {
+	if len(v) > maxRunes && utf8.RuneCountInString(view(v)) > maxRunes {
 		return dst, withNumber(msgTooLong, maxRunes)
 	}
 	return dst, ""
@@ -467,3 +469,9 @@ func (p *Parcel) setAt(i int, v string) {
 		*f = v
 	}
 }
+
+// view is b as a string without a copy, for utf8's string checks (the
+// core's other callers check strings: one validator and one counter in
+// the modules, not their []byte twins); b is neither kept nor written
+// while they read it.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -1,6 +1,9 @@
 package form
 
-import "github.com/parcelgate/parcelgate/internal/decimal"
+import (
+	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/urlquery"
+)
 
 // Encoding
 //
@@ -20,13 +23,8 @@ import "github.com/parcelgate/parcelgate/internal/decimal"
 // place in the list (and Decode gives it back as an empty Parcel).
 // An empty top-level value is written as name=.
 
-const upperHex = "0123456789ABCDEF"
-
 // keep reports whether byte c is written as-is in a value.
-func keep(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '*' || c == '-' || c == '.' || c == '_'
-}
+func keep(c byte) bool { return urlquery.Kept(c, '*') }
 
 // escapedLen returns the length of s once escaped.
 func escapedLen(s string) int {
@@ -40,23 +38,7 @@ func escapedLen(s string) int {
 }
 
 // appendEscape appends s escaped as a form value.
-func appendEscape(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if keep(c) {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		if c == ' ' {
-			dst = append(dst, '+')
-		} else {
-			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
-		}
-		start = i + 1
-	}
-	return append(dst, s[start:]...)
-}
+func appendEscape(dst []byte, s string) []byte { return urlquery.AppendEscapeKeeping(dst, s, '*') }
 
 // emptyParcel reports whether every value of p is empty.
 func emptyParcel(p *Parcel) bool {

@@ -15,7 +15,12 @@
 // Everything is static (no init work, no maps, no fmt): safe for TinyGo.
 package i18n
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/parcelgate/parcelgate/internal/substr"
+	"github.com/parcelgate/parcelgate/internal/unitab"
+)
 
 // Locale is one of the supported languages. The zero value is English.
 type Locale uint8
@@ -48,7 +53,7 @@ func (l Locale) String() string {
 // primary subtag counts. It reports false for a language the table does not
 // have (and for "*" or an empty tag).
 func Parse(tag string) (Locale, bool) {
-	tag = strings.TrimSpace(tag)
+	tag = unitab.TrimSpace(tag)
 	end := len(tag)
 	for i := 0; i < len(tag); i++ {
 		if tag[i] == '-' || tag[i] == '_' {
@@ -110,11 +115,11 @@ func qValue(params string) int {
 		} else {
 			p, params = params, ""
 		}
-		p = strings.TrimSpace(p)
+		p = unitab.TrimSpace(p)
 		if len(p) < 2 || lower(p[0]) != 'q' || p[1] != '=' {
 			continue
 		}
-		v := strings.TrimSpace(p[2:])
+		v := unitab.TrimSpace(p[2:])
 		if v == "" || (v[0] != '0' && v[0] != '1') {
 			return 0
 		}
@@ -189,8 +194,8 @@ func Message(l Locale, english string) string {
 	// end (postal's "…, e.g. <example>."): translate the template.
 	for i := range table {
 		t := table[i][0]
-		pre, post, ok := strings.Cut(t, "{0}")
-		if ok && !strings.Contains(post, "{") && len(english) > len(pre)+len(post) &&
+		pre, post, ok := substr.Cut(t, "{0}")
+		if ok && !substr.Contains(post, "{") && len(english) > len(pre)+len(post) &&
 			strings.HasPrefix(english, pre) && strings.HasSuffix(english, post) {
 			return Format(l, t, english[len(pre):len(english)-len(post)])
 		}

@@ -1,6 +1,10 @@
 package jsonlite
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/parcelgate/parcelgate/internal/unitab"
+)
 
 // AppendEscape appends what the JSON escape at s[i] (a backslash) stands
 // for and returns how many bytes of s it took: 0 when s[i:] is not a
@@ -42,7 +46,7 @@ func AppendEscape[T ~string | ~[]byte](b []byte, s T, i int) ([]byte, int) {
 		} else if r >= 0xDC00 && r < 0xE000 {
 			r = utf8.RuneError
 		}
-		return utf8.AppendRune(b, r), n
+		return unitab.AppendRune(b, r), n
 	}
 	return b, 0
 }

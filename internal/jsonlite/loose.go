@@ -1,6 +1,8 @@
 package jsonlite
 
-import "strings"
+import (
+	"github.com/parcelgate/parcelgate/internal/unitab"
+)
 
 // Loose readers accept the forms a tolerant client meets in practice:
 // numbers sent as JSON strings, "" or null for "no value", and scalars of
@@ -55,7 +57,7 @@ func (s *Scanner) looseNumberText() (string, bool, error) {
 		if err != nil {
 			return "", false, err
 		}
-		v = strings.TrimSpace(v)
+		v = unitab.TrimSpace(v)
 		if v == "" {
 			return "", false, nil
 		}
@@ -113,13 +115,13 @@ func (s *Scanner) LooseBool() (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		switch strings.TrimSpace(v) {
+		switch unitab.TrimSpace(v) {
 		case "1", "true", "TRUE", "True":
 			return true, nil
 		case "", "0", "false", "FALSE", "False":
 			return false, nil
 		}
-		if t := strings.TrimSpace(v); ValidNumber(t) {
+		if t := unitab.TrimSpace(v); ValidNumber(t) {
 			f, err := parseFloat(t)
 			return f != 0, err
 		}

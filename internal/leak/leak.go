@@ -150,7 +150,10 @@ func (f Filter) Leaks(body []byte) bool {
 			// As strings: bytes.Contains compares candidates with
 			// bytes.Equal, string(a) == string(b), which TinyGo compiles to
 			// two copies: an allocation wherever a needle's first bytes
-			// occur (megabytes over a large answer).
+			// occur (megabytes over a large answer). strings', not
+			// internal/substr's: over megabytes its Rabin-Karp fallback
+			// keeps the search linear where a needle's prefix repeats
+			// (substr compares at every position).
 			if strings.Contains(s, text(n)) {
 				return true
 			}

@@ -32,7 +32,11 @@ package postal
 
 //go:generate go run ./gen
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/parcelgate/parcelgate/internal/unitab"
+)
 
 // Zone is the Spanish shipping zone of a postal code; carriers cover zones separately.
 type Zone uint8
@@ -136,7 +140,7 @@ type buffer [16]byte
 // whatever the input (including invalid UTF-8), and does not allocate when input is
 // already normalized.
 func Check(country, input string) (Result, string) {
-	s := strings.TrimSpace(input)
+	s := unitab.TrimSpace(input)
 	f := formatOf(country)
 	if s == "" {
 		if f == fmtNone {

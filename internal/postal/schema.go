@@ -1,6 +1,10 @@
 package postal
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/parcelgate/parcelgate/internal/substr"
+)
 
 // datasetFormat is one format of the dataset as the generator leaves it for the
 // schema export and the tests.
@@ -44,7 +48,7 @@ var specGroups = []SchemaGroup{
 func SchemaGroups() []SchemaGroup {
 	out := append([]SchemaGroup(nil), specGroups...)
 	for _, f := range datasetFormats {
-		g := SchemaGroup{Pattern: f.ecma, Examples: strings.Split(f.examples, ",")}
+		g := SchemaGroup{Pattern: f.ecma, Examples: substr.Split(f.examples, ",")}
 		// Countries with a prefix get a group of their own.
 		var plain []string
 		for _, c := range strings.Fields(f.countries) {

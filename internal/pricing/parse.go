@@ -1,11 +1,11 @@
 package pricing
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/country"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
 // The setting (PRICING_RULES) is JSON: either a list of rules (amounts in
@@ -90,7 +90,7 @@ func appendInt(b []byte, n int64) []byte { return AppendFormat(b, n, 0) }
 
 // Parse reads the setting. An empty setting is no table (nil, nil).
 func Parse(setting string) (*Table, error) {
-	if strings.TrimSpace(setting) == "" {
+	if unitab.TrimSpace(setting) == "" {
 		return nil, nil
 	}
 	p := &parser{s: jsonlite.NewScannerString(setting), t: &Table{Currency: "EUR", Precision: 2}}
@@ -291,7 +291,7 @@ func (p *parser) ruleFields(r *Rule) error {
 			if err != nil {
 				return p.fail(k, "must be \".95\" or \".99\"")
 			}
-			switch strings.TrimSpace(v) {
+			switch unitab.TrimSpace(v) {
 			case ".95", "0.95":
 				r.Round = End95
 			case ".99", "0.99":
@@ -375,7 +375,7 @@ func (p *parser) codes(field string) ([]string, error) {
 	}
 	one := func() (string, error) {
 		v, err := p.s.String()
-		v = strings.TrimSpace(v)
+		v = unitab.TrimSpace(v)
 		if err != nil || v == "" || len(v) > maxCodeLength || hasControl(v) {
 			return "", p.fail(field, words)
 		}
@@ -410,7 +410,7 @@ func (p *parser) codes(field string) ([]string, error) {
 // decimals; negative only when signed.
 func (p *parser) amount(prec int, signed bool) (int64, bool) {
 	t, err := p.s.LooseString()
-	t = strings.TrimSpace(t)
+	t = unitab.TrimSpace(t)
 	if err != nil || t == "" {
 		return 0, false
 	}
@@ -452,7 +452,7 @@ func (p *parser) names(r *Rule) error {
 			return p.fail("name", "unknown language \""+clip(lang)+"\" (en, es, pt, fr, de, it, nl)")
 		}
 		v, err := p.s.String()
-		v = strings.TrimSpace(v)
+		v = unitab.TrimSpace(v)
 		switch {
 		case err != nil || v == "":
 			return p.fail("name."+lang, "must be a name such as \"Express\"")

@@ -169,7 +169,7 @@ func mapString(s string, f func(rune) rune, from byte) string {
 			b := make([]byte, i, len(s)+utf8.UTFMax)
 			copy(b, s)
 			for _, r := range s[i:] {
-				b = utf8.AppendRune(b, f(r))
+				b = AppendRune(b, f(r))
 			}
 			return string(b)
 		}
@@ -234,4 +234,95 @@ func ContainsAnyASCII(s, set string) bool {
 		}
 	}
 	return false
+}
+
+// TrimSpace returns strings.TrimSpace(s): s without its leading and
+// trailing white space (unicode.IsSpace), where a byte that is not valid
+// UTF-8 is not space. The white space above ASCII is matched by its
+// encoding (wideSpace), so neither strings' TrimFunc fallback nor
+// unicode's White_Space table is linked for it.
+func TrimSpace(s string) string {
+	for s != "" {
+		n := spaceLen(s[0], s)
+		if n == 0 {
+			break
+		}
+		s = s[n:]
+	}
+	for s != "" {
+		n := 1
+		if c := s[len(s)-1]; c >= utf8.RuneSelf {
+			n = 0
+			if len(s) >= 2 && wideSpace(s[len(s)-2:]) {
+				n = 2
+			} else if len(s) >= 3 && wideSpace(s[len(s)-3:]) {
+				n = 3
+			}
+		} else if !asciiSpace(c) {
+			n = 0
+		}
+		if n == 0 {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
+// spaceLen is the length of the white space s starts with (its first
+// byte c), 0 when it starts with none.
+func spaceLen(c byte, s string) int {
+	switch {
+	case c < utf8.RuneSelf:
+		if asciiSpace(c) {
+			return 1
+		}
+	case len(s) >= 2 && wideSpace(s[:2]):
+		return 2
+	case len(s) >= 3 && wideSpace(s[:3]):
+		return 3
+	}
+	return 0
+}
+
+func asciiSpace(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
+
+// wideSpace reports whether e is the UTF-8 encoding of a white space
+// above ASCII: U+0085, U+00A0, U+1680, U+2000 to U+200A, U+2028, U+2029,
+// U+202F, U+205F or U+3000 (unicode.White_Space; a test holds it to
+// unicode.IsSpace for every rune).
+func wideSpace(e string) bool {
+	if len(e) == 2 {
+		return e[0] == 0xc2 && (e[1] == 0x85 || e[1] == 0xa0)
+	}
+	switch e[:2] {
+	case "\xe1\x9a":
+		return e[2] == 0x80
+	case "\xe2\x80":
+		return e[2] >= 0x80 && e[2] <= 0x8a || e[2] == 0xa8 || e[2] == 0xa9 || e[2] == 0xaf
+	case "\xe2\x81":
+		return e[2] == 0x9f
+	case "\xe3\x80":
+		return e[2] == 0x80
+	}
+	return false
+}
+
+// AppendRune returns utf8.AppendRune(p, r): p with the UTF-8 encoding of
+// r, or of U+FFFD when r has none (a surrogate, negative or past
+// U+10FFFF). Each length is one append of its bytes, a third of the
+// standard library's code under TinyGo.
+func AppendRune(p []byte, r rune) []byte {
+	u := uint32(r)
+	switch {
+	case u < utf8.RuneSelf:
+		return append(p, byte(u))
+	case u > utf8.MaxRune || 0xd800 <= u && u <= 0xdfff:
+		u = utf8.RuneError
+	case u < 0x800:
+		return append(p, 0xc0|byte(u>>6), 0x80|byte(u)&0x3f)
+	case u >= 0x10000:
+		return append(p, 0xf0|byte(u>>18), 0x80|byte(u>>12)&0x3f, 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
+	}
+	return append(p, 0xe0|byte(u>>12), 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
 }

@@ -1,9 +1,11 @@
 package unitab
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Every rune, including the surrogates and the last one.
@@ -170,6 +172,53 @@ func TestContainsAnyASCII(t *testing.T) {
 		for _, set := range []string{"", ":", ":\r\n", " \t\r\n", "-_"} {
 			if got, want := ContainsAnyASCII(s, set), strings.ContainsAny(s, set); got != want {
 				t.Errorf("ContainsAnyASCII(%q, %q) = %v, want %v", s, set, got, want)
+			}
+		}
+	}
+}
+
+// TrimSpace is strings.TrimSpace: every rune as leading and trailing
+// space (or not), then random strings of spaces, their pieces, invalid
+// bytes and letters.
+func TestTrimSpace(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune+1; r++ {
+		e := string(r)
+		for _, s := range []string{e, e + "x" + e, "x" + e, e + "x", e + e + "é" + e + e, " " + e + "\t"} {
+			if got, want := TrimSpace(s), strings.TrimSpace(s); got != want {
+				t.Fatalf("TrimSpace(%q) = %q, strings.TrimSpace says %q", s, got, want)
+			}
+		}
+	}
+	pieces := []string{" ", "\t", "\n", "\v", "\f", "\r", "\u0085", "\u00a0", "\u1680", "\u2000", "\u200a", "\u200b",
+		"\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\u3001", "\u2080", "\xc2", "\xa0", "\xe2\x80", "\x80", "\xe3",
+		"\xff", "a", "é", "\x1c", "\x85", "\u180e", "\ufeff"}
+	rng := uint64(1)
+	for i := 0; i < 400000; i++ {
+		var b strings.Builder
+		rng = rng*6364136223846793005 + 1442695040888963407
+		for n := int(rng>>59) % 7; n >= 0; n-- {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b.WriteString(pieces[int(rng>>33)%len(pieces)])
+		}
+		s := b.String()
+		if got, want := TrimSpace(s), strings.TrimSpace(s); got != want {
+			t.Fatalf("TrimSpace(%q) = %q, strings.TrimSpace says %q", s, got, want)
+		}
+	}
+}
+
+// AppendRune is utf8.AppendRune for every rune, the invalid ones around
+// them and the extremes, after nothing and after text.
+func TestAppendRune(t *testing.T) {
+	runes := []rune{-1, -0x80, 0x110000, 0x7fffffff, -0x80000000}
+	for r := rune(0); r <= unicode.MaxRune+1; r++ {
+		runes = append(runes, r)
+	}
+	for _, r := range runes {
+		for _, p := range [][]byte{nil, []byte("ab")} {
+			got, want := AppendRune(slices.Clone(p), r), utf8.AppendRune(slices.Clone(p), r)
+			if string(got) != string(want) {
+				t.Fatalf("AppendRune(%q, %U) = %q, utf8.AppendRune says %q", p, r, got, want)
 			}
 		}
 	}

@@ -87,7 +87,9 @@ func indexByte(s string, c byte) int {
 	return -1
 }
 
-func unhex(c byte) (byte, bool) {
+// Unhex is the value of the hex digit c; false when c is not one (the
+// edge's URL parser decodes a path's and a host's %XX with it too).
+func Unhex(c byte) (byte, bool) {
 	switch {
 	case '0' <= c && c <= '9':
 		return c - '0', true
@@ -130,8 +132,8 @@ func AppendUnescape(dst, raw []byte) ([]byte, bool) {
 			if i+2 >= len(raw) {
 				return dst, false
 			}
-			hi, ok1 := unhex(raw[i+1])
-			lo, ok2 := unhex(raw[i+2])
+			hi, ok1 := Unhex(raw[i+1])
+			lo, ok2 := Unhex(raw[i+2])
 			if !ok1 || !ok2 {
 				return dst, false
 			}
@@ -146,11 +148,13 @@ func AppendUnescape(dst, raw []byte) ([]byte, bool) {
 	return append(dst, raw[run:]...), true
 }
 
-// unreserved reports whether url.QueryEscape writes c as it is (RFC 3986's
-// unreserved characters).
-func unreserved(c byte) bool {
+// Kept reports whether an escaper writes c as it is: letters, digits,
+// '-', '.', '_' and the escaper's one more byte, extra: '~' for
+// url.QueryEscape's (RFC 3986's unreserved characters), '*' for
+// URLSearchParams' (internal/form's bodies).
+func Kept(c, extra byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '_' || c == '.' || c == '~'
+		c == '-' || c == '.' || c == '_' || c == extra
 }
 
 // Escape escapes s for a query component as url.QueryEscape does: the
@@ -158,7 +162,7 @@ func unreserved(c byte) bool {
 // %XX in upper-case hex.
 func Escape(s string) string {
 	for i := 0; i < len(s); i++ {
-		if !unreserved(s[i]) {
+		if !Kept(s[i], '~') {
 			return string(AppendEscape(make([]byte, 0, len(s)+8), s))
 		}
 	}
@@ -166,17 +170,26 @@ func Escape(s string) string {
 }
 
 // AppendEscape appends Escape(s) to b.
-func AppendEscape(b []byte, s string) []byte {
+func AppendEscape(b []byte, s string) []byte { return AppendEscapeKeeping(b, s, '~') }
+
+// AppendEscapeKeeping appends s escaped: the bytes Kept(c, extra) as they
+// are, a space as '+', every other byte as %XX in upper-case hex (one
+// escaper for the query's and the form's sets).
+func AppendEscapeKeeping(b []byte, s string, extra byte) []byte {
 	const upperHex = "0123456789ABCDEF"
+	start := 0
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case unreserved(c):
-			b = append(b, c)
-		case c == ' ':
+		c := s[i]
+		if Kept(c, extra) {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		if c == ' ' {
 			b = append(b, '+')
-		default:
+		} else {
 			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
 		}
+		start = i + 1
 	}
-	return b
+	return append(b, s[start:]...)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/i18n"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -221,7 +222,7 @@ func isEmail(s string) bool {
 			return false
 		}
 	}
-	if local[0] == '.' || local[len(local)-1] == '.' || strings.Contains(local, "..") {
+	if local[0] == '.' || local[len(local)-1] == '.' || substr.Contains(local, "..") {
 		return false
 	}
 	labels, start := 0, 0

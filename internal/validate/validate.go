@@ -10,7 +10,6 @@
 package validate
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
@@ -44,7 +43,7 @@ const CodeFormat = 400
 func Request(op *catalog.Operation, r *form.Request, opt Options, dst []FieldError) []FieldError {
 	for i := range op.Params {
 		p := &op.Params[i]
-		dst = checkParam(op, r, p, strings.TrimSpace(r.Get(p.Name)), p.Name, opt, dst)
+		dst = checkParam(op, r, p, unitab.TrimSpace(r.Get(p.Name)), p.Name, opt, dst)
 	}
 	dst = checkParcels(op, r, opt, dst)
 	dst = checkRules(op, r, opt.Locale, dst)
@@ -73,7 +72,7 @@ func Field(op *catalog.Operation, r *form.Request, name string, opt Options) []F
 func Normalize(op *catalog.Operation, r *form.Request) {
 	for i := range r.Fields {
 		f := &r.Fields[i]
-		f.Value = strings.TrimSpace(f.Value)
+		f.Value = unitab.TrimSpace(f.Value)
 		p := op.Param(f.Name)
 		if p == nil {
 			continue
@@ -106,7 +105,7 @@ func Normalize(op *catalog.Operation, r *form.Request) {
 		pc := &r.Parcels[i]
 		for j := range form.ParcelFieldNames { // by index: ranging over another package's array copies it under TinyGo
 			v, _ := pc.Get(form.ParcelFieldNames[j])
-			pc.Set(form.ParcelFieldNames[j], strings.TrimSpace(v))
+			pc.Set(form.ParcelFieldNames[j], unitab.TrimSpace(v))
 		}
 	}
 }
@@ -221,7 +220,7 @@ func checkParcels(op *catalog.Operation, r *form.Request, opt Options, dst []Fie
 			p := &op.ParcelParams[j]
 			v, _ := pc.Get(p.Name)
 			n := len(dst)
-			dst = checkParam(op, r, p, strings.TrimSpace(v), "", opt, dst)
+			dst = checkParam(op, r, p, unitab.TrimSpace(v), "", opt, dst)
 			if len(dst) > n {
 				// Name the field only on the error path.
 				dst[n].Field = ParcelField(i, p.Name)
@@ -275,7 +274,7 @@ func checkRules(op *catalog.Operation, r *form.Request, l i18n.Locale, dst []Fie
 				}
 			}
 		case catalog.Before, catalog.NotAfter:
-			a, b := strings.TrimSpace(r.Get(f[0])), strings.TrimSpace(r.Get(f[1]))
+			a, b := unitab.TrimSpace(r.Get(f[0])), unitab.TrimSpace(r.Get(f[1]))
 			ka, oka := orderKey(op, f[0], a)
 			kb, okb := orderKey(op, f[1], b)
 			if !oka || !okb {
@@ -311,7 +310,7 @@ func orderKey(op *catalog.Operation, name, v string) (int, bool) {
 }
 
 func present(r *form.Request, name string) bool {
-	return strings.TrimSpace(r.Get(name)) != ""
+	return unitab.TrimSpace(r.Get(name)) != ""
 }
 
 func others(f []string, name string) []string {

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/booking"
@@ -10,6 +9,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
+	"github.com/parcelgate/parcelgate/internal/substr"
 )
 
 // Failures of an upstream call the JavaScript reports.
@@ -307,9 +307,9 @@ func differ(l i18n.Locale, mismatch []string) string {
 	case status && len(fields) == 0:
 		return say(l, msgDifferStatus)
 	case status:
-		return say(l, msgDifferStatusFields, strings.Join(fields, ", "))
+		return say(l, msgDifferStatusFields, substr.Join(fields, ", "))
 	}
-	return say(l, msgDifferFields, strings.Join(fields, ", "))
+	return say(l, msgDifferFields, substr.Join(fields, ", "))
 }
 
 // retryAfterSeconds rounds a wait up to whole seconds, at least one.

@@ -1,13 +1,14 @@
 package core
 
 import (
-	"github.com/parcelgate/parcelgate/internal/pricing"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/pricing"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -212,7 +213,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	if lookup == nil {
 		lookup = func(k string) (string, bool) {
 			v := getenv(k)
-			return v, strings.TrimSpace(v) != ""
+			return v, unitab.TrimSpace(v) != ""
 		}
 	}
 	var c Config
@@ -221,7 +222,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 
 	// The embedded sandbox only when asked for by name: an unset value on a
 	// deployed worker must never take bookings into a fake upstream.
-	switch base := strings.TrimSpace(getenv(EnvUpstreamBaseURL)); {
+	switch base := unitab.TrimSpace(getenv(EnvUpstreamBaseURL)); {
 	case base == "":
 		bad(EnvUpstreamBaseURL, "is not set: the service's https URL ending in /v1, or sandbox for the sandbox worker (make dev sets sandbox)")
 	case unitab.EqualFold(base, SandboxUpstream):
@@ -302,7 +303,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	}
 	// whole reads a bounded whole number, def when unset.
 	whole := func(name string, def, min, max int, unit string) int {
-		v := strings.TrimSpace(getenv(name))
+		v := unitab.TrimSpace(getenv(name))
 		if v == "" {
 			return def
 		}
@@ -318,7 +319,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	// boolean reads a true/false setting, def when unset (false, and a
 	// problem, when it is neither).
 	boolean := func(name string, def bool) bool {
-		switch unitab.Lower(strings.TrimSpace(getenv(name))) {
+		switch unitab.Lower(unitab.TrimSpace(getenv(name))) {
 		case "":
 			return def
 		case "1", "true", "yes", "on":
@@ -331,7 +332,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 	}
 	c.Rules = boolean(EnvRulesFeature, false)
 	c.CacheTTL, c.CacheMaxBytes = DefaultCacheTTL, DefaultCacheMaxBytes
-	if v := strings.TrimSpace(getenv(EnvCacheTTL)); v != "" {
+	if v := unitab.TrimSpace(getenv(EnvCacheTTL)); v != "" {
 		ttl, p := parseCacheTTL(v)
 		if p != "" {
 			bad(EnvCacheTTL, p)
@@ -352,14 +353,14 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 			" ms), and than the upstream's worst time to commit a booking: a resend within it never books (now "+
 			decimal.FormatInt(int64(c.BookingGrace/time.Second))+" s)")
 	}
-	if v := strings.TrimSpace(getenv(EnvBookingsLegacyUntil)); v != "" {
+	if v := unitab.TrimSpace(getenv(EnvBookingsLegacyUntil)); v != "" {
 		if ms, ok := endOfDayMillis(v); ok {
 			c.BookingsLegacyUntil = ms
 		} else {
 			bad(EnvBookingsLegacyUntil, "must be a date, YYYY-MM-DD (UTC): the deploy's day plus 30 (worker/README.md, Deploy with wrangler, step 9)")
 		}
 	}
-	switch v := unitab.Lower(strings.TrimSpace(getenv(EnvLogRequests))); v {
+	switch v := unitab.Lower(unitab.TrimSpace(getenv(EnvLogRequests))); v {
 	case "", "errors":
 		c.LogRequests = "errors"
 	case "all", "off":
@@ -384,7 +385,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 // unset. The secret is checked here, so a weak one stops the worker with
 // a configuration error instead of signing anything.
 func loadWebhooks(getenv func(string) string, whole func(string, int, int, int, string) int, bad func(string, string), c *Config) *WebhookConfig {
-	u := strings.TrimSpace(getenv(EnvWebhookURL))
+	u := unitab.TrimSpace(getenv(EnvWebhookURL))
 	if u == "" {
 		return nil
 	}
@@ -445,9 +446,9 @@ func parseCacheTTL(v string) (map[string]time.Duration, string) {
 		out[k] = d
 	}
 	for _, item := range splitList(v) {
-		name, secs, ok := strings.Cut(item, "=")
-		name = strings.TrimSpace(name)
-		n, valid := decimal.Atoi(strings.TrimSpace(secs))
+		name, secs, ok := substr.Cut(item, "=")
+		name = unitab.TrimSpace(name)
+		n, valid := decimal.Atoi(unitab.TrimSpace(secs))
 		if !ok || !valid || n < 0 || n > 7*24*3600 {
 			return nil, "entry " + quote(item) + " must be <operation>=<seconds from 0 to 604800>"
 		}
@@ -505,8 +506,8 @@ func normalizeOrigin(o string) (string, string) {
 
 func splitList(s string) []string {
 	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
+	for _, p := range substr.Split(s, ",") {
+		if p = unitab.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
 	}
@@ -558,7 +559,7 @@ func isLoopback(host string) bool {
 	if !strings.HasPrefix(host, "127.") {
 		return false
 	}
-	parts := strings.Split(host, ".")
+	parts := substr.Split(host, ".")
 	if len(parts) != 4 {
 		return false
 	}

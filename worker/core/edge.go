@@ -21,7 +21,6 @@
 package core
 
 import (
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
@@ -144,7 +143,7 @@ func bearerToken(header string) (string, bool) {
 	if len(header) < len(prefix) || !unitab.EqualFold(header[:len(prefix)], prefix) {
 		return "", false
 	}
-	return strings.TrimSpace(header[len(prefix):]), true
+	return unitab.TrimSpace(header[len(prefix):]), true
 }
 
 // RateLimit is a limit to apply: the binding and the key.

@@ -1,12 +1,13 @@
 package core
 
 import (
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/substr"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/tokens"
 )
@@ -85,8 +86,8 @@ func (e *Edge) Tokens(r *Request) *Endpoint {
 		}
 	}
 	var g tokens.Grant
-	for _, op := range strings.Split(vals.Get("operations"), ",") {
-		if op = strings.TrimSpace(op); op != "" {
+	for _, op := range substr.Split(vals.Get("operations"), ",") {
+		if op = unitab.TrimSpace(op); op != "" {
 			g.Operations = append(g.Operations, op)
 		}
 	}
@@ -154,11 +155,11 @@ func (e *Edge) mintAnswer(keys tokens.Keys, g tokens.Grant, ttl time.Duration, r
 // the one reported, whatever a map's order).
 func formKeys(raw string) []string {
 	var out []string
-	for _, pair := range strings.Split(raw, "&") {
+	for _, pair := range substr.Split(raw, "&") {
 		if pair == "" {
 			continue
 		}
-		k, _, _ := strings.Cut(pair, "=")
+		k, _, _ := substr.Cut(pair, "=")
 		if u, ok := urlquery.Unescape(k); ok {
 			k = u
 		}

@@ -1,13 +1,13 @@
 package core
 
 import (
-	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/offers"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -271,7 +271,7 @@ func takeOffer(req *form.Request) (offer, point string) {
 	offer, point = req.Get(FieldOffer), req.Get(FieldPoint)
 	req.Del(FieldOffer)
 	req.Del(FieldPoint)
-	return strings.TrimSpace(offer), strings.TrimSpace(point)
+	return unitab.TrimSpace(offer), unitab.TrimSpace(point)
 }
 
 // checkOffer holds a normalized new-shipment request to its offer: the
@@ -381,8 +381,8 @@ func (e *Edge) unboundGrant(g tokens.Grant) *Refusal {
 		return nil
 	}
 	for _, op := range g.Operations {
-		if offered(strings.TrimSpace(op)) {
-			return badTokenField(FieldOffer, "required with "+strings.TrimSpace(op)+": the offer the shopper chose (a service's offer in a rates answer); "+
+		if offered(unitab.TrimSpace(op)) {
+			return badTokenField(FieldOffer, "required with "+unitab.TrimSpace(op)+": the offer the shopper chose (a service's offer in a rates answer); "+
 				EnvAllowUnbound+"=true lets a grant book anything, see worker/README.md")
 		}
 	}

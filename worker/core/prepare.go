@@ -8,6 +8,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 	"github.com/parcelgate/parcelgate/worker/tokens"
@@ -114,7 +115,7 @@ func (e *Edge) Prepare(name string, r *Request, booked *Peeked) *Prepared {
 		return respond(CallerUnknown, nil, refuse(404, "unknown_operation", say(l, msgUnknownOperation, quote(clip(name, 64)))).Response(r.RequestID))
 	}
 	if !methodAllowed(op, r.Method) {
-		allow := strings.Join(op.Methods(), ", ")
+		allow := substr.Join(op.Methods(), ", ")
 		return respond(CallerUnknown, nil, e.methodNotAllowed(r, op.Name, allow))
 	}
 	if len(e.errs) > 0 {
@@ -364,7 +365,7 @@ func (e *Edge) authorize(op *catalog.Operation, r *Request) (string, *tokens.Cla
 			return caller, nil, refuse(401, "unauthorized", msg).with("WWW-Authenticate", `Bearer realm="parcelgate", error="invalid_token"`)
 		}
 		if !c.Allows(op.Name) {
-			return caller, nil, refuse(403, "forbidden", say(r.locale(), msgNotGranted, op.Name, strings.Join(c.Operations, ", ")))
+			return caller, nil, refuse(403, "forbidden", say(r.locale(), msgNotGranted, op.Name, substr.Join(c.Operations, ", ")))
 		}
 		return caller, &c, nil
 	}
@@ -447,25 +448,25 @@ func ScopeError(c *tokens.Claims, op *catalog.Operation, req *form.Request, book
 // mime.ParseMediaType would accept it; mime itself links fmt and os into
 // the module.
 func isForm(ct string) bool {
-	mt, params, _ := strings.Cut(ct, ";")
-	if !unitab.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded") {
+	mt, params, _ := substr.Cut(ct, ";")
+	if !unitab.EqualFold(unitab.TrimSpace(mt), "application/x-www-form-urlencoded") {
 		return false
 	}
-	if strings.TrimSpace(params) == "" {
+	if unitab.TrimSpace(params) == "" {
 		return true // no parameters, or a bare trailing ';'
 	}
 	for params != "" {
 		var p string
 		p, params = cutParam(params)
-		p = strings.TrimSpace(p)
+		p = unitab.TrimSpace(p)
 		if p == "" {
 			return false
 		}
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || !isToken(strings.TrimSpace(k)) {
+		k, v, ok := substr.Cut(p, "=")
+		if !ok || !isToken(unitab.TrimSpace(k)) {
 			return false
 		}
-		v = strings.TrimSpace(v)
+		v = unitab.TrimSpace(v)
 		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 			continue
 		}

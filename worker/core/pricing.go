@@ -1,13 +1,13 @@
 package core
 
 import (
-	"strings"
-
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/pricing"
+	"github.com/parcelgate/parcelgate/internal/substr"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/worker/offers"
 )
 
@@ -59,7 +59,7 @@ func (e *Edge) orderPrecision() int {
 // (offers.Canonical of the currency's spelling: "79.9"); "" when not
 // given.
 func (e *Edge) takeOrderValue(req *form.Request, r *Request) (string, string, *Refusal) {
-	v := strings.TrimSpace(req.Get(FieldOrderValue))
+	v := unitab.TrimSpace(req.Get(FieldOrderValue))
 	req.Del(FieldOrderValue)
 	if v == "" {
 		return "", "", nil
@@ -92,8 +92,8 @@ func (e *Edge) pricingBasis(op, country, orderValue string, l i18n.Locale) strin
 func pricingValue(basis, name string) string {
 	for basis != "" {
 		var part string
-		part, basis, _ = strings.Cut(basis, "&")
-		if k, v, _ := strings.Cut(part, "="); k == name {
+		part, basis, _ = substr.Cut(basis, "&")
+		if k, v, _ := substr.Cut(part, "="); k == name {
 			return v
 		}
 	}
@@ -180,7 +180,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 				if arrival {
 					var h string
 					h, err = s.LooseString()
-					if n, ok := pricing.ParseRounded(strings.TrimSpace(h), 0); ok {
+					if n, ok := pricing.ParseRounded(unitab.TrimSpace(h), 0); ok {
 						en.rank = n
 					}
 				}
@@ -192,7 +192,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			return err
 		})
 		en.end = s.Offset()
-		en.svc.Price = strings.TrimSpace(en.priceText)
+		en.svc.Price = unitab.TrimSpace(en.priceText)
 		if arrival {
 			en.svc.Price = "" // an estimate has no price to apply rules to
 		}

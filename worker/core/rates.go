@@ -7,6 +7,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/country"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -134,11 +135,11 @@ func withSource(body []byte, source string) []byte {
 	if reason != "" || status != "ok" {
 		return nil
 	}
-	d := strings.TrimSpace(view(data)) // copied into out below
+	d := unitab.TrimSpace(view(data)) // copied into out below
 	if len(d) < 2 || d[0] != '{' {
 		return nil
 	}
-	rest := strings.TrimSpace(d[1:])
+	rest := unitab.TrimSpace(d[1:])
 	out := make([]byte, 0, len(d)+48)
 	out = append(out, `{"status":"ok","data":{"source":"`...)
 	out = append(out, source...)
@@ -256,7 +257,7 @@ func (e *Edge) fallbackService(w *jsonlite.Writer, r *fallbackRate, l i18n.Local
 
 // cents is a validated price in hundredths.
 func cents(p string) int64 {
-	whole, frac, _ := strings.Cut(p, ".")
+	whole, frac, _ := substr.Cut(p, ".")
 	var n int64
 	for _, c := range whole + (frac + "00")[:2] {
 		n = n*10 + int64(c-'0')
@@ -269,22 +270,22 @@ func cents(p string) int64 {
 // kind=price pairs separated by ",". The problem names the row.
 func parseFallback(v string) ([]fallbackRate, string) {
 	var out []fallbackRate
-	for _, row := range strings.Split(v, ";") {
-		row = strings.TrimSpace(row)
+	for _, row := range substr.Split(v, ";") {
+		row = unitab.TrimSpace(row)
 		if row == "" {
 			continue
 		}
-		cc, pairs, found := strings.Cut(row, ":")
-		cc = unitab.Upper(strings.TrimSpace(cc))
-		if !found || strings.TrimSpace(pairs) == "" {
+		cc, pairs, found := substr.Cut(row, ":")
+		cc = unitab.Upper(unitab.TrimSpace(cc))
+		if !found || unitab.TrimSpace(pairs) == "" {
 			return nil, "row " + quote(row) + " must be a country, ':' and kind=price pairs, e.g. ES:home=4.95,drop=3.50"
 		}
 		if cc != "*" && !country.Valid(cc) {
 			return nil, "row " + quote(row) + ": " + quote(cc) + " is not an ISO 3166-1 country code (or * for any other)"
 		}
-		for _, pair := range strings.Split(pairs, ",") {
-			kind, price, _ := strings.Cut(pair, "=")
-			kind, price = unitab.Lower(strings.TrimSpace(kind)), strings.TrimSpace(price)
+		for _, pair := range substr.Split(pairs, ",") {
+			kind, price, _ := substr.Cut(pair, "=")
+			kind, price = unitab.Lower(unitab.TrimSpace(kind)), unitab.TrimSpace(price)
 			r := fallbackRate{country: cc, price: price}
 			switch kind {
 			case "home":
@@ -309,7 +310,7 @@ func parseFallback(v string) ([]fallbackRate, string) {
 
 // validPrice: 1 to 5 digits, then optionally "." and 1 or 2 digits.
 func validPrice(p string) bool {
-	whole, frac, dot := strings.Cut(p, ".")
+	whole, frac, dot := substr.Cut(p, ".")
 	if len(whole) < 1 || len(whole) > 5 || dot && (len(frac) < 1 || len(frac) > 2) {
 		return false
 	}
@@ -335,14 +336,14 @@ func loadRates(getenv func(string) string, whole func(string, int, int, int, str
 	c.RatesDeadline = time.Duration(whole(EnvRatesDeadlineMS, int(DefaultRatesDeadline/time.Millisecond), 0, 300000, " of milliseconds (0: no deadline, only failures are answered from stored or fallback rates)")) * time.Millisecond
 	c.RatesStale = time.Duration(whole(EnvRatesStaleHours, int(DefaultRatesStale/time.Hour), 0, 720, " of hours (0: stored answers are never used)")) * time.Hour
 	c.RatesCurrency = "EUR"
-	if v := strings.TrimSpace(getenv(EnvRatesFallbackCurrency)); v != "" {
+	if v := unitab.TrimSpace(getenv(EnvRatesFallbackCurrency)); v != "" {
 		if len(v) != 3 || !upperLetters(v) {
 			bad(EnvRatesFallbackCurrency, "must be an ISO 4217 currency code in capitals, e.g. EUR")
 		} else {
 			c.RatesCurrency = v
 		}
 	}
-	if v := strings.TrimSpace(getenv(EnvRatesFallback)); v != "" {
+	if v := unitab.TrimSpace(getenv(EnvRatesFallback)); v != "" {
 		rows, p := parseFallback(v)
 		if p != "" {
 			bad(EnvRatesFallback, p)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 )
 
@@ -82,7 +83,7 @@ func isPlaceholder(v string) bool {
 	if i := strings.IndexByte(l, '<'); i >= 0 && strings.LastIndexByte(l, '>') > i {
 		return true
 	}
-	return strings.Contains(l, "change-me") || strings.Contains(l, "changeme") || strings.Contains(l, "change_me") ||
+	return substr.Contains(l, "change-me") || substr.Contains(l, "changeme") || substr.Contains(l, "change_me") ||
 		strings.HasPrefix(l, "replace") || strings.HasPrefix(l, "your-") || strings.HasPrefix(l, "your_")
 }
 

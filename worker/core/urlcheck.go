@@ -4,7 +4,9 @@ import (
 	"strings"
 
 	"github.com/parcelgate/parcelgate/internal/ratekey"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
+	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
 // serviceURL is the part of a parsed URL the configuration checks read.
@@ -44,7 +46,7 @@ func parseURL(raw string) (u serviceURL, ok bool) {
 			return u, false
 		}
 	}
-	rest, frag, hasFrag := strings.Cut(raw, "#")
+	rest, frag, hasFrag := substr.Cut(raw, "#")
 	if hasFrag {
 		if u.Fragment, ok = unescapeURL(frag, false); !ok {
 			return u, false
@@ -81,8 +83,8 @@ func parseURL(raw string) (u serviceURL, ok bool) {
 			u.Opaque = rest
 			return u, true
 		}
-		seg, _, _ := strings.Cut(rest, "/")
-		if strings.Contains(seg, ":") {
+		seg, _, _ := substr.Cut(rest, "/")
+		if substr.Contains(seg, ":") {
 			return u, false // first path segment in URL cannot contain colon
 		}
 	}
@@ -118,7 +120,7 @@ func parseURLHost(host string) (string, bool) {
 			return "", false
 		}
 		name := host[1:closing]
-		if strings.Contains(name, "%") {
+		if substr.Contains(name, "%") {
 			return "", false // zones: never a service this worker calls
 		}
 		if !ratekey.IsIPv6(name) {
@@ -162,20 +164,22 @@ func validUserinfo(s string) bool {
 // unescapeURL decodes %XX escapes; in a host, only non-ASCII bytes (and
 // %25) may be escaped and only host characters may appear.
 func unescapeURL(s string, host bool) (string, bool) {
-	if !strings.Contains(s, "%") && !host {
+	if !substr.Contains(s, "%") && !host {
 		return s, true
 	}
 	var b []byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '%' {
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			if i+2 >= len(s) {
 				return "", false
 			}
-			if host && unhexURL(s[i+1]) < 8 && s[i:i+3] != "%25" {
+			hi, ok1 := urlquery.Unhex(s[i+1])
+			lo, ok2 := urlquery.Unhex(s[i+2])
+			if !ok1 || !ok2 || host && hi < 8 && s[i:i+3] != "%25" {
 				return "", false
 			}
-			b = append(b, unhexURL(s[i+1])<<4|unhexURL(s[i+2]))
+			b = append(b, hi<<4|lo)
 			i += 2
 			continue
 		}
@@ -189,15 +193,3 @@ func unescapeURL(s string, host bool) (string, bool) {
 
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-func isHex(c byte) bool   { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-
-func unhexURL(c byte) byte {
-	switch {
-	case isDigit(c):
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}

@@ -52,14 +52,15 @@
 package offers
 
 import (
-	"github.com/parcelgate/parcelgate/internal/errchain"
 	"strings"
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/base64lite"
 	"github.com/parcelgate/parcelgate/internal/decimal"
+	"github.com/parcelgate/parcelgate/internal/errchain"
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/keyset"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 )
 
@@ -450,7 +451,7 @@ func Fallback(payload string) bool { return Field(payload, "sr") == "f" }
 func Field(payload, name string) string {
 	for payload != "" {
 		var part string
-		part, payload, _ = strings.Cut(payload, "&")
+		part, payload, _ = substr.Cut(payload, "&")
 		if len(part) > len(name) && part[len(name)] == '=' && part[:len(name)] == name {
 			return part[len(name)+1:]
 		}
@@ -470,7 +471,7 @@ func Verify(keys Keys, offer string, now time.Time) (Offer, error) {
 	}
 	// The order value is the one optional field, the last: the parcels
 	// before it hold no "&".
-	head, ov, _ := strings.Cut(payload, "&ov=")
+	head, ov, _ := substr.Cut(payload, "&ov=")
 	vals, ok := fields(head, offerNames[:])
 	if !ok || (vals[5] != "0" && vals[5] != "1") || sourceName(vals[6]) == "" {
 		return Offer{}, ErrMalformed
@@ -518,11 +519,11 @@ func fields(p string, names []string) ([]string, bool) {
 	for i, name := range names {
 		var part string
 		var more bool
-		part, p, more = strings.Cut(p, "&")
+		part, p, more = substr.Cut(p, "&")
 		if more == (i == len(names)-1) {
 			return nil, false
 		}
-		k, v, ok := strings.Cut(part, "=")
+		k, v, ok := substr.Cut(part, "=")
 		if !ok || k != name {
 			return nil, false
 		}
@@ -541,11 +542,11 @@ func ParseParcels(s string) ([]Parcel, bool) {
 	var out []Parcel
 	for s != "" || out == nil {
 		var one string
-		one, s, _ = strings.Cut(s, ",")
+		one, s, _ = substr.Cut(s, ",")
 		var v [5]string
 		for j := 0; j < 5; j++ {
 			var more bool
-			v[j], one, more = strings.Cut(one, "*")
+			v[j], one, more = substr.Cut(one, "*")
 			if more == (j == 4) {
 				return nil, false
 			}

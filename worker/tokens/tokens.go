@@ -49,6 +49,7 @@ import (
 	"github.com/parcelgate/parcelgate/internal/hmacsha256"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/keyset"
+	"github.com/parcelgate/parcelgate/internal/substr"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/offers"
@@ -417,7 +418,7 @@ func refProblem(v string, max int) string {
 	if !utf8.ValidString(v) || utf8.RuneCountInString(v) > max {
 		return "must be at most " + decimal.Itoa(max) + " characters of valid UTF-8"
 	}
-	if strings.TrimSpace(v) != v {
+	if unitab.TrimSpace(v) != v {
 		return "must not start or end with spaces"
 	}
 	for _, r := range v {
@@ -621,12 +622,12 @@ func equalString(a string, b []byte) bool {
 func parsePayload(p string) (int64, Grant, bool) {
 	var g Grant
 	var exp int64
-	parts := strings.Split(p, "&")
+	parts := substr.Split(p, "&")
 	if len(parts) < 2 || len(parts) > 6 {
 		return 0, g, false
 	}
 	for i, part := range parts {
-		k, v, ok := strings.Cut(part, "=")
+		k, v, ok := substr.Cut(part, "=")
 		if !ok {
 			return 0, g, false
 		}
@@ -638,7 +639,7 @@ func parsePayload(p string) (int64, Grant, bool) {
 			}
 			exp = n
 		case i == 1 && k == "ops":
-			g.Operations = strings.Split(v, ",")
+			g.Operations = substr.Split(v, ",")
 		case i > 1:
 			ref := g.ref(k)
 			if ref == nil {
