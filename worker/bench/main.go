@@ -22,6 +22,8 @@
 //     cost of a watcher run (webhooks.go);
 //   - rates with a deadline: get-shipments-rates p50/p99 with the upstream
 //     healthy, 9 s slow, 503 and dropping connections (rates.go);
+//   - the core's calls once per request, each build's core alone in a
+//     workerd (corecost.go, -parts corecost only);
 //   - size: the core module raw and gzip, and `wrangler deploy --dry-run`;
 //
 // and checks the edge-on-the-core issue's targets against the proxy.
@@ -209,10 +211,13 @@ func main() {
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
 	flag.BoolVar(&bareTwins, "bare-twins", false, "run every worker of the bare part twice (a twin workerd on the same bundle): an A/A check of the bench's order")
 	flag.IntVar(&bareBlock, "bare-block", 1, "requests in a row per worker's turn in the bare part's warm runs (1: each after a random neighbour)")
-	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
+	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; corecost, not in the default: the core's calls once per request in workerd; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
+	flag.IntVar(&corecostN, "corecost-n", corecostN, "requests per build and mode in each round of the corecost part")
+	flag.IntVar(&corecostRounds, "corecost-rounds", corecostRounds, "rounds of the corecost part")
+	flag.IntVar(&corecostWarm, "corecost-warm", corecostWarm, "warm-up requests per build and mode in the corecost part")
 	flag.IntVar(&ratesN, "rates-n", ratesN, "measured requests per cell of the rates part")
 	scs := flag.String("scenarios", "", "latency scenarios to run, comma-separated (healthz, forward, cached, plain, booked, invalid; default all)")
-	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency and bare parts: label=path/to/worker.mjs, comma-separated")
+	vs := flag.String("variants", "", "other edge builds measured beside this one in the latency, bare and corecost parts: label=path/to/worker.mjs, comma-separated")
 	flag.Parse()
 	for _, p := range strings.Split(*parts, ",") {
 		want[strings.TrimSpace(p)] = true
@@ -329,6 +334,11 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	}
 	if want["bare"] {
 		if err := barePart(root, vars, bareN, bareWarm, variants); err != nil {
+			return err
+		}
+	}
+	if want["corecost"] {
+		if err := corecostPart(root, variants); err != nil {
 			return err
 		}
 	}
