@@ -5,10 +5,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 )
@@ -25,10 +25,15 @@ import (
 // label=path/to/worker.mjs, whose core.mjs, core.gen.mjs and core.wasm sit
 // next to it) runs corecost.mjs alone in a workerd of its own (bare.go's
 // config, spawning and /proc CPU): per request one call of a mode, or
-// none. A round measures every mode (in a random order) with corecostN
-// requests per build, interleaved across the builds (order.go); a mode's
-// extra is its CPU per request less the same round's "none", the median
-// over the rounds.
+// none. Every (build, mode) pair is a cell; the cells take turns of
+// corecostTurn requests, each round of turns a new random permutation of
+// all cells from order.go's seed, and the turn's CPU is read from its
+// build's process: modes and builds alternate every few milliseconds, so
+// drift and load from elsewhere hit them alike (in rounds of 2,000
+// requests per mode, two identical builds differed by up to 30 µs). A
+// cell's figure is its CPU over all its turns per request (GC included
+// where it falls), its error the standard error of its turns' means; a
+// mode's extra is its cell less the same build's "none".
 
 // corecostModes are corecost.mjs's modes: "none" first, the baseline.
 var corecostModes = []struct{ key, name string }{
@@ -40,11 +45,11 @@ var corecostModes = []struct{ key, name string }{
 	{"json", "the two calls' JSON in plain JavaScript, no call"},
 }
 
-// corecostN, corecostRounds and corecostWarm are the part's counts
-// (-corecost-n, -corecost-rounds, -corecost-warm): requests per build and
-// mode in a round, rounds, and warm-up requests per build and mode (V8's
+// corecostN, corecostTurn and corecostWarm are the part's counts
+// (-corecost-n, -corecost-turn, -corecost-warm): measured requests per
+// cell, requests in a row per turn, and warm-up requests per cell (V8's
 // tiering settles after about 2,000 requests of any kind).
-var corecostN, corecostRounds, corecostWarm = 2000, 5, 1500
+var corecostN, corecostTurn, corecostWarm = 10000, 50, 1500
 
 // corecostPart runs the part on this build and the variants.
 func corecostPart(root string, variants []variant) error {
@@ -78,25 +83,24 @@ func corecostPart(root string, variants []variant) error {
 			return fmt.Errorf("corecost warm-up: %w", err)
 		}
 	}
-	// cpu[build][mode][round]: µs of workerd CPU per request.
-	cpu := make([][][]float64, len(builds))
-	for b := range cpu {
-		cpu[b] = make([][]float64, len(corecostModes))
+	// turns[build][mode]: µs of workerd CPU per request of each turn.
+	turns := make([][][]float64, len(builds))
+	for b := range turns {
+		turns[b] = make([][]float64, len(corecostModes))
 	}
+	cells := len(builds) * len(corecostModes)
 	rng := rand.New(rand.NewSource(orderSeed))
-	for r := 0; r < corecostRounds; r++ {
-		for _, mi := range rng.Perm(len(corecostModes)) {
-			m := corecostModes[mi].key
-			before := make([]time.Duration, len(procs))
-			for i, p := range procs {
-				before[i] = p.cpu()
+	for done := 0; done < corecostN; done += corecostTurn {
+		k := min(corecostTurn, corecostN-done)
+		for _, c := range rng.Perm(cells) {
+			b, mi := c/len(corecostModes), c%len(corecostModes)
+			c0 := procs[b].cpu()
+			for j := 0; j < k; j++ {
+				if err := corecostGet(procs[b].url, corecostModes[mi].key); err != nil {
+					return fmt.Errorf("corecost %s: %w", builds[b].label, err)
+				}
 			}
-			if err := interleave(len(procs), corecostN, func(i int) error { return corecostGet(procs[i].url, m) }); err != nil {
-				return fmt.Errorf("corecost %s: %w", m, err)
-			}
-			for i, p := range procs {
-				cpu[i][mi] = append(cpu[i][mi], float64(p.cpu()-before[i])/float64(time.Microsecond)/float64(corecostN))
-			}
+			turns[b][mi] = append(turns[b][mi], float64(procs[b].cpu()-c0)/float64(time.Microsecond)/float64(k))
 		}
 	}
 
@@ -104,20 +108,17 @@ func corecostPart(root string, variants []variant) error {
 	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("Load average at the end: %s.\n\n", strings.Join(strings.Fields(string(la))[:3], " "))
 	}
-	fmt.Printf("%d rounds of %d requests per build and mode (after %d warm-up per mode), concurrency 1, the builds interleaved in random order, the modes in a random order per round; workerd CPU per request from /proc (schedstat). Extra: the mode's CPU less the same round's `none`, median over the rounds (range in brackets).\n",
-		corecostRounds, corecostN, corecostWarm)
+	fmt.Printf("%d requests per build and mode (after %d warm-up), concurrency 1, in turns of %d, the (build, mode) cells in a new random order every round of turns; workerd CPU per request from /proc (schedstat), ± the standard error over the turns. Extra: the mode's CPU less the build's `none`.\n",
+		corecostN, corecostWarm, corecostTurn)
 	for b, build := range builds {
 		fmt.Printf("\n### %s (%s)\n\n", build.label, build.main)
 		fmt.Println("| mode | | workerd CPU µs per request |")
 		fmt.Println("|---|---|---|")
-		none := cpu[b][0]
-		fmt.Printf("| none | %s | %.1f (%.1f-%.1f) |\n", corecostModes[0].name, median(none), minOf(none), maxOf(none))
+		none, noneErr := meanErr(turns[b][0])
+		fmt.Printf("| none | %s | %.1f ± %.1f |\n", corecostModes[0].name, none, noneErr)
 		for mi, m := range corecostModes[1:] {
-			extra := make([]float64, corecostRounds)
-			for r := range extra {
-				extra[r] = cpu[b][mi+1][r] - none[r]
-			}
-			fmt.Printf("| %s | %s | +%.1f (%.1f to %.1f) |\n", m.key, m.name, median(extra), minOf(extra), maxOf(extra))
+			x, e := meanErr(turns[b][mi+1])
+			fmt.Printf("| %s | %s | +%.1f ± %.1f |\n", m.key, m.name, x-none, math.Hypot(e, noneErr))
 		}
 	}
 	fmt.Println()
@@ -176,39 +177,21 @@ func corecostGet(base, m string) error {
 	return nil
 }
 
-// median of xs (the mean of the middle two when their count is even).
-func median(xs []float64) float64 {
+// meanErr is the mean of xs and its standard error (0 for fewer than two).
+func meanErr(xs []float64) (mean, stderr float64) {
 	if len(xs) == 0 {
-		return 0
+		return 0, 0
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
+	for _, x := range xs {
+		mean += x
 	}
-	return s[len(s)/2]
-}
-
-// minOf is the least of xs (0 when empty).
-func minOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
 	}
-	m := xs[0]
-	for _, x := range xs[1:] {
-		m = min(m, x)
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
 	}
-	return m
-}
-
-// maxOf is the greatest of xs (0 when empty).
-func maxOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	m := xs[0]
-	for _, x := range xs[1:] {
-		m = max(m, x)
-	}
-	return m
+	return mean, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
 }
