@@ -49,7 +49,7 @@ var corecostModes = []struct{ key, name string }{
 // (-corecost-n, -corecost-turn, -corecost-warm): measured requests per
 // cell, requests in a row per turn, and warm-up requests per cell (V8's
 // tiering settles after about 2,000 requests of any kind).
-var corecostN, corecostTurn, corecostWarm = 10000, 50, 1500
+var corecostN, corecostTurn, corecostWarm = 30000, 50, 1500
 
 // corecostPart runs the part on this build and the variants.
 func corecostPart(root string, variants []variant) error {
