@@ -315,7 +315,7 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 		}
 	}
 
-	fmt.Printf("Machine: %d CPUs (%s/%s), %s. Fake upstream on 127.0.0.1; wrangler dev (workerd) per worker.\n",
+	fmt.Printf("Machine: %d CPUs (%s/%s), %s. Fake upstream on 127.0.0.1; wrangler dev (workerd) per worker in the latency, memory, rates and webhooks parts, workerd alone in bare, offers and corecost.\n",
 		runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, cpuModel())
 	if want["latency"] {
 		if err := latencyAndThroughput(targets, n, warm, dur); err != nil {
