@@ -83,15 +83,7 @@ type bareModule struct {
 // barePart runs the bare part's cold starts and warm latency; variants
 // (-variants) are bundled as the edge is and measured beside it.
 func barePart(root string, vars map[string]string, n, warm int, variants []variant) error {
-	wd, err := workerdPath(root)
-	if err != nil {
-		return err
-	}
-	date, err := compatibilityDate(root)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "parcelgate-bare-")
+	wd, date, tmp, err := workerdSetup(root, "bare")
 	if err != nil {
 		return err
 	}
@@ -380,6 +372,22 @@ func capnpString(s string) string { return "\"" + capnpEscaper.Replace(s) + "\""
 // capnpEscaper escapes what a Cap'n Proto text string cannot hold as is
 // (its lexer reads C's escapes), so a var may be JSON (PRICING_RULES).
 var capnpEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// workerdSetup is what every part running workerd alone needs: the
+// workerd binary wrangler ships, the project's compatibility date and a
+// scratch directory named for the part (the caller removes it).
+func workerdSetup(root, part string) (wd, date, tmp string, err error) {
+	if wd, err = workerdPath(root); err != nil {
+		return "", "", "", err
+	}
+	if date, err = compatibilityDate(root); err != nil {
+		return "", "", "", err
+	}
+	if tmp, err = os.MkdirTemp("", "parcelgate-"+part+"-"); err != nil {
+		return "", "", "", err
+	}
+	return wd, date, tmp, nil
+}
 
 // workerdPath is the workerd binary wrangler runs: the project's workerd
 // package, resolved from the repository root.

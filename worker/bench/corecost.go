@@ -53,15 +53,7 @@ var corecostN, corecostTurn, corecostWarm = 30000, 50, 1500
 
 // corecostPart runs the part on this build and the variants.
 func corecostPart(root string, variants []variant) error {
-	wd, err := workerdPath(root)
-	if err != nil {
-		return err
-	}
-	date, err := compatibilityDate(root)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "parcelgate-corecost-")
+	wd, date, tmp, err := workerdSetup(root, "corecost")
 	if err != nil {
 		return err
 	}

@@ -47,15 +47,7 @@ func offersPart(root string, n, warm int) error {
 		_, _ = io.WriteString(w, offersRatesAnswer)
 	}))
 	defer up.Close()
-	wd, err := workerdPath(root)
-	if err != nil {
-		return err
-	}
-	date, err := compatibilityDate(root)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "parcelgate-offers-")
+	wd, date, tmp, err := workerdSetup(root, "offers")
 	if err != nil {
 		return err
 	}
