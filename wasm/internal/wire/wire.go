@@ -143,22 +143,7 @@ func Append(dst []byte, s string) []byte {
 
 // AppendInt appends a decimal integer token.
 func AppendInt(dst []byte, n int) []byte {
-	if n < 0 {
-		dst = append(dst, '-')
-		n = -n
-	}
-	var d [20]byte
-	i := len(d)
-	for {
-		i--
-		d[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	dst = append(dst, d[i:]...)
-	return append(dst, US)
+	return append(decimal.AppendInt(dst, int64(n)), US)
 }
 
 // ReadRequest fills req from the rest of r: name and value tokens, a GS
