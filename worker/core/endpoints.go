@@ -250,8 +250,8 @@ func (e *Edge) Failure(in FailureInput) *Response {
 	case "origin_forbidden":
 		r = refuse(403, "origin_forbidden", say(l, msgOrigin, quote(clip(in.Origin, 200))))
 	case "rate_limited":
-		r = refuse(429, "rate_limited", say(l, msgRateLimited, itoa(RateLimitRetryAfter))).retry().
-			with("Retry-After", itoa(RateLimitRetryAfter))
+		r = refuse(429, "rate_limited", say(l, msgRateLimited, decimal.Itoa(RateLimitRetryAfter))).retry().
+			with("Retry-After", decimal.Itoa(RateLimitRetryAfter))
 	case "timeout":
 		r = refuse(504, "deadline", say(l, msgTimeout, decimal.FormatInt(e.RequestDeadline().Milliseconds())))
 		if isBooking(in.Operation) {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -145,7 +146,7 @@ func TestTheCrossingCopiesNoBody(t *testing.T) {
 	var head []byte
 	var parts [][]byte
 	assert.Less(t, allocated(func() { head, parts = x.Run(seam.MethodAnswer, len(bookingAnswer), len(body)) }), uint64(64<<10))
-	assert.Contains(t, string(head), `"$raw":[["response.body",`+itoa(len(body))+`]]`)
+	assert.Contains(t, string(head), `"$raw":[["response.body",`+strconv.Itoa(len(body))+`]]`)
 	require.Len(t, parts, 1)
 	assert.Same(t, &in[len(bookingAnswer)], &parts[0][0], "the relayed body is the message's own bytes")
 
@@ -161,5 +162,3 @@ func TestTheCrossingCopiesNoBody(t *testing.T) {
 	head, _ = x.Run(seam.MethodVersion, -1, 5)
 	assert.JSONEq(t, `{"version":"`+core.Version+`"}`, string(head))
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/parcelgate/parcelgate/internal/catalog"
+	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
@@ -307,7 +308,7 @@ func (e *Edge) readInput(r *Request) ([]byte, *Refusal) {
 	get := r.Method == "GET"
 	if get && len(r.Query) > e.cfg.MaxBodyBytes || !get && (r.BodyTooLarge || len(r.Body) > e.cfg.MaxBodyBytes) {
 		// (Worded only when it is the answer: every read used to build it.)
-		return nil, refuse(413, "too_large", say(r.locale(), msgTooLarge, itoa(e.cfg.MaxBodyBytes)))
+		return nil, refuse(413, "too_large", say(r.locale(), msgTooLarge, decimal.Itoa(e.cfg.MaxBodyBytes)))
 	}
 	if get {
 		return []byte(r.Query), nil

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/parcelgate/parcelgate/internal/decimal"
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
 	"github.com/parcelgate/parcelgate/internal/validate"
@@ -192,8 +191,6 @@ func clip(s string, n int) string {
 	}
 	return s
 }
-
-func itoa(n int) string { return decimal.Itoa(n) }
 
 // quote shows a value a message names between double quotes, escaped as
 // a JSON string is: strconv.Quote, its tables of printable runes and its
