@@ -55,6 +55,28 @@ export async function startServer(options = {}) {
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
+/**
+ * eventually retries fn until it resolves, every `every` ms, and rethrows
+ * its last error after `ms`: a page's state is asserted once it settles,
+ * never after a fixed sleep.
+ * @template T
+ * @param {() => Promise<T> | T} fn
+ * @param {number} [ms]
+ * @param {number} [every]
+ * @returns {Promise<T>}
+ */
+export async function eventually(fn, ms = 15000, every = 200) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, every));
+    }
+  }
+}
+
 /** Launches headless Chromium with the flags of the toolchain notes. */
 export async function launchBrowser() {
   const require = createRequire(path.join(ROOT, 'package.json'));

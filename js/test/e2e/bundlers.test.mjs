@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, launchBrowser, startServer } from '../helpers.mjs';
+import { ROOT, launchBrowser, startServer, eventually as poll } from '../helpers.mjs';
 import { startStack } from './stack.mjs';
 
 const run = promisify(execFile);
@@ -108,17 +108,8 @@ after(async () => {
   await server?.close();
 });
 
-async function eventually(fn, ms = 60000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+/** Up to 60 s, every 100 ms: a bundler's first build is slow. */
+const eventually = (fn, ms = 60000) => poll(fn, ms, 100);
 
 for (const bundler of ['esbuild', 'vite', 'webpack']) {
   test(`${bundler}: the packed package bundles, validates and shows rates and drop points`, { timeout: 300000 }, async () => {

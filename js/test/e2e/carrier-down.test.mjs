@@ -18,7 +18,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser } from '../helpers.mjs';
+import { launchBrowser, eventually as poll } from '../helpers.mjs';
 import { startStack } from './stack.mjs';
 import DEMO from '../../demo/strings.js';
 
@@ -36,17 +36,8 @@ after(async () => {
   await stack?.stop();
 });
 
-async function eventually(fn, ms = 30000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
+/** Up to 30 s here: the carrier-down cases wait out a slow sandbox. */
+const eventually = (fn, ms = 30000) => poll(fn, ms);
 
 /**
  * The Spanish demo with the address filled for zip (in Spain). fault.value

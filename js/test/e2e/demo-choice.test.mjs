@@ -18,7 +18,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser } from '../helpers.mjs';
+import { launchBrowser, eventually } from '../helpers.mjs';
 import { startStack } from './stack.mjs';
 import { verifyOffer, verifyPoint } from '../../src/offers.js';
 import DEMO from '../../demo/strings.js';
@@ -248,14 +248,3 @@ test('Spanish, 360 px: a reload brings back the chosen service and point with a 
   await context.close();
 });
 
-async function eventually(fn, timeout = 15000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}

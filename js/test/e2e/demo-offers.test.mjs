@@ -14,7 +14,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser } from '../helpers.mjs';
+import { launchBrowser, eventually } from '../helpers.mjs';
 import { startStack } from './stack.mjs';
 import DEMO from '../../demo/strings.js';
 
@@ -212,14 +212,3 @@ test('a page whose script changes the service, the weight or the destination is 
   await context.close();
 });
 
-async function eventually(fn, timeout = 15000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
