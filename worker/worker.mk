@@ -163,9 +163,10 @@ test-deploy: npm-tools worker worker-assets sandbox-worker
 ## worker-core: build/worker/core.wasm, the edge core (worker/core) as a TinyGo module for the
 ## worker's JavaScript (worker/src/core.mjs). -gc=leaking: TinyGo's bump allocator, no collector:
 ## 29.5 KB less gzip than -gc=conservative (whose shadow-stack frames sit at nearly every call
-## site) and the same CPU per request (worker/bench/CORE.md, "The leaking heap"). It never frees
-## (12.8 KB per read), so core.mjs renews the instance after a call past RENEW_ABOVE (1 MiB),
-## configured as before, and worker/src/core.test.mjs checks the bound; -panic=trap: there is no recover on wasm, the
+## site; worker/bench/CORE.md, "The leaking heap"), run as an arena: each call's memory is taken
+## back when the next begins (worker/core/wasm/arena_leaking.go, CORE.md "The arena"), and
+## core.mjs renews the instance after a call that grew memory past RENEW_ABOVE (1 MiB),
+## configured as before; worker/src/core.test.mjs checks both; -panic=trap: there is no recover on wasm, the
 ## wrapper answers a trap and instantiates afresh; -opt=z (LLVM's smallest: 8% smaller than -opt=s,
 ## 5% less gzip; 10-20 us more per request in Node, well under 1% of a request's CPU in workerd,
 ## and less code to compile at an isolate's start: worker/bench/README.md), then wasm-opt. The target

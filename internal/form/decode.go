@@ -135,6 +135,12 @@ type scratch struct {
 // concurrent one makes its own).
 var spare atomic.Pointer[scratch]
 
+// ForgetScratch drops the scratch kept between calls. For a program whose
+// allocator takes back everything a call allocated when the call is over
+// (the edge core module's arena, worker/core/wasm): the scratch the call
+// made is then free memory, and a later decode must not write to it.
+func ForgetScratch() { spare.Store(nil) }
+
 // Decode parses an application/x-www-form-urlencoded body, or a query
 // string (an optional leading '?' is skipped), into a new Request. See
 // DecodeInto for the grammar and the errors.

@@ -545,7 +545,7 @@ func throughput(base string, sc scenario, want, c int, d time.Duration) (float64
 
 // memoryRun sends n requests to the edge and the proxy (the scenarios in
 // turn, 4 at a time) and reports memory at 0, 5k, 10k and 20k: the core's
-// linear memory (/healthz; bounded by the wrapper's renewals, not flat) and workerd's RSS next to the JS proxy's under
+// linear memory (/healthz; flat with the arena, renewed past RENEW_ABOVE) and workerd's RSS next to the JS proxy's under
 // the same load (what the dev runtime itself keeps shows in both).
 func memoryRun(targets []target, n int) error {
 	fmt.Printf("\n## Memory over %d requests (concurrency 4)\n\n", n)

@@ -1,5 +1,10 @@
 package core
 
+import (
+	"github.com/parcelgate/parcelgate/internal/form"
+	"github.com/parcelgate/parcelgate/worker/core/seam"
+)
+
 // Crossing is the module's side of a call: the buffer the JavaScript
 // writes a call's message into (the input's JSON, then its raw part), and
 // the answer it reads back: the answer's JSON, and each of its raw parts
@@ -49,4 +54,15 @@ func (x *Crossing) Run(method, h, r int) (head []byte, parts [][]byte) {
 	}
 	msg := x.in[:h+r]
 	return x.Calls.Call(method, msg[:h], msg[h:])
+}
+
+// Forget drops every buffer a call may have allocated and the next call
+// would otherwise reuse: the message, the answer's writer and form's
+// scratch. The module calls it before it takes back all the memory the
+// last call allocated (worker/core/wasm's arena): what Configure made is
+// kept, and nothing else is held across calls.
+func (x *Crossing) Forget() {
+	x.in = nil
+	x.Calls.w = seam.Writer{}
+	form.ForgetScratch()
 }

@@ -45,10 +45,12 @@
 //   rates {source: "", response: null} (the request is answered as before);
 //   configure, isMaster, signWebhook, mint, verify, version and the watch
 //   calls rethrow the RuntimeError (no request to answer).
-// - The module's heap never frees (TinyGo's leaking allocator): after a call
-//   that leaves more than RENEW_ABOVE bytes of linear memory, the wrapper
-//   renews the instance the same way (configured again, not counted in
-//   `instances`, not told to `onTrap`). Answers do not change.
+// - The module keeps only what configure made: each call runs in the memory
+//   the last one used (an arena taken back when the next call begins). A
+//   call that grew linear memory past RENEW_ABOVE bytes (a large answer) is
+//   followed by a renewal of the instance, the same way as after a trap
+//   (configured again, not counted in `instances`, not told to `onTrap`).
+//   Answers do not change.
 
 /** Creates the core from the compiled module (wrangler: `import core from './core.wasm'`). */
 export function createCore(module: WebAssembly.Module, options?: CoreOptions): Promise<EdgeCore>;

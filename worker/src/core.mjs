@@ -15,15 +15,19 @@
 // configure() input and goes on: calls are synchronous, so no other call
 // was in flight in this instance.
 //
-// The module's heap is TinyGo's leaking one: a bump allocator that never
-// frees. It is 29.5 KB less gzip than a collector (which keeps every live
-// pointer in a shadow-stack frame at nearly every call site) and costs the
-// same CPU per call; and a collector's heap never shrinks either (a 1 MiB
-// answer took it to 48 MiB for good). So the wrapper bounds memory itself:
-// after a call that leaves more than RENEW_ABOVE bytes of linear memory, the
-// instance is replaced the same way (about 0.2 ms, once every few dozen
-// calls) and the old memory goes with it. The core's only state across
-// calls is configure()'s, which is why both replacements are safe.
+// The module's heap is TinyGo's leaking one, a bump allocator with no
+// collector (29.5 KB less gzip than one: no shadow-stack frames at every
+// call site), run as an arena: the module marks where the heap ends after
+// configure and takes everything back to that mark when the next call
+// begins (worker/core/wasm/arena_leaking.go), so a read or a booking runs
+// in the same few kilobytes as the last one. Linear memory cannot shrink,
+// though, and one large answer grows it for the instance's life (a
+// collector's heap never shrank either: a 1 MiB answer took it to 48 MiB
+// for good). So after a call that leaves more than RENEW_ABOVE bytes of
+// linear memory, the instance is replaced the same way as after a trap
+// (about 0.2 ms) and the memory goes with it. The core's only state across
+// calls is configure()'s, which is why the arena and both replacements are
+// safe (core.test.mjs compares every call with a fresh instance's).
 
 /** @typedef {import('./core.d.mts').EdgeCore} EdgeCore */
 /** @typedef {import('./core.d.mts').CoreOptions} CoreOptions */
@@ -39,9 +43,9 @@ const EMPTY = new Uint8Array(0);
 /**
  * RENEW_ABOVE is the linear memory past which the instance is replaced
  * after a call: issue 21's bound on the core's memory. A fresh instance
- * starts at 384 KiB and a forwarded read leaves about 12.8 KB, so this is
- * one renewal (0.2 ms) per about 50 reads: no difference measurable in a
- * read's CPU in workerd (worker/bench/CORE.md, "The leaking heap").
+ * starts at 384 KiB and reads and bookings stay there (the arena), so only
+ * an answer of several hundred kilobytes (a label, a city's drop points)
+ * costs a renewal (worker/bench/CORE.md, "The arena").
  */
 export const RENEW_ABOVE = 1 << 20;
 

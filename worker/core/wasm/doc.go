@@ -1,9 +1,10 @@
 // Command wasm is the edge core as a WebAssembly module for the worker's
 // JavaScript (worker/src/core.mjs): TinyGo, -target target.json (TinyGo's
 // wasm-unknown, a reactor with plain exports and no imports, plus bulk
-// memory), -gc=leaking (a bump allocator: the smallest code; it never
-// frees, so the wrapper renews the instance past a bound, core.mjs's
-// RENEW_ABOVE), -panic=trap (there is no recover on wasm: the wrapper catches the trap
+// memory), -gc=leaking (a bump allocator: the smallest code), run as an
+// arena: everything a call allocated is taken back when the next call
+// begins (arena_leaking.go); the wrapper renews the instance after a call
+// that grew memory past core.mjs's RENEW_ABOVE), -panic=trap (there is no recover on wasm: the wrapper catches the trap
 // and instantiates afresh). `make worker-core` builds
 // build/worker/core.wasm.
 //
