@@ -33,13 +33,11 @@ var mark uintptr
 // markHeap keeps everything allocated so far.
 func markHeap() { mark = heapptr }
 
-// resetHeap takes back everything allocated since the mark, cleared.
+// resetHeap takes back everything allocated since the mark, cleared
+// (nothing before the first mark).
 func resetHeap() {
-	if mark == 0 {
-		return
-	}
-	if heapptr > mark {
+	if mark != 0 {
 		clear(unsafe.Slice((*byte)(unsafe.Pointer(mark)), heapptr-mark))
+		heapptr = mark
 	}
-	heapptr = mark
 }

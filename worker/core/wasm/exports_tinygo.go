@@ -27,11 +27,9 @@ var (
 //
 //export pg_in
 func pgIn(n int32) *byte {
-	if edge != nil {
-		head, parts = nil, nil
-		crossing.Forget()
-		resetHeap()
-	}
+	head, parts = nil, nil
+	crossing.Forget()
+	resetHeap()
 	return unsafe.SliceData(crossing.In(int(n)))
 }
 
