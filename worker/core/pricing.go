@@ -1,6 +1,8 @@
 package core
 
 import (
+	"time"
+
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
@@ -130,9 +132,35 @@ type rateEntry struct {
 // names and free-from-order-value, not their markup, rounding or bounds
 // again (pricing.Service.Backup).
 func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool) []byte {
+	out, _ := e.priceAnswer(op, body, basis, normalized, "", time.Time{})
+	return out
+}
+
+// PriceAndSign is the normalize call's last work on an answer: the
+// shop's prices (PriceAnswer), then offers or points (SignAnswer; into
+// body itself when normalized, the call's own buffer: see signAnswer).
+// The same bytes as the two in turn, with one scan of a rates answer the
+// rules change: the pricing pass signs each service as it writes it
+// (issue 31's CPU with rules and offers was two scans of the answer, the
+// second of the priced copy).
+func (e *Edge) PriceAndSign(op string, body []byte, pricingBasis, signBasis string, now time.Time, normalized bool) []byte {
+	body, signed := e.priceAnswer(op, body, pricingBasis, normalized, signBasis, now)
+	if signed {
+		return body
+	}
+	return e.signAnswer(op, body, signBasis, now, normalized)
+}
+
+// priceAnswer is PriceAnswer (normalized: the body is the normalizer's),
+// signing the services' offers (signBasis, now: SignAnswer's) as it
+// writes the priced answer; signed false when it did not (nothing to
+// sign, or it returned body as it came: then SignAnswer signs that). An
+// answer whose data names services or best_price_service twice is
+// priced only: SignAnswer signs each copy, this pass would sign one.
+func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool, signBasis string, now time.Time) ([]byte, bool) {
 	t := e.cfg.Pricing
 	if t == nil || basis == "" || !renamed(op) {
-		return body
+		return body, false
 	}
 	var order pricing.Order
 	if ov := pricingValue(basis, "ov"); ov != "" {
@@ -148,13 +176,20 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	if arrival {
 		bestKey = "bestArrivalTime"
 	}
-	backup := !arrival && dataSource(body) == SourceFallback
+	source := ""
+	if !arrival {
+		source = dataSource(body)
+	}
+	backup := source == SourceFallback
 
 	src := view(body) // read only here; every result below is a copy
 	s := jsonlite.NewScannerString(src)
 	list := make([]rateEntry, 0, 8) // a checkout's quote: a handful of services, one allocation
 	listAt, bestAt := [2]int{-1, -1}, [2]int{-1, -1}
 	var best *rateEntry
+	// How often data names services and bestKey (once each: priceAnswer
+	// may sign).
+	lists, bests := 0, 0
 	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
 		*en = rateEntry{start: s.Offset(), empty: true, rank: -1}
 		en.svc.Country = country
@@ -201,6 +236,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	ok := dataObject(s, func(k string) error {
 		switch k {
 		case "services":
+			lists++
 			if s.Peek() != jsonlite.Array {
 				return nil
 			}
@@ -215,6 +251,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			listAt[1] = s.Offset()
 			return err
 		case bestKey:
+			bests++
 			bestAt[0] = s.Offset()
 			if s.Peek() == jsonlite.Object {
 				best = new(rateEntry)
@@ -229,7 +266,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		return nil
 	})
 	if !ok {
-		return body // not an ok rates envelope the rules can read: as received
+		return body, false // not an ok rates envelope the rules can read: as received
 	}
 	matched := false
 	apply := func(en *rateEntry) {
@@ -253,7 +290,15 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		apply(best)
 	}
 	if !matched {
-		return body
+		return body, false
+	}
+	// Offers signed here, into each service as it is written: only rates
+	// (arrival estimates carry none) and only an answer this pass reads
+	// as SignAnswer would (each list and best once).
+	var sg *signing
+	if signBasis != "" && e.signer != nil && signs(op) == FieldOffer && lists <= 1 && bests <= 1 {
+		sg = new(signing)
+		e.startSigning(sg, signBasis, now, sourceCode(source))
 	}
 	type splice struct {
 		at   [2]int
@@ -263,8 +308,14 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	var newBest []byte
 	if listAt[0] >= 0 {
 		// The shown entries written once into the list's text (room for
-		// their names and prices); the cheapest is reused from it.
-		b := make([]byte, 0, listAt[1]-listAt[0]+64*len(list))
+		// their names and prices, and their offers: a payload of some 70
+		// bytes and the basis in base64, and the tag); the cheapest is
+		// reused from it, offer and all.
+		room := 64
+		if sg != nil {
+			room += 96 + len(sg.basis)*4/3
+		}
+		b := make([]byte, 0, listAt[1]-listAt[0]+room*len(list))
 		b = append(b, '[')
 		var cheapest *rateEntry
 		for i := range list {
@@ -277,6 +328,9 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			}
 			en.outAt[0] = len(b)
 			b = e.appendPriced(b, src, en, t.Precision, backup)
+			if sg != nil {
+				b = sg.signPriced(b, en, t.Precision)
+			}
 			en.outAt[1] = len(b)
 			if en.rank >= 0 && (cheapest == nil || en.rank < cheapest.rank) {
 				cheapest = en
@@ -289,6 +343,9 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		}
 	} else if best != nil && !best.res.Hidden {
 		newBest = e.appendPriced(nil, src, best, t.Precision, backup)
+		if sg != nil {
+			newBest = sg.signPriced(newBest, best, t.Precision)
+		}
 	}
 	if bestAt[0] >= 0 {
 		if newBest == nil {
@@ -313,7 +370,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		out = append(out, c.text...)
 		last = c.at[1]
 	}
-	return append(out, src[last:]...)
+	return append(out, src[last:]...), sg != nil
 }
 
 // errShape stops reading a services list that is not a list of objects.
