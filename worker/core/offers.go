@@ -183,15 +183,16 @@ func sourceCode(source string) byte {
 // reused payload buffer. The pricing pass (priceAnswer) uses only its
 // seal: it writes each offer into the entry it is writing.
 type signing struct {
-	s      *offers.Signer
-	basis  string
-	exp    int64
-	source byte // offers.SourceCode's letter
-	buf    []byte
-	num    [24]byte // a priced entry's price as its text says it (signPriced)
-	at     []int
-	end    []int
-	text   []byte
+	s       *offers.Signer
+	basis   string
+	exp     int64
+	source  byte     // offers.SourceCode's letter
+	buf     []byte   // an offer's payload, in payload unless longer
+	num     [24]byte // a priced entry's price as its text says it (signPriced)
+	payload [256]byte
+	at      []int
+	end     []int
+	text    []byte
 }
 
 // startSigning fills sg (in place: TinyGo copies a struct returned by
@@ -204,7 +205,7 @@ func (e *Edge) startSigning(sg *signing, basis string, now time.Time, source byt
 	}
 	// now.Add(ttl).Unix(): the TTLs are whole seconds (loadConfig,
 	// RescuedOfferTTL), and time.Time.Add stays out of the module.
-	sg.s, sg.basis, sg.exp, sg.source, sg.buf = e.signer, basis, now.Unix()+int64(ttl/time.Second), source, make([]byte, 0, 256)
+	sg.s, sg.basis, sg.exp, sg.source, sg.buf = e.signer, basis, now.Unix()+int64(ttl/time.Second), source, sg.payload[:0]
 }
 
 func (sg *signing) list(s *jsonlite.Scanner, rates bool) error {

@@ -304,7 +304,8 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 		at   [2]int
 		text []byte
 	}
-	var cuts []splice
+	var two [2]splice // at most the list and best: no allocation for them
+	cuts := two[:0]
 	var newBest []byte
 	if listAt[0] >= 0 {
 		// The shown entries written once into the list's text (room for
