@@ -7,7 +7,6 @@ import (
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
-	"github.com/parcelgate/parcelgate/internal/pricing"
 	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/urlquery"
 	"github.com/parcelgate/parcelgate/worker/offers"
@@ -106,7 +105,7 @@ func (e *Edge) signAnswer(op string, body []byte, basis string, now time.Time, o
 	}
 	source := byte('l')
 	if rates {
-		source = sourceCode(dataSource(body))
+		source = dataSource(body)
 	}
 	// The insertion points of up to eight entries in one allocation (a
 	// growing pair of slices was seven allocations per answer).
@@ -165,30 +164,16 @@ func (e *Edge) signAnswer(op string, body []byte, basis string, now time.Time, o
 // carrier's of now, so the page quotes again soon (issue 31).
 const RescuedOfferTTL = 300 * time.Second
 
-// sourceCode is a rates answer's data.source (dataSource) as its offers
-// sign it (offers.SourceCode): 'r' or 'f' for recent or fallback, else
-// 'l'.
-func sourceCode(source string) byte {
-	switch source {
-	case SourceRecent:
-		return 'r'
-	case SourceFallback:
-		return 'f'
-	}
-	return 'l'
-}
-
 // signing is one answer's signing: the members to insert (the text up
 // to end[i], before the closing brace at at[i]), all in one buffer, and a
 // reused payload buffer. The pricing pass (priceAnswer) uses only its
-// seal: it writes each offer into the entry it is writing.
+// seal: it writes each offer into the entry it is writing (appendPriced).
 type signing struct {
 	s       *offers.Signer
 	basis   string
 	exp     int64
-	source  byte     // offers.SourceCode's letter
-	buf     []byte   // an offer's payload, in payload unless longer
-	num     [24]byte // a priced entry's price as its text says it (signPriced)
+	source  byte   // offers.SourceCode's letter
+	buf     []byte // an offer's payload, in payload unless longer
 	payload [256]byte
 	at      []int
 	end     []int
@@ -197,7 +182,7 @@ type signing struct {
 
 // startSigning fills sg (in place: TinyGo copies a struct returned by
 // value) to seal offers and points signed at now for the request basis
-// describes, from an answer of source (sourceCode; 'l' for points).
+// describes, from an answer of source (dataSource; 'l' for points).
 func (e *Edge) startSigning(sg *signing, basis string, now time.Time, source byte) {
 	ttl := e.cfg.OfferTTL
 	if ttl > RescuedOfferTTL && source != 'l' {
@@ -257,21 +242,6 @@ func (sg *signing) item(s *jsonlite.Scanner, rates bool) error {
 	return nil
 }
 
-// signPriced writes the offer of a service priceAnswer has just written
-// at the end of dst (appendPriced's text, closing brace last) into that
-// text, before the brace, as signAnswer would insert it into the priced
-// answer: the fields as the entry's text now says them (the shop's price
-// where it priced one, as appendPriced wrote it), so one scan of the
-// answer prices and signs.
-func (sg *signing) signPriced(dst []byte, en *rateEntry, prec int) []byte {
-	price := en.priceText // as the carrier sent it (and as copied)
-	if en.res.Priced && en.priceAt[1] > en.priceAt[0] {
-		price = view(pricing.AppendFormat(sg.num[:0], en.res.Price, prec))
-	}
-	dst = sg.appendOffer(dst[:len(dst)-1], en.svc.Carrier, en.svc.Service, price, en.svc.Currency, en.svc.DropPoint)
-	return append(dst, '}')
-}
-
 // appendOffer appends a service's offer member (,"offer":"...") to the
 // text of the entry it ends; none for a service without its codes or a
 // plain decimal price (it cannot be booked bound to one). An entry with
@@ -284,7 +254,7 @@ func (sg *signing) appendOffer(dst []byte, carrier, code, price, cur string, dp 
 		return dst
 	}
 	sg.buf = offers.AppendOfferHead(sg.buf[:0], sg.exp, carrier, code, price, cur, dp, sg.source)
-	return sg.appendSealed(dst, "offer", offers.Prefix)
+	return sg.appendSealed(dst, `,"`+FieldOffer+`":"`, offers.Prefix)
 }
 
 // appendPoint appends a drop point's point member (,"point":"..."), none
@@ -294,16 +264,15 @@ func (sg *signing) appendPoint(dst []byte, carrier, key string) []byte {
 		return dst
 	}
 	sg.buf = offers.AppendPointHead(sg.buf[:0], sg.exp, carrier, key)
-	return sg.appendSealed(dst, "point", offers.PointPrefix)
+	return sg.appendSealed(dst, `,"`+FieldPoint+`":"`, offers.PointPrefix)
 }
 
-// appendSealed appends the member name: the seal of sg.buf's head and the
+// appendSealed appends a member (head: its comma, name and opening
+// quote) whose value is the seal of sg.buf's payload head and the
 // request's basis.
-func (sg *signing) appendSealed(dst []byte, name, prefix string) []byte {
+func (sg *signing) appendSealed(dst []byte, head, prefix string) []byte {
 	sg.buf = append(sg.buf, sg.basis...)
-	dst = append(dst, ',', '"')
-	dst = append(dst, name...)
-	dst = append(dst, `":"`...)
+	dst = append(dst, head...)
 	dst = sg.s.AppendSeal(dst, prefix, sg.buf) // base64url and dots: nothing to escape
 	return append(dst, '"')
 }

@@ -176,20 +176,20 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 	if arrival {
 		bestKey = "bestArrivalTime"
 	}
-	source := ""
+	source := byte('l') // the answer's data.source (dataSource): offers sign it
 	if !arrival {
 		source = dataSource(body)
 	}
-	backup := source == SourceFallback
+	backup := source == 'f'
 
 	src := view(body) // read only here; every result below is a copy
 	s := jsonlite.NewScannerString(src)
 	list := make([]rateEntry, 0, 8) // a checkout's quote: a handful of services, one allocation
 	listAt, bestAt := [2]int{-1, -1}, [2]int{-1, -1}
 	var best *rateEntry
-	// How often data names services and bestKey (once each: priceAnswer
-	// may sign).
-	lists, bests := 0, 0
+	// A second services list, or bestKey twice: SignAnswer signs what
+	// this pass leaves as it came (priceAnswer does not sign then).
+	twice := false
 	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
 		*en = rateEntry{start: s.Offset(), empty: true, rank: -1}
 		en.svc.Country = country
@@ -236,10 +236,10 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 	ok := dataObject(s, func(k string) error {
 		switch k {
 		case "services":
-			lists++
 			if s.Peek() != jsonlite.Array {
 				return nil
 			}
+			twice = twice || listAt[0] >= 0
 			listAt[0] = s.Offset()
 			err := s.Array(func(int) error {
 				if s.Peek() != jsonlite.Object {
@@ -251,7 +251,7 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 			listAt[1] = s.Offset()
 			return err
 		case bestKey:
-			bests++
+			twice = twice || bestAt[0] >= 0
 			bestAt[0] = s.Offset()
 			if s.Peek() == jsonlite.Object {
 				best = new(rateEntry)
@@ -294,11 +294,11 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 	}
 	// Offers signed here, into each service as it is written: only rates
 	// (arrival estimates carry none) and only an answer this pass reads
-	// as SignAnswer would (each list and best once).
+	// as SignAnswer would (not twice).
 	var sg *signing
-	if signBasis != "" && e.signer != nil && signs(op) == FieldOffer && lists <= 1 && bests <= 1 {
+	if signBasis != "" && e.signer != nil && signs(op) == FieldOffer && !twice {
 		sg = new(signing)
-		e.startSigning(sg, signBasis, now, sourceCode(source))
+		e.startSigning(sg, signBasis, now, source)
 	}
 	type splice struct {
 		at   [2]int
@@ -309,12 +309,12 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 	var newBest []byte
 	if listAt[0] >= 0 {
 		// The shown entries written once into the list's text (room for
-		// their names and prices, and their offers: a payload of some 70
-		// bytes and the basis in base64, and the tag); the cheapest is
-		// reused from it, offer and all.
+		// their names and prices, and their offers: some 200 bytes each
+		// for a parcel or two); the cheapest is reused from it, offer and
+		// all.
 		room := 64
 		if sg != nil {
-			room += 96 + len(sg.basis)*4/3
+			room = 256
 		}
 		b := make([]byte, 0, listAt[1]-listAt[0]+room*len(list))
 		b = append(b, '[')
@@ -328,10 +328,7 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 				b = append(b, ',')
 			}
 			en.outAt[0] = len(b)
-			b = e.appendPriced(b, src, en, t.Precision, backup)
-			if sg != nil {
-				b = sg.signPriced(b, en, t.Precision)
-			}
+			b = e.appendPriced(b, src, en, t.Precision, backup, sg)
 			en.outAt[1] = len(b)
 			if en.rank >= 0 && (cheapest == nil || en.rank < cheapest.rank) {
 				cheapest = en
@@ -343,10 +340,7 @@ func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool
 			newBest = b[cheapest.outAt[0]:cheapest.outAt[1]:cheapest.outAt[1]]
 		}
 	} else if best != nil && !best.res.Hidden {
-		newBest = e.appendPriced(nil, src, best, t.Precision, backup)
-		if sg != nil {
-			newBest = sg.signPriced(newBest, best, t.Precision)
-		}
+		newBest = e.appendPriced(nil, src, best, t.Precision, backup, sg)
 	}
 	if bestAt[0] >= 0 {
 		if newBest == nil {
@@ -402,10 +396,13 @@ func dataObject(s *jsonlite.Scanner, fn func(k string) error) bool {
 //
 // backup: the shop's own fallback price, which no carrier charged: no
 // carrier_price beside it.
-func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, backup bool) []byte {
-	if !en.res.Priced && en.res.Name == "" {
-		return append(dst, src[en.start:en.end]...)
-	}
+//
+// sg (when priceAnswer signs): the service's offer last, where
+// SignAnswer would insert it into the priced answer (before the closing
+// brace), of the fields as the entry's text now says them: the shop's
+// price where it priced one, as written here.
+func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, backup bool, sg *signing) []byte {
+	price := en.priceText // as the carrier sent it (and as copied)
 	// At most two edits of the entry's text, in the text's order: the
 	// price's value (0) and the name's (1).
 	at := [2][2]int{en.priceAt, en.nameAt}
@@ -425,7 +422,9 @@ func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, bac
 			if quoted {
 				dst = append(dst, '"')
 			}
+			p := len(dst)
 			dst = pricing.AppendFormat(dst, en.res.Price, prec)
+			price = view(dst[p:]) // bytes written, which later appends leave as they are
 			if quoted {
 				dst = append(dst, '"')
 			}
@@ -444,6 +443,9 @@ func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, bac
 	if en.res.Priced && e.cfg.ShowCarrierPrice && !backup && en.priceAt[1] > en.priceAt[0] {
 		dst = appendMember(dst, empty, "carrier_price")
 		dst = append(dst, src[en.priceAt[0]:en.priceAt[1]]...)
+	}
+	if sg != nil {
+		dst = sg.appendOffer(dst, en.svc.Carrier, en.svc.Service, price, en.svc.Currency, en.svc.DropPoint)
 	}
 	return append(dst, '}')
 }
