@@ -242,10 +242,10 @@ func (sg *signing) item(s *jsonlite.Scanner, rates bool) error {
 	return nil
 }
 
-// appendOffer appends a service's offer member (,"offer":"...") to the
-// text of the entry it ends; none for a service without its codes or a
-// plain decimal price (it cannot be booked bound to one). An entry with
-// codes has members: the comma is always due.
+// appendOffer appends a service's offer member (,"offer":"...") to its
+// entry's text, written up to the closing brace; none for a service
+// without its codes or a plain decimal price (it cannot be booked bound
+// to one). An entry with codes has members: the comma is always due.
 func (sg *signing) appendOffer(dst []byte, carrier, code, price, cur string, dp bool) []byte {
 	if cur == "" {
 		cur = "EUR" // as the normalizer reads a rate without one

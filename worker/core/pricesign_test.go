@@ -140,25 +140,31 @@ func (g *answerGen) answer(arrival bool) string {
 	return g.pick(`{"status":"ok","data":`+body+"}", `{"data":`+body+`,"status":"ok"}`, `{"status":"ok","meta":{"data":1},"data":`+body+"}")
 }
 
-// pricingEdges are the shops: rules that price, name and hide (with and
-// without the carrier's price shown), rules that match nothing, no rules,
-// no signing key.
-func pricingEdges(t *testing.T) map[string]*Edge {
+// namedEdge is one shop of pricingEdges.
+type namedEdge struct {
+	name string
+	e    *Edge
+}
+
+// pricingEdges are the shops, in a fixed order (the generated cases
+// repeat run to run): rules that price, name and hide (with and without
+// the carrier's price shown), a table in another currency, rules that
+// match nothing, no rules, no signing key.
+func pricingEdges(t testing.TB) []namedEdge {
 	const rules = `[{"carrier":"norte","hide":true},` +
 		`{"kind":"drop_point","markup_fixed":"0.50","free_from":"60","name":{"en":"Pick-up point","es":"Punto de recogida"}},` +
 		`{"carrier":"swift","service":"swift-shop","round_step":"0.50","min":"3.95"},` +
 		`{"country":["PT","FR"],"markup_percent":15,"round_end":".95"},` +
 		`{"markup_percent":10,"markup_fixed":"0.30","round_end":".95","min":"3.95","max":"14.95","name":{"fr":"Express"}}]`
-	e := map[string]*Edge{
-		"rules":          ratesEdge(t, EnvPricingRules, rules),
-		"rules+carrier":  ratesEdge(t, EnvPricingRules, rules, EnvShowCarrierPrice, "true"),
-		"rules, no hide": ratesEdge(t, EnvPricingRules, `[{"kind":"home","markup_percent":10},{"name":{"en":"Any"}}]`),
-		"yen":            ratesEdge(t, EnvPricingRules, `{"currency":"JPY","rules":[{"markup_percent":10}]}`),
-		"no match":       ratesEdge(t, EnvPricingRules, `[{"country":"JP","markup_percent":10}]`),
-		"no rules":       ratesEdge(t),
-		"rules, no key":  ratesEdge(t, EnvPricingRules, rules, EnvTokenSigningKey, ""),
+	return []namedEdge{
+		{"rules", ratesEdge(t, EnvPricingRules, rules)},
+		{"rules+carrier", ratesEdge(t, EnvPricingRules, rules, EnvShowCarrierPrice, "true")},
+		{"rules, no hide", ratesEdge(t, EnvPricingRules, `[{"kind":"home","markup_percent":10},{"name":{"en":"Any"}}]`)},
+		{"yen", ratesEdge(t, EnvPricingRules, `{"currency":"JPY","rules":[{"markup_percent":10}]}`)},
+		{"no match", ratesEdge(t, EnvPricingRules, `[{"country":"JP","markup_percent":10}]`)},
+		{"no rules", ratesEdge(t)},
+		{"rules, no key", ratesEdge(t, EnvPricingRules, rules, EnvTokenSigningKey, "")},
 	}
-	return e
 }
 
 func TestPriceAndSignIsTheTwoPasses(t *testing.T) {
@@ -173,7 +179,8 @@ func TestPriceAndSignIsTheTwoPasses(t *testing.T) {
 			op = g.pick("get-shipment-time-arrival-estimation", "get-drop-points")
 		}
 		body := []byte(g.answer(op == "get-shipment-time-arrival-estimation"))
-		for name, e := range edges {
+		for _, ne := range edges {
+			name, e := ne.name, ne.e
 			basis := bases[g.r.Intn(len(bases))]
 			normalized := g.r.Intn(2) == 0
 			want := twoPass(e, op, body, basis, now, normalized)
@@ -192,18 +199,19 @@ func TestPriceAndSignIsTheTwoPasses(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases, %d priced and signed in one pass, %d of them with offers", cases, single, offered)
-	// The single pass must carry a good share of them (rules that price
-	// and a signing key: three shops of seven, rates four answers of five).
+	// The single pass must carry a good share of them (rules that match
+	// and a signing key: four shops of seven; rates: four answers of five).
 	require.Greater(t, single, cases/6)
 	require.Greater(t, offered, single/2)
 }
 
-// TestPriceAndSignBench is the bench's answer (rates_bench_test.go's),
-// whose bytes the edge's own tests and worker/bench check: one pass, the
-// same bytes as the two.
-func TestPriceAndSignBench(t *testing.T) {
+// TestPriceAndSignLiveRates: rates_test.go's live answer (best and one
+// service, SwiftPost's drop point) through every shop, raw and
+// normalized.
+func TestPriceAndSignLiveRates(t *testing.T) {
 	now := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
-	for name, e := range pricingEdges(t) {
+	for _, ne := range pricingEdges(t) {
+		name, e := ne.name, ne.e
 		for _, normalized := range []bool{false, true} {
 			want := twoPass(e, "get-shipments-rates", []byte(liveRates), "tc=ES&ov=4500&l=1", now, normalized)
 			require.Equal(t, string(want), string(onePass(e, "get-shipments-rates", []byte(liveRates), "tc=ES&ov=4500&l=1", now, normalized)), name)
@@ -220,12 +228,10 @@ func FuzzPriceAndSign(f *testing.F) {
 	}
 	f.Add(liveRates, false)
 	now := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
-	var edges map[string]*Edge
+	edges := pricingEdges(f)
 	f.Fuzz(func(t *testing.T, body string, normalized bool) {
-		if edges == nil {
-			edges = pricingEdges(t)
-		}
-		for name, e := range edges {
+		for _, ne := range edges {
+			name, e := ne.name, ne.e
 			want := twoPass(e, "get-shipments-rates", []byte(body), "tc=ES&ov=4500&l=1", now, normalized)
 			got := onePass(e, "get-shipments-rates", []byte(body), "tc=ES&ov=4500&l=1", now, normalized)
 			if !bytes.Equal(want, got) {

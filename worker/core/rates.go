@@ -152,9 +152,9 @@ func withSource(body []byte, source string) []byte {
 }
 
 // dataSource is a rates answer's data.source as its offers sign it
-// (offers.SourceCode): 'r' or 'f' when it is recent or fallback, else 'l'
-// (live, or none). Read from the bytes, not parsed (a
-// scan of the answer cost the edge module 330 B gzip): withSource writes
+// (offers.SourceCode): 'r' or 'f' when it is recent or fallback, else
+// 'l' (live, or none). Read from the bytes, not parsed (a scan of the
+// answer cost the edge module 330 B gzip): withSource writes
 // the member first in data, so a marked raw answer starts with it, and
 // the normalized answer keeps it as data's extra member after
 // best_price_service and services, so it ends with it (a service of the
