@@ -148,12 +148,10 @@ func (c *Calls) normalize(in *seam.NormalizeInput, out *seam.NormalizeResult) {
 		}
 		out.Body, out.Normalized = normalize(in.Operation, in.Body, extra)
 	}
-	// The shop's prices (pricing.go), before offers sign them.
-	out.Body = c.Edge.PriceAnswer(in.Operation, out.Body, in.Pricing, out.Normalized)
-	// Offers and points signed into the client's body (offers.go): after
+	// The shop's prices (pricing.go), then offers (offers.go): after
 	// pricing, so an offer binds the shop's price; into the normalized
 	// body itself (the call's own buffer), not a copy.
-	out.Body = c.Edge.signAnswer(in.Operation, out.Body, in.Sign, millis(in.Now), out.Normalized)
+	out.Body = c.Edge.PriceAndSign(in.Operation, out.Body, in.Pricing, in.Sign, millis(in.Now), out.Normalized)
 }
 
 func (c *Calls) configure(in *seam.ConfigureInput, out *seam.Configuration) {

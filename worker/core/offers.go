@@ -100,28 +100,23 @@ func (e *Edge) signAnswer(op string, body []byte, basis string, now time.Time, o
 	}
 	kind := signs(op)
 	rates := kind == FieldOffer
-	ttl := e.cfg.OfferTTL
+	if !rates && kind != FieldPoint {
+		return body // before the buffers below: every other answer passes here
+	}
 	source := byte('l')
 	if rates {
-		source = sourceOf(body)
-	}
-	if rates && ttl > RescuedOfferTTL && source != 'l' {
-		ttl = RescuedOfferTTL
+		source = dataSource(body)
 	}
 	// The insertion points of up to eight entries in one allocation (a
 	// growing pair of slices was seven allocations per answer).
 	marks := make([]int, 16)
-	// now.Add(ttl).Unix(): the TTLs are whole seconds (loadConfig,
-	// RescuedOfferTTL), and time.Time.Add stays out of the module. The
-	// entries' text is about a third of the answer (a signature of some
-	// 120 bytes for each service or point of 300 to 400): room for it at
-	// once, as grown an entry at a time a large answer's text went through
-	// copies of twice its size.
-	sg := signing{s: e.signer, basis: basis, exp: now.Unix() + int64(ttl/time.Second), source: source, buf: make([]byte, 0, 256), text: make([]byte, 0, max(2048, len(body)/3)),
-		at: marks[:0:8], end: marks[8:8:16]}
-	if !rates && kind != FieldPoint {
-		return body
-	}
+	// The entries' text is about a third of the answer (a signature of
+	// some 120 bytes for each service or point of 300 to 400): room for it
+	// at once, as grown an entry at a time a large answer's text went
+	// through copies of twice its size.
+	var sg signing
+	e.startSigning(&sg, basis, now, source)
+	sg.text, sg.at, sg.end = make([]byte, 0, max(2048, len(body)/3)), marks[:0:8], marks[8:8:16]
 	s := jsonlite.NewScannerString(view(body)) // read only here: the offers' fields are copied into their payloads
 	// The answer's data: services (and best_price_service) of rates, the
 	// drop points (a list, or an object's drop_points) of drop points.
@@ -169,31 +164,33 @@ func (e *Edge) signAnswer(op string, body []byte, basis string, now time.Time, o
 // carrier's of now, so the page quotes again soon (issue 31).
 const RescuedOfferTTL = 300 * time.Second
 
-// sourceOf is a rates answer's source as its offers sign it (offers.
-// SourceCode): 'r' or 'f' for an answer whose data.source is recent or
-// fallback, else 'l'.
-func sourceOf(body []byte) byte {
-	switch dataSource(body) {
-	case SourceRecent:
-		return 'r'
-	case SourceFallback:
-		return 'f'
-	}
-	return 'l'
-}
-
 // signing is one answer's signing: the members to insert (the text up
 // to end[i], before the closing brace at at[i]), all in one buffer, and a
-// reused payload buffer.
+// reused payload buffer. The pricing pass (priceAnswer) uses only its
+// seal: it writes each offer into the entry it is writing (appendPriced).
 type signing struct {
-	s      *offers.Signer
-	basis  string
-	exp    int64
-	source byte // offers.SourceCode's letter
-	buf    []byte
-	at     []int
-	end    []int
-	text   []byte
+	s       *offers.Signer
+	basis   string
+	exp     int64
+	source  byte   // offers.SourceCode's letter
+	buf     []byte // an offer's payload, in payload unless longer
+	payload [256]byte
+	at      []int
+	end     []int
+	text    []byte
+}
+
+// startSigning fills sg (in place: TinyGo copies a struct returned by
+// value) to seal offers and points signed at now for the request basis
+// describes, from an answer of source (dataSource; 'l' for points).
+func (e *Edge) startSigning(sg *signing, basis string, now time.Time, source byte) {
+	ttl := e.cfg.OfferTTL
+	if ttl > RescuedOfferTTL && source != 'l' {
+		ttl = RescuedOfferTTL
+	}
+	// now.Add(ttl).Unix(): the TTLs are whole seconds (loadConfig,
+	// RescuedOfferTTL), and time.Time.Add stays out of the module.
+	sg.s, sg.basis, sg.exp, sg.source, sg.buf = e.signer, basis, now.Unix()+int64(ttl/time.Second), source, sg.payload[:0]
 }
 
 func (sg *signing) list(s *jsonlite.Scanner, rates bool) error {
@@ -203,17 +200,15 @@ func (sg *signing) list(s *jsonlite.Scanner, rates bool) error {
 	return s.Array(func(int) error { return sg.item(s, rates) })
 }
 
-// item reads one service or drop point and signs it: a service without
-// its codes or a plain decimal price, or a point without carrier or key,
-// gets none (it cannot be booked bound to one).
+// item reads one service or drop point and signs it (appendOffer,
+// appendPoint), its member inserted before the entry's closing brace.
 func (sg *signing) item(s *jsonlite.Scanner, rates bool) error {
 	if s.Peek() != jsonlite.Object {
 		return nil // [] for none: skipped
 	}
 	var carrier, code, price, cur string
-	var dp, empty = false, true
+	var dp bool
 	err := s.Object(func(k string) error {
-		empty = false
 		var err error
 		switch k {
 		case "carrier_code":
@@ -234,35 +229,52 @@ func (sg *signing) item(s *jsonlite.Scanner, rates bool) error {
 	if err != nil {
 		return err
 	}
-	name, prefix := "point", offers.PointPrefix
+	n := len(sg.text)
 	if rates {
-		name, prefix = "offer", offers.Prefix
-		if cur == "" {
-			cur = "EUR" // as the normalizer reads a rate without one
-		}
-		if price = offers.Canonical(price); price == "" {
-			return nil
-		}
-		sg.buf = offers.AppendOfferHead(sg.buf[:0], sg.exp, carrier, code, price, cur, dp, sg.source)
+		sg.text = sg.appendOffer(sg.text, carrier, code, price, cur, dp)
 	} else {
-		sg.buf = offers.AppendPointHead(sg.buf[:0], sg.exp, carrier, code)
+		sg.text = sg.appendPoint(sg.text, carrier, code)
 	}
-	if carrier == "" || code == "" {
-		return nil
+	if len(sg.text) > n {
+		sg.at = append(sg.at, s.Offset()-1)
+		sg.end = append(sg.end, len(sg.text))
 	}
-	sg.buf = append(sg.buf, sg.basis...)
-	b := sg.text
-	if !empty {
-		b = append(b, ',')
-	}
-	b = append(b, '"')
-	b = append(b, name...)
-	b = append(b, `":"`...)
-	b = sg.s.AppendSeal(b, prefix, sg.buf) // base64url and dots: nothing to escape
-	sg.text = append(b, '"')
-	sg.at = append(sg.at, s.Offset()-1)
-	sg.end = append(sg.end, len(sg.text))
 	return nil
+}
+
+// appendOffer appends a service's offer member (,"offer":"...") to its
+// entry's text, written up to the closing brace; none for a service
+// without its codes or a plain decimal price (it cannot be booked bound
+// to one). An entry with codes has members: the comma is always due.
+func (sg *signing) appendOffer(dst []byte, carrier, code, price, cur string, dp bool) []byte {
+	if cur == "" {
+		cur = "EUR" // as the normalizer reads a rate without one
+	}
+	if price = offers.Canonical(price); price == "" || carrier == "" || code == "" {
+		return dst
+	}
+	sg.buf = offers.AppendOfferHead(sg.buf[:0], sg.exp, carrier, code, price, cur, dp, sg.source)
+	return sg.appendSealed(dst, `,"`+FieldOffer+`":"`, offers.Prefix)
+}
+
+// appendPoint appends a drop point's point member (,"point":"..."), none
+// for a point without carrier or key.
+func (sg *signing) appendPoint(dst []byte, carrier, key string) []byte {
+	if carrier == "" || key == "" {
+		return dst
+	}
+	sg.buf = offers.AppendPointHead(sg.buf[:0], sg.exp, carrier, key)
+	return sg.appendSealed(dst, `,"`+FieldPoint+`":"`, offers.PointPrefix)
+}
+
+// appendSealed appends a member (head: its comma, name and opening
+// quote) whose value is the seal of sg.buf's payload head and the
+// request's basis.
+func (sg *signing) appendSealed(dst []byte, head, prefix string) []byte {
+	sg.buf = append(sg.buf, sg.basis...)
+	dst = append(dst, head...)
+	dst = sg.s.AppendSeal(dst, prefix, sg.buf) // base64url and dots: nothing to escape
+	return append(dst, '"')
 }
 
 // takeOffer removes a new-shipment request's offer and point fields

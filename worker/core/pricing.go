@@ -1,6 +1,8 @@
 package core
 
 import (
+	"time"
+
 	"github.com/parcelgate/parcelgate/internal/catalog"
 	"github.com/parcelgate/parcelgate/internal/form"
 	"github.com/parcelgate/parcelgate/internal/i18n"
@@ -130,9 +132,35 @@ type rateEntry struct {
 // names and free-from-order-value, not their markup, rounding or bounds
 // again (pricing.Service.Backup).
 func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool) []byte {
+	out, _ := e.priceAnswer(op, body, basis, normalized, "", time.Time{})
+	return out
+}
+
+// PriceAndSign is the normalize call's last work on an answer: the
+// shop's prices (PriceAnswer), then offers or points (SignAnswer; into
+// body itself when normalized, the call's own buffer: see signAnswer).
+// The same bytes as the two in turn, with one scan of a rates answer the
+// rules change: the pricing pass signs each service as it writes it
+// (issue 31's CPU with rules and offers was two scans of the answer, the
+// second of the priced copy).
+func (e *Edge) PriceAndSign(op string, body []byte, pricingBasis, signBasis string, now time.Time, normalized bool) []byte {
+	body, signed := e.priceAnswer(op, body, pricingBasis, normalized, signBasis, now)
+	if signed {
+		return body
+	}
+	return e.signAnswer(op, body, signBasis, now, normalized)
+}
+
+// priceAnswer is PriceAnswer (normalized: the body is the normalizer's),
+// signing the services' offers (signBasis, now: SignAnswer's) as it
+// writes the priced answer; signed false when it did not (nothing to
+// sign, or it returned body as it came: then SignAnswer signs that). An
+// answer whose data names services or best_price_service twice is
+// priced only: SignAnswer signs each copy, this pass would sign one.
+func (e *Edge) priceAnswer(op string, body []byte, basis string, normalized bool, signBasis string, now time.Time) ([]byte, bool) {
 	t := e.cfg.Pricing
 	if t == nil || basis == "" || !renamed(op) {
-		return body
+		return body, false
 	}
 	var order pricing.Order
 	if ov := pricingValue(basis, "ov"); ov != "" {
@@ -148,13 +176,20 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 	if arrival {
 		bestKey = "bestArrivalTime"
 	}
-	backup := !arrival && dataSource(body) == SourceFallback
+	source := byte('l') // the answer's data.source (dataSource): offers sign it
+	if !arrival {
+		source = dataSource(body)
+	}
+	backup := source == 'f'
 
 	src := view(body) // read only here; every result below is a copy
 	s := jsonlite.NewScannerString(src)
 	list := make([]rateEntry, 0, 8) // a checkout's quote: a handful of services, one allocation
 	listAt, bestAt := [2]int{-1, -1}, [2]int{-1, -1}
 	var best *rateEntry
+	// A second services list, or bestKey twice: SignAnswer signs what
+	// this pass leaves as it came (priceAnswer does not sign then).
+	twice := false
 	entry := func(en *rateEntry) error { // fills en in place: no copies of the entry
 		*en = rateEntry{start: s.Offset(), empty: true, rank: -1}
 		en.svc.Country = country
@@ -204,6 +239,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			if s.Peek() != jsonlite.Array {
 				return nil
 			}
+			twice = twice || listAt[0] >= 0
 			listAt[0] = s.Offset()
 			err := s.Array(func(int) error {
 				if s.Peek() != jsonlite.Object {
@@ -215,6 +251,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			listAt[1] = s.Offset()
 			return err
 		case bestKey:
+			twice = twice || bestAt[0] >= 0
 			bestAt[0] = s.Offset()
 			if s.Peek() == jsonlite.Object {
 				best = new(rateEntry)
@@ -229,7 +266,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		return nil
 	})
 	if !ok {
-		return body // not an ok rates envelope the rules can read: as received
+		return body, false // not an ok rates envelope the rules can read: as received
 	}
 	matched := false
 	apply := func(en *rateEntry) {
@@ -253,18 +290,33 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		apply(best)
 	}
 	if !matched {
-		return body
+		return body, false
+	}
+	// Offers signed here, into each service as it is written: only rates
+	// (arrival estimates carry none) and only an answer this pass reads
+	// as SignAnswer would (not twice).
+	var sg *signing
+	if signBasis != "" && e.signer != nil && signs(op) == FieldOffer && !twice {
+		sg = new(signing)
+		e.startSigning(sg, signBasis, now, source)
 	}
 	type splice struct {
 		at   [2]int
 		text []byte
 	}
-	var cuts []splice
+	var two [2]splice // at most the list and best: no allocation for them
+	cuts := two[:0]
 	var newBest []byte
 	if listAt[0] >= 0 {
 		// The shown entries written once into the list's text (room for
-		// their names and prices); the cheapest is reused from it.
-		b := make([]byte, 0, listAt[1]-listAt[0]+64*len(list))
+		// their names and prices, and their offers: some 200 bytes each
+		// for a parcel or two); the cheapest is reused from it, offer and
+		// all.
+		room := 64
+		if sg != nil {
+			room = 256
+		}
+		b := make([]byte, 0, listAt[1]-listAt[0]+room*len(list))
 		b = append(b, '[')
 		var cheapest *rateEntry
 		for i := range list {
@@ -276,7 +328,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 				b = append(b, ',')
 			}
 			en.outAt[0] = len(b)
-			b = e.appendPriced(b, src, en, t.Precision, backup)
+			b = e.appendPriced(b, src, en, t.Precision, backup, sg)
 			en.outAt[1] = len(b)
 			if en.rank >= 0 && (cheapest == nil || en.rank < cheapest.rank) {
 				cheapest = en
@@ -288,7 +340,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 			newBest = b[cheapest.outAt[0]:cheapest.outAt[1]:cheapest.outAt[1]]
 		}
 	} else if best != nil && !best.res.Hidden {
-		newBest = e.appendPriced(nil, src, best, t.Precision, backup)
+		newBest = e.appendPriced(nil, src, best, t.Precision, backup, sg)
 	}
 	if bestAt[0] >= 0 {
 		if newBest == nil {
@@ -313,7 +365,7 @@ func (e *Edge) PriceAnswer(op string, body []byte, basis string, normalized bool
 		out = append(out, c.text...)
 		last = c.at[1]
 	}
-	return append(out, src[last:]...)
+	return append(out, src[last:]...), sg != nil
 }
 
 // errShape stops reading a services list that is not a list of objects.
@@ -344,10 +396,13 @@ func dataObject(s *jsonlite.Scanner, fn func(k string) error) bool {
 //
 // backup: the shop's own fallback price, which no carrier charged: no
 // carrier_price beside it.
-func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, backup bool) []byte {
-	if !en.res.Priced && en.res.Name == "" {
-		return append(dst, src[en.start:en.end]...)
-	}
+//
+// sg (when priceAnswer signs): the service's offer last, where
+// SignAnswer would insert it into the priced answer (before the closing
+// brace), of the fields as the entry's text now says them: the shop's
+// price where it priced one, as written here.
+func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, backup bool, sg *signing) []byte {
+	price := en.priceText // as the carrier sent it (and as copied)
 	// At most two edits of the entry's text, in the text's order: the
 	// price's value (0) and the name's (1).
 	at := [2][2]int{en.priceAt, en.nameAt}
@@ -367,7 +422,9 @@ func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, bac
 			if quoted {
 				dst = append(dst, '"')
 			}
+			p := len(dst)
 			dst = pricing.AppendFormat(dst, en.res.Price, prec)
+			price = view(dst[p:]) // bytes written, which later appends leave as they are
 			if quoted {
 				dst = append(dst, '"')
 			}
@@ -386,6 +443,9 @@ func (e *Edge) appendPriced(dst []byte, src string, en *rateEntry, prec int, bac
 	if en.res.Priced && e.cfg.ShowCarrierPrice && !backup && en.priceAt[1] > en.priceAt[0] {
 		dst = appendMember(dst, empty, "carrier_price")
 		dst = append(dst, src[en.priceAt[0]:en.priceAt[1]]...)
+	}
+	if sg != nil {
+		dst = sg.appendOffer(dst, en.svc.Carrier, en.svc.Service, price, en.svc.Currency, en.svc.DropPoint)
 	}
 	return append(dst, '}')
 }

@@ -151,9 +151,10 @@ func withSource(body []byte, source string) []byte {
 	return append(out, '}')
 }
 
-// dataSource is a rates answer's data.source when it is recent or
-// fallback, else "" (live, or none). Read from the bytes, not parsed (a
-// scan of the answer cost the edge module 330 B gzip): withSource writes
+// dataSource is a rates answer's data.source as its offers sign it
+// (offers.SourceCode): 'r' or 'f' when it is recent or fallback, else
+// 'l' (live, or none). Read from the bytes, not parsed (a scan of the
+// answer cost the edge module 330 B gzip): withSource writes
 // the member first in data, so a marked raw answer starts with it, and
 // the normalized answer keeps it as data's extra member after
 // best_price_service and services, so it ends with it (a service of the
@@ -162,16 +163,16 @@ func withSource(body []byte, source string) []byte {
 // known) ends with those when normalized: its offers then sign live, with
 // their longer expiry; the fallback table's answer, written by the core,
 // has none.
-func dataSource(body []byte) string {
+func dataSource(body []byte) byte {
 	const head, tail = `{"status":"ok","data":{"source":"`, `"}}`
 	b := view(body)
 	switch {
 	case strings.HasPrefix(b, head+SourceRecent+`"`), strings.HasSuffix(b, `,"source":"`+SourceRecent+tail):
-		return SourceRecent
+		return 'r'
 	case strings.HasPrefix(b, head+SourceFallback+`"`), strings.HasSuffix(b, `,"source":"`+SourceFallback+tail):
-		return SourceFallback
+		return 'f'
 	}
-	return ""
+	return 'l'
 }
 
 // fallbackAnswer builds the rates answer of the fallback table for a

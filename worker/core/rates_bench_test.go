@@ -23,7 +23,8 @@ const benchRules = `[{"kind":"drop_point","markup_fixed":"0.50","free_from":"60"
 	`{"markup_percent":10,"markup_fixed":"0.30","round_end":".95","min":"3.95","max":"14.95"}]`
 
 // BenchmarkRatesAnswer is a raw rates answer's work in the core after
-// the upstream answered (pricing, then offers), natively: where the
+// the upstream answered (pricing, then offers: the normalize call's
+// PriceAndSign), natively: where the
 // edge's CPU with rules and offers goes (issues 30 and 31; the figures
 // that count are workerd's, go run ./worker/bench -parts offers).
 func BenchmarkRatesAnswer(b *testing.B) {
@@ -50,8 +51,7 @@ func BenchmarkRatesAnswer(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				body := e.PriceAnswer(f.Operation, []byte(benchRates), f.Pricing, false)
-				_ = e.SignAnswer(f.Operation, body, f.Sign, now)
+				_ = e.PriceAndSign(f.Operation, []byte(benchRates), f.Pricing, f.Sign, now, false)
 			}
 		})
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func ratesEdge(t *testing.T, kv ...string) *Edge {
+func ratesEdge(t testing.TB, kv ...string) *Edge {
 	t.Helper()
 	env := hardenEnv()
 	for i := 0; i+1 < len(kv); i += 2 {
