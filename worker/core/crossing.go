@@ -13,10 +13,9 @@ import (
 //
 // An upstream answer can be most of the isolate's memory (a label of
 // MaxUpstreamBody, a base64 PDF), so a body crosses without a copy of the
-// module's: the message buffer is sized to the message (no growth factor
-// past SmallMessage), and a raw part is read where it is, in the message
-// (a body relayed as the upstream sent it) or where the call built it
-// (a normalized answer). The answers were once assembled into one buffer,
+// module's: the message buffer is sized to the message, and a raw part is
+// read where it is, in the message (a body relayed as the upstream sent
+// it) or where the call built it (a normalized answer). The answers were once assembled into one buffer,
 // JSON then parts: a copy of every body, in a buffer that TinyGo's append
 // rounded up to the next power of two.
 type Crossing struct {
@@ -24,25 +23,14 @@ type Crossing struct {
 	in    []byte // the message
 }
 
-// SmallMessage: buffers for messages up to this size get half again as
-// much room, so that a run of slightly larger calls does not allocate for
-// each; larger ones get exactly their size.
-const SmallMessage = 64 << 10
-
-// In returns the buffer for a message of n bytes (its JSON, then its raw
-// part), valid until the next In.
+// In returns a new buffer for a message of n bytes (its JSON, then its
+// raw part), exactly its size, valid until the next In. Not kept for the
+// next message: in the module every call's memory is taken back when the
+// next begins (worker/core/wasm's arena), so a new buffer costs a pointer
+// move.
 func (x *Crossing) In(n int) []byte {
-	if n < 0 {
-		n = 0
-	}
-	if n > cap(x.in) {
-		size := n
-		if n <= SmallMessage {
-			size += n / 2
-		}
-		x.in = make([]byte, size)
-	}
-	return x.in[:n]
+	x.in = make([]byte, max(n, 0))
+	return x.in
 }
 
 // Run runs method on the message In's buffer holds (h bytes of JSON, then
@@ -56,13 +44,12 @@ func (x *Crossing) Run(method, h, r int) (head []byte, parts [][]byte) {
 	return x.Calls.Call(method, msg[:h], msg[h:])
 }
 
-// Forget drops every buffer a call may have allocated and the next call
-// would otherwise reuse: the message, the answer's writer and form's
-// scratch. The module calls it before it takes back all the memory the
-// last call allocated (worker/core/wasm's arena): what Configure made is
-// kept, and nothing else is held across calls.
+// Forget drops the buffers a call may have allocated that the next call
+// would otherwise reuse: the answer's writer and form's scratch. The module
+// calls it before it takes back all the memory the last call allocated
+// (worker/core/wasm's arena): what Configure made is kept, and nothing
+// else is held across calls.
 func (x *Crossing) Forget() {
-	x.in = nil
 	x.Calls.w = seam.Writer{}
 	form.ForgetScratch()
 }

@@ -27,7 +27,6 @@ var (
 //
 //export pg_in
 func pgIn(n int32) *byte {
-	head, parts = nil, nil
 	crossing.Forget()
 	resetHeap()
 	return unsafe.SliceData(crossing.In(int(n)))
