@@ -17,7 +17,7 @@ import (
 // The shop's prices under workerd (issue 31): PRICING_RULES applied by
 // the edge to the sandbox's rates, raw and normalized; order_value never
 // reaches the upstream (the sandbox would refuse an unknown field).
-// Still to come: the same prices signed into offers (issue 30).
+// The same prices signed into offers and booked: freeship_test.go.
 func TestPricingRulesUnderWorkerd(t *testing.T) {
 	skipUnlessE2E(t)
 	s := start(t, wranglerdev.Options{Sandbox: true, Vars: map[string]string{
