@@ -21,4 +21,9 @@ test("okBody and json", async () => {
   assert.equal(r.headers.get("x-content-type-options"), "nosniff");
   assert.equal(r.headers.get("allow"), "GET");
   assert.equal(await r.text(), "{}");
+  // The core names its headers in canonical case: ours replace its Content-Type (not a second value).
+  const c = json({ status: 503, body: null, headers: { "Content-Type": "text/plain", "Retry-After": "5", "Cache-Control": "max-age=60" } });
+  assert.equal(c.headers.get("content-type"), "application/json; charset=utf-8");
+  assert.equal(c.headers.get("cache-control"), "no-store");
+  assert.equal(c.headers.get("retry-after"), "5");
 });
