@@ -154,14 +154,19 @@ priced.configure({ vars: { ...vars, PRICING_RULES: JSON.stringify([
   { kind: 'drop_point', markup_fixed: '0.50', free_from: '60', name: { en: 'Pick-up point', es: 'Punto de recogida' } },
   { markup_percent: 10, round_end: '.95', min: '4.95' },
 ]) }, bindings });
-const ratesRequest = (c, query) => {
+// signed: the offers too (TOKEN_SIGNING_KEY is set): with rules, one scan
+// prices and signs (worker/core/pricing.go's PriceAndSign).
+const ratesRequest = (c, query, signed = false) => {
   const p = c.prepare({ ...facts({ method: 'GET', query, contentType: null }), operation: 'get-shipments-rates' });
   const a = c.answer({ context: p.forward.context, upstream: { status: 200, body: okRates, failure: null }, requestId: 'r', acceptLanguage: null, now });
-  return c.normalize({ operation: 'get-shipments-rates', body: a.response.body, pricing: p.forward.pricing });
+  return c.normalize({ operation: 'get-shipments-rates', body: a.response.body, pricing: p.forward.pricing, ...(signed ? { sign: p.forward.sign, now } : {}) });
 };
 if (!ratesRequest(priced, ratesQuery + '&order_value=45').body.includes('Punto de recogida')) throw new Error('rules not applied');
+if (!ratesRequest(priced, ratesQuery + '&order_value=45', true).body.includes('"offer":')) throw new Error('no offers signed');
 const ratesUs = perCall(N, () => ratesRequest(core, ratesQuery));
 const ratesPricedUs = perCall(N, () => ratesRequest(priced, ratesQuery + '&order_value=45.00'));
+const ratesSignedUs = perCall(N, () => ratesRequest(core, ratesQuery, true));
+const ratesPricedSignedUs = perCall(N, () => ratesRequest(priced, ratesQuery + '&order_value=45.00', true));
 // A checkout's quote: prepare + normalize (the client's body, with an
 // offer signed into each of its six services) of get-shipments-rates,
 // against a second instance configured without TOKEN_SIGNING_KEY (no
@@ -230,6 +235,7 @@ console.log(`| read: prepare + answer | ${f(readUs)} µs/request |`);
 console.log(`| booking: prepare + booking + answer | ${f(bookingUs)} µs/request |`);
 console.log(`| rates (6 services), normalized: prepare + answer + normalize | ${f(ratesUs)} µs/request |`);
 console.log(`| the same with PRICING_RULES (3 rules) and order_value | ${f(ratesPricedUs)} µs/request (${f(ratesPricedUs / ratesUs, 2)}x) |`);
+console.log(`| the same with offers signed, without / with PRICING_RULES | ${f(ratesSignedUs)} / ${f(ratesPricedSignedUs)} µs/request (${f(ratesPricedSignedUs / ratesSignedUs, 2)}x) |`);
 console.log(`| rates, 6 services: prepare + normalize with offers / without (no TOKEN_SIGNING_KEY) | ${f(ratesWithUs)} / ${f(ratesWithoutUs)} µs/request (${f(ratesWithUs / ratesWithoutUs, 2)}x; one offer ${offerBytes} B) |`);
 console.log(`| invalid booking: prepare (400 in Spanish) | ${f(invalidUs)} µs/request |`);
 console.log(`| failure (429 in German) | ${f(failureUs)} µs/call |`);
