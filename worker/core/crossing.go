@@ -15,9 +15,9 @@ import (
 // MaxUpstreamBody, a base64 PDF), so a body crosses without a copy of the
 // module's: the message buffer is sized to the message, and a raw part is
 // read where it is, in the message (a body relayed as the upstream sent
-// it) or where the call built it (a normalized answer). The answers were once assembled into one buffer,
-// JSON then parts: a copy of every body, in a buffer that TinyGo's append
-// rounded up to the next power of two.
+// it) or where the call built it (a normalized answer). The answers were
+// once assembled into one buffer, JSON then parts: a copy of every body,
+// in a buffer that TinyGo's append rounded up to the next power of two.
 type Crossing struct {
 	Calls Calls
 	in    []byte // the message
