@@ -43,6 +43,7 @@ var corecostModes = []struct{ key, name string }{
 	{"answer", "answer alone"},
 	{"version", "version (the crossing, little else)"},
 	{"json", "the two calls' JSON in plain JavaScript, no call"},
+	{"arrays", "the same messages by position (no names), objects built from them, no call"},
 }
 
 // corecostN, corecostTurn and corecostWarm are the part's counts

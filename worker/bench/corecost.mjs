@@ -11,6 +11,10 @@
 //   version  the cheapest call: the crossing and little else
 //   json     no call: the JSON work of the two calls' inputs and answers in
 //            plain JavaScript (what the crossing would cost as JSON alone)
+//   arrays   no call: the same messages as JSON arrays of the members in
+//            order (no names), the objects built from them as a generated
+//            wrapper would: what a crossing without keys would cost the
+//            JavaScript (json less arrays is what it would save)
 //
 // A call that does not answer as a forwarded read should is a 500 naming
 // it, so a broken build cannot pass for a cheap one.
@@ -51,6 +55,26 @@ const answerInput = (ctx) => ({
 const PREP = '{"kind":"forward","caller":"public","rateLimit":{"binding":"RATE_LIMIT_PUBLIC","key":"ip4:203.0.113.9"},"forward":{"operation":"get-collection-cutoff-hour","retryable":true,"pricing":"","sign":"","cache":null,"booking":null,"rates":null,"context":{"operation":"get-collection-cutoff-hour","clientRef":"","ledger":false},"upstreamBody":"country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo"}}';
 const ANS = '{"response":{"status":200,"headers":{"Content-Type":"application/json; charset=utf-8"},"class":"forwarded","body":"{\\"status\\":\\"ok\\"}"},"outcome":"ok","cacheable":true,"retry":false,"leak":false,"watch":null,"note":""}';
 
+// PREP_ARR and ANS_ARR are PREP and ANS with the members by position (arrays mode).
+const PREP_ARR = '["forward","public",["RATE_LIMIT_PUBLIC","ip4:203.0.113.9"],["get-collection-cutoff-hour",true,"","",null,null,null,["get-collection-cutoff-hour","",false],"country_code=ES&zip_code=28014&to_country_code=ES&to_zip_code=08001&carrier_code=rayo"]]';
+const ANS_ARR = '[[200,{"Content-Type":"application/json; charset=utf-8"},"forwarded","{\\"status\\":\\"ok\\"}"],"ok",true,false,false,null,""]';
+
+/** arrays is the arrays mode's work: both inputs as arrays, both answers built from arrays. */
+function arrays() {
+  const f = facts();
+  const a = answerInput(CTX);
+  const inP = JSON.stringify([f.method, f.query, f.bodyTooLarge, f.contentType, f.acceptLanguage, f.authorization, f.clientIp, f.requestId, f.now, f.operation, null]);
+  const inA = JSON.stringify([[a.context.operation, a.context.clientRef, a.context.ledger], [a.upstream.status, a.upstream.failure], a.requestId, a.acceptLanguage, a.now, a.sentAt]);
+  const p = JSON.parse(PREP_ARR);
+  const w = p[3];
+  const prepared = { kind: p[0], caller: p[1], rateLimit: p[2] && { binding: p[2][0], key: p[2][1] },
+    forward: w && { operation: w[0], retryable: w[1], pricing: w[2], sign: w[3], cache: w[4], booking: w[5], rates: w[6],
+      context: { operation: w[7][0], clientRef: w[7][1], ledger: w[7][2] }, upstreamBody: w[8] } };
+  const n = JSON.parse(ANS_ARR);
+  const answered = { response: { status: n[0][0], headers: n[0][1], class: n[0][2], body: n[0][3] }, outcome: n[1], cacheable: n[2], retry: n[3], leak: n[4], watch: n[5], note: n[6] };
+  return inP.length + inA.length + prepared.kind.length + answered.note.length;
+}
+
 /** prepare makes the read's prepare call and checks it forwards. */
 function prepare() {
   const p = core.prepare(facts());
@@ -78,6 +102,7 @@ const MODES = {
   json: () =>
     JSON.stringify({ ...facts(), body: null }).length + JSON.parse(PREP).kind.length +
     JSON.stringify({ ...answerInput(CTX), upstream: { status: 200, body: null, failure: null } }).length + JSON.parse(ANS).note.length,
+  arrays,
 };
 
 export default {
