@@ -209,10 +209,13 @@ BENCH_STEPS += bench-worker-core
 bench-worker-core: worker-core
 	node worker/bench/core.mjs $(CORE_OUT)
 
-## profile-worker: where a warm forwarded read's time goes inside workerd (worker/bench/profile.mjs:
-## V8's sampling profiler through workerd's inspector, by category: the core module, its crossing,
-## runtime APIs, timers, the collector, the worker's own JavaScript, and its largest functions). The edge is bundled unminified with a core that keeps its function names
-## (build/profile/); the upload and the bench are not. PROFILE_SCENARIO=healthz for /healthz.
+## profile-worker: where a warm forwarded read's time goes inside workerd (`go run ./worker/bench
+## -parts profile`, worker/bench/profile.go and profile.mjs: V8's sampling profiler through
+## workerd's inspector, by category: the core module, its crossing, runtime APIs, timers, the
+## collector, the worker's own JavaScript, and its largest functions). The edge is bundled
+## unminified with a core that keeps its function names (build/profile/); the upload and the
+## bench are not. PROFILE_SCENARIO=healthz for /healthz.
+PROFILE_SCENARIO ?= forward
 .PHONY: profile-worker
 profile-worker: npm-tools worker
 	@rm -rf build/profile && mkdir -p build/profile/src build/profile/bundle
@@ -223,7 +226,7 @@ profile-worker: npm-tools worker
 	printf 'name = "profile"\nmain = "src/worker.mjs"\ncompatibility_date = "%s"\nminify = false\nkeep_names = false\n[[durable_objects.bindings]]\nname = "BOOKINGS"\nclass_name = "Bookings"\n[[durable_objects.bindings]]\nname = "WATCHLIST"\nclass_name = "Watchlist"\n' \
 	  "$$(sed -n 's/^compatibility_date = "\(.*\)"/\1/p' wrangler.toml)" > build/profile/wrangler.toml; \
 	$(WRANGLER_ENV) $(WRANGLER) deploy --dry-run -c build/profile/wrangler.toml --outdir $(CURDIR)/build/profile/bundle > /dev/null
-	node --experimental-websocket worker/bench/profile.mjs build/profile/bundle
+	$(GO) run ./worker/bench -parts profile -profile-scenario $(PROFILE_SCENARIO)
 
 ## test-worker-js: the worker's JavaScript (worker/src): its unit tests in Node, with fakes of
 ## the bindings and of the core (worker/src/testing), and TypeScript's check of its JSDoc types

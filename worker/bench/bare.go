@@ -264,9 +264,10 @@ type bareProc struct {
 	url string
 }
 
-// startBare writes w's config and starts workerd on it, returning once its
-// socket accepts connections (no request: the first one is the caller's).
-func startBare(wd string, w bareWorker, vars map[string]string, date string) (*bareProc, error) {
+// startBare writes w's config and starts workerd on it (extra: more of
+// workerd serve's flags), returning once its socket accepts connections
+// (no request: the first one is the caller's).
+func startBare(wd string, w bareWorker, vars map[string]string, date string, extra ...string) (*bareProc, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -285,7 +286,7 @@ func startBare(wd string, w bareWorker, vars map[string]string, date string) (*b
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(wd, "serve", path, "--experimental")
+	cmd := exec.Command(wd, append([]string{"serve", path, "--experimental"}, extra...)...)
 	cmd.Dir = w.dir
 	var out wranglerdev.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out

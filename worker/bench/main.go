@@ -211,7 +211,10 @@ func main() {
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
 	flag.BoolVar(&bareTwins, "bare-twins", false, "run every worker of the bare part twice (a twin workerd on the same bundle): an A/A check of the bench's order")
 	flag.IntVar(&bareBlock, "bare-block", 1, "requests in a row per worker's turn in the bare part's warm runs (1: each after a random neighbour)")
-	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; corecost, not in the default: the core's calls once per request in workerd; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
+	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; corecost, not in the default: the core's calls once per request in workerd; profile, not in the default: make profile-worker; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
+	flag.IntVar(&profileN, "profile-n", profileN, "requests profiled in the profile part")
+	flag.IntVar(&profileWarm, "profile-warm", profileWarm, "warm-up requests before the profile part's profile")
+	flag.StringVar(&profileScenario, "profile-scenario", profileScenario, "the profile part's request: forward or healthz")
 	flag.IntVar(&corecostN, "corecost-n", corecostN, "measured requests per build and mode in the corecost part")
 	flag.IntVar(&corecostTurn, "corecost-turn", corecostTurn, "requests in a row per turn of a (build, mode) cell in the corecost part")
 	flag.IntVar(&corecostWarm, "corecost-warm", corecostWarm, "warm-up requests per build and mode in the corecost part")
@@ -339,6 +342,11 @@ func run(n, warm int, dur time.Duration, memN int, variants []variant) error {
 	}
 	if want["corecost"] {
 		if err := corecostPart(root, variants); err != nil {
+			return err
+		}
+	}
+	if want["profile"] {
+		if err := profilePart(root, vars); err != nil {
 			return err
 		}
 	}
