@@ -4,9 +4,10 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/parcelgate/parcelgate/internal/allocated"
 )
 
 // mime wraps s at 76 characters a line with eol between the lines, as
@@ -150,15 +151,6 @@ func FuzzScanIsLinear(f *testing.F) {
 	})
 }
 
-// allocated is what f allocates, in bytes.
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // A long run is searched a window at a time, never joined whole: an
 // upstream answer of megabytes (a label: base64, which holds long runs
 // of hex digits, or MIME-wrapped base64) costs the scan a window, not
@@ -176,7 +168,7 @@ func TestLongRunsAreSearchedInWindows(t *testing.T) {
 	} {
 		b := []byte(body)
 		var leaks bool
-		n := allocated(func() { leaks = f.Leaks(b) })
+		n := allocated.Bytes(func() { leaks = f.Leaks(b) })
 		if leaks {
 			t.Fatalf("a leak found in %.40q...", body)
 		}

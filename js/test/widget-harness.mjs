@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, after, beforeEach } from 'node:test';
-import { ROOT, startServer, launchBrowser } from './helpers.mjs';
+import { ROOT, startServer, launchBrowser, eventually } from './helpers.mjs';
 import { serveTiles } from './tiles.mjs';
 
 /**
@@ -37,16 +37,8 @@ export function widgetHarness(options) {
       await page.waitForSelector('body[data-ready="true"]');
       return { page, errors, el: options.element ? page.locator(options.element) : null };
     },
-    async eventually(fn, ms = options.timeout ?? 5000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        try {
-          return await fn();
-        } catch (err) {
-          if (Date.now() > end) throw err;
-          await new Promise((r) => setTimeout(r, 40));
-        }
-      }
+    eventually(fn, ms = options.timeout ?? 5000) {
+      return eventually(fn, ms, 40);
     },
   };
 

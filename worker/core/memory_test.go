@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/parcelgate/parcelgate/internal/allocated"
 	"github.com/parcelgate/parcelgate/worker/core"
 	"github.com/parcelgate/parcelgate/worker/core/seam"
 )
@@ -26,15 +26,6 @@ import (
 // the call (the key-leak scan joined the label's hex run into growing
 // buffers; the envelope was read from two copies), a megabyte of drop
 // points 4.7x to normalize and 7.4x signed.
-
-// allocated is what f allocates, in bytes.
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
 
 // dropPoints is a get-drop-points answer of about n bytes.
 func dropPoints(n int) []byte {
@@ -80,7 +71,7 @@ func TestOneCallsMemoryIsAFewTimesTheBody(t *testing.T) {
 	c := core.Calls{Edge: memoryEdge()}
 	for name, body := range labels() {
 		var parts [][]byte
-		n := allocated(func() { _, parts = c.Call(seam.MethodAnswer, []byte(bookingAnswer), body) })
+		n := allocated.Bytes(func() { _, parts = c.Call(seam.MethodAnswer, []byte(bookingAnswer), body) })
 		require.Len(t, parts, 1, name)
 		assert.True(t, bytes.Equal(body, parts[0]), "%s: relayed as received", name)
 		assert.LessOrEqual(t, float64(n), 1.5*float64(len(body)), "%s: allocated %.2fx the body", name, float64(n)/float64(len(body)))
@@ -96,7 +87,7 @@ func TestOneCallsMemoryIsAFewTimesTheBody(t *testing.T) {
 	} {
 		var head []byte
 		var parts [][]byte
-		n := allocated(func() { head, parts = c.Call(seam.MethodNormalize, []byte(in.head), body) })
+		n := allocated.Bytes(func() { head, parts = c.Call(seam.MethodNormalize, []byte(in.head), body) })
 		var got struct{ Normalized bool }
 		require.NoError(t, json.Unmarshal(head, &got), in.name)
 		require.Len(t, parts, 1, in.name)
@@ -139,13 +130,13 @@ func TestTheCrossingCopiesNoBody(t *testing.T) {
 	body := labels()["A"]
 	n := len(bookingAnswer) + len(body)
 	var in []byte
-	assert.LessOrEqual(t, allocated(func() { in = x.In(n) }), uint64(n)+16<<10, "the buffer of a large message is its size (and Go's page rounding)")
+	assert.LessOrEqual(t, allocated.Bytes(func() { in = x.In(n) }), uint64(n)+16<<10, "the buffer of a large message is its size (and Go's page rounding)")
 	require.Len(t, in, n)
 	copy(in, bookingAnswer)
 	copy(in[len(bookingAnswer):], body)
 	var head []byte
 	var parts [][]byte
-	assert.Less(t, allocated(func() { head, parts = x.Run(seam.MethodAnswer, len(bookingAnswer), len(body)) }), uint64(64<<10))
+	assert.Less(t, allocated.Bytes(func() { head, parts = x.Run(seam.MethodAnswer, len(bookingAnswer), len(body)) }), uint64(64<<10))
 	assert.Contains(t, string(head), `"$raw":[["response.body",`+strconv.Itoa(len(body))+`]]`)
 	require.Len(t, parts, 1)
 	assert.Same(t, &in[len(bookingAnswer)], &parts[0][0], "the relayed body is the message's own bytes")
