@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { ROOT, launchBrowser } from '../helpers.mjs';
+import { ROOT, launchBrowser, eventually as assertEventually } from '../helpers.mjs';
 import { startStack } from './stack.mjs';
 import { PHONE_WIDTHS, PHONE_HEIGHT, axeViolations, measureAtPhoneWidths } from '../phone-a11y.mjs';
 
@@ -386,16 +386,4 @@ async function visibleHints(page) {
     const status = document.querySelector('pg-rate-selector').shadowRoot.querySelector('.pg-status');
     return [document.getElementById('route-hint'), status].filter(shown).map((el) => el.textContent);
   });
-}
-
-async function assertEventually(fn, timeout = 15000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
 }
