@@ -29,7 +29,12 @@ import { failureBody, json } from "./respond.mjs";
  * @property {string} note what the log line should add (a failure off the answer's path)
  * @property {{status: number, attempts: number, ms: number}} upstream upstream calls made for it
  * @property {number} bytesIn bytes of the query (GET) or body read
- * @property {number} bytesOut bytes of the answer
+ * @property {string | Uint8Array | null} answered the answer's body as reply() sent it (the log line counts its bytes)
+ * @property {Record<string, string>} answerHeaders headers the middleware add to whatever answer the
+ *   request gets (lower-case names), known before it is made: reply() builds the Response with them,
+ *   one crossing into the runtime instead of a set() per header afterwards
+ * @property {Array<(x: Exchange) => void>} finishing what the middleware write into answerHeaders
+ *   as the answer is made (Server-Timing's durations)
  * @property {Uint8Array | null} body the body read (bounded), null when none
  * @property {boolean} bodyTooLarge the body passed MAX_BODY_BYTES (declared or read)
  * @property {boolean} warm a made-up request of the isolate's start (warm.mjs): answered without a body
@@ -47,7 +52,7 @@ export function newExchange({ request, env, exec, now, warm = false, body }) {
   return {
     request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", pricing: "", sign: "", origin: "",
     errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
-    bytesIn: 0, bytesOut: 0, body: body ?? null, bodyTooLarge: false, warm,
+    bytesIn: 0, answered: null, answerHeaders: {}, finishing: [], body: body ?? null, bodyTooLarge: false, warm,
   };
 }
 
@@ -84,15 +89,28 @@ export function fail(x, f) {
 const encoder = new TextEncoder();
 
 /**
- * reply answers with a JSON body, counted for the log line.
+ * reply answers with a JSON body and the headers the middleware asked for
+ * (x.answerHeaders, after what finishing wrote). The body goes to the
+ * Response as it is: the log line counts its bytes (bytesOut), and only
+ * when it writes one.
  * @param {Exchange} x
  * @param {{status: number, body: string | Uint8Array, headers?: Record<string, string>}} r
  * @returns {Response}
  */
 export function reply(x, { status, body, headers }) {
-  const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  x.bytesOut = bytes.byteLength;
-  return json({ status, body: x.warm ? null : bytes, headers });
+  for (const f of x.finishing) f(x);
+  x.answered = body;
+  return json({ status, body: x.warm ? null : body, headers, more: x.answerHeaders });
+}
+
+/**
+ * bytesOut is the size of the answer reply() sent, in bytes.
+ * @param {Exchange} x
+ * @returns {number}
+ */
+export function bytesOut(x) {
+  const b = x.answered;
+  return b === null ? 0 : typeof b === "string" ? encoder.encode(b).byteLength : b.byteLength;
 }
 
 /**

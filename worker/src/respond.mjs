@@ -44,14 +44,16 @@ export function okBody(data) {
  * by set() crosses into the runtime once per header (/healthz 3-4% less
  * CPU alone in workerd: worker/bench/EDGE_COST.md). Names are lower-cased
  * first, so ours replace a header of the same name in any case, as set()
- * did.
- * @param {{status: number, body: string | Uint8Array | null, headers?: Record<string, string>}} r
+ * did. more (the middleware's, lower-case) come after the answer's own and
+ * replace them, except Vary, which lists both (as append() did).
+ * @param {{status: number, body: string | Uint8Array | null, headers?: Record<string, string>, more?: Record<string, string>}} r
  * @returns {Response}
  */
-export function json({ status, body, headers }) {
+export function json({ status, body, headers, more }) {
   /** @type {Record<string, string>} */
   const h = {};
   for (const k in headers) h[k.toLowerCase()] = headers[k]; // nothing for undefined
+  for (const k in more) h[k] = k === "vary" && h.vary !== undefined ? h.vary + ", " + more[k] : more[k];
   h["content-type"] = CONTENT_TYPE;
   h["cache-control"] = "no-store";
   h["x-content-type-options"] = "nosniff";

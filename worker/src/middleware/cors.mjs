@@ -5,7 +5,8 @@
 // Access-Control-Allow-Origin and the exposed headers on every answer;
 // preflights get their headers from the route (it knows the methods).
 // Requests without Origin (servers, curl) and same-origin ones (the demo
-// shop served by the worker) are not affected. Vary: Origin always.
+// shop served by the worker) are not affected. Vary: Origin always. The headers
+// go to x.answerHeaders: reply() makes the answer with them.
 
 /** @typedef {import("../router.mjs").Middleware} Middleware */
 
@@ -19,6 +20,9 @@ export function originAllowed(allowed, origin) {
   return allowed.includes("*") || allowed.includes(origin);
 }
 
+/** EXPOSED: the answers' headers a page on an allowed origin may read. */
+const EXPOSED = "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After, Rates-Source";
+
 /**
  * cors applies ALLOWED_ORIGINS.
  * @param {{allowedOrigins: () => string[], refuse: (x: import("../exchange.mjs").Exchange, origin: string) => Response}} o
@@ -27,24 +31,16 @@ export function originAllowed(allowed, origin) {
  * @returns {Middleware}
  */
 export function cors({ allowedOrigins, refuse }) {
-  return async (x, next) => {
+  return (x, next) => {
     const origin = x.request.headers.get("origin");
-    let res;
+    x.answerHeaders.vary = "Origin";
     if (origin !== null && origin !== "" && origin !== x.self) {
-      if (!originAllowed(allowedOrigins(), origin)) {
-        res = refuse(x, origin);
-        res.headers.append("vary", "Origin");
-        return res;
-      }
+      if (!originAllowed(allowedOrigins(), origin)) return Promise.resolve(refuse(x, origin));
       x.origin = origin;
+      x.answerHeaders["access-control-allow-origin"] = origin;
+      x.answerHeaders["access-control-expose-headers"] = EXPOSED;
     }
-    res = await next(x);
-    if (x.origin !== "") {
-      res.headers.set("access-control-allow-origin", x.origin);
-      res.headers.set("access-control-expose-headers", "X-Request-Id, Server-Timing, X-Cache, Parcelgate-Data, Retry-After, Rates-Source");
-    }
-    res.headers.append("vary", "Origin");
-    return res;
+    return next(x);
   };
 }
 

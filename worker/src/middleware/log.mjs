@@ -7,7 +7,7 @@
 // detail (a transport failure's cause) may name the upstream, which the
 // operator's log may, the client's answer never.
 
-import { clip } from "../exchange.mjs";
+import { bytesOut, clip } from "../exchange.mjs";
 import { ms } from "./timing.mjs";
 
 /**
@@ -43,7 +43,7 @@ export function requestLine(x, status, end) {
     o.attempts = x.upstream.attempts;
   }
   o.bytes_in = x.bytesIn;
-  o.bytes_out = x.bytesOut;
+  o.bytes_out = bytesOut(x);
   o.cors = x.origin !== "";
   if (x.note !== "") o.note = x.note;
   return o;

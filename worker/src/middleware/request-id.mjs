@@ -27,10 +27,9 @@ export function pickRequestId(given, make) {
  * @returns {Middleware}
  */
 export function requestId({ make = newRequestId } = {}) {
-  return async (x, next) => {
+  return (x, next) => {
     x.id = pickRequestId(x.request.headers.get("x-request-id"), make);
-    const res = await next(x);
-    res.headers.set("x-request-id", x.id);
-    return res;
+    x.answerHeaders["x-request-id"] = x.id;
+    return next(x);
   };
 }

@@ -14,16 +14,21 @@ export function ms(n) {
 }
 
 /**
- * timing sets the answer's Server-Timing.
+ * timing sets the answer's Server-Timing as the answer is made (reply()):
+ * nothing the request waits on comes after that, so it is the request's
+ * duration.
  * @param {{now?: () => number}} [o]
  * @returns {Middleware}
  */
 export function timing({ now = Date.now } = {}) {
-  return async (x, next) => {
-    const res = await next(x);
+  /** @param {import("../exchange.mjs").Exchange} x */
+  const stamp = (x) => {
     let v = "edge;dur=" + ms(now() - x.t0);
     if (x.upstream.attempts > 0) v += ", upstream;dur=" + ms(x.upstream.ms);
-    res.headers.set("server-timing", v);
-    return res;
+    x.answerHeaders["server-timing"] = v;
+  };
+  return (x, next) => {
+    x.finishing.push(stamp);
+    return next(x);
   };
 }
