@@ -292,7 +292,7 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## buffer kept across calls (-42 B: the arena takes it back anyway): 149,087 B measured. Then the
 ## answers' headers given to the Response as one object (respond.mjs's json(): +12 B of JavaScript
 ## for 3-4% less /healthz CPU): 149,099 B measured, budget 149,100 (the day before's).
-## 2026-11-29 02:50 UTC (issue 32): the middleware's headers (request id, Server-Timing, CORS)
+## 2026-11-29 02:00 UTC (issue 32): the middleware's headers (request id, Server-Timing, CORS)
 ## given to the one Response reply() makes instead of set() on it afterwards, and the answer's
 ## bytes counted only for a log line: +70 B of JavaScript for 2-7 us less /healthz CPU alone in
 ## workerd (worker/bench/EDGE_COST.md, "The middleware's headers"): 149,169 B measured.

@@ -64,6 +64,12 @@ var bareTwins bool
 // neighbour; 8 measures each worker mostly after itself.
 var bareBlock = 1
 
+// bareV8Flags (-bare-v8-flags, comma-separated) are V8 flags for every
+// workerd of the parts that run it alone (the config's v8Flags), for
+// questions such as "does the core's cost depend on its code's tier":
+// --liftoff-only against --no-liftoff (worker/bench/EDGE_COST.md).
+var bareV8Flags []string
+
 // bareWorker is one worker of the bare part.
 type bareWorker struct {
 	name    string
@@ -336,7 +342,18 @@ func bareConfig(w bareWorker, vars map[string]string, date, addr string) (string
 	b.WriteString("using Workerd = import \"/workerd/workerd.capnp\";\n")
 	b.WriteString("const config :Workerd.Config = (\n")
 	b.WriteString("  services = [ (name = \"main\", worker = .w), (name = \"internet\", network = (allow = [\"public\", \"private\", \"local\"])) ],\n")
-	fmt.Fprintf(&b, "  sockets = [ (name = \"http\", address = %s, http = (), service = \"main\") ],\n);\n", capnpString(addr))
+	fmt.Fprintf(&b, "  sockets = [ (name = \"http\", address = %s, http = (), service = \"main\") ],\n", capnpString(addr))
+	if len(bareV8Flags) > 0 {
+		b.WriteString("  v8Flags = [")
+		for i, f := range bareV8Flags {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(" " + capnpString(f))
+		}
+		b.WriteString(" ],\n")
+	}
+	b.WriteString(");\n")
 	b.WriteString("const w :Workerd.Worker = (\n  modules = [\n")
 	for _, m := range w.modules {
 		kind := "esModule"

@@ -210,6 +210,7 @@ func main() {
 	flag.IntVar(&bareN, "bare-n", 3000, "measured requests per cell in the bare part's warm runs")
 	flag.IntVar(&bareWarm, "bare-warm", 2000, "warm-up requests per cell in the bare part (the JIT's tiering settles after about 2,000)")
 	flag.BoolVar(&bareTwins, "bare-twins", false, "run every worker of the bare part twice (a twin workerd on the same bundle): an A/A check of the bench's order")
+	v8Flags := flag.String("bare-v8-flags", "", "V8 flags for every workerd run alone (bare, offers, corecost, profile), comma-separated, e.g. --liftoff-only")
 	flag.IntVar(&bareBlock, "bare-block", 1, "requests in a row per worker's turn in the bare part's warm runs (1: each after a random neighbour)")
 	parts := flag.String("parts", "latency,memory,cold,bare,offers,webhooks,rates,size", "parts to run (latency includes throughput; corecost, not in the default: the core's calls once per request in workerd; profile, not in the default: make profile-worker; offers: rates with signed offers against without, in bare workerd, -bare-n/-bare-warm requests)")
 	flag.IntVar(&profileN, "profile-n", profileN, "requests profiled in the profile part")
@@ -233,6 +234,11 @@ func main() {
 	// The proxy's booking baseline is its plain new-shipment forward.
 	if only["booked"] {
 		only["plain"] = true
+	}
+	for _, f := range strings.Split(*v8Flags, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			bareV8Flags = append(bareV8Flags, f)
+		}
 	}
 	variants, err := parseVariants(*vs)
 	if err != nil {
