@@ -25,7 +25,6 @@ import { healthz, tokens, demoToken, faults, notFound } from "./routes/endpoints
  * @returns {Handler}
  */
 export function app({ edge, instance, cache }) {
-  const get = async () => edge;
   const limits = edge.config.limits;
   return compose([
     requestId(),
@@ -37,18 +36,18 @@ export function app({ edge, instance, cache }) {
     bodyBounds({ maxBodyBytes: () => limits.maxBodyBytes }),
   ], onePathSpelling(edge, router({
     exact: {
-      "/healthz": healthz({ edge: get, instance }),
-      "/tokens": tokens({ edge: get }),
-      "/demo/token": demoToken({ edge: get }),
+      "/healthz": healthz({ edge, instance }),
+      "/tokens": tokens({ edge }),
+      "/demo/token": demoToken({ edge }),
     },
     prefixes: [
       // The request's own deadline where it waits on the upstream (a timer
       // per request is not free: /healthz and the rest do without).
       { prefix: "/v1/", handler: compose([deadline({ ms: () => limits.requestDeadlineMs, onTimeout: (x) => failure(x, edge, "timeout") })],
-        operation({ edge: get, cache })) },
-      { prefix: "/__faults/", handler: faults({ edge: get }) },
+        operation({ edge, cache })) },
+      { prefix: "/__faults/", handler: faults({ edge }) },
     ],
-    notFound: notFound({ edge: get }),
+    notFound: notFound({ edge }),
   })));
 }
 

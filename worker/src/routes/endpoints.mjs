@@ -13,7 +13,6 @@ import { WATCHLIST } from "../edge.mjs";
 /**
  * @typedef {import("../exchange.mjs").Exchange} Exchange
  * @typedef {import("../edge.mjs").Edge} Edge
- * @typedef {(x: Exchange) => Promise<Edge>} GetEdge
  * @typedef {{id: string, requests: number, memoryBytes: number} | null} InstanceInfo
  */
 
@@ -22,20 +21,18 @@ export const STATS_TTL_MS = 10 * 1000;
 
 /**
  * healthz serves GET /healthz.
- * @param {{edge: GetEdge, instance: (edge: Edge) => InstanceInfo}} deps
+ * @param {{edge: Edge, instance: (edge: Edge) => InstanceInfo}} deps
  */
-export function healthz({ edge: getEdge, instance }) {
+export function healthz({ edge, instance }) {
   return async (/** @type {Exchange} */ x) => {
     x.op = "healthz";
-    const edge = await getEdge(x);
     if (x.request.method === "OPTIONS") return preflight(x, "GET");
     if (x.request.method !== "GET") return failure(x, edge, "method_not_allowed", { allow: "GET" });
-    const authorization = x.request.headers.get("authorization");
     /** @type {import("../core.mjs").HealthzInput["webhooks"]} */
     let webhooks = null;
     if (edge.config.webhooks !== null && edge.config.errors.length === 0) {
       const s = await stats(x, edge);
-      const master = edge.core.isMaster({ authorization }).master;
+      const master = edge.core.isMaster({ authorization: x.request.headers.get("authorization") }).master;
       if (s.ok) {
         const at = s.value.last_run === null ? NaN : Date.parse(String(s.value.last_run.at));
         webhooks = { stats: master ? s.value : null, error: null, lastRunAt: Number.isNaN(at) ? null : at };
@@ -43,19 +40,33 @@ export function healthz({ edge: getEdge, instance }) {
         webhooks = { stats: null, error: "the watchlist could not be reached", lastRunAt: null };
       }
     }
-    /** @type {import("../core.mjs").HealthzInput} */
-    const input = {
-      method: x.request.method, authorization, acceptLanguage: x.request.headers.get("accept-language"),
-      requestId: x.id, now: Date.now(), instance: instance(edge),
-      rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), anonymous: bound({ env: x.env, binding: RATE_LIMIT_ANONYMOUS }),
-        tokens: bound({ env: x.env, binding: RATE_LIMIT_TOKENS }) },
-      cache: edge.cache.stats(), webhooks,
-    };
-    if (webhooks === null && input.instance !== null) {
-      if (edge.health === null) edge.health = healthTemplate(edge.core.healthz({ ...input, instance: MARK.instance, cache: MARK.cache }));
-      if (edge.health !== false) return send(x, fillHealth(edge.health, input.instance, input.cache));
+    const inst = instance(edge);
+    // The template's answer depends on nothing of the request but its
+    // numbers: nothing else is read for it.
+    if (webhooks === null && inst !== null) {
+      if (edge.health === null) edge.health = healthTemplate(edge.core.healthz(healthInput(x, MARK.instance, MARK.cache, null)));
+      if (edge.health !== false) return send(x, fillHealth(edge.health, inst, edge.cache.stats()));
     }
-    return send(x, edge.core.healthz(input));
+    return send(x, edge.core.healthz(healthInput(x, inst, edge.cache.stats(), webhooks)));
+  };
+}
+
+/**
+ * healthInput is the core's healthz input for a request.
+ * @param {Exchange} x
+ * @param {InstanceInfo} instance
+ * @param {{entries: number, bytes: number}} cache
+ * @param {import("../core.mjs").HealthzInput["webhooks"]} webhooks
+ * @returns {import("../core.mjs").HealthzInput}
+ */
+function healthInput(x, instance, cache, webhooks) {
+  const h = x.request.headers;
+  return {
+    method: x.request.method, authorization: h.get("authorization"), acceptLanguage: h.get("accept-language"),
+    requestId: x.id, now: Date.now(), instance,
+    rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), anonymous: bound({ env: x.env, binding: RATE_LIMIT_ANONYMOUS }),
+      tokens: bound({ env: x.env, binding: RATE_LIMIT_TOKENS }) },
+    cache, webhooks,
   };
 }
 
@@ -135,12 +146,11 @@ async function stats(x, edge) {
 
 /**
  * tokens serves POST /tokens (the shop's server mints scoped tokens).
- * @param {{edge: GetEdge}} deps
+ * @param {{edge: Edge}} deps
  */
-export function tokens({ edge: getEdge }) {
+export function tokens({ edge }) {
   return async (/** @type {Exchange} */ x) => {
     x.op = "tokens";
-    const edge = await getEdge(x);
     if (x.request.method === "OPTIONS") return preflight(x, "POST");
     const a = edge.core.tokens(requestFacts(x, Date.now()));
     return (await limited(x, edge, a.rateLimit)) ?? send(x, a.response);
@@ -150,11 +160,10 @@ export function tokens({ edge: getEdge }) {
 /**
  * demoToken serves /demo/token while the upstream is the sandbox (a 404
  * otherwise, as any unknown path).
- * @param {{edge: GetEdge}} deps
+ * @param {{edge: Edge}} deps
  */
-export function demoToken({ edge: getEdge }) {
+export function demoToken({ edge }) {
   return async (/** @type {Exchange} */ x) => {
-    const edge = await getEdge(x);
     if (!edge.config.demo) return failure(x, edge, "not_found");
     x.op = "demo-token";
     if (x.request.method === "OPTIONS") return preflight(x, "GET, POST");
@@ -166,11 +175,10 @@ export function demoToken({ edge: getEdge }) {
 /**
  * faults serves /__faults/<kind> with FAULT_INJECTION on a sound
  * configuration (tests of trap isolation); a 404 otherwise.
- * @param {{edge: GetEdge}} deps
+ * @param {{edge: Edge}} deps
  */
-export function faults({ edge: getEdge }) {
+export function faults({ edge }) {
   return async (/** @type {Exchange} */ x) => {
-    const edge = await getEdge(x);
     if (!edge.config.faults || edge.config.errors.length > 0) return failure(x, edge, "not_found");
     x.op = "faults";
     return send(x, edge.core.fault({ kind: x.path.slice("/__faults/".length), requestId: x.id }));
@@ -179,8 +187,8 @@ export function faults({ edge: getEdge }) {
 
 /**
  * notFound answers a path the worker does not serve.
- * @param {{edge: GetEdge}} deps
+ * @param {{edge: Edge}} deps
  */
-export function notFound({ edge: getEdge }) {
-  return async (/** @type {Exchange} */ x) => failure(x, await getEdge(x), "not_found");
+export function notFound({ edge }) {
+  return async (/** @type {Exchange} */ x) => failure(x, edge, "not_found");
 }

@@ -47,12 +47,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * operation serves /v1/<operation>.
- * @param {{edge: (x: Exchange) => Promise<Edge>, cache?: () => import("../types").CacheLike | undefined}} deps
+ * @param {{edge: Edge, cache?: () => import("../types").CacheLike | undefined}} deps
  * @returns {(x: Exchange) => Promise<Response>}
  */
-export function operation({ edge: getEdge, cache = defaultCache }) {
+export function operation({ edge, cache = defaultCache }) {
   return async (x) => {
-    const edge = await getEdge(x);
     const name = x.path.slice("/v1/".length);
     const route = edge.config.operations.find((o) => o.name === name);
     x.op = route === undefined ? "" : name;
