@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { requestId, pickRequestId } from "./request-id.mjs";
+import { requestId, pickRequestId, newRequestId } from "./request-id.mjs";
 import { timing } from "./timing.mjs";
 import { cors, preflightHeaders } from "./cors.mjs";
 import { requestLog, wanted } from "./log.mjs";
@@ -29,6 +29,16 @@ test("request id: a plain client id of at most 64 characters is kept, anything e
   const y = exchangeFor("/");
   const r2 = await requestId()(y, ok);
   assert.match(r2.headers.get("x-request-id"), /^[0-9a-f]{32}$/);
+});
+
+test("request id: a new one is 32 hex digits, the isolate's random half and its count; never repeated", () => {
+  const ids = Array.from({ length: 5000 }, () => newRequestId());
+  for (const id of ids) assert.match(id, /^[0-9a-f]{32}$/);
+  assert.equal(new Set(ids).size, ids.length);
+  const half = ids[0].slice(0, 16);
+  assert.ok(ids.every((id) => id.slice(0, 16) === half), "one isolate, one random half");
+  assert.notEqual(half, "0".repeat(16));
+  for (let i = 1; i < ids.length; i++) assert.equal(parseInt(ids[i].slice(16), 16), parseInt(ids[i - 1].slice(16), 16) + 1);
 });
 
 test("timing: edge always, upstream only when a call was made", async () => {
