@@ -85,6 +85,7 @@ function categorize(p, crossingLines) {
   for (const s of p.samples) counts.set(s, (counts.get(s) || 0) + 1);
   const out = Object.fromEntries(CATEGORIES.map(([k]) => [k, 0]));
   const own = new Map(); // the worker JavaScript's samples by function
+  const core = new Map(); // the core module's samples by its function on top (or what it called)
   let idle = 0;
   for (const [id, c] of counts) {
     const top = byId.get(id).callFrame;
@@ -108,12 +109,16 @@ function categorize(p, crossingLines) {
               : RUNTIME.has(name) && top.url === '' ? 'runtime APIs'
                 : 'worker JavaScript';
     out[k] += c;
+    if (wasm) {
+      const f = top.url !== '' && !top.url.endsWith('.js') ? name || '(anonymous wasm)' : `${name || '(anonymous)'} (not wasm, under the core)`;
+      core.set(f, (core.get(f) || 0) + c);
+    }
     if (k === 'worker JavaScript') {
       const f = `${name || '(anonymous)'}${top.url ? ` (worker.js:${top.lineNumber + 1})` : ''}`;
       own.set(f, (own.get(f) || 0) + c);
     }
   }
-  return { out, own, idle, samples: p.samples.length };
+  return { out, own, core, idle, samples: p.samples.length };
 }
 
 const edgeJs = fs.readFileSync(workerJs, 'utf8').split('\n');
@@ -138,3 +143,7 @@ console.log("\nThe worker JavaScript's largest functions (self samples):\n");
 console.log('| function | samples per 1,000 requests | share of all |');
 console.log('|---|---|---|');
 for (const [f, c] of [...edge.own].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`| ${f} | ${(1000 * c / N).toFixed(0)} | ${(100 * c / sum).toFixed(1)}% |`);
+console.log("\nThe core module's largest functions (self samples; the core keeps its names in this build):\n");
+console.log('| function | samples per 1,000 requests | share of all |');
+console.log('|---|---|---|');
+for (const [f, c] of [...edge.core].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${f} | ${(1000 * c / N).toFixed(0)} | ${(100 * c / sum).toFixed(1)}% |`);
