@@ -17,6 +17,7 @@ import { app } from "./app.mjs";
 import { newExchange } from "./exchange.mjs";
 import { scheduled } from "./scheduled.mjs";
 import { logLine } from "./middleware/log.mjs";
+import { newRequestId } from "./middleware/request-id.mjs";
 import { failureBody, json } from "./respond.mjs";
 import { bookingsObject } from "./platform/bookings.mjs";
 import { forwardBooking } from "./routes/operation.mjs";
@@ -98,7 +99,7 @@ export default {
     } catch (e) {
       logLine({ msg: "the edge core failed to start", reason: String(e) });
       const body = failureBody({ status: 500, errorClass: "internal", message: "the edge worker could not start (see the worker's log)" },
-        crypto.randomUUID().replaceAll("-", ""));
+        newRequestId());
       return json({ status: 500, body });
     }
     i.edge.counts.requests++;

@@ -12,6 +12,7 @@
 import { watchLease, watchCommit, WatchlistError } from "./platform/watchlist.mjs";
 import { webhookPost } from "./platform/upstream.mjs";
 import { logLine } from "./middleware/log.mjs";
+import { newRequestId } from "./middleware/request-id.mjs";
 import { WATCHLIST, serviceCall } from "./edge.mjs";
 import { errorDetail } from "./platform/binding.mjs";
 
@@ -214,7 +215,7 @@ async function shipment(r, row) {
     }
     if (polled) {
       touched = true;
-      const a = await serviceCall(r.edge, "get-shipment-tracking", o.pollBody, "watch-" + crypto.randomUUID().replaceAll("-", ""));
+      const a = await serviceCall(r.edge, "get-shipment-tracking", o.pollBody, "watch-" + newRequestId());
       const t = core.tracked({ record, row, upstream: { status: a.status, body: a.body, failure: a.failure }, runAt: r.runAt });
       record = t.record;
       if (t.error !== null) {

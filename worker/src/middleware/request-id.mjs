@@ -24,8 +24,7 @@ let made = 0;
  */
 export function newRequestId() {
   if (isolatePart === "") isolatePart = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
-  const n = (++made).toString(16);
-  return isolatePart + "0000000000000000".slice(n.length) + n;
+  return isolatePart + (++made).toString(16).padStart(16, "0");
 }
 
 /**
