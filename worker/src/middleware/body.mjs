@@ -60,9 +60,9 @@ export async function readBounded(stream, { limit, drain }) {
  * decodes an encoded answer, which may then be longer than declared); -1
  * when it does not.
  * @param {Headers} h
+ * @param {string | null} [cl] its Content-Length, when the caller has read it already
  */
-export function declaredLength(h) {
-  const cl = h.get("content-length");
+export function declaredLength(h, cl = h.get("content-length")) {
   if (cl === null || cl.length === 0 || cl.length > 15) return -1;
   for (let i = 0; i < cl.length; i++) {
     const c = cl.charCodeAt(i);
@@ -84,7 +84,7 @@ export function bodyBounds({ maxBodyBytes, drainBytes = DRAIN_BYTES }) {
     if (body !== null) {
       const max = maxBodyBytes();
       const cl = x.request.headers.get("content-length");
-      const n = declaredLength(x.request.headers);
+      const n = declaredLength(x.request.headers, cl);
       if (cl !== null && Number(cl) > max) {
         // Over the bound by its declared length: never read.
         x.bodyTooLarge = true;
