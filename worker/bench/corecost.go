@@ -42,6 +42,8 @@ var corecostModes = []struct{ key, name string }{
 	{"prepare", "prepare alone"},
 	{"answer", "answer alone"},
 	{"version", "version (the crossing, little else)"},
+	{"prepare2", "prepare twice in the same request"},
+	{"both2", "prepare + answer twice in the same request"},
 	{"json", "the two calls' JSON in plain JavaScript, no call"},
 	{"arrays", "the same messages by position (no names), objects built from them, no call"},
 }

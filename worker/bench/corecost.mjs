@@ -9,6 +9,10 @@
 //   prepare  the read's prepare alone
 //   answer   its answer alone (the upstream's 200)
 //   version  the cheapest call: the crossing and little else
+//   prepare2 the read's prepare twice in the same request: the second
+//            call's extra (prepare2 less prepare) is what a call costs
+//            once its code and data were touched in this request
+//   both2    prepare then answer, twice in the same request
 //   json     no call: the JSON work of the two calls' inputs and answers in
 //            plain JavaScript (what the crossing would cost as JSON alone)
 //   arrays   no call: the same messages as JSON arrays of the members in
@@ -99,6 +103,8 @@ const MODES = {
   prepare: () => prepare().kind.length,
   answer: () => answer(CTX),
   version: () => core.version().version.length,
+  prepare2: () => prepare().kind.length + prepare().kind.length,
+  both2: () => answer(prepare().forward.context) + answer(prepare().forward.context),
   json: () =>
     JSON.stringify({ ...facts(), body: null }).length + JSON.parse(PREP).kind.length +
     JSON.stringify({ ...answerInput(CTX), upstream: { status: 200, body: null, failure: null } }).length + JSON.parse(ANS).note.length,
