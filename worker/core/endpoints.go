@@ -263,8 +263,7 @@ func (e *Edge) Failure(in FailureInput) *Response {
 		if p := catalog.PolicyOf(in.Operation); p != nil && p.ClientRef != "" {
 			ref = p.ClientRef
 		}
-		r = refuse(503, "booking_in_progress",
-			"another attempt with this "+ref+" took over its booking; nothing was sent: retry shortly to get its answer").retry()
+		r = refuse(503, "booking_in_progress", say(l, msgTakenOver, ref)).retry()
 	case "encoded_path":
 		// One spelling per path: no path of the edge needs an escape, and
 		// a decoded one could name a booking where the raw one names none.

@@ -289,6 +289,13 @@ var messages = [...]string{
 		"eine Buchung mit dieser {0} läuft noch; versuchen Sie es gleich erneut, um ihre Antwort zu erhalten" + next +
 		"una prenotazione con questo {0} è ancora in corso; riprova tra poco per ottenerne la risposta" + next +
 		"een boeking met deze {0} is nog bezig; probeer het zo opnieuw om het antwoord te krijgen",
+	msgTakenOver: "another attempt with this {0} took over its booking; nothing was sent: retry shortly to get its answer" + next +
+		"otro intento con este {0} ha tomado el relevo de su reserva; no se ha enviado nada: vuelve a intentarlo en breve para obtener su respuesta" + next +
+		"outra tentativa com este {0} assumiu a sua reserva; nada foi enviado: tente novamente daqui a pouco para obter a resposta" + next +
+		"une autre tentative avec ce {0} a repris sa réservation ; rien n’a été envoyé : réessayez sous peu pour obtenir sa réponse" + next +
+		"ein anderer Versuch mit dieser {0} hat ihre Buchung übernommen; es wurde nichts gesendet: versuchen Sie es gleich erneut, um ihre Antwort zu erhalten" + next +
+		"un altro tentativo con questo {0} ha preso in carico la sua prenotazione; non è stato inviato nulla: riprova tra poco per ottenerne la risposta" + next +
+		"een andere poging met deze {0} heeft de boeking overgenomen; er is niets verzonden: probeer het zo opnieuw om het antwoord te krijgen",
 	msgEncodedPath: "path {0}: percent-encoded characters are not accepted; write the path as it is (/v1/<operation>, e.g. /v1/new-shipment)" + next +
 		"ruta {0}: no se aceptan caracteres codificados con porcentaje; escribe la ruta tal cual (/v1/<operation>, p. ej. /v1/new-shipment)" + next +
 		"caminho {0}: não são aceites caracteres codificados com percentagem; escreva o caminho tal como é (/v1/<operation>, p. ex. /v1/new-shipment)" + next +
@@ -458,6 +465,7 @@ const (
 	msgLedger
 	msgInternal
 	msgBusy
+	msgTakenOver
 	msgEncodedPath
 	msgBookingConflict
 	msgBookingUnconfirmed

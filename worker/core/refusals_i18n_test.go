@@ -126,6 +126,10 @@ func TestRefusalsInTheClientsLanguage(t *testing.T) {
 			return drive(t, edgeOf(core.EnvProxyToken, ""), "get-shipment", &core.Request{Method: "GET", Query: "dlvr_ref=D1", HasQuery: true, AcceptLanguage: l}, nil)
 		}, 500, "worker misconfigured: a required secret or setting is missing, weak or invalid; the worker's log names it, and /healthz with the master token",
 			lang{"es", "worker mal configurado"}, lang{"de", "Worker falsch konfiguriert"}},
+		{"booking taken over by another attempt", func(l string) *answer {
+			return toAnswer(t, ledger.Failure(core.FailureInput{Kind: "booking_taken_over", Operation: "new-shipment", RequestID: "rid", AcceptLanguage: l}), nil)
+		}, 503, "another attempt with this shipping_client_ref took over its booking; nothing was sent: retry shortly to get its answer",
+			lang{"es", "otro intento con este shipping_client_ref ha tomado el relevo de su reserva"}, lang{"de", "hat ihre Buchung übernommen"}},
 		{"POST /tokens without the master token", tokens(&core.Request{Method: "POST", Body: []byte("operations=get-shipment"), ContentType: "application/x-www-form-urlencoded"}), 401,
 			"POST /tokens requires Authorization: Bearer <PROXY_TOKEN> (call it from the shop's server)",
 			lang{"es", "llámalo desde el servidor de la tienda"}, lang{"de", "rufen Sie es vom Server des Shops auf"}},
