@@ -566,7 +566,7 @@ export class PgRateSelector extends SelectableList {
     this.setAttribute('data-state', this._state);
     if (this._state === 'loading') {
       this._renderStatus(status);
-      return; // keep the previous options visible (dimmed) while loading
+      return; // keep the previous options readable while loading (dashed borders mark them stale)
     }
     notice.hidden = !this._notice;
     notice.textContent = this._notice ? this.t(this._notice) : '';
