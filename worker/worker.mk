@@ -303,6 +303,8 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## 2026-11-29 03:27 UTC: the 503 of a booking whose record another attempt took over, in the
 ## client's language like every other booking refusal (it was the one English literal among
 ## them): +182 B, 149,382 B measured, budget 149,400.
+## 2026-11-29 03:33 UTC: BOOKINGS_LEGACY_UNTIL's refusal cites worker/DEPLOY.md, not README.md
+## (as many bytes, 12 B more gzip): 149,394 B measured, budget unchanged.
 EDGE_UPLOAD_BUDGET_GZIP ?= 149400
 .PHONY: size-worker
 size: size-worker

@@ -357,7 +357,7 @@ func loadConfig(getenv func(string) string, lookup func(string) (string, bool)) 
 		if ms, ok := endOfDayMillis(v); ok {
 			c.BookingsLegacyUntil = ms
 		} else {
-			bad(EnvBookingsLegacyUntil, "must be a date, YYYY-MM-DD (UTC): the deploy's day plus 30 (worker/README.md, Deploy with wrangler, step 9)")
+			bad(EnvBookingsLegacyUntil, "must be a date, YYYY-MM-DD (UTC): the deploy's day plus 30 (worker/DEPLOY.md, Deploy with wrangler, step 9)")
 		}
 	}
 	switch v := unitab.Lower(unitab.TrimSpace(getenv(EnvLogRequests))); v {

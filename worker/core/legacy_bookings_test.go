@@ -3,6 +3,10 @@ package core
 import (
 	"github.com/parcelgate/parcelgate/worker/core/seam"
 
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +40,42 @@ func TestBookingsLegacyUntilConfig(t *testing.T) {
 		assert.Equal(t, EnvBookingsLegacyUntil, errs[0].Var, v)
 		assert.Contains(t, errs[0].Problem, "must be a date, YYYY-MM-DD (UTC)", v)
 	}
+}
+
+// The refusal sends the operator to the deploy step that says how to set
+// the variable: the file it names must have that section, and the step of
+// that number in it must be about BOOKINGS_LEGACY_UNTIL (the step moved
+// from worker/README.md to worker/DEPLOY.md when the README was split).
+func TestBookingsLegacyUntilErrorCitesTheDeployStep(t *testing.T) {
+	e := hardenEnv()
+	e[EnvBookingsLegacyUntil] = "tomorrow"
+	_, errs := LoadConfig(func(k string) string { return e[k] })
+	require.Len(t, errs, 1)
+	m := regexp.MustCompile(`\((worker/[A-Za-z_./]+\.md), ([^,]+), step (\d+)\)`).FindStringSubmatch(errs[0].Problem)
+	require.NotNil(t, m, "no (file, section, step N) citation in %q", errs[0].Problem)
+	doc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(m[1])))
+	require.NoError(t, err, m[1])
+	section := ""
+	in, fenced := false, false
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		if !fenced && strings.HasPrefix(line, "#") {
+			if in {
+				break
+			}
+			in = strings.TrimSpace(strings.TrimLeft(line, "#")) == m[2]
+			continue
+		}
+		if in {
+			section += line + "\n"
+		}
+	}
+	require.NotEmpty(t, section, "%s has no section %q", m[1], m[2])
+	step := regexp.MustCompile(`(?ms)^` + m[3] + `\. (.*?)(?:^\d+\. |\z)`).FindStringSubmatch(section)
+	require.NotNil(t, step, "%s, %q has no step %s", m[1], m[2], m[3])
+	assert.Contains(t, step[1], EnvBookingsLegacyUntil, "%s, %q, step %s", m[1], m[2], m[3])
 }
 
 // daysFromCivil agrees with the time package on every day of a span that
