@@ -11,9 +11,10 @@
 // holds no storage, no clock and no timers: the ledger stores Records, keeps
 // in memory the holder it saw take each record (Live), passes the time in
 // milliseconds, waits and sets alarms, and asks the machine below for every
-// decision through the edge core (worker/core, the seam's ledger.* calls).
-// It is free of the edge's types, net/http, fmt and reflection, so that
-// TinyGo builds it into the core. The vectors of testdata/bookings.json run
+// decision through the edge core (worker/core, the seam's Ledger* calls:
+// ledgerBegin ... ledgerSweep in JavaScript). It is free of the edge's
+// types, net/http, fmt and reflection, so that TinyGo builds it into the
+// core. The vectors of testdata/bookings.json run
 // against it here and against the Durable Object through the core module
 // in Node (worker/src/platform/platform.test.mjs).
 //

@@ -3,8 +3,8 @@
 //
 // Under TinyGo, strconv's parsers compare their error values as
 // interfaces (err.(*NumError).Err != ErrRange), and TinyGo's interface
-// comparison links internal/reflectlite (~9 KB of the edge core module
-// with runtime.reflectValueEqual). The core and worker/tokens read their
+// comparison links internal/reflectlite (~9 KB raw of the edge core module
+// with runtime.reflectValueEqual; 741422d, 2026-11-25, TinyGo 0.39). The core and worker/tokens read their
 // integers here; the tests hold both functions to strconv.
 //
 // Pure and TinyGo-compatible: no cgo, reflection or fmt.

@@ -3,7 +3,10 @@
 //
 // Under TinyGo, crypto/sha256 and crypto/hmac link
 // crypto/internal/fips140 and what it drags along (AES, SHA-3, SHA-512,
-// a DRBG, godebug): ~40 KB of the core module for two 64-byte-block hashes.
+// a DRBG, godebug) for two 64-byte-block hashes: with this package in
+// their place the core module was 53.8 KB smaller raw, 26.5 KB gzip
+// (526,319 -> 472,523 B, 236,017 -> 209,524 B; aa32bf5, 2026-11-25,
+// TinyGo 0.39).
 // Under TinyGo this package is a small SHA-256 of its own (sha256.go);
 // natively it is crypto/sha256 (MAC: the RFC 2104 construction over
 // crypto/sha256.Sum256, allocation-free; NewMAC: crypto/hmac), so the Go

@@ -6,10 +6,10 @@
 //
 // The key of a message is its English text, exactly as the core writes it:
 // validate and postal keep returning English, and Message translates at the
-// end. Why not numeric ids: postal codes are being redone country by country
-// (issue 13) with new English messages; keyed by text, a new message works at
-// once (English until translated) and the package's tests fail until every
-// language has it. Messages with a variable part (a number, field names) are
+// end. Why not numeric ids: postal codes were redone country by country
+// (issue 13, resolved) with new English messages; keyed by text, a new
+// message works at once (English until translated) and the package's tests
+// fail until every language has it. Messages with a variable part (a number, field names) are
 // templates with {0}, written by Format.
 //
 // Everything is static (no init work, no maps, no fmt): safe for TinyGo.

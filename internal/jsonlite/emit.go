@@ -2,12 +2,15 @@
 // a pull scanner for decoding and an Emitter interface with a JSON writer
 // for encoding. Values produced by the core (catalog, decoded responses,
 // field errors) describe themselves to an Emitter, so the same code writes
-// JSON natively and builds plain JavaScript objects in the browser module.
+// the JSON of the Go servers, the edge core and the browser modules: those
+// modules answer JavaScript with JSON text (wasm/calls.go's catalogWriter,
+// wasm/decoder's Writer), with no syscall/js.
 package jsonlite
 
 // Emitter receives a JSON-shaped value as a stream of events. Inside an
 // object every value is preceded by Key. Implementations: Writer (JSON
-// text) and, in the browser module, a builder of JavaScript values.
+// text) and wrappers or smaller writers of JSON text around it (the
+// validation module's catalogWriter, without floats, in wasm/calls.go).
 type Emitter interface {
 	BeginObject()
 	EndObject()

@@ -29,7 +29,8 @@
 //
 // The package is part of the TinyGo-compatible core (no fmt, reflect or
 // regexp; nothing allocated for a body without escapes, %XX or broken
-// runs), so the edge's JavaScript port calls the same code.
+// runs), so the edge core module (worker/core, which the edge's
+// JavaScript calls) runs the same code; there is no JavaScript port.
 package leak
 
 import (

@@ -2,7 +2,7 @@
 // modules, with the same results: a search that compares at each
 // position (IndexByte for a one-byte separator) instead of the standard
 // library's, whose brute-force and Rabin-Karp paths are 0.7 KB of the
-// edge module's code. The core's separators are a few bytes and its
+// edge module's code (705 B; 1e37976, 2026-11-28, TinyGo 0.39). The core's separators are a few bytes and its
 // strings a request's fields, where the simple search costs nothing.
 package substr
 

@@ -1,9 +1,10 @@
 // Package unitab answers the few Unicode questions the core asks (case
 // mappings and folding, letter or digit, format character) from compact tables generated
 // from Go's unicode package (gen/main.go), with the standard library's
-// answers for every rune (the tests compare all of them). The unicode
-// package's own tables cost the edge module about 6 KB gzip for these
-// questions; these cost a fraction of that. Lookups scan the runs in
+// answers for every rune (the tests compare all of them). Replacing the
+// unicode package's own tables with these made the edge module 4.0 KB
+// smaller gzip (f9014fc: 156,597 -> 154,805 B; 14d02bd: 150,146 ->
+// 147,930 B; 2026-11-28, TinyGo 0.39). Lookups scan the runs in
 // order and stop at the first past the rune: no allocation, fast for the
 // Latin scripts the core mostly sees.
 package unitab
