@@ -72,6 +72,8 @@ type Error struct {
 	Problem string
 }
 
+// Error names the rule (by its number, when it has one) and the field before
+// the problem, the order a shop reads PRICING_RULES in.
 func (e *Error) Error() string {
 	var b []byte
 	if e.Rule > 0 {

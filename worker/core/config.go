@@ -196,6 +196,8 @@ type ConfigError struct {
 	Problem string
 }
 
+// Error is the variable's name, then the problem: the line the log and
+// /healthz show, which never holds the variable's value.
 func (e ConfigError) Error() string { return e.Var + ": " + e.Problem }
 
 // LoadConfig reads the configuration through getenv. It returns every

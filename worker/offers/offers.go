@@ -192,6 +192,8 @@ type Error struct {
 	Reason string
 }
 
+// Error says why the offer was refused in words a shop's log can show; code
+// compares with errors.Is against the package's sentinels, not this text.
 func (e *Error) Error() string {
 	switch e.Reason {
 	case "malformed":

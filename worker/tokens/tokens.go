@@ -145,6 +145,7 @@ type FieldError struct {
 	Problem string
 }
 
+// Error is the field's name, then the problem, as POST /tokens answers it.
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 
 // ErrFallbackOffer is Mint's refusal of a grant bound to a fallback offer
