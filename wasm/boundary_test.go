@@ -3,9 +3,11 @@
 package main
 
 import (
-	"os/exec"
-	"strings"
+	"os"
+	"regexp"
 	"testing"
+
+	"github.com/parcelgate/parcelgate/internal/tinygodeps"
 )
 
 // forbidden are the packages the browser module must not link: they cost
@@ -15,36 +17,38 @@ import (
 var forbidden = []string{"fmt", "reflect", "net", "net/http", "encoding/json", "regexp", "os", "log"}
 
 // TestBrowserModuleBoundary fails when a browser module's dependencies
-// (go list -deps, as TinyGo builds them: tag tinygo, GOOS=js GOARCH=wasm)
-// pull a forbidden package, naming the import chain to cut. Both modules:
-// the validation module (./wasm) and the response decoder (./wasm/decoder).
+// (go list -deps with the tags and platform TinyGo builds it with: wasm.mk's
+// TINYGO_FLAGS, read by internal/tinygodeps) pull a forbidden package,
+// naming the import chain to cut. Both modules: the validation module
+// (./wasm) and the response decoder (./wasm/decoder).
 func TestBrowserModuleBoundary(t *testing.T) {
+	mk, err := os.ReadFile("wasm.mk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := regexp.MustCompile(`(?m)^TINYGO_FLAGS := (.*)$`).FindSubmatch(mk)
+	if flags == nil {
+		t.Fatal("wasm.mk: no TINYGO_FLAGS")
+	}
+	b, err := tinygodeps.ParseFlags("..", string(flags[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for pkg, core := range map[string]string{
-		".":         "github.com/parcelgate/parcelgate/internal/validate",
-		"./decoder": "github.com/parcelgate/parcelgate/internal/envelope",
+		"./wasm":         "github.com/parcelgate/parcelgate/internal/validate",
+		"./wasm/decoder": "github.com/parcelgate/parcelgate/internal/envelope",
 	} {
 		t.Run(pkg, func(t *testing.T) {
-			cmd := exec.Command("go", "list", "-tags", "tinygo", "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, pkg)
-			cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
-			out, err := cmd.Output()
+			deps, err := tinygodeps.List("..", pkg, b)
 			if err != nil {
-				t.Fatalf("go list: %v", err)
+				t.Fatal(err)
 			}
-			importers := map[string][]string{} // package -> packages importing it
-			seen := map[string]bool{}
-			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				f := strings.Fields(line)
-				seen[f[0]] = true
-				for _, imp := range f[1:] {
-					importers[imp] = append(importers[imp], f[0])
-				}
-			}
-			if !seen[core] {
+			if !deps.Linked[core] {
 				t.Fatalf("the dependency list does not include %s: the test is not looking at the module", core)
 			}
 			for _, p := range forbidden {
-				if seen[p] {
-					t.Errorf("%s links %s (imported by %s): keep it out of the packages it imports", pkg, p, strings.Join(importers[p], ", "))
+				if deps.Linked[p] {
+					t.Errorf("%s links %s (imported by %s): keep it out of the packages it imports", pkg, p, deps.ImportedBy(p))
 				}
 			}
 		})

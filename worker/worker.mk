@@ -230,9 +230,11 @@ profile-worker: npm-tools worker
 
 ## test-worker-js: the worker's JavaScript (worker/src): its unit tests in Node, with fakes of
 ## the bindings and of the core (worker/src/testing), and TypeScript's check of its JSDoc types
-## against the core's contract (worker/tsconfig.json).
+## against the core's contract (worker/tsconfig.json); and internal/tinygodeps' tags (what the
+## boundary tests list the modules' dependencies with) against the installed TinyGo's.
 test-worker-js: npm-tools worker-core
 	node --import ./worker/src/testing/register.mjs --test worker/src/
+	PARCELGATE_TINYGO="$$(bash wasm/toolchain/tinygo.sh)" $(GO) test -count=1 -run TestTagsAreTinyGos ./internal/tinygodeps/
 	node node_modules/typescript/bin/tsc -p worker/tsconfig.json
 
 ## test-worker-e2e: the worker under real workerd (wrangler dev on a free port),
