@@ -13,14 +13,15 @@ import (
 )
 
 // decisionFiles decide by the policy table (internal/catalog/policy.go):
-// the edge's scope errors and answers, the token rules in Go and in
-// JavaScript. An operation named in one of their string literals is a
+// the edge's scope errors and answers (rates' deadline among them), the
+// token rules in Go and in JavaScript. An operation named in one of their string literals is a
 // rule written beside the table instead of read from it.
 var decisionFiles = []string{
 	"core/prepare.go",
 	"core/answer.go",
 	"core/pricing.go",
 	"core/offers.go",
+	"core/rates.go",
 	"tokens/tokens.go",
 	"../js/src/tokens.js",
 }

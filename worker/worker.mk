@@ -307,6 +307,8 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## them): +182 B, 149,382 B measured, budget 149,400.
 ## 2026-11-29 03:33 UTC: BOOKINGS_LEGACY_UNTIL's refusal cites worker/DEPLOY.md, not README.md
 ## (as many bytes, 12 B more gzip): 149,394 B measured, budget unchanged.
+## 2026-11-29 03:47 UTC: rates' deadline decided by the policy table (the quote is the operation
+## whose services are signed as offers), not by the operation's name: +5 B, 149,399 B measured.
 EDGE_UPLOAD_BUDGET_GZIP ?= 149400
 .PHONY: size-worker
 size: size-worker

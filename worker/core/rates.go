@@ -49,10 +49,6 @@ const (
 	Late = "late"
 )
 
-// ratesOp is the one operation with a deadline: bookings never come from
-// stored data, and only a quote can be given without the carrier.
-const ratesOp = "get-shipments-rates"
-
 // fallbackRate is one row of RATES_FALLBACK: price is the validated
 // decimal text, written as a JSON number.
 type fallbackRate struct {
@@ -74,10 +70,13 @@ type RatesPlan struct {
 	AcceptLanguage string
 }
 
-// ratesPlan is the plan of a forwarded operation, nil for all but
-// get-shipments-rates.
+// ratesPlan is the plan of a forwarded operation, nil for all but the
+// quote: the operation whose services the edge signs as offers
+// (catalog.Policy.Signs), whose stored and fallback answers are offers of
+// their own source. Only a quote has a deadline: bookings never come from
+// stored data, and nothing else can be answered without the carrier.
 func (e *Edge) ratesPlan(op string, body []byte, to string) *RatesPlan {
-	if op != ratesOp {
+	if signs(op) != FieldOffer {
 		return nil
 	}
 	return &RatesPlan{Key: e.CacheKey(op, body), Country: to, Deadline: e.cfg.RatesDeadline, Stale: e.cfg.RatesStale}

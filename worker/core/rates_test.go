@@ -23,6 +23,9 @@ func ratesEdge(t testing.TB, kv ...string) *Edge {
 	return e
 }
 
+// ratesOp is the quote these tests ask for.
+const ratesOp = "get-shipments-rates"
+
 const liveRates = `{"status":"ok","data":{"best_price_service":{"id_service":12,"service_name":"SwiftPost Shop","service_code":"swiftpost-shop","service_type":"48","carrier_code":"swiftpost","carrier_name":"SwiftPost","is_drop_point":1,"price":"3.90","currency":"EUR"},"services":[{"id_service":12,"service_name":"SwiftPost Shop","service_code":"swiftpost-shop","service_type":"48","carrier_code":"swiftpost","carrier_name":"SwiftPost","is_drop_point":1,"price":"3.90","currency":"EUR"}]}}`
 
 func TestRatesSettings(t *testing.T) {
