@@ -52,6 +52,12 @@ export class Tokens {
   }
 }
 
+/**
+ * A misuse of the public API found while packing a request (a value of
+ * the wrong shape). core.js catches it and throws the TypeError the
+ * module's own check would, prefixed with the call's name, so a caller
+ * meets one kind of error whichever side noticed.
+ */
 export class Usage extends TypeError {}
 
 const PARCEL_FIELDS = new Set(['parcel_weight', 'parcel_width', 'parcel_height', 'parcel_length', 'parcel_volume']);
