@@ -16,6 +16,20 @@ import (
 
 //go:generate go run ./gen
 
+// Clip keeps the first n characters (runes) of s for a message, marking a
+// cut with "...". The core's one clip (validate, worker/core,
+// worker/tokens): a byte count showed fewer characters than it promised
+// and could cut one in half, leaving invalid UTF-8 in the message.
+func Clip(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "..."
+		}
+		n--
+	}
+	return s
+}
+
 // ToLower returns unicode.ToLower(r).
 func ToLower(r rune) rune {
 	if r < 0x80 {

@@ -349,7 +349,7 @@ func checkUnknown(op *catalog.Operation, r *form.Request, l i18n.Locale, dst []F
 			continue
 		}
 		n++
-		name := clipRunes(f.Name, MaxExtraNameRunes)
+		name := unitab.Clip(f.Name, MaxExtraNameRunes)
 		switch {
 		case n > MaxExtraFields:
 			dst = fieldErr(dst, name, CodeFormat, i18n.Format(l, msgExtraMany, decimal.Itoa(MaxExtraFields)))
@@ -399,19 +399,6 @@ func shadowsCatalog(op *catalog.Operation, name string) bool {
 		}
 	}
 	return false
-}
-
-// clipRunes keeps the first n characters of a field name for an error
-// (a name the error is about may be long), marking a cut with "...".
-func clipRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j] + "..."
-		}
-		i++
-	}
-	return s
 }
 
 // Canonicalize orders r's top-level fields as the catalog lists them for

@@ -150,8 +150,10 @@ function checkGrant(grant) {
       throw fieldError('operations', `${op} is never grantable (it lists every customer's shipments)`);
     }
     if (typeof op !== 'string' || !ORDER.has(op)) {
-      const s = String(op);
-      throw fieldError('operations', `unknown operation ${JSON.stringify(s.length > 64 ? `${s.slice(0, 64)}...` : s)}`);
+      // Clipped to 64 characters (code points) as Go clips runes: .length
+      // and .slice count UTF-16 units and would cut an emoji in half.
+      const c = [...String(op)];
+      throw fieldError('operations', `unknown operation ${JSON.stringify(c.length > 64 ? `${c.slice(0, 64).join('')}...` : c.join(''))}`);
     }
     seen.add(op);
   }

@@ -334,7 +334,7 @@ func check(g *Grant) error {
 	for _, op := range g.Operations {
 		switch {
 		case catalog.Lookup(op) == nil:
-			return &FieldError{"operations", "unknown operation " + string(jsonlite.AppendString(nil, clip(op, 64)))}
+			return &FieldError{"operations", "unknown operation " + string(jsonlite.AppendString(nil, unitab.Clip(op, 64)))}
 		case !Grantable(op):
 			return &FieldError{"operations", op + " is never grantable (it lists every customer's shipments)"}
 		}
@@ -682,13 +682,6 @@ func canonical(g Grant) Grant {
 	}
 	out.Operations = append(out.Operations, unknown...)
 	return out
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
 }
 
 // validTag: an offers.Tag's length (the payload escapes it, so no

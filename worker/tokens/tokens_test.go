@@ -270,3 +270,22 @@ func TestMintWithKeysBindsAnOfferOfThePreviousKey(t *testing.T) {
 		t.Fatal("the token verified with the previous key alone: it must be signed with the current one")
 	}
 }
+
+// An unknown operation is named in the error clipped to 64 characters
+// (runes), never cut inside one: a byte count cut "ñ" and "😀" in half
+// (U+FFFD in the message) and clipped 64 "é" that fit.
+func TestUnknownOperationClippedByRunes(t *testing.T) {
+	a63 := strings.Repeat("a", 63)
+	for _, c := range []struct{ op, shown string }{
+		{a63 + "ñx", a63 + "ñ..."},
+		{a63 + "😀x", a63 + "😀..."},
+		{strings.Repeat("é", 64), strings.Repeat("é", 64)},
+		{strings.Repeat("😀", 65), strings.Repeat("😀", 64) + "..."},
+	} {
+		_, err := Check(Grant{Operations: []string{c.op}})
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Problem != `unknown operation "`+c.shown+`"` {
+			t.Errorf("Check(%q) = %v; want the operation shown as %q", c.op, err, c.shown)
+		}
+	}
+}

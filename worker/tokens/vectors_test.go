@@ -129,6 +129,8 @@ func vectorInputs() vectorFile {
 	r("no operations", grantJSON{}, 0)
 	r("get-shipments", grantJSON{Operations: []string{"new-shipment", "get-shipments"}, ShippingClientRef: "A"}, 0)
 	r("unknown operation", grantJSON{Operations: []string{"new-shipment", "delete-everything"}, ShippingClientRef: "A"}, 0)
+	r("unknown operation clipped at 64 characters, not inside one", grantJSON{Operations: []string{strings.Repeat("a", 63) + "😀x"}}, 0)
+	r("unknown operation of 64 characters shown whole", grantJSON{Operations: []string{strings.Repeat("😀", 64)}}, 0)
 	r("label bound to nothing", grantJSON{Operations: []string{"get-shipment-label"}}, 0)
 	r("get-shipment without dlvr_ref", grantJSON{Operations: []string{"get-shipment"}}, 0)
 	r("new-shipment bound to nothing", grantJSON{Operations: []string{"new-shipment"}}, 0)
