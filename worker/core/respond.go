@@ -3,6 +3,7 @@ package core
 import (
 	"github.com/parcelgate/parcelgate/internal/envelope"
 	"github.com/parcelgate/parcelgate/internal/jsonlite"
+	"github.com/parcelgate/parcelgate/internal/unitab"
 	"github.com/parcelgate/parcelgate/internal/validate"
 )
 
@@ -185,12 +186,8 @@ func badTokenField(field, problem string) *Refusal {
 	return fieldRefusal(400, CodeBadRequest, "invalid_request", field, problem)
 }
 
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
-}
+// clip is unitab.Clip: n characters, never half of one.
+func clip(s string, n int) string { return unitab.Clip(s, n) }
 
 // quote shows a value a message names between double quotes, escaped as
 // a JSON string is: strconv.Quote, its tables of printable runes and its
