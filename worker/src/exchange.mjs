@@ -114,10 +114,22 @@ export function bytesOut(x) {
 }
 
 /**
- * clip shortens s to n characters (UTF-16 units) with "..." when longer.
+ * head is s's first n characters (code points, as the core counts runes):
+ * .slice counts UTF-16 units and could keep half of an emoji. n characters
+ * take at most 2n units, so only those are spread.
+ * @param {string} s
+ * @param {number} n
+ */
+export function head(s, n) {
+  return [...s.slice(0, 2 * n)].slice(0, n).join("");
+}
+
+/**
+ * clip shortens s to n characters (code points) with "..." when longer.
  * @param {string} s
  * @param {number} n
  */
 export function clip(s, n) {
-  return s.length > n ? s.slice(0, n) + "..." : s;
+  const h = head(s, n);
+  return h.length < s.length ? h + "..." : s;
 }

@@ -8,7 +8,7 @@ import { bodyBounds, declaredLength, readBounded } from "./body.mjs";
 import { errors } from "./errors.mjs";
 import { deadline } from "./deadline.mjs";
 import { exchangeFor } from "../testing/fakes.mjs";
-import { reply, fail } from "../exchange.mjs";
+import { reply, fail, clip } from "../exchange.mjs";
 
 const refuse = (x, origin) => fail(x, { status: 403, errorClass: "origin_forbidden", message: "origin " + JSON.stringify(origin) + " is not allowed (ALLOWED_ORIGINS)" });
 
@@ -237,4 +237,12 @@ test("deadline: the answer of whichever comes first; a throw passes through", as
   await assert.rejects(m(exchangeFor("/v1/x"), () => { throw new RangeError("sync"); }), RangeError);
   const broken = deadline({ ms: () => 1, onTimeout: () => { throw new SyntaxError("envelope"); } });
   await assert.rejects(broken(exchangeFor("/v1/x"), never), SyntaxError);
+});
+
+test("clip shortens to n characters (code points), never half of one", () => {
+  const a15 = "a".repeat(15);
+  assert.equal(clip(a15 + "😀x", 16), a15 + "😀...");
+  assert.equal(clip("😀".repeat(16), 16), "😀".repeat(16));
+  assert.equal(clip("ñ".repeat(17), 16), "ñ".repeat(16) + "...");
+  assert.equal(clip("GET", 16), "GET");
 });

@@ -2,6 +2,8 @@
 // What the platform modules share: a binding as configured (or not), and a
 // thrown error as the short detail their answers carry.
 
+import { head } from "../exchange.mjs";
+
 /**
  * namespaceOf is the Durable Object namespace bound as binding, or
  * undefined when it is not configured.
@@ -16,10 +18,11 @@ export function namespaceOf(env, binding) {
 }
 
 /**
- * errorDetail is a thrown value's message, at most n characters.
+ * errorDetail is a thrown value's message, at most n characters (code
+ * points: never half of one).
  * @param {unknown} e
  * @param {number} n
  */
 export function errorDetail(e, n) {
-  return String(e instanceof Error ? e.message : e).slice(0, n);
+  return head(String(e instanceof Error ? e.message : e), n);
 }

@@ -5,6 +5,7 @@ import { IsolateCache, sharedGet, sharedPut } from "./cache.mjs";
 import { rateLimit, bound } from "./ratelimit.mjs";
 import { BOOKING_SHARDS, SWEEP_MS, LEGACY_KEY, bookingObjectName, recordKey, takenOverKey, bookingBegin, bookingFinish, bookingPeek, bookingSending, bookingsBound } from "./bookings.mjs";
 import { watchAdd, watchLease, watchCommit, watchStats, watchlistBound } from "./watchlist.mjs";
+import { errorDetail } from "./binding.mjs";
 import { MemoryStorage, namespace } from "../testing/fakes.mjs";
 import { bookingsClass, ledgerCore } from "../testing/ledger.mjs";
 import fs from "node:fs";
@@ -472,4 +473,11 @@ test("Bookings: the shared vectors (testdata/bookings.json) through the object a
       if ("marked" in s) assert.deepEqual(obj.state.storage.map.get(takenOverKey(key)) ?? null, s.marked === null ? null : { expires: s.marked }, at + ": mark");
     }
   }
+});
+
+test("errorDetail keeps n characters (code points), never half of one", () => {
+  const a99 = "a".repeat(99);
+  assert.equal(errorDetail(new Error(a99 + "😀x"), 100), a99 + "😀");
+  assert.equal(errorDetail("😀".repeat(100) + "x", 100), "😀".repeat(100));
+  assert.equal(errorDetail("ñ".repeat(5), 100), "ñ".repeat(5));
 });
