@@ -118,7 +118,8 @@ function keySet(keys) {
 async function open(keys, prefix, s, names, optional = '') {
   const set = keySet(keys);
   if (set.some((k) => k.byteLength < MIN_KEY_BYTES)) throw fail('key');
-  if (typeof s !== 'string' || s.length > MAX_LEN || !s.startsWith(prefix)) throw fail('malformed');
+  // MAX_LEN is bytes, as Go counts them (.length counts UTF-16 units, never more than the bytes).
+  if (typeof s !== 'string' || s.length > MAX_LEN || enc.encode(s).length > MAX_LEN || !s.startsWith(prefix)) throw fail('malformed');
   // prefix, kid, '.', payload, '.', tag
   const signedEnd = s.length - TAG_LEN - 1;
   const kidEnd = prefix.length + KEY_ID_LEN;

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/parcelgate/parcelgate/internal/keyset"
 	"github.com/parcelgate/parcelgate/internal/testvectors"
 )
 
@@ -216,6 +218,8 @@ func build(t *testing.T) vectorFile {
 		{"an order value not canonical under a valid MAC", badOrder, baseS, nil, "malformed"},
 		{"an empty order value under a valid MAC", emptyOrder, baseS, nil, "malformed"},
 		{"empty", "", baseS, nil, "malformed"},
+		// MaxLen bounds bytes: 1,400 "€" are 4,200 bytes (1,400 UTF-16 units).
+		{"longer than MaxLen in bytes, not in UTF-16 units", good[:len(Prefix)+keyset.IDLen+1] + strings.Repeat("€", 1400) + good[len(good)-TagLen-1:], baseS, nil, "malformed"},
 	}
 	var prev string
 	for _, v := range f.Offers {
