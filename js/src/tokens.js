@@ -328,7 +328,8 @@ export async function verifyToken(signingKeys, token, { now = Date.now() } = {})
   const nowMs = now instanceof Date ? now.getTime() : now;
   // As mintToken: a now that is not a time would read every token as unexpired.
   if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new TypeError('parcelgate: verifyToken: now must be a time in ms or a Date');
-  if (typeof token !== 'string' || token.length > 1024 || !token.startsWith(PREFIX)) throw refused('malformed');
+  // 1024 bytes, as Go's MaxLen counts (.length counts UTF-16 units, never more than the bytes).
+  if (typeof token !== 'string' || token.length > 1024 || new TextEncoder().encode(token).length > 1024 || !token.startsWith(PREFIX)) throw refused('malformed');
   const last = token.lastIndexOf('.');
   if (last < PREFIX.length) throw refused('malformed');
   const signed = token.slice(0, last);

@@ -155,3 +155,11 @@ test('mintToken binds an offer signed with the previous key when given the key s
   assert.deepEqual(got.operations, ['new-shipment']);
   await assert.rejects(verifyToken([O.previousKey], t.token, { now }), 'signed with the current key, not the previous one');
 });
+
+test('verifyToken bounds a token at 1024 bytes, as Go does, not 1024 UTF-16 units', async () => {
+  // 400 "€" are 1,200 bytes and 400 units: Go's Verify says malformed before any MAC.
+  const t = vectors.mint[0].token;
+  const dot = t.indexOf('.', 'pgt1.'.length);
+  const long = `${t.slice(0, dot + 1)}${'€'.repeat(400)}${t.slice(t.lastIndexOf('.'))}`;
+  await assert.rejects(verifyToken([vectors.key], long, { now: vectors.mint[0].now_ms }), (e) => e.reason === 'malformed');
+});

@@ -289,3 +289,18 @@ func TestUnknownOperationClippedByRunes(t *testing.T) {
 		}
 	}
 }
+
+// MaxLen bounds a token's bytes: 400 "€" (1,200 bytes, 400 UTF-16 units)
+// are malformed before any MAC is computed, in Go and in
+// js/test/tokens.test.mjs's verifyToken.
+func TestVerifyBoundsBytes(t *testing.T) {
+	tok, _, err := Mint(key, Grant{Operations: []string{"get-shipment"}, DlvrRef: "D"}, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := strings.IndexByte(tok[len(Prefix):], '.') + len(Prefix)
+	long := tok[:dot+1] + strings.Repeat("€", 400) + tok[strings.LastIndexByte(tok, '.'):]
+	if _, err := Verify(Keys{key}, long, now); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("Verify of %d bytes = %v; want ErrMalformed", len(long), err)
+	}
+}
