@@ -417,7 +417,7 @@ function decodeResponse(core, operation, status, text) {
         : status >= 502 && status <= 504
           ? 'upstream_unavailable'
           : 'unexpected_response';
-  throw new ParcelgateError(`${operation}: unexpected response (HTTP ${status})`, { category, status, operation, details: text.slice(0, 200) });
+  throw new ParcelgateError(`${operation}: unexpected response (HTTP ${status})`, { category, status, operation, details: snippet(text) });
 }
 
 // categoryOf: the category of an error envelope. The edge's own refusals
@@ -548,4 +548,18 @@ function base64Bytes(b64) {
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return bytes;
+}
+
+/**
+ * snippet is the start of a body as the core's envelope snippet keeps it
+ * (internal/envelope/errors.go): at most 200 bytes of UTF-8, never half a
+ * character (.slice(0, 200) counted UTF-16 units and could keep half an
+ * emoji), trimmed.
+ * @param {string} text
+ */
+function snippet(text) {
+  const b = new TextEncoder().encode(text.slice(0, 400));
+  let n = b.length;
+  if (n > 200) for (n = 200; n > 0 && (b[n] & 0xc0) === 0x80; n--);
+  return new TextDecoder().decode(b.subarray(0, n)).trim();
 }

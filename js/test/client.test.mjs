@@ -442,3 +442,14 @@ test('a ParcelgateError made as core.d.ts declares it (message, optional info): 
   assert.equal(v.category, 'validation');
   assert.equal(v.code, 400);
 });
+
+test("an unexpected response's details keep what the core's snippet keeps (200 bytes), never half a character", async () => {
+  const c = new Client({ baseUrl: base });
+  const a199 = 'a'.repeat(199);
+  handler = (req, res) => reply(res, 502, `${a199}😀 and more`, 'text/html; charset=utf-8');
+  const withCore = await c.call('get-client-carriers', undefined, {}).catch((e) => e);
+  assert.equal(withCore.details.snippet, a199, "the core's snippet: 200 bytes, the emoji's 4 do not fit whole");
+  const err = await new Client({ baseUrl: base, core: null }).call('get-client-carriers', undefined, {}).catch((e) => e);
+  assert.ok(err instanceof ParcelgateError, String(err));
+  assert.equal(err.details, withCore.details.snippet, 'without the core, the same start of the body');
+});
