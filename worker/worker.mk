@@ -309,6 +309,8 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## (as many bytes, 12 B more gzip): 149,394 B measured, budget unchanged.
 ## 2026-11-29 03:47 UTC: rates' deadline decided by the policy table (the quote is the operation
 ## whose services are signed as offers), not by the operation's name: +5 B, 149,399 B measured.
+## 2026-11-29 03:51 UTC: one clip for the core's messages that counts runes (unitab.Clip) instead
+## of three byte-counting ones, and worker/src's clips by code point: 149,367 B measured.
 EDGE_UPLOAD_BUDGET_GZIP ?= 149400
 .PHONY: size-worker
 size: size-worker
