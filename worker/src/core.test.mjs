@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { createCore, newCore, trapAnswer, RENEW_ABOVE } from './core.mjs';
 import { METHODS } from './core.gen.mjs';
 import { healthTemplate, fillHealth } from './routes/endpoints.mjs';
+import { requestFacts } from './facts.mjs';
+import { exchangeFor } from './testing/fakes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WASM = process.env.PARCELGATE_CORE_WASM || path.join(ROOT, 'build/worker/core.wasm');
@@ -333,6 +335,28 @@ test('a trap inside prepare is that request\'s 500; the calls around it are unto
   const failure = c.failure({ kind: 'internal', requestId: 'r9', acceptLanguage: 'fr', operation: '', method: '', path: '', allow: '', origin: '' });
   assert.match(JSON.parse(failure.body).data.errorMessage, /erreur interne/);
   assert.deepEqual(c.prepare(read), a);
+});
+
+test('a body with a Content-Encoding is a 415 naming it, in the client\'s language, not read as a form', async () => {
+  const { c } = await core();
+  for (const [coding, lang, words] of [['gzip', 'es', /^envía los parámetros como application\/x-www-form-urlencoded \(se recibió "Content-Encoding: gzip"\)$/],
+    ['xyz', 'de', /"Content-Encoding: xyz"/]]) {
+    const x = exchangeFor('/v1/get-client-services', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded',
+      'content-encoding': coding, 'accept-language': lang } });
+    x.body = new TextEncoder().encode('carrier_code=rayo');
+    const r = c.prepare({ ...requestFacts(x, Date.UTC(2026, 10, 20, 12)), operation: 'get-client-services' });
+    assert.equal(r.response?.status, 415, coding);
+    const d = JSON.parse(r.response.body).data;
+    assert.equal(d.errorClass, 'unsupported_media_type');
+    assert.match(d.errorMessage, words);
+  }
+  for (const coding of ['identity', ' IDENTITY ']) {
+    const x = exchangeFor('/v1/get-client-services', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded',
+      'content-encoding': coding } });
+    x.body = new TextEncoder().encode('carrier_code=rayo');
+    const r = c.prepare({ ...requestFacts(x, Date.UTC(2026, 10, 20, 12)), operation: 'get-client-services' });
+    assert.equal(r.kind, 'forward', `identity coding ${JSON.stringify(coding)} is a plain form`);
+  }
 });
 
 test('failures the JavaScript detects are in the client\'s language', async () => {
