@@ -10,6 +10,8 @@
 // (arrayBuffer): a stream read chunk by chunk in JavaScript cost about 0.1
 // ms of CPU more per forwarded read (worker/bench/README.md).
 
+import { fail } from "../exchange.mjs";
+
 /** @typedef {import("../router.mjs").Middleware} Middleware */
 
 /**
@@ -88,14 +90,21 @@ export function bodyBounds({ maxBodyBytes, drainBytes = DRAIN_BYTES }) {
       if (cl !== null && Number(cl) > max) {
         // Over the bound by its declared length: never read.
         x.bodyTooLarge = true;
-      } else if (n >= 0) {
-        x.body = new Uint8Array(await x.request.arrayBuffer());
-        x.bodyTooLarge = x.body.byteLength > max;
       } else {
-        const got = await readBounded(body, { limit: max + 1, drain: drainBytes });
-        if (got !== null) {
-          x.body = got.bytes;
-          x.bodyTooLarge = got.bytes.byteLength > max;
+        // A body that cannot be read (the client hung up mid-upload, or
+        // sent broken chunks) is the client's, not the worker's: a 400 and
+        // its log line, not a 500 logged as a panic.
+        try {
+          const got = n >= 0 ? { bytes: new Uint8Array(await x.request.arrayBuffer()) } :
+            await readBounded(body, { limit: max + 1, drain: drainBytes });
+          if (got !== null) {
+            x.body = got.bytes;
+            x.bodyTooLarge = got.bytes.byteLength > max;
+          }
+        } catch (e) {
+          x.detail = e instanceof Error ? e.message : String(e);
+          return fail(x, { status: 400, errorClass: "body_unreadable",
+            message: "the request's body could not be read (the connection was lost or its chunks were malformed): send it again" });
         }
       }
     }

@@ -183,6 +183,29 @@ test("body bounds: a declared length over the bound is never read; a read one is
   assert.equal(none.body, null);
 });
 
+test("body bounds: a body that breaks off mid-read is the client's 400 (body_unreadable), not a 500 panic", async () => {
+  const m = bodyBounds({ maxBodyBytes: () => 256, drainBytes: 1 << 20 });
+  for (const declared of [false, true]) {
+    let sent = 0;
+    const broken = new ReadableStream({
+      pull(c) {
+        if (sent++ === 0) c.enqueue(new TextEncoder().encode("a=1&"));
+        else c.error(new Error("Network connection lost."));
+      },
+    });
+    const x = exchangeFor("/v1/x", { method: "POST", body: broken, duplex: "half",
+      headers: declared ? { "content-length": "100" } : {} });
+    let reached = false;
+    const res = await m(x, async () => { reached = true; return ok(); });
+    assert.equal(reached, false, "the route never sees a half body");
+    assert.equal(res.status, 400);
+    const b = await res.json();
+    assert.equal(b.data.errorClass, "body_unreadable");
+    assert.equal(x.errorClass, "body_unreadable");
+    assert.equal(x.detail, "Network connection lost.");
+  }
+});
+
 test("declaredLength: a plain Content-Length bounds the body; an encoded or odd one does not", () => {
   const h = (o) => new Headers(o);
   assert.equal(declaredLength(h({ "content-length": "42" })), 42);
