@@ -199,6 +199,15 @@ func TestSandboxFlow(t *testing.T) {
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, 200, res.StatusCode)
+	// An uptime monitor's HEAD: 200, headers, no body.
+	res, err = client.Head(B + "/healthz")
+	require.NoError(t, err)
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, 200, res.StatusCode)
+	assert.Empty(t, body)
+	assert.Equal(t, "no-store", res.Header.Get("Cache-Control"))
 
 	// 1-2 catalog, through the client as a shop's server calls the edge.
 	ctx := context.Background()

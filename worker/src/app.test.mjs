@@ -61,11 +61,15 @@ test("healthz: the core's answer with the platform's facts; headers every answer
   assert.equal(h.get("cache-control"), "no-store");
   const p = await s.send("/healthz", { method: "POST" });
   assert.equal(p.status, 405);
-  assert.equal(p.res.headers.get("allow"), "GET, OPTIONS");
+  assert.equal(p.res.headers.get("allow"), "GET, HEAD, OPTIONS");
   const o = await s.send("/healthz", { method: "OPTIONS", headers: { origin: "https://shop.example" } });
   assert.equal(o.status, 200);
-  assert.equal(o.res.headers.get("access-control-allow-methods"), "GET, OPTIONS");
-  assert.equal(o.text, '{"status":"ok","data":{"allow":"GET, OPTIONS"}}');
+  assert.equal(o.res.headers.get("access-control-allow-methods"), "GET, HEAD, OPTIONS");
+  assert.equal(o.text, '{"status":"ok","data":{"allow":"GET, HEAD, OPTIONS"}}');
+  // An uptime monitor's HEAD is answered as GET (the runtime drops the body).
+  const head = await s.send("/healthz", { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.equal(head.res.headers.get("cache-control"), "no-store");
 });
 
 test("an origin not allowed gets the core's 403 and nothing runs", async () => {

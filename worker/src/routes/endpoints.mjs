@@ -26,8 +26,10 @@ export const STATS_TTL_MS = 10 * 1000;
 export function healthz({ edge, instance }) {
   return async (/** @type {Exchange} */ x) => {
     x.op = "healthz";
-    if (x.request.method === "OPTIONS") return preflight(x, "GET");
-    if (x.request.method !== "GET") return failure(x, edge, "method_not_allowed", { allow: "GET" });
+    // HEAD as GET (the runtime sends no body): uptime monitors probe with it.
+    const method = x.request.method;
+    if (method === "OPTIONS") return preflight(x, "GET, HEAD");
+    if (method !== "GET" && method !== "HEAD") return failure(x, edge, "method_not_allowed", { allow: "GET, HEAD" });
     /** @type {import("../core.mjs").HealthzInput["webhooks"]} */
     let webhooks = null;
     if (edge.config.webhooks !== null && edge.config.errors.length === 0) {
@@ -62,7 +64,7 @@ export function healthz({ edge, instance }) {
 function healthInput(x, instance, cache, webhooks) {
   const h = x.request.headers;
   return {
-    method: x.request.method, authorization: h.get("authorization"), acceptLanguage: h.get("accept-language"),
+    method: "GET", authorization: h.get("authorization"), acceptLanguage: h.get("accept-language"),
     requestId: x.id, now: Date.now(), instance,
     rateLimits: { public: bound({ env: x.env, binding: RATE_LIMIT_PUBLIC }), anonymous: bound({ env: x.env, binding: RATE_LIMIT_ANONYMOUS }),
       tokens: bound({ env: x.env, binding: RATE_LIMIT_TOKENS }) },
