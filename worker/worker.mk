@@ -318,6 +318,8 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## +107 B of JavaScript, 149,495 B measured, budget 149,500.
 ## 2026-11-29 03:57 UTC: HEAD /healthz answers as GET (405 made uptime monitors that probe with
 ## HEAD report the edge down): +17 B, 149,512 B measured, budget 149,600.
+## 2026-11-29 04:00 UTC: a read's flight gives its waiters the upstream's outcome when it was no
+## ok answer (each answered from it), not a call of their own each: +52 B, 149,564 B measured.
 EDGE_UPLOAD_BUDGET_GZIP ?= 149600
 .PHONY: size-worker
 size: size-worker

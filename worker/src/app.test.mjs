@@ -239,6 +239,25 @@ test("cached reads: identical concurrent misses make one upstream call; another 
   assert.equal(JSON.parse(r.text).data[0], "late");
 });
 
+test("cached reads: waiters on a call that gave no ok answer get that outcome, each in its own answer, without calling again", async () => {
+  for (const [upstream, status, most] of [[() => new Response('{"status":"err","data":{"errorCode":108}}', { status: 400 }), 400, 1],
+    [() => new Response("down", { status: 503 }), 502, 3]]) {
+    let release;
+    const gate = new Promise((r) => { release = r; });
+    const s = stack({ upstream: async () => { await gate; return upstream(); } });
+    const all = Promise.all(Array.from({ length: 10 }, (_, i) => s.send("/v1/get-client-services?carrier_code=down",
+      { headers: { "x-request-id": "w" + i, "accept-language": i % 2 ? "es" : "de" } })));
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    const rs = await all;
+    // One call (and the lead's own retries): not one more per waiter.
+    assert.ok(s.calls.length <= most, `${status}: ${s.calls.length} calls`);
+    assert.deepEqual(rs.map((r) => r.status), Array(10).fill(status));
+    const answered = s.core.calls.filter((c) => c[0] === "answer").map((c) => c[1].requestId + " " + c[1].acceptLanguage);
+    for (let i = 0; i < 10; i++) assert.ok(answered.includes("w" + i + " " + (i % 2 ? "es" : "de")), `w${i} answered in its own language`);
+  }
+});
+
 const ship = "shipping_client_ref=ORDER-1&to_zip_code=08001";
 // The booking key of ship (the fake core's): its record's object and storage key.
 const KEY1 = "u\nbase\nnew-shipment\nORDER-1";

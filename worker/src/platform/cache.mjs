@@ -26,7 +26,7 @@ export class IsolateCache {
     /** @type {Map<string, {body: Uint8Array, expires: number}>} insertion order = recency */
     this.entries = new Map();
     this.bytes = 0;
-    /** @type {Map<string, Promise<Uint8Array | null>>} */
+    /** @type {Map<string, Promise<any>>} */
     this.flights = new Map();
   }
 
@@ -68,9 +68,11 @@ export class IsolateCache {
 
   /**
    * flight runs load once for concurrent callers of one key: the first
-   * leads, the others get its result (an ok body, or null).
-   * @param {{key: string, load: () => Promise<Uint8Array | null>}} f
-   * @returns {{lead: boolean, result: Promise<Uint8Array | null>}}
+   * leads, the others get its result (the route's: an ok body, or the
+   * upstream's outcome to answer from).
+   * @template T
+   * @param {{key: string, load: () => Promise<T>}} f
+   * @returns {{lead: boolean, result: Promise<T>}}
    */
   flight({ key, load }) {
     const running = this.flights.get(key);

@@ -22,6 +22,7 @@ import { rated } from "./rates.mjs";
  * @typedef {import("../core.mjs").Forward} Forward
  * @typedef {import("../core.mjs").Answered} Answered
  * @typedef {import("../core.mjs").UpstreamResult} UpstreamResult
+ * @typedef {{ok: Uint8Array | null, up: UpstreamResult | null}} Landed what a read's flight gives its waiters: the ok body, else the upstream's last outcome (null: no call was made)
  */
 
 const decoder = new TextDecoder();
@@ -105,13 +106,14 @@ function answerOf(x, edge, fwd, upstream, sentAt) {
  * @param {Forward} fwd
  * @param {number} [sentAt] when a booking is sent (its Retry-After after a lost answer counts from it)
  * @param {AbortSignal} [signal] the caller's abort (routes/rates.mjs): the call in flight ends, no retry follows
+ * @param {{up?: UpstreamResult}} [last] receives the last attempt's upstream outcome (a read's flight shares it)
  * @returns {Promise<Answered>}
  */
-async function forward(x, edge, fwd, sentAt = 0, signal = undefined) {
+async function forward(x, edge, fwd, sentAt = 0, signal = undefined, last = {}) {
   const backoff = edge.config.limits.readRetryBackoffMs;
   if (fwd.retryable) edge.retries.deposit();
   for (let i = 0; ; i++) {
-    const up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody, signal });
+    const up = last.up = await callUpstream(x, edge, { operation: fwd.operation, body: fwd.upstreamBody, signal });
     const a = answerOf(x, edge, fwd, up, sentAt);
     if (signal?.aborted || !(fwd.retryable && a.retry && i < backoff.length && edge.retries.withdraw())) return a;
     await sleep(backoff[i]);
@@ -202,18 +204,23 @@ async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
   const hit = (/** @type {Uint8Array} */ body) => reply(x, { status: 200, ...data(x, edge, body, { "x-cache": "HIT" }) });
   const mem = edge.cache.get({ key, now: Date.now() });
   if (mem !== undefined) return hit(mem);
-  /** @type {(b: Uint8Array | null) => void} */
+  /** @type {(l: Landed) => void} */
   let land = () => {};
   const landed = new Promise((r) => { land = r; });
-  const f = edge.cache.flight({ key, load: () => /** @type {Promise<Uint8Array | null>} */ (landed) });
+  const f = edge.cache.flight({ key, load: () => /** @type {Promise<Landed>} */ (landed) });
   if (!f.lead) {
-    const body = await f.result;
-    if (body !== null) return hit(body);
-    // The call it waited for gave no ok answer: try on its own.
-    return settle(x, edge, await forward(x, edge, fwd), { "x-cache": "MISS" });
+    const { ok, up } = await f.result;
+    if (ok !== null) return hit(ok);
+    // The call it waited for gave no ok answer: the same outcome answers
+    // this request too, in its own language and id (a new call would wait
+    // a whole timeout again, and every waiter would send one at once to an
+    // upstream already failing); on its own only when there was no call.
+    return settle(x, edge, up !== null ? answerOf(x, edge, fwd, up, 0) : await forward(x, edge, fwd), { "x-cache": "MISS" });
   }
   /** @type {Uint8Array | null} */
   let ok = null;
+  /** @type {{up?: UpstreamResult}} */
+  const last = {};
   try {
     const s = await sharedGet({ cache: shared, key });
     if (s !== undefined) {
@@ -221,7 +228,7 @@ async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
       edge.cache.put({ key, body: s.body, expires: s.expires });
       return hit(s.body);
     }
-    const a = await forward(x, edge, fwd);
+    const a = await forward(x, edge, fwd, 0, undefined, last);
     if (a.cacheable) {
       ok = encoder.encode(a.response.body);
       const now = Date.now();
@@ -230,7 +237,7 @@ async function cached(x, edge, fwd, { key, ttlSeconds }, shared) {
     }
     return settle(x, edge, a, { "x-cache": "MISS" });
   } finally {
-    land(ok);
+    land({ ok, up: ok === null ? last.up ?? null : null });
   }
 }
 
