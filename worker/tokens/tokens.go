@@ -422,8 +422,10 @@ func refProblem(v string, max int) string {
 	if unitab.TrimSpace(v) != v {
 		return "must not start or end with spaces"
 	}
+	// C0, DEL and C1 (U+0080-U+009F): the edge's validation refuses them
+	// in every field, so a token bound to one could never be used.
 	for _, r := range v {
-		if r < 0x20 || r == 0x7f {
+		if r < 0x20 || r >= 0x7f && r <= 0x9f {
 			return "must not contain control characters"
 		}
 	}
