@@ -104,8 +104,8 @@ function refProblem(v, max) {
   // Lone surrogates have no UTF-8 form; Go refuses invalid UTF-8.
   if (/[\ud800-\udfff]/u.test(v) || [...v].length > max) return `must be at most ${max} characters of valid UTF-8`;
   if (EDGE_SPACE.test(v)) return 'must not start or end with spaces';
-  // eslint-disable-next-line no-control-regex
   // C0, DEL and C1, as Go's (the edge refuses them in every field).
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) return 'must not contain control characters';
   // Unicode category Cf, as Go's unicode.Cf (the edge refuses them in
   // every reference, so a token bound to one could never be used).
