@@ -320,6 +320,9 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## HEAD report the edge down): +17 B, 149,512 B measured, budget 149,600.
 ## 2026-11-29 04:00 UTC: a read's flight gives its waiters the upstream's outcome when it was no
 ## ok answer (each answered from it), not a call of their own each: +52 B, 149,564 B measured.
+## 2026-11-29 04:36 UTC: the review's mend: the body middleware reads Content-Encoding once (x.coding)
+## for both the Content-Length check and the core's 415, and a request without a body not at all
+## (facts.mjs read it on every request, reads included): 149,591 B measured.
 EDGE_UPLOAD_BUDGET_GZIP ?= 149600
 .PHONY: size-worker
 size: size-worker

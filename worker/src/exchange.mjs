@@ -37,6 +37,8 @@ import { failureBody, json } from "./respond.mjs";
  *   as the answer is made (Server-Timing's durations)
  * @property {Uint8Array | null} body the body read (bounded), null when none
  * @property {boolean} bodyTooLarge the body passed MAX_BODY_BYTES (declared or read)
+ * @property {string | null} coding the body's Content-Encoding when it names a coding (not
+ *   identity): the runtime does not decode it, so it is no form (the core's 415); null for none
  * @property {boolean} warm a made-up request of the isolate's start (warm.mjs): answered without a body
  *   (workerd refuses a Response with a body outside a request) and not logged
  */
@@ -52,7 +54,7 @@ export function newExchange({ request, env, exec, now, warm = false, body }) {
   return {
     request, env, exec, path, self, t0: now ?? Date.now(), id: "", op: "", pricing: "", sign: "", origin: "",
     errorClass: "", detail: "", note: "", upstream: { status: 0, attempts: 0, ms: 0 },
-    bytesIn: 0, answered: null, answerHeaders: {}, finishing: [], body: body ?? null, bodyTooLarge: false, warm,
+    bytesIn: 0, answered: null, answerHeaders: {}, finishing: [], body: body ?? null, bodyTooLarge: false, coding: null, warm,
   };
 }
 

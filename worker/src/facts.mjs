@@ -26,7 +26,6 @@ export function rawQuery(url) {
  */
 export function requestFacts(x, now) {
   const h = x.request.headers;
-  const ce = h.get("content-encoding");
   const query = rawQuery(x.request.url);
   x.bytesIn = x.request.method === "GET" ? (query ?? "").length : x.body?.byteLength ?? 0;
   return {
@@ -35,10 +34,10 @@ export function requestFacts(x, now) {
     // Bytes, not text: the core refuses invalid UTF-8 rather than see it replaced.
     body: x.body,
     bodyTooLarge: x.bodyTooLarge,
-    // A coded body (workerd does not decode a request's Content-Encoding)
-    // is no form: its coding goes to the core as the type, a 415 naming it.
-    // (body.mjs's declaredLength reads the header the same way.)
-    contentType: ce !== null && ce.trim().toLowerCase() !== "identity" ? "Content-Encoding: " + ce : h.get("content-type"),
+    // A coded body (workerd does not decode a request's Content-Encoding:
+    // x.coding, the body middleware's) is no form: its coding goes to the
+    // core as the type, a 415 naming it.
+    contentType: x.coding !== null ? "Content-Encoding: " + x.coding : h.get("content-type"),
     acceptLanguage: h.get("accept-language"),
     authorization: h.get("authorization"),
     clientIp: h.get("cf-connecting-ip") ?? "",

@@ -63,16 +63,25 @@ export async function readBounded(stream, { limit, drain }) {
  * when it does not.
  * @param {Headers} h
  * @param {string | null} [cl] its Content-Length, when the caller has read it already
+ * @param {string | null} [ce] its coding (coding()), when the caller has read it already
  */
-export function declaredLength(h, cl = h.get("content-length")) {
-  if (cl === null || cl.length === 0 || cl.length > 15) return -1;
+export function declaredLength(h, cl = h.get("content-length"), ce = coding(h)) {
+  if (ce !== null || cl === null || cl.length === 0 || cl.length > 15) return -1;
   for (let i = 0; i < cl.length; i++) {
     const c = cl.charCodeAt(i);
     if (c < 48 || c > 57) return -1;
   }
-  const ce = h.get("content-encoding");
-  if (ce !== null && ce.trim().toLowerCase() !== "identity") return -1;
   return Number(cl);
+}
+
+/**
+ * coding is a message's Content-Encoding when it names a coding, null when
+ * it has none or names identity.
+ * @param {Headers} h
+ */
+export function coding(h) {
+  const ce = h.get("content-encoding");
+  return ce !== null && ce.trim().toLowerCase() !== "identity" ? ce : null;
 }
 
 /**
@@ -85,8 +94,10 @@ export function bodyBounds({ maxBodyBytes, drainBytes = DRAIN_BYTES }) {
     const body = x.request.body;
     if (body !== null) {
       const max = maxBodyBytes();
-      const cl = x.request.headers.get("content-length");
-      const n = declaredLength(x.request.headers, cl);
+      const h = x.request.headers;
+      const cl = h.get("content-length");
+      x.coding = coding(h);
+      const n = declaredLength(h, cl, x.coding);
       if (cl !== null && Number(cl) > max) {
         // Over the bound by its declared length: never read.
         x.bodyTooLarge = true;
