@@ -322,7 +322,8 @@ screenshot: npm-tools worker worker-assets sandbox-worker
 ## ok answer (each answered from it), not a call of their own each: +52 B, 149,564 B measured.
 ## 2026-11-29 04:36 UTC: the review's mend: the body middleware reads Content-Encoding once (x.coding)
 ## for both the Content-Length check and the core's 415, and a request without a body not at all
-## (facts.mjs read it on every request, reads included): 149,591 B measured.
+## (facts.mjs read it on every request, reads included): 149,591 B measured. Then pricing's own
+## 40-character clip made unitab.Clip (the one the change added for the core): 149,535 B (04:43 UTC).
 EDGE_UPLOAD_BUDGET_GZIP ?= 149600
 .PHONY: size-worker
 size: size-worker

@@ -477,16 +477,6 @@ func hasControl(s string) bool {
 	return false
 }
 
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= 40 {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == 40 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
+// clip is what a message quotes of a setting's text: 40 characters, never
+// half of one (unitab.Clip, the core's one clip).
+func clip(s string) string { return unitab.Clip(s, 40) }
