@@ -47,9 +47,10 @@
 //   calls rethrow the RuntimeError (no request to answer).
 // - The module keeps only what configure made: each call runs in the memory
 //   the last one used (an arena taken back when the next call begins). A
-//   call that grew linear memory past RENEW_ABOVE bytes (a large answer) is
-//   followed by a renewal of the instance, the same way as after a trap
-//   (configured again, not counted in `instances`, not told to `onTrap`).
+//   call that grew linear memory past RENEW_ABOVE bytes (the wrapper's
+//   constant, 1 MiB; not a setting) is followed by a renewal of the
+//   instance, the same way as after a trap (configured again, not counted
+//   in `instances`, not told to `onTrap`).
 //   Answers do not change.
 
 /** Creates the core from the compiled module (wrangler: `import core from './core.wasm'`). */
